@@ -1,0 +1,1 @@
+"""The built-in agents, one module per family."""

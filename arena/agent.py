@@ -1,0 +1,338 @@
+"""The Agent protocol and the registry that builds agents from spec strings.
+
+An agent is given a position and a numpy Generator and returns a column (0-based), or a
+``Choice`` that also reports nodes, depth and score. It is told when a new game starts.
+A plain function ``f(position, rng) -> int`` is an agent too.
+
+Spec strings: ``name`` or ``name:key=value,key=value`` for registered agents (built-ins and
+those installed packages register under the entry-point group ``connect_four_arena.agents``);
+``module.path:Attr`` or ``path/to/file.py:Attr``, optionally followed by ``:key=value,...``,
+for an agent class or function of your own. Parameters are the keyword arguments of the
+agent's constructor; their annotations give their types and their defaults the defaults.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import numpy as np
+
+from arena.board import Position, Rules
+from arena.errors import AgentSpecError, UnsupportedBoardError
+
+ENTRY_POINT_GROUP = "connect_four_arena.agents"
+
+BUILTIN_AGENTS = {
+    "random": "agents.random_agent:RandomAgent",
+    "immediate-win": "agents.immediate_win:ImmediateWinAgent",
+    "human": "agents.human:HumanAgent",
+    "minimax": "agents.minimax:MinimaxAgent",
+    "negamax": "agents.negamax:NegamaxAgent",
+}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A chosen column with what the agent reports about the search behind it."""
+
+    column: int
+    nodes: int | None = None
+    depth: int | None = None
+    score: float | None = None
+
+
+@dataclass(frozen=True)
+class GameStart:
+    """What an agent is told when a game begins."""
+
+    rules: Rules
+    player: int
+    time_per_move: float | None = None
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """What the harness needs of an agent."""
+
+    def new_game(self, game: GameStart) -> None:
+        """Called before the agent's first move of every game."""
+
+    def choose(self, position: Position, rng: np.random.Generator) -> int | Choice:
+        """The column to play in ``position`` (the agent is the side to move)."""
+
+
+class BaseAgent:
+    """A convenient base class: remembers the game and plays on every board."""
+
+    game: GameStart | None = None
+
+    def check_rules(self, rules: Rules) -> None:
+        """Raise UnsupportedBoardError if this agent cannot play on ``rules``."""
+
+    def new_game(self, game: GameStart) -> None:
+        """Check the board and remember the game."""
+        self.check_rules(game.rules)
+        self.game = game
+
+    def choose(self, position: Position, rng: np.random.Generator) -> int | Choice:
+        """The column to play; subclasses decide."""
+        raise NotImplementedError
+
+
+class FunctionAgent(BaseAgent):
+    """Wraps a plain function ``f(position, rng) -> column`` as an agent."""
+
+    def __init__(self, function: Callable[[Position, np.random.Generator], int | Choice]):
+        self.function = function
+
+    def choose(self, position: Position, rng: np.random.Generator) -> int | Choice:
+        """Ask the wrapped function."""
+        return self.function(position, rng)
+
+
+def as_choice(answer: int | Choice) -> Choice:
+    """Normalise an agent's answer to a Choice (numpy integers are accepted)."""
+    column = answer.column if isinstance(answer, Choice) else answer
+    if not isinstance(column, (int, np.integer)) or isinstance(column, bool):
+        raise TypeError(f"agent returned {answer!r}, expected a column number or a Choice")
+    if isinstance(answer, Choice):
+        return answer if type(column) is int else replace(answer, column=int(column))
+    return Choice(int(column))
+
+
+def check_agent_rules(agent: Agent, rules: Rules) -> None:
+    """Raise UnsupportedBoardError if ``agent`` says it cannot play on ``rules``."""
+    check = getattr(agent, "check_rules", None)
+    if check is not None:
+        check(rules)
+
+
+# --- parameters -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Param:
+    """One typed constructor parameter of an agent."""
+
+    name: str
+    kind: Any
+    default: Any = inspect.Parameter.empty
+
+    @property
+    def required(self) -> bool:
+        """True if the parameter has no default."""
+        return self.default is inspect.Parameter.empty
+
+    def type_name(self) -> str:
+        """The type as shown to users: int, float, bool, str or the allowed choices."""
+        if typing.get_origin(self.kind) is Literal:
+            return "|".join(str(choice) for choice in typing.get_args(self.kind))
+        return getattr(self.kind, "__name__", str(self.kind))
+
+    def parse(self, text: str, spec: str) -> Any:
+        """Convert the string value from a spec to this parameter's type."""
+        expected = {int: "a whole number", float: "a number", bool: "true or false"}
+        try:
+            if self.kind is bool:
+                lowered = text.lower()
+                if lowered in ("true", "yes", "on", "1"):
+                    return True
+                if lowered in ("false", "no", "off", "0"):
+                    return False
+                raise ValueError(text)
+            if self.kind in (int, float):
+                return self.kind(text)
+        except ValueError:
+            raise AgentSpecError(
+                f"agent spec {spec!r}: parameter {self.name} expects "
+                f"{expected[self.kind]}, got {text!r}"
+            ) from None
+        if typing.get_origin(self.kind) is Literal:
+            choices = [str(c) for c in typing.get_args(self.kind)]
+            if text not in choices:
+                raise AgentSpecError(
+                    f"agent spec {spec!r}: parameter {self.name} must be one of "
+                    f"{', '.join(choices)}, got {text!r}"
+                )
+        return text
+
+
+def signature_params(factory: Callable[..., Any]) -> tuple[Param, ...]:
+    """The keyword parameters of a class constructor (none for a move function)."""
+    if not inspect.isclass(factory):
+        return ()
+    init = factory.__init__  # type: ignore[misc]
+    hints = typing.get_type_hints(init) if init is not object.__init__ else {}
+    params = []
+    for name, parameter in inspect.signature(factory).parameters.items():
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        params.append(Param(name, hints.get(name, str), parameter.default))
+    return tuple(params)
+
+
+def first_doc_line(factory: Callable[..., Any]) -> str:
+    """The first line of the docstring, or an empty string."""
+    doc = inspect.getdoc(factory) or ""
+    return doc.splitlines()[0] if doc else ""
+
+
+# --- the registry ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    """A registered agent: its name and the ``module:attr`` it is imported from when used."""
+
+    name: str
+    target: str
+    origin: str = "built-in"
+
+    def load(self) -> Callable[..., Any]:
+        """Import the agent's class or function."""
+        return _import_target(self.target, self.name)
+
+    def params(self) -> tuple[Param, ...]:
+        """The agent's parameters."""
+        return signature_params(self.load())
+
+    def description(self) -> str:
+        """One line saying what the agent does."""
+        return first_doc_line(self.load())
+
+
+@cache
+def registry() -> dict[str, AgentEntry]:
+    """Every registered agent by name: the built-ins, then installed entry points."""
+    entries = {name: AgentEntry(name, target) for name, target in BUILTIN_AGENTS.items()}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        entries.setdefault(point.name, AgentEntry(point.name, point.value, point.dist.name
+                                                  if point.dist else "entry point"))
+    return entries
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed spec string: what to build and with which parameter values."""
+
+    text: str
+    name: str
+    target: str
+    values: dict[str, Any] = field(default_factory=dict, hash=False)
+    params: tuple[Param, ...] = ()
+
+    def resolved(self) -> dict[str, Any]:
+        """Every parameter with its value, defaults filled in."""
+        full = {p.name: p.default for p in self.params if not p.required}
+        full.update(self.values)
+        return full
+
+    def build(self) -> Agent:
+        """A new agent from this spec."""
+        factory = _import_target(self.target, self.text)
+        if not inspect.isclass(factory):
+            return FunctionAgent(factory)
+        try:
+            agent = factory(**self.values)
+        except (ValueError, TypeError) as error:
+            raise AgentSpecError(f"agent spec {self.text!r}: {error}") from None
+        if not isinstance(agent, Agent):
+            raise AgentSpecError(
+                f"agent spec {self.text!r}: {self.target} has no choose(position, rng) "
+                "and new_game(game) methods"
+            )
+        return agent
+
+
+def parse_spec(text: str) -> AgentSpec:
+    """Parse and validate a spec string without building the agent."""
+    text = text.strip()
+    if not text:
+        raise AgentSpecError("agent spec is empty: " + _known_agents_hint())
+    head, _, rest = text.partition(":")
+    first, _, tail = rest.partition(":")
+    if head in registry():
+        entry = registry()[head]
+        name, target, assignments = head, entry.target, rest
+    elif rest and "=" not in first and first.isidentifier():
+        name, target, assignments = f"{head}:{first}", f"{head}:{first}", tail
+    else:
+        raise AgentSpecError(f"unknown agent {head!r} in spec {text!r}: {_known_agents_hint()}")
+    factory = _import_target(target, text)
+    params = signature_params(factory)
+    return AgentSpec(text, name, target, _parse_values(assignments, params, text), params)
+
+
+def make_agent(text: str) -> Agent:
+    """Build an agent from its spec string."""
+    return parse_spec(text).build()
+
+
+def _parse_values(assignments: str, params: tuple[Param, ...], spec: str) -> dict[str, Any]:
+    by_name = {p.name: p for p in params}
+    values: dict[str, Any] = {}
+    for item in filter(None, assignments.split(",")):
+        key, equals, value = item.partition("=")
+        key = key.strip()
+        if not equals or not key:
+            raise AgentSpecError(f"agent spec {spec!r}: expected key=value, got {item!r}")
+        if key not in by_name:
+            known = ", ".join(by_name) or "none"
+            raise AgentSpecError(
+                f"agent spec {spec!r}: unknown parameter {key!r}; parameters: {known}"
+            )
+        if key in values:
+            raise AgentSpecError(f"agent spec {spec!r}: parameter {key!r} given twice")
+        values[key] = by_name[key].parse(value.strip(), spec)
+    missing = [p.name for p in params if p.required and p.name not in values]
+    if missing:
+        raise AgentSpecError(f"agent spec {spec!r}: missing parameter(s) {', '.join(missing)}")
+    return values
+
+
+def _known_agents_hint() -> str:
+    return "known agents: " + ", ".join(registry()) + " (or module:Attr / file.py:Attr)"
+
+
+def _import_target(target: str, spec: str) -> Callable[..., Any]:
+    module_name, _, attr = target.partition(":")
+    try:
+        if module_name.endswith(".py"):
+            module = _import_file(Path(module_name))
+        else:
+            module = importlib.import_module(module_name)
+    except (ImportError, OSError) as error:
+        raise AgentSpecError(f"agent spec {spec!r}: cannot import {module_name}: {error}") from None
+    try:
+        factory = getattr(module, attr)
+    except AttributeError:
+        raise AgentSpecError(f"agent spec {spec!r}: {module_name} has no {attr!r}") from None
+    if not callable(factory):
+        raise AgentSpecError(f"agent spec {spec!r}: {target} is not a class or function")
+    return typing.cast(Callable[..., Any], factory)
+
+
+def _import_file(path: Path) -> Any:
+    resolved = path.resolve()
+    module_name = f"arena_user_agent_{abs(hash(str(resolved)))}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    if not resolved.is_file():
+        raise OSError(f"no such file {path}")
+    loader_spec = importlib.util.spec_from_file_location(module_name, resolved)
+    if loader_spec is None or loader_spec.loader is None:
+        raise ImportError(f"{path} is not a Python file")
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[module_name] = module
+    loader_spec.loader.exec_module(module)
+    return module

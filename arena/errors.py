@@ -1,0 +1,29 @@
+"""The project's exceptions: one class per cause, all of them ValueErrors."""
+
+
+class ArenaError(ValueError):
+    """Base class of every error caused by bad input to the arena."""
+
+
+class MalformedInputError(ArenaError):
+    """Input that cannot be read: a non-digit in a move string, a column out of range."""
+
+
+class IllegalMoveError(ArenaError):
+    """A well-formed move the position does not allow: a full column, a game already over."""
+
+
+class InvalidRulesError(ArenaError):
+    """Board dimensions or a connect length the project cannot play."""
+
+
+class InvalidPositionError(ArenaError):
+    """A board that no legal game can produce."""
+
+
+class AgentSpecError(ArenaError):
+    """An agent spec string naming an unknown agent or parameter, or a bad value."""
+
+
+class UnsupportedBoardError(ArenaError):
+    """An agent asked to play on a board it does not support."""
