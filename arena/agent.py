@@ -28,7 +28,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import numpy as np
 
 from arena.board import Position, Rules
-from arena.errors import AgentSpecError, UnsupportedBoardError
+from arena.errors import AgentSpecError
 
 ENTRY_POINT_GROUP = "connect_four_arena.agents"
 
@@ -171,7 +171,7 @@ def signature_params(factory: Callable[..., Any]) -> tuple[Param, ...]:
     """The keyword parameters of a class constructor (none for a move function)."""
     if not inspect.isclass(factory):
         return ()
-    init = factory.__init__  # type: ignore[misc]
+    init = factory.__init__
     hints = typing.get_type_hints(init) if init is not object.__init__ else {}
     params = []
     for name, parameter in inspect.signature(factory).parameters.items():
@@ -310,6 +310,7 @@ def _import_target(target: str, spec: str) -> Callable[..., Any]:
         if module_name.endswith(".py"):
             module = _import_file(Path(module_name))
         else:
+            _search_working_directory()
             module = importlib.import_module(module_name)
     except (ImportError, OSError) as error:
         raise AgentSpecError(f"agent spec {spec!r}: cannot import {module_name}: {error}") from None
@@ -320,6 +321,13 @@ def _import_target(target: str, spec: str) -> Callable[..., Any]:
     if not callable(factory):
         raise AgentSpecError(f"agent spec {spec!r}: {target} is not a class or function")
     return typing.cast(Callable[..., Any], factory)
+
+
+def _search_working_directory() -> None:
+    """Let ``module:Attr`` specs find the user's modules in the directory arena runs in."""
+    cwd = str(Path.cwd())
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.append(cwd)
 
 
 def _import_file(path: Path) -> Any:

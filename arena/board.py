@@ -54,7 +54,7 @@ class Rules:
         """Bits per column: the rows plus the sentinel bit."""
         return self.rows + 1
 
-    @property
+    @cached_property
     def geometry(self) -> Geometry:
         """The precomputed masks and win lines of this board."""
         return _geometry(self)
@@ -106,7 +106,8 @@ def _geometry(rules: Rules) -> Geometry:
                 end_col, end_row = col + dc * (rules.connect - 1), row + dr * (rules.connect - 1)
                 if 0 <= end_col < rules.cols and 0 <= end_row < rules.rows:
                     lines.append(
-                        sum(rules.cell_bit(col + dc * i, row + dr * i) for i in range(rules.connect))
+                        sum(rules.cell_bit(col + dc * i, row + dr * i)
+                            for i in range(rules.connect))
                     )
     return Geometry(
         rules=rules,
@@ -236,8 +237,8 @@ class Position:
         if self.is_terminal:
             outcome = "won" if self.won else "drawn"
             raise IllegalMoveError(
-                f"column {col} (move digit {col + 1}) cannot be played: the game is already {outcome} "
-                f"in position {self.describe()}"
+                f"column {col} (move digit {col + 1}) cannot be played: the game is already "
+                f"{outcome} in position {self.describe()}"
             )
         geometry = rules.geometry
         if self.mask & geometry.column_tops[col]:

@@ -111,7 +111,7 @@ def from_array(board: np.ndarray | Sequence[Sequence[int]], connect: int = 4) ->
     for col in range(rules.cols):
         column = array[:, col]
         filled = int(np.count_nonzero(column))
-        if filled and column[filled:].any() or (column[:filled] == 0).any():
+        if (column[:filled] == 0).any():  # a gap below a disc
             raise InvalidPositionError(f"board array: column {col + 1} has a floating disc")
         for row in range(filled):
             bit = rules.cell_bit(col, row)

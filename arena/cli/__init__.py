@@ -24,7 +24,7 @@ INTERRUPTED = 130
 class ArenaGroup(click.Group):
     """A click group that turns usage errors and ArenaErrors into one-line messages."""
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command; report bad input in one line with exit status 2."""
         kwargs["standalone_mode"] = False
         try:

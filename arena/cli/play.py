@@ -7,14 +7,13 @@ import sys
 import click
 import numpy as np
 
+from agents.human import HumanAgent
 from arena.agent import Agent, check_agent_rules, make_agent
 from arena.board import Position, Rules
 from arena.cli.options import board_options
 from arena.game import GameAbandoned, play_game
 from arena.notation import format_moves
 from arena.render import render_coloured, render_plain
-
-from agents.human import HumanAgent
 
 
 @click.command("play")
