@@ -17,6 +17,7 @@ import importlib
 import importlib.util
 import inspect
 import sys
+import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -120,6 +121,32 @@ def check_agent_rules(agent: Agent, rules: Rules) -> None:
 # --- parameters -----------------------------------------------------------------------
 
 
+def _parse_bool(text: str) -> bool:
+    lowered = text.lower()
+    if lowered in ("true", "yes", "on", "1"):
+        return True
+    if lowered in ("false", "no", "off", "0"):
+        return False
+    raise ValueError(text)
+
+
+SCALAR_PARSERS: dict[Any, tuple[str, Callable[[str], Any]]] = {
+    int: ("a whole number", int),
+    float: ("a number", float),
+    bool: ("true or false", _parse_bool),
+}
+
+
+def _unwrap_optional(kind: Any) -> Any:
+    """``T | None`` -> ``T``; other types unchanged."""
+    args = typing.get_args(kind)
+    if typing.get_origin(kind) in (typing.Union, types.UnionType) and type(None) in args:
+        rest = [arg for arg in args if arg is not type(None)]
+        if len(rest) == 1:
+            return rest[0]
+    return kind
+
+
 @dataclass(frozen=True)
 class Param:
     """One typed constructor parameter of an agent."""
@@ -141,30 +168,28 @@ class Param:
 
     def parse(self, text: str, spec: str) -> Any:
         """Convert the string value from a spec to this parameter's type."""
-        expected = {int: "a whole number", float: "a number", bool: "true or false"}
-        try:
-            if self.kind is bool:
-                lowered = text.lower()
-                if lowered in ("true", "yes", "on", "1"):
-                    return True
-                if lowered in ("false", "no", "off", "0"):
-                    return False
-                raise ValueError(text)
-            if self.kind in (int, float):
-                return self.kind(text)
-        except ValueError:
-            raise AgentSpecError(
-                f"agent spec {spec!r}: parameter {self.name} expects "
-                f"{expected[self.kind]}, got {text!r}"
-            ) from None
         if typing.get_origin(self.kind) is Literal:
-            choices = [str(c) for c in typing.get_args(self.kind)]
+            choices = {str(choice): choice for choice in typing.get_args(self.kind)}
             if text not in choices:
                 raise AgentSpecError(
                     f"agent spec {spec!r}: parameter {self.name} must be one of "
                     f"{', '.join(choices)}, got {text!r}"
                 )
-        return text
+            return choices[text]
+        if self.kind is str:
+            return text
+        if self.kind not in SCALAR_PARSERS:
+            raise AgentSpecError(
+                f"agent spec {spec!r}: parameter {self.name} has type {self.type_name()}, "
+                "which a spec string cannot set (use int, float, bool, str or Literal)"
+            )
+        expected, parser = SCALAR_PARSERS[self.kind]
+        try:
+            return parser(text)
+        except ValueError:
+            raise AgentSpecError(
+                f"agent spec {spec!r}: parameter {self.name} expects {expected}, got {text!r}"
+            ) from None
 
 
 def signature_params(factory: Callable[..., Any]) -> tuple[Param, ...]:
@@ -177,7 +202,7 @@ def signature_params(factory: Callable[..., Any]) -> tuple[Param, ...]:
     for name, parameter in inspect.signature(factory).parameters.items():
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             continue
-        params.append(Param(name, hints.get(name, str), parameter.default))
+        params.append(Param(name, _unwrap_optional(hints.get(name, str)), parameter.default))
     return tuple(params)
 
 

@@ -8,8 +8,11 @@ sentinel bit above them, so that shifted line tests never wrap from one column i
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+
+import numpy as np
 
 from arena.errors import IllegalMoveError, InvalidRulesError, MalformedInputError
 
@@ -140,16 +143,24 @@ def threat_cells(stones: int, mask: int, rules: Rules) -> int:
     k = rules.connect
     cells = 0
     for step in geometry.directions:
-        # shifted[i] has bit x set when cell x + i*step holds a stone.
-        shifted = {i: stones >> (i * step) if i > 0 else stones << (-i * step)
-                   for i in range(1 - k, k) if i}
+        # below[j]: cells x with stones at x - step ... x - j*step; above[j] likewise upwards.
+        below, above = [-1], [-1]
+        for i in range(1, k):
+            below.append(below[-1] & (stones << (i * step)))
+            above.append(above[-1] & (stones >> (i * step)))
         for gap in range(k):
-            candidates = geometry.board
-            for offset in range(-gap, k - gap):
-                if offset:
-                    candidates &= shifted[offset]
-            cells |= candidates
+            cells |= below[gap] & above[k - 1 - gap]
     return cells & geometry.board & ~mask
+
+
+def _column_index(col: object) -> int | None:
+    """``col`` as a plain int (Python and numpy integers), or None if it is not one."""
+    if isinstance(col, bool):
+        return None
+    try:
+        return operator.index(col)  # type: ignore[call-overload]
+    except TypeError:
+        return None
 
 
 def _bits_to_columns(bits: int, rules: Rules) -> list[int]:
@@ -214,7 +225,8 @@ class Position:
     def can_play(self, col: int) -> bool:
         """True if a disc may be dropped in column ``col`` now."""
         return (
-            0 <= col < self.rules.cols
+            isinstance(col, (int, np.integer)) and not isinstance(col, bool)
+            and 0 <= col < self.rules.cols
             and not self.is_terminal
             and not self.mask & self.rules.geometry.column_tops[col]
         )
@@ -229,11 +241,13 @@ class Position:
     def play(self, col: int) -> Position:
         """The position after the side to move drops a disc in column ``col`` (0-based)."""
         rules = self.rules
-        if isinstance(col, bool) or not isinstance(col, int) or not 0 <= col < rules.cols:
+        index = _column_index(col)
+        if index is None or not 0 <= index < rules.cols:
             raise MalformedInputError(
                 f"column {col!r} is out of range: expected 0 to {rules.cols - 1} "
                 f"in position {self.describe()}"
             )
+        col = index
         if self.is_terminal:
             outcome = "won" if self.won else "drawn"
             raise IllegalMoveError(
@@ -256,6 +270,8 @@ class Position:
 
     def winning_moves(self, player: int | None = None) -> list[int]:
         """Columns where ``player`` (default: the side to move) would complete a line now."""
+        if player not in (None, 1, 2):
+            raise MalformedInputError(f"player must be 1 or 2, got {player!r}")
         if self.is_terminal:
             return []
         stones = self.stones(player or self.side_to_move)

@@ -19,7 +19,7 @@ def parse_moves(text: str, rules: Rules = DEFAULT_RULES) -> list[int]:
     """The 0-based columns of a move string such as ``"4453"``."""
     columns = []
     for index, char in enumerate(text):
-        if not char.isdigit() or not 1 <= int(char) <= rules.cols:
+        if not "1" <= char <= "9" or int(char) > rules.cols:
             raise MalformedInputError(
                 f"move string {text!r}: character {index + 1} ({char!r}) is not a column "
                 f"1 to {rules.cols}"
@@ -104,9 +104,9 @@ def from_array(board: np.ndarray | Sequence[Sequence[int]], connect: int = 4) ->
     if array.ndim != 2:
         raise MalformedInputError(f"board array must be 2-D, got shape {array.shape}")
     rules = Rules(rows=array.shape[0], cols=array.shape[1], connect=connect)
-    if array.size and not np.isin(array, (0, 1, 2)).all():
-        bad = sorted({float(v) for v in np.unique(array) if v not in (0, 1, 2)})
-        raise MalformedInputError(f"board array may hold only 0, 1 and 2, found {bad}")
+    if array.dtype.kind not in "biuf" or (array.size and not np.isin(array, (0, 1, 2)).all()):
+        bad = [v for v in np.unique(array).tolist() if v not in (0, 1, 2)]
+        raise MalformedInputError(f"board array may hold only 0, 1 and 2, found {bad[:5]}")
     first = second = 0
     for col in range(rules.cols):
         column = array[:, col]

@@ -1,0 +1,49 @@
+"""Shared hypothesis strategies: ``st.from_type(Rules)`` and ``st.from_type(Position)``.
+
+Rules are drawn from the whole allowed space (cols <= 9, cols x (rows + 1) <= 64,
+3 <= connect <= max(rows, cols)), with the extreme boards offered first; positions are
+random legal games on such boards, stopped at a random ply or when the game ends.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from arena.board import BITBOARD_BITS, MAX_COLUMNS, Position, Rules
+
+EXTREME_RULES = (
+    Rules(rows=63, cols=1, connect=3),  # one tall column
+    Rules(rows=63, cols=1, connect=63),
+    Rules(rows=6, cols=9, connect=4),  # widest
+    Rules(rows=7, cols=8, connect=4),  # exactly 64 bits
+    Rules(rows=7, cols=8, connect=8),  # connect = max(rows, cols)
+    Rules(rows=1, cols=9, connect=3),  # one row
+    Rules(rows=31, cols=2, connect=31),
+    Rules(),
+)
+
+
+@st.composite
+def any_rules(draw: st.DrawFn) -> Rules:
+    """Any board the rules engine must support."""
+    cols = draw(st.integers(1, MAX_COLUMNS))
+    max_rows = BITBOARD_BITS // cols - 1
+    rows = draw(st.integers(1 if cols >= 3 else 3, max_rows))
+    connect = draw(st.integers(3, max(rows, cols)))
+    return Rules(rows=rows, cols=cols, connect=connect)
+
+
+@st.composite
+def random_positions(draw: st.DrawFn) -> Position:
+    """A position reached by a random legal game on a random board."""
+    rules = draw(st.from_type(Rules))
+    position = Position.empty(rules)
+    for _ in range(draw(st.integers(0, rules.rows * rules.cols))):
+        if position.is_terminal:
+            break
+        position = position.play(draw(st.sampled_from(position.legal_moves())))
+    return position
+
+
+st.register_type_strategy(Rules, st.one_of(st.sampled_from(EXTREME_RULES), any_rules()))
+st.register_type_strategy(Position, random_positions())

@@ -1,0 +1,280 @@
+"""Agent spec strings, typed parameters, third-party agents and entry points."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from importlib.metadata import EntryPoint
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import pytest
+
+import arena.agent
+from arena.agent import (
+    BUILTIN_AGENTS,
+    ENTRY_POINT_GROUP,
+    BaseAgent,
+    FunctionAgent,
+    Param,
+    make_agent,
+    parse_spec,
+    registry,
+)
+from arena.board import Position
+from arena.errors import AgentSpecError, ArenaError
+from arena.notation import from_moves
+
+HERE = __name__  # this module, importable by name in specs: f"{HERE}:Tunable"
+
+
+class Tunable(BaseAgent):
+    """A test agent with one parameter of every supported kind."""
+
+    def __init__(self, depth: int = 3, noise: float = 0.5, greedy: bool = False,
+                 style: Literal["calm", "wild"] = "calm", label: str = "none") -> None:
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        self.depth, self.noise, self.greedy, self.style, self.label = (
+            depth, noise, greedy, style, label)
+
+    def choose(self, position: Position, rng: np.random.Generator) -> int:
+        """The leftmost legal column."""
+        return position.legal_moves()[0]
+
+
+class NeedsDepth(BaseAgent):
+    """A test agent whose parameter has no default."""
+
+    def __init__(self, depth: int) -> None:
+        self.depth = depth
+
+
+class EvenOnly(BaseAgent):
+    """A test agent with a Literal of whole numbers."""
+
+    def __init__(self, width: Literal[2, 4] = 2) -> None:
+        self.width = width
+
+
+def test_name_only() -> None:
+    spec = parse_spec("random")
+    assert (spec.name, spec.target, spec.values) == ("random", BUILTIN_AGENTS["random"], {})
+    assert spec.resolved() == {}
+    assert type(make_agent(" random ")).__name__ == "RandomAgent"
+
+
+def test_name_with_parameters() -> None:
+    spec = parse_spec("immediate-win:block=true")
+    assert spec.values == {"block": True}
+    assert make_agent("immediate-win:block=on").block is True  # type: ignore[attr-defined]
+    assert parse_spec("immediate-win").resolved() == {"block": False}
+    assert parse_spec("immediate-win:").values == {}
+
+
+def test_builtin_parameters_and_description() -> None:
+    entry = registry()["immediate-win"]
+    assert entry.params() == (Param("block", bool, False),)
+    assert entry.description().startswith("Plays a winning column when it has one")
+    assert registry()["random"].params() == ()
+
+
+@pytest.mark.parametrize("text", ["true", "TRUE", "yes", "on", "1"])
+def test_true_values(text: str) -> None:
+    assert parse_spec(f"{HERE}:Tunable:greedy={text}").values == {"greedy": True}
+
+
+@pytest.mark.parametrize("text", ["false", "No", "off", "0"])
+def test_false_values(text: str) -> None:
+    assert parse_spec(f"{HERE}:Tunable:greedy={text}").values == {"greedy": False}
+
+
+def test_typed_values_and_resolved_defaults() -> None:
+    spec = parse_spec(f"{HERE}:Tunable:depth=5, noise=1,style=wild,label=a b")
+    assert spec.name == spec.target == f"{HERE}:Tunable"
+    assert spec.values == {"depth": 5, "noise": 1.0, "style": "wild", "label": "a b"}
+    assert type(spec.values["noise"]) is float
+    assert spec.resolved() == {"depth": 5, "noise": 1.0, "greedy": False, "style": "wild",
+                               "label": "a b"}
+    agent = spec.build()
+    assert isinstance(agent, Tunable) and (agent.depth, agent.style) == (5, "wild")
+
+
+@pytest.mark.parametrize(("assignment", "message"), [
+    ("depth=2.5", "parameter depth expects a whole number, got '2.5'"),
+    ("depth=", "parameter depth expects a whole number, got ''"),
+    ("noise=lots", "parameter noise expects a number, got 'lots'"),
+    ("greedy=maybe", "parameter greedy expects true or false, got 'maybe'"),
+    ("style=mad", "parameter style must be one of calm, wild, got 'mad'"),
+    ("depth=1,depth=2", "parameter 'depth' given twice"),
+    ("depth", "expected key=value, got 'depth'"),
+    ("=3", "expected key=value, got '=3'"),
+    ("colour=red", "unknown parameter 'colour'; parameters: depth, noise, greedy, style, label"),
+])
+def test_bad_values(assignment: str, message: str) -> None:
+    spec = f"{HERE}:Tunable:{assignment}"
+    with pytest.raises(AgentSpecError) as caught:
+        parse_spec(spec)
+    assert message in str(caught.value) and repr(spec) in str(caught.value)
+
+
+def test_unknown_parameter_of_a_builtin() -> None:
+    with pytest.raises(AgentSpecError, match="unknown parameter 'blok'; parameters: block"):
+        parse_spec("immediate-win:blok=true")
+    with pytest.raises(AgentSpecError, match="unknown parameter 'depth'; parameters: none"):
+        parse_spec("random:depth=3")
+
+
+@pytest.mark.parametrize("text", ["nosuch", "nosuch:depth=3", "Random"])
+def test_unknown_agent_lists_known_agents(text: str) -> None:
+    with pytest.raises(AgentSpecError) as caught:
+        parse_spec(text)
+    message = str(caught.value)
+    assert repr(text.split(":")[0]) in message
+    assert all(name in message for name in registry())
+    assert "module:Attr" in message
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_empty_spec(text: str) -> None:
+    with pytest.raises(AgentSpecError, match="agent spec is empty: known agents: random"):
+        parse_spec(text)
+
+
+def test_constructor_value_error_becomes_spec_error() -> None:
+    spec = f"{HERE}:Tunable:depth=0"
+    with pytest.raises(AgentSpecError, match="depth must be at least 1, got 0") as caught:
+        make_agent(spec)
+    assert repr(spec) in str(caught.value)
+
+
+def test_missing_required_parameter() -> None:
+    with pytest.raises(AgentSpecError, match=r"missing parameter\(s\) depth"):
+        parse_spec(f"{HERE}:NeedsDepth")
+    assert parse_spec(f"{HERE}:NeedsDepth:depth=2").resolved() == {"depth": 2}
+
+
+def test_spec_errors_are_arena_errors() -> None:
+    assert issubclass(AgentSpecError, ArenaError) and issubclass(AgentSpecError, ValueError)
+
+
+def test_literal_of_whole_numbers() -> None:
+    assert parse_spec(f"{HERE}:EvenOnly:width=4").values == {"width": 4}
+
+
+# --- third-party agents -----------------------------------------------------------------
+
+USER_MODULE = "arena_test_user_agents"
+USER_SOURCE = '''
+"""Agents written by a user of the arena."""
+
+from typing import Literal
+
+from arena.agent import BaseAgent
+
+
+class Leftmost(BaseAgent):
+    """Plays the leftmost (or rightmost) legal column."""
+
+    def __init__(self, side: Literal["left", "right"] = "left", depth: int = 1):
+        self.side, self.depth = side, depth
+
+    def choose(self, position, rng):
+        moves = position.legal_moves()
+        return moves[0] if self.side == "left" else moves[-1]
+
+
+def last_column(position, rng):
+    return position.legal_moves()[-1]
+
+
+NOT_AN_AGENT = 3
+
+
+class NoChoose:
+    """Not an agent at all."""
+'''
+
+
+@pytest.fixture
+def user_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A user's agent module on sys.path; its path is returned."""
+    path = tmp_path / f"{USER_MODULE}.py"
+    path.write_text(USER_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield path
+    sys.modules.pop(USER_MODULE, None)
+
+
+@pytest.mark.parametrize("via", ["module", "file"])
+def test_user_class_and_function(user_file: Path, via: str) -> None:
+    prefix = USER_MODULE if via == "module" else str(user_file)
+    position = from_moves("1111")
+    rng = np.random.default_rng(0)
+    spec = parse_spec(f"{prefix}:Leftmost:side=right,depth=3")
+    assert spec.name == f"{prefix}:Leftmost"
+    assert spec.resolved() == {"side": "right", "depth": 3}
+    assert spec.build().choose(position, rng) == 6
+    assert make_agent(f"{prefix}:Leftmost").choose(position, rng) == 0
+    function_agent = make_agent(f"{prefix}:last_column")
+    assert isinstance(function_agent, FunctionAgent)
+    assert function_agent.choose(position, rng) == 6
+    with pytest.raises(AgentSpecError, match="unknown parameter 'depth'; parameters: none"):
+        parse_spec(f"{prefix}:last_column:depth=2")
+    with pytest.raises(AgentSpecError, match="parameter side must be one of left, right"):
+        parse_spec(f"{prefix}:Leftmost:side=up")
+
+
+@pytest.mark.parametrize(("attr", "message"), [
+    ("Missing", "has no 'Missing'"),
+    ("NOT_AN_AGENT", "is not a class or function"),
+    ("NoChoose", "has no choose(position, rng) and new_game(game) methods"),
+])
+def test_user_attribute_that_is_no_agent(user_file: Path, attr: str, message: str) -> None:
+    with pytest.raises(AgentSpecError) as caught:
+        make_agent(f"{USER_MODULE}:{attr}")
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("arena_no_such_module:Agent", "cannot import arena_no_such_module"),
+    ("no/such/file.py:Agent", "cannot import no/such/file.py: no such file"),
+])
+def test_user_module_that_does_not_exist(spec: str, message: str) -> None:
+    with pytest.raises(AgentSpecError, match=message):
+        parse_spec(spec)
+
+
+# --- entry points -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def plugin_points(user_file: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """An installed package that registers two agents, one of them named like a built-in."""
+    points = [
+        EntryPoint("leftmost-plugin", f"{USER_MODULE}:Leftmost", ENTRY_POINT_GROUP),
+        EntryPoint("random", f"{USER_MODULE}:Leftmost", ENTRY_POINT_GROUP),
+        EntryPoint("unrelated", f"{USER_MODULE}:Leftmost", "some.other.group"),
+    ]
+
+    def fake_entry_points(group: str) -> list[EntryPoint]:
+        return [point for point in points if point.group == group]
+
+    monkeypatch.setattr(arena.agent, "entry_points", fake_entry_points)
+    registry.cache_clear()
+    yield
+    registry.cache_clear()
+
+
+@pytest.mark.usefixtures("plugin_points")
+def test_entry_point_agents() -> None:
+    entries = registry()
+    assert list(entries)[:len(BUILTIN_AGENTS)] == list(BUILTIN_AGENTS)
+    assert "unrelated" not in entries
+    plugin = entries["leftmost-plugin"]
+    assert plugin.origin == "entry point" and plugin.description().startswith("Plays the leftmost")
+    assert make_agent("leftmost-plugin:depth=4").depth == 4  # type: ignore[attr-defined]
+    assert entries["random"].target == BUILTIN_AGENTS["random"]  # built-ins are not replaced
+    with pytest.raises(AgentSpecError, match=r"known agents: .*leftmost-plugin"):
+        parse_spec("nosuch")
