@@ -158,7 +158,7 @@ def _column_index(col: object) -> int | None:
     if isinstance(col, bool):
         return None
     try:
-        return operator.index(col)  # type: ignore[call-overload]
+        return operator.index(col)  # type: ignore[arg-type]
     except TypeError:
         return None
 

@@ -1,0 +1,251 @@
+"""The negamax agent: root scores against minimax and solved positions, tactics, the spec."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import _kernels as kernels
+from agents.heuristics import HEURISTICS, WIN_SCORE
+from agents.negamax import NegamaxAgent
+from arena.agent import Choice, make_agent
+from arena.board import Position, Rules
+from arena.errors import AgentSpecError, IllegalMoveError
+from arena.game import BOARD_FULL, FOUR_IN_A_ROW, play_game
+from arena.notation import from_moves, to_array
+
+STANDARD = Rules()
+BOARDS = (STANDARD, Rules(rows=5, cols=6, connect=4), Rules(rows=4, cols=5, connect=3),
+          Rules(rows=6, cols=9, connect=5))
+EXTREME_BOARDS = (
+    Rules(rows=63, cols=1, connect=3),  # one tall column
+    Rules(rows=63, cols=1, connect=63),
+    Rules(rows=6, cols=9, connect=4),  # widest
+    Rules(rows=7, cols=8, connect=4),  # exactly 64 bits
+    Rules(rows=7, cols=8, connect=8),  # connect = max(rows, cols)
+    Rules(rows=1, cols=9, connect=3),  # one row
+    Rules(rows=31, cols=2, connect=31),
+    Rules(rows=15, cols=4, connect=3),
+)
+SWITCHES = [(ordering, tt) for ordering in (True, False) for tt in (True, False)]
+
+# Pons' Test_L3_R1 and Test_L2_R1: moves and the exact score for the side to move.
+SOLVED = (
+    ("2252576253462244111563365343671351441", -1),
+    ("7422341735647741166133573473242566", 1),
+    ("65214673556155731566316327373221417", -1),
+    ("52677675164321472411331752454", 0),
+    ("233377345754465174223731671122611552", 1),
+    ("5554224333234511764415115", 4),
+    ("52753311433677442422121", 8),
+    ("1233722555341451114725221333", -1),
+    ("271713432331713132", -11),
+    ("6672375354252731116762237724", -2),
+    ("763452543756455357732314", -8),
+    ("3455565261655364217", -10),
+    ("2737772244262123677516643354", 0),
+)
+
+
+def random_positions(rules: Rules, count: int, seed: int) -> list[Position]:
+    """Non-terminal positions of random games, stopped at random plies."""
+    rng = np.random.default_rng(seed)
+    positions: list[Position] = []
+    while len(positions) < count:
+        position = Position.empty(rules)
+        for _ in range(int(rng.integers(rules.rows * rules.cols))):
+            position = position.play(int(rng.choice(position.legal_moves())))
+            if position.is_terminal:
+                break
+        if not position.is_terminal:
+            positions.append(position)
+    return positions
+
+
+def root_score(position: Position, depth: int, **options: object) -> int:
+    """The best root score of a negamax agent."""
+    return max(NegamaxAgent(depth=depth, **options).root_scores(position).values())  # type: ignore[arg-type]
+
+
+def plies_to_end(moves: str, score: int) -> int:
+    """The plies until the game ends under perfect play, from a Pons score (6 x 7)."""
+    plies = len(moves)
+    if score > 0:  # the side to move ends with its (22 - score)th disc
+        return 2 * (22 - score - plies // 2) - 1
+    return 2 * (22 + score - (plies + 1) // 2)
+
+
+# --- root scores ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", BOARDS, ids=str)
+def test_window_negamax_agrees_with_minimax(rules: Rules) -> None:
+    minimax = pytest.importorskip("agents.minimax")  # written in parallel; skip until it exists
+    for index, position in enumerate(random_positions(rules, 12, seed=rules.cols)):
+        depth = 1 + index % 3
+        for pruning in (True, False):
+            scores, _ = minimax.minimax_scores(
+                to_array(position), rules, position.side_to_move, depth, pruning)
+            for ordering, tt in SWITCHES:
+                assert root_score(position, depth, heuristic="window", ordering=ordering,
+                                  tt=tt) == max(scores.values()), position.describe()
+
+
+@pytest.mark.parametrize("heuristic", [*HEURISTICS, "threats*3+positional*2+live-threats"])
+def test_ordering_and_table_leave_the_root_score_unchanged(heuristic: str) -> None:
+    for index, position in enumerate(random_positions(STANDARD, 12, seed=len(heuristic))):
+        depth = 1 + index % 7
+        scores = [NegamaxAgent(depth=depth, heuristic=heuristic, ordering=ordering,
+                               tt=tt).root_scores(position) for ordering, tt in SWITCHES]
+        best = max(scores[0].values())
+        assert all(max(s.values()) == best for s in scores), position.describe()
+        ties = [{c for c, score in s.items() if score == best} for s in scores]
+        assert all(t == ties[0] for t in ties), position.describe()
+
+
+def test_a_reused_table_gives_the_scores_of_a_fresh_one() -> None:
+    # Along one game the searches meet the same positions at other plies from the root.
+    agent = NegamaxAgent(depth=6, heuristic="threats+window")
+    rng = np.random.default_rng(9)
+    position = Position.empty(STANDARD)
+    while not position.is_terminal:
+        if position.plies == 10:  # the table's generation counter wraps around
+            agent._stats[1] = kernels.GENERATIONS - 1
+        fresh = NegamaxAgent(depth=6, heuristic="threats+window")
+        assert agent.root_scores(position) == fresh.root_scores(position), position.describe()
+        position = position.play(int(rng.choice(position.legal_moves())))
+
+
+@pytest.mark.parametrize(("moves", "score"), SOLVED)
+def test_forced_results_within_the_depth_are_found(moves: str, score: int) -> None:
+    position = from_moves(moves)
+    if score == 0:
+        assert root_score(position, 12) == 0
+        return
+    plies = plies_to_end(moves, score)
+    expected = WIN_SCORE - plies if score > 0 else plies - WIN_SCORE
+    assert root_score(position, plies) == expected
+    assert root_score(position, plies, ordering=False, tt=False) == expected
+    assert root_score(position, plies - 1) == 0  # beyond the horizon
+
+
+def test_a_faster_win_scores_higher() -> None:
+    position = from_moves("4455")  # x wins on its 4th disc: ply 3
+    agent = NegamaxAgent(depth=5, tiebreak="first")
+    scores = agent.root_scores(position)
+    assert max(scores.values()) == WIN_SCORE - 3
+    assert {c for c, s in scores.items() if s == WIN_SCORE - 3} == {2, 5}
+
+
+# --- tactics ---------------------------------------------------------------------------
+
+
+def winning_positions(count: int) -> list[Position]:
+    """Random positions where the side to move can win at once."""
+    return [p for p in random_positions(STANDARD, 20 * count, seed=1) if p.winning_moves()][:count]
+
+
+def blocking_positions(count: int) -> list[tuple[Position, int]]:
+    """Random positions with a single opponent win to block, which the block does not feed."""
+    found = []
+    for position in random_positions(STANDARD, 30 * count, seed=2):
+        threats = position.winning_moves(3 - position.side_to_move)
+        if position.winning_moves() or len(threats) != 1:
+            continue
+        after = position.play(threats[0])
+        if not after.is_terminal and not after.winning_moves():
+            found.append((position, threats[0]))
+    return found[:count]
+
+
+@pytest.mark.parametrize("heuristic", HEURISTICS)
+def test_takes_an_immediate_win_and_blocks_a_single_threat(heuristic: str) -> None:
+    rng = np.random.default_rng(0)
+    wins, blocks = winning_positions(10), blocking_positions(10)
+    assert len(wins) == len(blocks) == 10
+    for depth in (2, 3, 4):
+        for tiebreak in ("random", "first"):
+            agent = NegamaxAgent(depth=depth, heuristic=heuristic, tiebreak=tiebreak)
+            for position in wins:
+                assert agent.choose(position, rng).column in position.winning_moves()
+            for position, block in blocks:
+                assert agent.choose(position, rng).column == block, position.describe()
+
+
+def test_depth_one_takes_an_immediate_win() -> None:
+    rng = np.random.default_rng(0)
+    for position in winning_positions(10):
+        choice = NegamaxAgent(depth=1).choose(position, rng)
+        assert choice.column in position.winning_moves()
+        assert choice.score == WIN_SCORE - 1
+
+
+# --- the agent -------------------------------------------------------------------------
+
+
+def test_choice_reports_nodes_depth_and_score() -> None:
+    choice = NegamaxAgent(depth=3).choose(from_moves("4455"), np.random.default_rng(0))
+    assert isinstance(choice, Choice)
+    assert choice.column in (2, 5)
+    assert choice.depth == 3
+    assert choice.score == WIN_SCORE - 3
+    assert choice.nodes is not None and choice.nodes > 7
+
+
+def test_first_tiebreak_is_deterministic_and_random_is_not() -> None:
+    def game(spec: str, seed: int) -> str:
+        players = [make_agent(spec), make_agent(spec)]
+        rngs = [np.random.default_rng(seed), np.random.default_rng(seed + 1)]
+        return play_game(players, rngs, Position.empty(STANDARD)).move_string
+
+    first = "negamax:depth=2,tiebreak=first"
+    assert len({game(first, seed) for seed in range(3)}) == 1
+    assert len({game("negamax:depth=2", seed) for seed in range(3)}) > 1
+
+
+def test_first_tiebreak_plays_the_first_best_column_in_centre_first_order() -> None:
+    choice = NegamaxAgent(depth=2, tiebreak="first").choose(
+        Position.empty(STANDARD), np.random.default_rng(0))
+    assert choice.column == 3
+
+
+@pytest.mark.parametrize("rules", EXTREME_BOARDS, ids=str)
+def test_plays_whole_games_on_every_board(rules: Rules) -> None:
+    spec = "negamax:depth=3,heuristic=live-threats+stacked-threats+threats+positional+window"
+    players = [make_agent(spec), make_agent("random")]
+    rngs = [np.random.default_rng(0), np.random.default_rng(1)]
+    outcome = play_game(players, rngs, Position.empty(rules))
+    assert outcome.termination in (FOUR_IN_A_ROW, BOARD_FULL), outcome.error
+
+
+def test_spec_strings() -> None:
+    agent = make_agent("negamax:depth=3,heuristic=threats*2+positional,tt=false")
+    assert isinstance(agent, NegamaxAgent)
+    assert agent.depth == 3
+    assert agent.terms.tolist() == [[HEURISTICS["threats"], 2], [HEURISTICS["positional"], 1]]
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("negamax:heuristic=speed", "unknown heuristic 'speed'"),
+    ("negamax:heuristic=threats*0", "not a whole number from 1 to 1000"),
+    ("negamax:heuristic=threats*1001", "not a whole number from 1 to 1000"),
+    ("negamax:heuristic=threats*x", "not a whole number from 1 to 1000"),
+    ("negamax:heuristic=threats+threats", "appears twice"),
+    ("negamax:heuristic=live-threats*2", "takes no weight"),
+])
+def test_bad_heuristics_are_reported_with_the_known_names(spec: str, message: str) -> None:
+    with pytest.raises(AgentSpecError, match=message) as error:
+        make_agent(spec)
+    if "weight" not in message and "twice" not in message:
+        assert "stacked-threats" in str(error.value)
+
+
+@pytest.mark.parametrize("spec", ["negamax:depth=0", "negamax:depth=65", "negamax:tiebreak=last"])
+def test_bad_parameters_are_reported(spec: str) -> None:
+    with pytest.raises(AgentSpecError):
+        make_agent(spec)
+
+
+def test_a_finished_game_is_refused() -> None:
+    with pytest.raises(IllegalMoveError, match="already over"):
+        NegamaxAgent().choose(from_moves("1212121"), np.random.default_rng(0))
