@@ -14,7 +14,7 @@ from functools import cache
 
 import numpy as np
 
-from agents.heuristics import WIN_SCORE
+from agents.heuristics import WIN_SCORE, window_points
 from arena.agent import BaseAgent, Choice
 from arena.board import Position, Rules
 from arena.errors import IllegalMoveError, MalformedInputError
@@ -64,21 +64,12 @@ def window_tables(rules: Rules) -> WindowTables:
 
 
 def _window_points(connect: int) -> np.ndarray:
-    """The seeds' points of one window, indexed by ``own * (connect + 1) + empty``."""
+    """The seeds' points of one window (``window_points``) by ``own * (connect + 1) + empty``."""
+    by_opponent = window_points(connect)
     points = np.zeros((connect + 1) ** 2, dtype=np.int64)
     for own in range(connect + 1):
         for empty in range(connect + 1 - own):
-            opponent = connect - own - empty
-            value = 0
-            if own == connect:
-                value += 100
-            elif own == connect - 1 and empty == 1:
-                value += 5
-            elif own == connect - 2 and empty == 2:
-                value += 2
-            if opponent == connect - 1 and empty == 1:
-                value -= 4
-            points[own * (connect + 1) + empty] = value
+            points[own * (connect + 1) + empty] = by_opponent[own, connect - own - empty]
     return points
 
 

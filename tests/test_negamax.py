@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import EXTREME_RULES
 
 from agents import _kernels as kernels
 from agents.heuristics import HEURISTICS, WIN_SCORE
@@ -17,16 +18,7 @@ from arena.notation import from_moves, to_array
 STANDARD = Rules()
 BOARDS = (STANDARD, Rules(rows=5, cols=6, connect=4), Rules(rows=4, cols=5, connect=3),
           Rules(rows=6, cols=9, connect=5))
-EXTREME_BOARDS = (
-    Rules(rows=63, cols=1, connect=3),  # one tall column
-    Rules(rows=63, cols=1, connect=63),
-    Rules(rows=6, cols=9, connect=4),  # widest
-    Rules(rows=7, cols=8, connect=4),  # exactly 64 bits
-    Rules(rows=7, cols=8, connect=8),  # connect = max(rows, cols)
-    Rules(rows=1, cols=9, connect=3),  # one row
-    Rules(rows=31, cols=2, connect=31),
-    Rules(rows=15, cols=4, connect=3),
-)
+EXTREME_BOARDS = (*EXTREME_RULES, Rules(rows=15, cols=4, connect=3))
 SWITCHES = [(ordering, tt) for ordering in (True, False) for tt in (True, False)]
 
 # Pons' Test_L3_R1 and Test_L2_R1: moves and the exact score for the side to move.
