@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 import click
@@ -10,6 +11,7 @@ import numpy as np
 from arena.agent import BaseAgent
 from arena.board import Position
 from arena.game import GameAbandoned
+from arena.render import render_coloured, render_plain
 
 QUIT_WORDS = ("q", "quit", "exit")
 
@@ -22,10 +24,15 @@ class HumanAgent(BaseAgent):
     def __init__(self) -> None:
         self.ask: Callable[[str], str] = input
         self.tell: Callable[[str], None] = click.echo
+        self.draw = render_coloured if sys.stdout.isatty() else render_plain
 
     def choose(self, position: Position, rng: np.random.Generator) -> int:
-        """Ask until the person names a legal column; end of input or q abandons the game."""
+        """Show the board, then ask until the person names a legal column.
+
+        End of input or q abandons the game.
+        """
         cols = position.rules.cols
+        self.tell(self.draw(position))
         while True:
             try:
                 answer = self.ask(f"Your move (1-{cols}, q to quit): ").strip().lower()

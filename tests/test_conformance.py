@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 import re
 
@@ -23,21 +22,8 @@ QUICK_SPECS = {"minimax": "minimax:depth=2", "negamax": "negamax:depth=3"}
 DEFAULT_SPEC_POSITIONS = 3
 
 
-# TEMPORARY escape hatch, to be removed once every built-in agent is written: a registered
-# agent whose own module does not exist yet is skipped.
-def skip_if_not_written(name: str) -> None:
-    module = registry()[name].target.partition(":")[0]
-    try:
-        importlib.import_module(module)
-    except ModuleNotFoundError as error:
-        if error.name != module:
-            raise
-        pytest.skip(f"{name}: not written yet ({module} does not exist)")
-
-
 def checkable(name: str) -> str:
     """The name, after skipping agents that cannot be checked."""
-    skip_if_not_written(name)
     if is_interactive(registry()[name].load()):
         pytest.skip(f"{name} is interactive (it reads the terminal)")
     return name

@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.board import Position, Rules
+from arena.cli import main
 from arena.cli.perft import perft_command
 from arena.notation import from_moves
 from arena.perft import perft
@@ -67,11 +68,7 @@ def test_perft_command(args: list[str], count: int) -> None:
 
 
 def cli_main() -> click.Group:
-    """The ``arena`` group, or a skip while some of its commands are not written yet."""
-    try:
-        from arena.cli import main
-    except ImportError as error:
-        pytest.skip(f"arena.cli cannot be imported yet: {error}")
+    """The ``arena`` group."""
     return main
 
 

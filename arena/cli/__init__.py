@@ -13,6 +13,7 @@ import click
 from arena import __version__
 from arena.cli.agents import agents_command
 from arena.cli.bench import bench_command
+from arena.cli.match import match_command
 from arena.cli.perft import perft_command
 from arena.cli.play import play_command
 from arena.cli.report import report_command
@@ -55,6 +56,6 @@ def main() -> None:
     """
 
 
-for command in (agents_command, bench_command, perft_command, play_command, report_command,
-                stats_command):
+for command in (agents_command, bench_command, match_command, perft_command, play_command,
+                report_command, stats_command):
     main.add_command(command)

@@ -12,7 +12,7 @@ from arena.agent import Agent, check_agent_rules, make_agent
 from arena.board import Position, Rules
 from arena.cli.options import board_options
 from arena.game import GameAbandoned, play_game
-from arena.notation import format_moves
+from arena.notation import format_moves, from_moves
 from arena.render import render_coloured, render_plain
 
 
@@ -36,24 +36,24 @@ def play_command(agent: str, first: str, rules: Rules, seed: int | None) -> None
     human_first = first == "human" or (first == "random" and bool(coin.integers(2)))
     players: list[Agent] = [HumanAgent(), opponent] if human_first else [opponent, HumanAgent()]
     rngs = [agent_rng, agent_rng]
-    draw = render_coloured if sys.stdout.isatty() else render_plain
     moves: list[int] = []
 
-    def show(position: Position, column: int | None) -> None:
+    def announce(position: Position, column: int | None) -> None:
         if column is not None:
             moves.append(column)
-            who = "You" if (position.side_to_move == 2) == human_first else "Agent"
-            click.echo(f"\n{who} played column {column + 1}.")
-        click.echo(draw(position))
+            who = "You" if (position.side_to_move == 2) == human_first else "The agent"
+            click.echo(f"{who} played column {column + 1}.")
 
     click.echo(f"Seed {sequence.entropy}. You are player {1 if human_first else 2} "
                f"({'red, X' if human_first else 'yellow, O'}) against {agent} on {rules}.")
     try:
-        outcome = play_game(players, rngs, Position.empty(rules), observer=show)
+        outcome = play_game(players, rngs, Position.empty(rules), observer=announce)
     except (GameAbandoned, KeyboardInterrupt) as stop:
         reason = str(stop) or "interrupted"
         click.echo(f"\nGame abandoned ({reason}). Moves so far: {format_moves(moves) or '(none)'}")
         return
+    draw = render_coloured if sys.stdout.isatty() else render_plain
+    click.echo(draw(from_moves(outcome.move_string, rules)))
     human = 1 if human_first else 2
     if outcome.winner == 0:
         verdict = "Draw."

@@ -1,0 +1,186 @@
+"""``arena match``: many games of agent A against agent B, resumable, with statistics."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import click
+from tqdm import tqdm
+
+from arena.board import Rules
+from arena.cli.options import board_options
+from arena.cli.stats import format_report
+from arena.game import TIME_MARGIN_SECONDS, GameAbandoned
+from arena.match import (
+    DEFAULT_RESULTS_DIR,
+    DEFAULT_SEED,
+    FIRST_CHOICES,
+    Backend,
+    First,
+    GameSettings,
+    MatchPlan,
+    MatchRun,
+    Pairing,
+    available_cores,
+    default_out_dir,
+    resolve_agents,
+    run_games,
+)
+from arena.openings import load_openings
+from arena.results import GameRow
+from arena.summary import FORFEITS, PairingSummary, seeds_line
+
+INTERRUPTED = 130
+
+
+class ProgressBar:
+    """A tqdm bar on stderr: games done, games per second, time left, and the wins, ties and
+    losses of agent A in the games played by this command."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.counts = {"win": 0, "draw": 0, "loss": 0}
+        self.finished = 0
+        self._bar: tqdm[Any] | None = None
+
+    def start(self, total: int, finished: int) -> None:
+        """Open the bar at the games already played."""
+        self.finished = finished
+        if self.enabled:
+            self._bar = tqdm(total=total, initial=finished, unit="game", file=sys.stderr,
+                             dynamic_ncols=True, smoothing=0.1)
+
+    def advance(self, rows: list[GameRow]) -> None:
+        """Count finished games."""
+        for row in rows:
+            self.counts[row.result] += 1
+        self.finished += len(rows)
+        if self._bar is not None:
+            self._bar.set_postfix_str("W/T/L {win}/{draw}/{loss}".format(**self.counts),
+                                      refresh=False)
+            self._bar.update(len(rows))
+
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+def format_summary(summary: PairingSummary, directory: Path) -> str:
+    """The table printed after a match."""
+    forfeits = "; ".join(
+        f"{agent} {summary.forfeits[(kind, side)]} {kind}"
+        for kind in FORFEITS
+        for side, agent in (("a", "A"), ("b", "B"))
+        if summary.forfeits[(kind, side)]
+    )
+    nodes = [summary.side_a.nodes_per_move, summary.side_b.nodes_per_move]
+    rows = [
+        ("Forfeits", forfeits or "none"),
+        ("Distinct", f"{summary.distinct_games} games"),
+        ("Plies", f"{summary.plies / summary.games:.1f} per game"),
+        ("ms/move", f"A {summary.side_a.ms_per_move:.3f}, B {summary.side_b.ms_per_move:.3f}"),
+        ("nodes/move", ", ".join(f"{side} {'-' if n is None else f'{n:.0f}'}"
+                                 for side, n in zip("AB", nodes, strict=True))),
+        ("Output", str(directory)),
+    ]
+    report = [line.split(maxsplit=1) for line in format_report(summary.estimate).splitlines()]
+    rows = [(label, text) for label, text in report] + rows
+    width = max(len(label) for label, _ in rows) + 2
+    table = "\n".join(f"{label:<{width}}{text}" for label, text in rows)
+    line = seeds_line(summary.agent_a, summary.wins, summary.draws, summary.losses,
+                      summary.agent_b, summary.games)
+    return f"{line}\n{table}"
+
+
+def repeated_games_warning(summary: PairingSummary) -> str | None:
+    """A warning when fewer than half the games are distinct (deterministic agents)."""
+    if 2 * summary.distinct_games >= summary.games:
+        return None
+    return (f"only {summary.distinct_games} distinct games in {summary.games} of "
+            f"{summary.agent_a} against {summary.agent_b}: the agents replay the same games; "
+            "give --openings random:K or an openings file for varied games")
+
+
+@click.command("match")
+@click.argument("agent_a")
+@click.argument("agent_b")
+@click.option("-n", "--games", type=click.IntRange(min=1), required=True,
+              help="Number of games, e.g. -n 1000.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: all cores; 1 with an interactive agent).")
+@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+              help="Run seed: each game's seed comes from it and the game's index.")
+@click.option("--openings", default="none", show_default=True, metavar="SPEC",
+              help="none, random:K (K random plies, each opening played twice with colours "
+                   "swapped) or a file of move strings, one per line.")
+@click.option("--first", type=click.Choice(FIRST_CHOICES), default="alternate",
+              show_default=True,
+              help="Who moves first: alternate between the agents (and within each opening "
+                   "pair), or always a or always b.")
+@click.option("--time-per-move", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS",
+              help=f"Time budget per move; a move over it by more than {TIME_MARGIN_SECONDS} s "
+                   "loses the game.")
+@board_options
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help=f"Run directory (default: under {DEFAULT_RESULTS_DIR}, named after the "
+                   "command). The same command again resumes it.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar; only the final table.")
+@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky",
+              show_default=True, help="loky: processes on this machine; dask: a dask cluster.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="With --backend dask: join this scheduler, e.g. tcp://10.0.0.5:8786 "
+                   "(default: start a local cluster).")
+def match_command(agent_a: str, agent_b: str, games: int, jobs: int | None, seed: int,
+                  openings: str, first: First, time_per_move: float | None, rules: Rules,
+                  out: Path | None, quiet: bool, backend: Backend, scheduler: str | None) -> None:
+    """Play GAMES games of AGENT_A against AGENT_B and print the statistics.
+
+    Agents are spec strings (see `arena agents`). Results are from AGENT_A's point of view.
+    The run directory gets games.csv (one row per game, appended as games finish),
+    summary.csv and meta.json; running the same command again finishes an interrupted run.
+
+    \b
+    Examples:
+      arena match random random -n 10000
+      arena match negamax:depth=6 negamax:depth=4 -n 200 --openings random:4
+      arena match minimax:depth=4 random -n 100 --first a --out results/minimax-first
+    """
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler applies only with --backend dask")
+    resolved_a, resolved_b = resolve_agents([agent_a, agent_b], rules)
+    interactive = any(getattr(r.agent, "interactive", False) for r in (resolved_a, resolved_b))
+    plan = MatchPlan(
+        (Pairing(resolved_a.name, resolved_b.name, games, first),),
+        GameSettings(rules, seed, time_per_move),
+        load_openings(openings, rules, seed),
+    )
+    directory = out or default_out_dir(plan)
+    session = {"command": shlex.join(sys.argv), "options": click.get_current_context().params}
+    workers = jobs or (1 if interactive else available_cores())
+    show_bar = not quiet and not interactive and sys.stderr.isatty()
+    with ProgressBar(enabled=show_bar) as progress:
+        try:
+            run = run_games(plan, directory, jobs=workers, backend=backend, scheduler=scheduler,
+                            progress=progress, session=session)
+        except (KeyboardInterrupt, GameAbandoned):
+            click.echo(f"arena: interrupted with {progress.finished} of {plan.total} games in "
+                       f"{directory}; run the same command to finish", err=True)
+            raise click.exceptions.Exit(INTERRUPTED) from None
+    _print_run(run)
+
+
+def _print_run(run: MatchRun) -> None:
+    for summary in run.summaries:
+        click.echo(format_summary(summary, run.directory))
+        warning = repeated_games_warning(summary)
+        if warning:
+            click.echo(f"arena: warning: {warning}", err=True)

@@ -1,0 +1,151 @@
+"""Short, readable labels for agent specs, the same in every chart and table.
+
+``negamax:depth=6,heuristic=threats+positional`` reads ``negamax d6 threats+positional``:
+parameters left at their default are dropped (when the spec still resolves), ``depth=N``
+becomes ``dN``, a word value stands for itself, ``flag=true`` becomes ``flag`` and
+``flag=false`` ``no-flag``; other values keep their key. Long labels end in an ellipsis.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from arena.agent import parse_spec
+
+__all__ = ["WIDTH", "DepthFamily", "depth_family", "short_name", "short_names"]
+
+WIDTH = 30
+"""Longest label, in characters."""
+
+ELLIPSIS = "…"
+_PREFIXES = {"depth": "d"}
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """A spec as labels see it: the agent's name, its non-default and all known values."""
+
+    name: str
+    given: tuple[tuple[str, str], ...]
+    resolved: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class DepthFamily:
+    """Agents that differ only in search depth: a key to group them and a label."""
+
+    key: tuple[str, tuple[tuple[str, str], ...]]
+    label: str
+    depth: int
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _split_text(spec: str) -> tuple[str, dict[str, str]]:
+    """Name and parameters read from the text alone (for specs that no longer resolve)."""
+    head, _, rest = spec.partition(":")
+    first, _, tail = rest.partition(":")
+    if rest and "=" not in first and first.isidentifier():
+        head, rest = first, tail
+    values = {}
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition("=")
+        values[key.strip()] = value.strip()
+    return head, values
+
+
+@cache
+def _parse(spec: str) -> _Spec:
+    spec = spec.strip()
+    try:
+        parsed = parse_spec(spec)
+    except Exception:  # noqa: BLE001 - a spec that no longer loads is read from its text
+        name, values = _split_text(spec)
+        items = tuple(values.items())
+        return _Spec(name, items, items)
+    defaults = {p.name: p.default for p in parsed.params if not p.required}
+    given = tuple(
+        (key, _text(value))
+        for key, value in parsed.values.items()
+        if key not in defaults or defaults[key] != value
+    )
+    resolved = tuple((key, _text(value)) for key, value in parsed.resolved().items())
+    return _Spec(parsed.name.rpartition(":")[2], given, resolved)
+
+
+def _param_label(key: str, value: str) -> str:
+    if key in _PREFIXES:
+        return _PREFIXES[key] + value
+    if value.lower() == "true":
+        return key
+    if value.lower() == "false":
+        return f"no-{key}"
+    if any(ch.isalpha() for ch in value):
+        return value
+    return f"{key}={value}"
+
+
+def _label(name: str, params: Iterable[tuple[str, str]]) -> str:
+    return " ".join([name, *(_param_label(key, value) for key, value in params)])
+
+
+def _truncate(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1].rstrip() + ELLIPSIS
+
+
+def _truncate_middle(text: str, width: int) -> str:
+    if len(text) <= width:
+        return text
+    head = (width - 1) // 2
+    return text[:head].rstrip() + ELLIPSIS + text[len(text) - (width - 1 - head) :].lstrip()
+
+
+def _full_label(spec: str) -> str:
+    parsed = _parse(spec)
+    return _label(parsed.name, parsed.given)
+
+
+def short_name(spec: str, width: int = WIDTH) -> str:
+    """A readable label for ``spec`` of at most ``width`` characters."""
+    return _truncate(_full_label(spec), width)
+
+
+def _duplicates(labels: dict[str, str]) -> list[str]:
+    counts = Counter(labels.values())
+    return [spec for spec, label in labels.items() if counts[label] > 1]
+
+
+def short_names(specs: Iterable[str], width: int = WIDTH) -> dict[str, str]:
+    """Labels for every spec, distinct from one another, each at most ``width`` characters.
+
+    Specs that would read the same are labelled by their own text; labels that truncate
+    to the same text are cut in the middle instead, so both ends show; a clash that
+    remains gets a number.
+    """
+    full = {spec: _full_label(spec) for spec in dict.fromkeys(specs)}
+    for spec in _duplicates(full):
+        full[spec] = spec.strip()
+    labels = {spec: _truncate(text, width) for spec, text in full.items()}
+    for spec in _duplicates(labels):
+        labels[spec] = _truncate_middle(full[spec], width)
+    for number, spec in enumerate(_duplicates(labels), start=1):
+        suffix = f" #{number}"
+        labels[spec] = _truncate(labels[spec], width - len(suffix)) + suffix
+    return labels
+
+
+def depth_family(spec: str) -> DepthFamily | None:
+    """The family of ``spec`` (all its parameters but ``depth``), or None without a depth."""
+    parsed = _parse(spec)
+    depth = dict(parsed.resolved).get("depth", "")
+    if not depth.lstrip("-").isdigit():
+        return None
+    others = tuple(sorted((k, v) for k, v in parsed.resolved if k != "depth"))
+    label = _truncate(_label(parsed.name, (p for p in parsed.given if p[0] != "depth")), WIDTH)
+    return DepthFamily((parsed.name, others), label, int(depth))

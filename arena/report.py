@@ -1,0 +1,412 @@
+"""The report of a run: PNG charts and a ``report.md`` page showing them with the tables.
+
+Everything is computed from the run's ``games.csv`` (the source of truth); ``ratings.csv``
+and ``sprt.csv`` feed the rating ladder and the SPRT chart, ``meta.json`` the page's header.
+A chart whose input is absent or meaningless is left out, with its section.
+"""
+
+from __future__ import annotations
+
+import math
+import typing
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from arena import charts
+from arena.errors import ArenaError
+from arena.names import depth_family, short_names
+from arena.ratings import RATING_COLUMNS, RESULT_SCORES
+from arena.results import COLUMNS, GAMES_FILE, META_FILE, read_meta
+from arena.stats import wilson
+from arena.summary import seeds_line, summarize
+
+__all__ = [
+    "MalformedRunError", "NoRunError", "Run", "agent_scores", "cost_per_move", "crosstable",
+    "depth_series", "first_player", "game_lengths", "load_run", "pairings", "write_report",
+]
+
+REPORT = "report.md"
+_TEXT = ("agent_a", "agent_b", "first", "opening", "result", "termination")
+_REQUIRED_NUMBERS = ("plies", "time_a", "time_b", "turns_a", "turns_b")
+
+
+class NoRunError(ArenaError):
+    """A directory that holds no run: no games.csv, or not one game in it."""
+
+
+class MalformedRunError(ArenaError):
+    """A run table the report cannot read: not CSV, missing columns, unknown values."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """What a run directory holds, as the report reads it."""
+
+    directory: Path
+    games: pd.DataFrame
+    ratings: pd.DataFrame | None
+    sprt: pd.DataFrame | None
+    meta: dict[str, Any]
+
+    @property
+    def agents(self) -> list[str]:
+        """Every agent spec, in order of first appearance."""
+        return list(dict.fromkeys([*self.games["agent_a"], *self.games["agent_b"]]))
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _read_csv(path: Path, **options: Any) -> pd.DataFrame:
+    try:
+        return pd.read_csv(path, **options)
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame()
+    except (pd.errors.ParserError, UnicodeDecodeError) as error:
+        detail = str(error).strip().splitlines()[-1]
+        raise MalformedRunError(f"{path} is not a readable CSV file: {detail}") from None
+
+
+def _require(table: pd.DataFrame, columns: Iterable[str], path: Path) -> None:
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise MalformedRunError(f"{path} lacks column(s) {', '.join(missing)}")
+
+
+def _check_values(games: pd.DataFrame, path: Path) -> None:
+    for column in (*_REQUIRED_NUMBERS, "nodes_a", "nodes_b"):
+        try:
+            games[column] = pd.to_numeric(games[column])
+        except ValueError as error:
+            raise MalformedRunError(f"{path}: column {column}: {error}") from None
+    blank = [c for c in _REQUIRED_NUMBERS if games[c].isna().any()]
+    if blank:
+        raise MalformedRunError(f"{path}: column {blank[0]} has empty values")
+    for column, allowed in (("result", set(RESULT_SCORES)), ("first", {"a", "b"})):
+        bad = sorted(set(games[column]) - allowed)
+        if bad:
+            raise MalformedRunError(
+                f"{path}: column {column} holds {bad[0]!r}; expected one of "
+                f"{', '.join(sorted(allowed))}"
+            )
+
+
+def _read_games(path: Path) -> pd.DataFrame:
+    games = _read_csv(path, dtype={c: str for c in _TEXT})
+    if games.empty:
+        raise NoRunError(f"{path} holds no games yet")
+    _require(games, COLUMNS, path)
+    games[list(_TEXT)] = games[list(_TEXT)].fillna("")
+    _check_values(games, path)
+    a_first = games["first"] == "a"
+    score = games["result"].map(RESULT_SCORES).astype(float)
+    return games.assign(
+        score_a=score,
+        first_agent=games["agent_a"].where(a_first, games["agent_b"]),
+        second_agent=games["agent_b"].where(a_first, games["agent_a"]),
+        first_score=score.where(a_first, 1.0 - score),
+    )
+
+
+def _read_optional(path: Path, columns: Sequence[str]) -> pd.DataFrame | None:
+    if not path.is_file():
+        return None
+    table = _read_csv(path)
+    if table.empty:
+        return None
+    _require(table, columns, path)
+    return table
+
+
+def load_run(run_dir: Path) -> Run:
+    """Read a run directory; NoRunError if it holds no games."""
+    directory = Path(run_dir)
+    if not (directory / GAMES_FILE).is_file():
+        what = "does not exist" if not directory.exists() else f"holds no run (no {GAMES_FILE})"
+        raise NoRunError(f"{directory} {what}")
+    return Run(
+        directory=directory,
+        games=_read_games(directory / GAMES_FILE),
+        ratings=_read_optional(directory / "ratings.csv", RATING_COLUMNS),
+        sprt=_read_optional(directory / "sprt.csv", ("games", "llr", "lower", "upper")),
+        meta=read_meta(directory) if (directory / META_FILE).is_file() else {},
+    )
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def pairings(run: Run) -> pd.DataFrame:
+    """summary.csv's rows: one per (agent_a, agent_b), computed afresh from games.csv."""
+    return pd.DataFrame([summary.row() for summary in summarize(run.directory / GAMES_FILE)])
+
+
+def _sides(games: pd.DataFrame) -> pd.DataFrame:
+    """Each game twice, once per agent: agent, opponent, score, seconds, turns, nodes."""
+    return pd.concat([
+        pd.DataFrame({"agent": games[f"agent_{me}"], "opponent": games[f"agent_{you}"],
+                      "score": score, "seconds": games[f"time_{me}"],
+                      "turns": games[f"turns_{me}"], "nodes": games[f"nodes_{me}"]})
+        for me, you, score in (("a", "b", games["score_a"]), ("b", "a", 1.0 - games["score_a"]))
+    ], ignore_index=True)
+
+
+def _against_others(games: pd.DataFrame) -> pd.DataFrame:
+    """The sides of games between two different agents (self-play says nothing of strength)."""
+    sides = _sides(games)
+    return sides[sides["agent"] != sides["opponent"]]
+
+
+def crosstable(games: pd.DataFrame, agents: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Points each row agent took from each other agent, and the games they played."""
+    sides = _against_others(games)
+    points = sides.pivot_table("score", "agent", "opponent", aggfunc="sum", fill_value=0.0)
+    played = sides.pivot_table("score", "agent", "opponent", aggfunc="size", fill_value=0)
+    return (points.reindex(index=agents, columns=agents, fill_value=0.0),
+            played.reindex(index=agents, columns=agents, fill_value=0))
+
+
+def _wilson_row(points: float, n: int) -> dict[str, float]:
+    """Games, score and its Wilson interval (nan without games)."""
+    if n == 0:
+        return {"games": 0, "score": math.nan, "low": math.nan, "high": math.nan}
+    interval = wilson(points, n)
+    return {"games": n, "score": points / n, "low": interval.low, "high": interval.high}
+
+
+def agent_scores(games: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
+    """Each agent's games and score against other agents, with a Wilson interval."""
+    sides = _against_others(games)
+    rows = [{"agent": agent, **_wilson_row(float(g["score"].sum()), len(g))}
+            for agent in agents for g in [sides[sides["agent"] == agent]]]
+    return pd.DataFrame(rows, columns=["agent", "games", "score", "low", "high"])
+
+
+def cost_per_move(games: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
+    """Mean milliseconds and nodes per move of each agent (nodes NaN when never reported)."""
+    sides = _sides(games)
+    sides["node_turns"] = sides["turns"].where(sides["nodes"].notna(), 0)
+    total = sides.groupby("agent")[["seconds", "turns", "nodes", "node_turns"]].sum(min_count=1)
+    total = total.reindex(agents)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return pd.DataFrame({
+            "agent": agents,
+            "ms_per_move": (1000.0 * total["seconds"] / total["turns"]).to_numpy(),
+            "nodes_per_move": (total["nodes"] / total["node_turns"]).to_numpy(),
+        }).replace([np.inf, -np.inf], np.nan)
+
+
+def first_player(games: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
+    """Scores moving first and second, per agent and over all games (agent '')."""
+    rows = [{"agent": "", "side": "first",
+             **_wilson_row(float(games["first_score"].sum()), len(games))}]
+    for agent in agents:
+        for side, score in (("first", games["first_score"]),
+                            ("second", 1.0 - games["first_score"])):
+            mine = games[f"{side}_agent"] == agent
+            if mine.any():
+                rows.append({"agent": agent, "side": side,
+                             **_wilson_row(float(score[mine].sum()), int(mine.sum()))})
+    return pd.DataFrame(rows)
+
+
+def game_lengths(games: pd.DataFrame) -> pd.DataFrame:
+    """Plies of every game and its outcome for the first player: first, draw or second."""
+    outcome = np.select([games["first_score"] == 1.0, games["first_score"] == 0.0],
+                        ["first", "second"], "draw")
+    return pd.DataFrame({"outcome": outcome, "plies": games["plies"]})
+
+
+def depth_series(run: Run) -> tuple[pd.DataFrame, str, bool]:
+    """Strength by depth for families of at least two depths: rows family, depth, value,
+    low, high; with the y-axis label and whether values are scores (else Elo)."""
+    families = {spec: f for spec in run.agents if (f := depth_family(spec)) is not None}
+    ratings = run.ratings
+    if ratings is not None and set(families) <= set(ratings["agent"]):
+        strength = ratings.set_index("agent").rename(columns={"rating": "value"})
+        ylabel, percent = "Elo rating (95% interval)", False
+    else:
+        strength = agent_scores(run.games, list(families)).set_index("agent")
+        strength = strength.rename(columns={"score": "value"})
+        ylabel, percent = "score against all opponents (95% interval)", True
+    strength = strength[["value", "low", "high"]]
+    rows = [{"key": f.key, "family": f.label, "depth": f.depth, **strength.loc[spec]}
+            for spec, f in families.items()]
+    table = pd.DataFrame(rows, columns=["key", "family", "depth", "value", "low", "high"])
+    table = table.drop_duplicates(["key", "depth"])
+    table = table[table.groupby("key")["depth"].transform("size") >= 2].drop(columns="key")
+    return table, ylabel, percent
+
+
+# --------------------------------------------------------------------------- the page
+
+
+def _number(x: float, digits: int = 1) -> str:
+    return f"{x:+.{digits}f}" if math.isfinite(x) else ("+∞" if x > 0 else "-∞" if x < 0 else "—")
+
+
+def _plus_minus(value: float, error: float) -> str:
+    return f"{_number(value)} ± {_number(error).lstrip('+')}"
+
+
+def _cell(value: object) -> str:
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A GitHub-flavoured Markdown table."""
+    lines = ["| " + " | ".join(map(_cell, header)) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(map(_cell, row)) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _interval(score: float, low: float, high: float) -> str:
+    if math.isnan(score):
+        return "—"
+    return f"{score:.1%} [{low:.1%}, {high:.1%}]"
+
+
+def _scalars(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in mapping.items() if isinstance(v, (str, int, float)) and v != ""}
+
+
+def _header(run: Run) -> list[str]:
+    """The title and what the run was: its commands, dates, seed, board, games."""
+    meta = run.meta
+    plan = meta.get("run", {}) if isinstance(meta.get("run"), dict) else {}
+    sessions = [s for s in meta.get("sessions", []) if isinstance(s, dict)]
+    commands = [s["command"] for s in [meta, *sessions] if isinstance(s.get("command"), str)]
+    board = plan.get("board", {}) if isinstance(plan.get("board"), dict) else {}
+    facts = {**_scalars(meta), **_scalars(plan)}
+    facts.pop("command", None)
+    if "games" in facts:
+        facts["games planned"] = facts.pop("games")
+    if {"rows", "cols", "connect"} <= board.keys():
+        facts["board"] = f"{board['rows']} x {board['cols']} (rows x columns), connect " \
+            f"{board['connect']}"
+    facts["games played"] = len(run.games)
+    return [f"# Report: {run.directory.resolve().name}", "",
+            *(f"- **command**: `{command}`" for command in commands),
+            *(f"- **{key}**: {value}" for key, value in facts.items())]
+
+
+def _records(table: pd.DataFrame) -> list[dict[str, Any]]:
+    return typing.cast(list[dict[str, Any]], table.to_dict("records"))
+
+
+def _agents_section(run: Run, labels: Mapping[str, str]) -> list[str]:
+    rows = [(labels[r["agent"]], f"`{r['agent']}`", r["games"],
+             _interval(r["score"], r["low"], r["high"]))
+            for r in _records(agent_scores(run.games, run.agents))]
+    return ["## Agents", "", markdown_table(
+        ("label", "spec", "games against others", "score [95%]"), rows)]
+
+
+def _results_section(table: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
+    records = _records(table)
+    seeds = [seeds_line(r["agent_a"], r["wins"], r["draws"], r["losses"], r["agent_b"],
+                        r["games"]) for r in records]
+    rows = [(labels[r["agent_a"]], labels[r["agent_b"]], r["games"], r["wins"], r["draws"],
+             r["losses"], _interval(r["score"], r["score_low"], r["score_high"]),
+             f"{_number(r['elo'])} [{_number(r['elo_low'])}, {_number(r['elo_high'])}]",
+             _plus_minus(r["nelo"], r["nelo_error"]), f"{r['los']:.1%}", r["elo_model"])
+            for r in records]
+    header = ("A", "B", "games", "W", "D", "L", "A's score [95%]", "Elo [95%]", "nElo ± 95%",
+              "LOS", "model")
+    return ["## Results", "", "Agent A's view, `A [W, T, L] B (games)`:", "", "```text",
+            *seeds, "```", "", markdown_table(header, rows), "",
+            "The pentanomial model counts colour-swapped game pairs, when every game has its "
+            "partner; the trinomial model counts games."]
+
+
+def _crosstable_section(run: Run, labels: Mapping[str, str]) -> list[str]:
+    points, played = (t.to_numpy(dtype=float) for t in crosstable(run.games, run.agents))
+    rows = [[labels[a], *(f"{p / n:.0%} ({n:.0f})" if n else "" for p, n in zip(
+        points[i], played[i], strict=True))] for i, a in enumerate(run.agents)]
+    return ["## Crosstable", "", "The row agent's score against each opponent (games).", "",
+            markdown_table(("", *(labels[b] for b in run.agents)), rows)]
+
+
+def _ratings_section(ratings: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
+    rows = [(r["rank"], labels[r["agent"]], f"`{r['agent']}`",
+             _number(r["rating"], 0), f"[{_number(r['low'], 0)}, {_number(r['high'], 0)}]",
+             r["games"], f"{r['score']:.1%}") for r in _records(ratings)]
+    header = ("rank", "label", "spec", "Elo", "95% interval", "games", "score")
+    return ["## Ratings", "", markdown_table(header, rows)]
+
+
+def _sprt_section(sprt: pd.DataFrame) -> list[str]:
+    last = _records(sprt)[-1]
+    verdict = ("accept H1" if last["llr"] >= last["upper"] else
+               "accept H0" if last["llr"] <= last["lower"] else "continue")
+    return ["## SPRT", "", markdown_table(("games", "LLR", "lower", "upper", "verdict"), [(
+        int(last["games"]), f"{last['llr']:.2f}", f"{last['lower']:.2f}",
+        f"{last['upper']:.2f}", last.get("verdict", verdict))])]
+
+
+def _sprt_title(table: pd.DataFrame, labels: Mapping[str, str]) -> str:
+    if len(table) != 1:
+        return "SPRT: log-likelihood ratio against games"
+    pairing = _records(table)[0]
+    return f"SPRT: {labels[pairing['agent_a']]} vs {labels[pairing['agent_b']]}"
+
+
+def _terminations_section(games: pd.DataFrame) -> list[str]:
+    counts = games["termination"].replace("", "unknown").value_counts()
+    return ["## Terminations", "", markdown_table(("termination", "games"), counts.items())]
+
+
+def _with_chart(lines: list[str], run: Run, name: str, alt: str, figure: Figure) -> list[str]:
+    """The section's lines followed by its chart, written to ``name`` in the run directory."""
+    charts.save(figure, run.directory / name)
+    return [*lines, "", f"![{alt}]({name})"]
+
+
+def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
+    """The page's sections, writing each chart as it goes."""
+    games, agents = run.games, run.agents
+    table = pairings(run)
+    yield _header(run)
+    yield _agents_section(run, labels)
+    yield _with_chart(_results_section(table, labels), run, "wtl.png",
+                      "Wins, draws and losses per pairing", charts.wtl_chart(table, labels))
+    if len(agents) >= 3:
+        yield _with_chart(_crosstable_section(run, labels), run, "crosstable.png",
+                          "Crosstable heatmap",
+                          charts.crosstable_chart(*crosstable(games, agents), labels))
+    if run.ratings is not None:
+        yield _with_chart(_ratings_section(run.ratings, labels), run, "ratings.png",
+                          "Rating ladder", charts.ladder_chart(run.ratings, labels))
+    series, ylabel, percent = depth_series(run)
+    if not series.empty:
+        yield _with_chart(["## Strength against depth"], run, "depth.png",
+                          "Strength against search depth",
+                          charts.depth_chart(series, ylabel, percent))
+    yield _with_chart(["## Cost per move"], run, "cost.png", "Milliseconds and nodes per move",
+                      charts.cost_chart(cost_per_move(games, agents), labels))
+    yield _with_chart(["## Game length and the first player's advantage"], run, "length.png",
+                      "Game length by result and the first player's advantage",
+                      charts.length_chart(game_lengths(games), first_player(games, agents),
+                                          labels))
+    if run.sprt is not None:
+        yield _with_chart(_sprt_section(run.sprt), run, "sprt.png",
+                          "SPRT log-likelihood ratio against games",
+                          charts.sprt_chart(run.sprt, _sprt_title(table, labels)))
+    yield _terminations_section(games)
+
+
+def write_report(run_dir: Path) -> Path:
+    """Write the charts and report.md into ``run_dir``; return report.md's path."""
+    run = load_run(Path(run_dir))
+    rated = [] if run.ratings is None else [str(agent) for agent in run.ratings["agent"]]
+    labels = short_names([*run.agents, *rated])
+    page = "\n\n".join("\n".join(section) for section in _sections(run, labels))
+    path = run.directory / REPORT
+    path.write_text(page + "\n", encoding="utf-8")
+    return path

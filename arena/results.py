@@ -1,0 +1,276 @@
+"""The games table on disk: ``games.csv`` appended as games finish, resumed, loaded.
+
+A run directory holds ``meta.json`` (what the run is), ``games.csv`` (one row per finished
+game, in completion order) and ``summary.csv`` (derived from games.csv). games.csv is only
+ever appended to; a line without its newline (the process died while writing it) is cut off
+when the run is opened again. While a run writes, games.csv is locked against a second run.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from operator import itemgetter
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
+
+import numpy as np
+
+from arena.errors import ArenaError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: runs are not locked
+    fcntl = None  # type: ignore[assignment]
+
+GAMES_FILE = "games.csv"
+SUMMARY_FILE = "summary.csv"
+META_FILE = "meta.json"
+
+
+class GameRow(NamedTuple):
+    """One game as a row of games.csv; results are from agent A's point of view."""
+
+    game: int  # index in the run
+    pair: int | None  # opening pair index, None without openings
+    seed: int  # the game's seed: Generator(PCG64(seed)) is the agents' randomness
+    agent_a: str
+    agent_b: str
+    first: str  # "a" or "b": who moved first
+    opening: str  # move string
+    moves: str  # the whole game's move string, opening included
+    result: str  # "win", "draw" or "loss" for agent A
+    termination: str
+    plies: int
+    time_a: float  # seconds agent A thought
+    time_b: float
+    nodes_a: int | None
+    nodes_b: int | None
+    turns_a: int  # how many times agent A was asked for a move
+    turns_b: int
+    error: str  # the message of a forfeit
+
+
+COLUMNS: tuple[str, ...] = GameRow._fields
+TIMING_COLUMNS = ("time_a", "time_b")
+
+
+class RunDirectoryError(ArenaError):
+    """A run directory that belongs to another command, or is in use."""
+
+
+class GamesTableError(ArenaError):
+    """A games.csv that cannot be read as this run's games."""
+
+
+def run_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The keys whose values differ between two run descriptions, as 'key OLD there, NEW here'."""
+    return [
+        f"{key} {_show(old.get(key))} there, {_show(new.get(key))} here"
+        for key in sorted(old.keys() | new.keys())
+        if old.get(key) != new.get(key)
+    ]
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def claim_run_dir(directory: Path, run: dict[str, Any]) -> dict[str, Any]:
+    """Check that ``directory`` is new, or holds this very run; return its meta.json (or {}).
+
+    Refuses a directory whose meta.json describes a different run, or that holds run files
+    without a meta.json, so that nothing there is overwritten.
+    """
+    meta_path = directory / META_FILE
+    if meta_path.exists():
+        meta = read_meta(directory)
+        differences = run_differences(meta.get("run", {}), run)
+        if differences:
+            raise RunDirectoryError(
+                f"{directory} holds a different run ({'; '.join(differences)}); "
+                "give another --out or remove that directory"
+            )
+        return meta
+    strays = [name for name in (GAMES_FILE, SUMMARY_FILE) if (directory / name).exists()]
+    if strays:
+        raise RunDirectoryError(
+            f"{directory} holds {', '.join(strays)} but no {META_FILE}: not a run this "
+            "command can resume; give another --out"
+        )
+    return {}
+
+
+def read_meta(directory: Path) -> dict[str, Any]:
+    """The run's meta.json."""
+    path = directory / META_FILE
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise RunDirectoryError(f"{path}: cannot read it: {error}") from None
+    if not isinstance(meta, dict):
+        raise RunDirectoryError(f"{path}: expected a JSON object")
+    return meta
+
+
+def write_meta(directory: Path, meta: dict[str, Any]) -> None:
+    """Write meta.json atomically (a reader sees the old or the new file, never half)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    temporary = directory / (META_FILE + ".tmp")
+    temporary.write_text(json.dumps(meta, indent=2, default=str) + "\n", encoding="utf-8")
+    os.replace(temporary, directory / META_FILE)
+
+
+class GamesTable:
+    """games.csv opened for appending, locked, with its last partial line removed.
+
+    Use as a context manager; ``finished`` tells which game indices are already in the file.
+    """
+
+    def __init__(self, path: Path, total_games: int):
+        self.path = path
+        self.total_games = total_games
+        self._file: TextIO | None = None
+        self._writer: Any = None
+        self.finished = np.zeros(total_games, dtype=bool)
+
+    def __enter__(self) -> GamesTable:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = file = self.path.open("a", newline="", encoding="utf-8")
+        try:
+            self._lock(file)
+            truncate_partial_line(self.path)
+            if self.path.stat().st_size == 0:
+                file.write(",".join(COLUMNS) + "\n")
+                file.flush()
+            else:
+                self._read_finished()
+        except BaseException:
+            self._close()
+            raise
+        self._writer = csv.writer(file, lineterminator="\n")
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._close()
+
+    def _close(self) -> None:
+        if self._file is not None:
+            self._file.close()  # also releases the lock
+            self._file = None
+
+    def append(self, rows: Iterable[GameRow]) -> None:
+        """Append finished games and push them to the operating system."""
+        if self._file is None:
+            raise RuntimeError("GamesTable.append outside its with block")
+        rows = list(rows)
+        self._writer.writerows(_clean(row) for row in rows)
+        self._file.flush()
+        self.finished[[row.game for row in rows]] = True
+
+    def _lock(self, file: TextIO) -> None:
+        if fcntl is None:
+            return
+        try:
+            fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RunDirectoryError(
+                f"{self.path} is being written by another run; wait for it to finish"
+            ) from None
+
+    def _read_finished(self) -> None:
+        for line, game in _game_indices(self.path):
+            if not 0 <= game < self.total_games:
+                raise GamesTableError(
+                    f"{self.path}, line {line}: game {game} is outside this run's "
+                    f"0 to {self.total_games - 1}"
+                )
+            if self.finished[game]:
+                raise GamesTableError(f"{self.path}, line {line}: game {game} appears twice")
+            self.finished[game] = True
+
+
+def _clean(row: GameRow) -> GameRow:
+    """Keep every row on one line: an agent's error message may hold line breaks."""
+    if "\n" in row.error or "\r" in row.error:
+        return row._replace(error=" ".join(row.error.splitlines()))
+    return row
+
+
+def truncate_partial_line(path: Path) -> None:
+    """Cut a last line that lacks its newline (a write cut short by a kill or a crash)."""
+    with path.open("r+b") as file:
+        size = file.seek(0, os.SEEK_END)
+        end = size
+        while end > 0:
+            start = max(0, end - 65536)
+            file.seek(start)
+            chunk = file.read(end - start)
+            newline = chunk.rfind(b"\n")
+            if newline >= 0:
+                keep = start + newline + 1
+                break
+            end = start
+        else:
+            keep = 0
+        if keep < size:
+            file.truncate(keep)
+
+
+def _game_indices(path: Path) -> Iterator[tuple[int, int]]:
+    """(line number, game index) of every row of a games.csv, checking its header."""
+    with path.open(newline="", encoding="utf-8") as file:
+        reader = csv.reader(file)
+        if _header_checked(path, reader):
+            for row in reader:
+                try:
+                    yield reader.line_num, int(row[0])
+                except (ValueError, IndexError):
+                    raise GamesTableError(
+                        f"{path}, line {reader.line_num}: expected a game index, got {row[:1]}"
+                    ) from None
+
+
+def _header_checked(path: Path, reader: Iterator[list[str]]) -> bool:
+    """Read the header: False for an empty file, GamesTableError for unexpected columns."""
+    header = next(reader, None)
+    if header is not None and tuple(header) != COLUMNS:
+        raise GamesTableError(
+            f"{path}: unexpected columns {','.join(header)}; expected {','.join(COLUMNS)}"
+        )
+    return header is not None
+
+
+def iter_columns(path: Path, names: Sequence[str]) -> Iterator[tuple[str, ...]]:
+    """The named columns (two or more) of every row of a games.csv, in file order."""
+    pick = itemgetter(*(COLUMNS.index(name) for name in names))
+    with path.open(newline="", encoding="utf-8") as file:
+        reader = csv.reader(file)
+        if _header_checked(path, reader):
+            yield from map(pick, reader)
+
+
+def load_games(path: Path) -> pd.DataFrame:
+    """games.csv as a DataFrame sorted by game index."""
+    import pandas as pd  # imported here: pandas is slow to import and the match path avoids it
+
+    table = pd.read_csv(
+        path,
+        dtype={"opening": str, "moves": str, "error": str},
+        keep_default_na=False,
+        na_values={"pair": [""], "nodes_a": [""], "nodes_b": [""]},
+    )
+    for column in ("pair", "nodes_a", "nodes_b"):
+        table[column] = table[column].astype("Int64")
+    return table.sort_values("game", ignore_index=True)

@@ -1,0 +1,187 @@
+"""games.csv -> one summary row per pairing (agent A, agent B): results, Elo, forfeits, speed.
+
+The file is read as a stream, so a run of millions of games is summarised in little memory.
+Elo, nElo and LOS come from pentanomial statistics when every game of the pairing has its
+pair partner (paired openings, colours swapped), from trinomial statistics otherwise.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.game import AGENT_ERROR, ILLEGAL_MOVE, TIME_FORFEIT
+from arena.results import iter_columns
+from arena.stats import EloEstimate, pentanomial, pentanomial_counts, trinomial, wilson
+
+FORFEITS = (ILLEGAL_MOVE, AGENT_ERROR, TIME_FORFEIT)
+
+# The columns of games.csv a summary reads, in the order PairingSummary.add takes them.
+READ_COLUMNS = ("game", "pair", "first", "moves", "result", "termination", "plies",
+                "time_a", "time_b", "nodes_a", "nodes_b", "turns_a", "turns_b")
+
+SUMMARY_COLUMNS = (
+    "agent_a", "agent_b", "games", "wins", "draws", "losses",
+    "score", "score_low", "score_high",
+    "elo_model", "pairs", "elo", "elo_low", "elo_high", "nelo", "nelo_error", "los",
+    *(f"{kind}_{side}" for kind in FORFEITS for side in ("a", "b")),
+    "distinct_games", "mean_plies",
+    "ms_per_move_a", "ms_per_move_b", "nodes_per_move_a", "nodes_per_move_b",
+)
+
+
+@dataclass
+class Side:
+    """What one agent of a pairing spent: seconds, turns and nodes (when reported)."""
+
+    seconds: float = 0.0
+    turns: int = 0
+    nodes: int = 0
+    turns_with_nodes: int = 0
+
+    def add(self, seconds: str, turns: str, nodes: str) -> None:
+        """Add one game's columns."""
+        self.seconds += float(seconds)
+        self.turns += int(turns)
+        if nodes:
+            self.nodes += int(nodes)
+            self.turns_with_nodes += int(turns)
+
+    @property
+    def ms_per_move(self) -> float:
+        """Mean milliseconds per move (nan before any move)."""
+        return 1000.0 * self.seconds / self.turns if self.turns else math.nan
+
+    @property
+    def nodes_per_move(self) -> float | None:
+        """Mean nodes per move over the games where the agent reported nodes, else None."""
+        return self.nodes / self.turns_with_nodes if self.turns_with_nodes else None
+
+
+@dataclass
+class PairingSummary:
+    """Everything summary.csv says about one pairing, accumulated game by game."""
+
+    agent_a: str
+    agent_b: str
+    first_game: int
+    results: Counter[str] = field(default_factory=Counter)
+    forfeits: Counter[tuple[str, str]] = field(default_factory=Counter)
+    plies: int = 0
+    side_a: Side = field(default_factory=Side)
+    side_b: Side = field(default_factory=Side)
+    _games_seen: set[int] = field(default_factory=set, repr=False)
+    _half_pairs: dict[str, str] = field(default_factory=dict, repr=False)
+    _pairs: Counter[tuple[str, str]] = field(default_factory=Counter, repr=False)
+    _unpaired: int = 0
+
+    def add(self, row: Sequence[str]) -> None:
+        """Count one row of games.csv, given as its ``READ_COLUMNS``."""
+        (game, pair, first, moves, result, termination, plies,
+         time_a, time_b, nodes_a, nodes_b, turns_a, turns_b) = row
+        self.first_game = min(self.first_game, int(game))
+        self.results[result] += 1
+        if termination in FORFEITS:
+            self.forfeits[(termination, "a" if result == "loss" else "b")] += 1
+        self.plies += int(plies)
+        self.side_a.add(time_a, turns_a, nodes_a)
+        self.side_b.add(time_b, turns_b, nodes_b)
+        self._games_seen.add(hash((first, moves)))
+        if not pair:
+            self._unpaired += 1
+        elif pair in self._half_pairs:
+            self._pairs[(self._half_pairs.pop(pair), result)] += 1
+        else:
+            self._half_pairs[pair] = result
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return sum(self.results.values())
+
+    @property
+    def wins(self) -> int:
+        """Games agent A won."""
+        return self.results["win"]
+
+    @property
+    def draws(self) -> int:
+        """Games drawn."""
+        return self.results["draw"]
+
+    @property
+    def losses(self) -> int:
+        """Games agent A lost."""
+        return self.results["loss"]
+
+    @property
+    def distinct_games(self) -> int:
+        """Games that differ in who moved first or in their moves (counted by 64-bit hash)."""
+        return len(self._games_seen)
+
+    @property
+    def paired(self) -> bool:
+        """True when every game has its pair partner."""
+        return bool(self._pairs) and not self._unpaired and not self._half_pairs
+
+    @property
+    def estimate(self) -> EloEstimate:
+        """Elo, nElo and LOS of agent A: pentanomial when paired, trinomial otherwise."""
+        if self.paired:
+            return pentanomial(pentanomial_counts(self._pairs.elements()))
+        return trinomial(self.wins, self.draws, self.losses)
+
+    def row(self) -> dict[str, Any]:
+        """The pairing's row of summary.csv."""
+        estimate = self.estimate
+        score = (self.wins + self.draws / 2) / self.games
+        interval = wilson(self.wins + self.draws / 2, self.games)
+        return {
+            "agent_a": self.agent_a, "agent_b": self.agent_b, "games": self.games,
+            "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "score": score, "score_low": interval.low, "score_high": interval.high,
+            "elo_model": estimate.kind, "pairs": estimate.n if self.paired else "",
+            "elo": estimate.elo, "elo_low": estimate.elo_interval.low,
+            "elo_high": estimate.elo_interval.high, "nelo": estimate.nelo,
+            "nelo_error": estimate.nelo_error, "los": estimate.los,
+            **{f"{kind}_{side}": self.forfeits[(kind, side)]
+               for kind in FORFEITS for side in ("a", "b")},
+            "distinct_games": self.distinct_games, "mean_plies": self.plies / self.games,
+            "ms_per_move_a": self.side_a.ms_per_move, "ms_per_move_b": self.side_b.ms_per_move,
+            "nodes_per_move_a": _blank_if_none(self.side_a.nodes_per_move),
+            "nodes_per_move_b": _blank_if_none(self.side_b.nodes_per_move),
+        }
+
+
+def _blank_if_none(value: float | None) -> float | str:
+    return "" if value is None else value
+
+
+def seeds_line(agent_a: str, wins: int, draws: int, losses: int, agent_b: str,
+               games: int) -> str:
+    """The seeds' one-line result from A's point of view: ``A [W, T, L] B (N)``."""
+    return f"{agent_a} [{wins}, {draws}, {losses}] {agent_b} ({games})"
+
+
+def summarize(games_csv: Path) -> list[PairingSummary]:
+    """One summary per pairing of a games.csv, in the order of the pairings' first games."""
+    pairings: dict[tuple[str, str], PairingSummary] = {}
+    for agent_a, agent_b, *row in iter_columns(games_csv, ("agent_a", "agent_b", *READ_COLUMNS)):
+        summary = pairings.get((agent_a, agent_b))
+        if summary is None:
+            summary = pairings[(agent_a, agent_b)] = PairingSummary(agent_a, agent_b, int(row[0]))
+        summary.add(row)
+    return sorted(pairings.values(), key=lambda summary: summary.first_game)
+
+
+def write_summary(summaries: list[PairingSummary], path: Path) -> None:
+    """Write summary.csv (replacing it: it is derived from games.csv)."""
+    with path.open("w", newline="", encoding="utf-8") as file:
+        writer = csv.DictWriter(file, SUMMARY_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(summary.row() for summary in summaries)

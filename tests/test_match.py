@@ -1,0 +1,386 @@
+"""Many games: plans, seeds, colours, openings, forfeits, workers, resuming, dask."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections.abc import Hashable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from agents.random_agent import RandomAgent
+from arena.board import Position, Rules
+from arena.errors import AgentSpecError, UnsupportedBoardError
+from arena.match import (
+    BatchSizer,
+    GameSettings,
+    MatchPlan,
+    MatchSetupError,
+    Pairing,
+    canonical_spec,
+    game_seed,
+    resolve_agents,
+    run_games,
+)
+from arena.notation import format_moves, from_moves
+from arena.openings import NoOpenings, load_openings
+from arena.results import TIMING_COLUMNS, RunDirectoryError, iter_columns, load_games
+
+TEST_AGENTS = '''
+import time
+
+from arena.agent import BaseAgent, Choice
+from arena.errors import UnsupportedBoardError
+
+
+class Leftmost(BaseAgent):
+    """Plays the leftmost legal column and reports one node per legal column."""
+
+    def choose(self, position, rng):
+        moves = position.legal_moves()
+        return Choice(moves[0], nodes=len(moves))
+
+
+class Crasher(BaseAgent):
+    """Raises on its second move."""
+
+    def choose(self, position, rng):
+        if position.plies >= 2:
+            raise RuntimeError("lost the thread")
+        return position.legal_moves()[0]
+
+
+class OffBoard(BaseAgent):
+    """Plays column 99."""
+
+    def choose(self, position, rng):
+        return 99
+
+
+class Sleeper(BaseAgent):
+    """Thinks for a while, then plays the leftmost column."""
+
+    def __init__(self, seconds: float = 0.2):
+        self.seconds = seconds
+
+    def choose(self, position, rng):
+        time.sleep(self.seconds)
+        return position.legal_moves()[0]
+
+
+class NeedsBudget(BaseAgent):
+    """Plays randomly when told a time budget of half a second, else an illegal column."""
+
+    def choose(self, position, rng):
+        if self.game.time_per_move != 0.5:
+            return -1
+        moves = position.legal_moves()
+        return moves[int(rng.integers(len(moves)))]
+
+
+class SevenColumnsOnly(BaseAgent):
+    """Refuses boards that are not 7 columns wide."""
+
+    def check_rules(self, rules):
+        if rules.cols != 7:
+            raise UnsupportedBoardError(f"needs 7 columns, got {rules.cols}")
+
+    def choose(self, position, rng):
+        return position.legal_moves()[0]
+'''
+
+
+@pytest.fixture
+def agents_file(tmp_path: Path) -> str:
+    path = tmp_path / "test_agents.py"
+    path.write_text(TEST_AGENTS)
+    return str(path)
+
+
+def plan_of(a: str, b: str, games: int, *, openings: str = "none", first: str = "alternate",
+            seed: int = 5, time_per_move: float | None = None,
+            rules: Rules | None = None) -> MatchPlan:
+    rules = rules or Rules()
+    names = [r.name for r in resolve_agents([a, b], rules)]
+    return MatchPlan((Pairing(names[0], names[1], games, first),),  # type: ignore[arg-type]
+                     GameSettings(rules, seed, time_per_move), load_openings(openings, rules, seed))
+
+
+def games_without_timing(directory: Path) -> list[dict[Hashable, Any]]:
+    table = load_games(directory / "games.csv").drop(columns=list(TIMING_COLUMNS))
+    return table.to_dict("records")
+
+
+# --- the plan -------------------------------------------------------------------------
+
+
+def test_game_seeds_combine_the_run_seed_and_the_game_index() -> None:
+    assert game_seed(0, 0) == 0
+    assert game_seed(42, 7) == 42 * 2**32 + 7
+    assert len({game_seed(s, g) for s in range(5) for g in range(1000)}) == 5000
+
+
+def test_without_openings_colours_alternate_by_game() -> None:
+    plan = MatchPlan((Pairing("random", "immediate-win", 4),))
+    tasks = [plan.task(g) for g in range(4)]
+    assert [t.first for t in tasks] == ["a", "b", "a", "b"]
+    assert {(t.pair, t.opening, t.agent_a, t.agent_b) for t in tasks} == {
+        (None, "", "random", "immediate-win")}
+
+
+def test_with_openings_each_opening_is_a_pair_with_colours_swapped() -> None:
+    plan = plan_of("random", "random", 5, openings="random:3")
+    tasks = [plan.task(g) for g in range(5)]
+    assert [(t.pair, t.first) for t in tasks] == [(0, "a"), (0, "b"), (1, "a"), (1, "b"),
+                                                  (2, "a")]
+    assert tasks[0].opening == tasks[1].opening != tasks[2].opening == tasks[3].opening
+    assert all(len(t.opening) == 3 for t in tasks)
+
+
+@pytest.mark.parametrize("first", ["a", "b"])
+def test_a_fixed_first_mover_moves_first_in_every_game(first: str) -> None:
+    plan = plan_of("random", "random", 4, openings="random:2", first=first)
+    assert {plan.task(g).first for g in range(4)} == {first}
+
+
+def test_several_pairings_number_games_on_and_share_the_openings() -> None:
+    rules = Rules()
+    plan = MatchPlan((Pairing("p", "q", 3), Pairing("q", "r", 4)), GameSettings(rules, 1),
+                     load_openings("random:4", rules, 1))
+    assert plan.total == 7
+    later = plan.task(3)
+    assert (later.agent_a, later.agent_b, later.first, later.pair) == ("q", "r", "a", 0)
+    assert later.opening == plan.task(0).opening
+    assert plan.task(6).pair == 1
+    with pytest.raises(IndexError):
+        plan.task(7)
+
+
+def test_plans_need_games() -> None:
+    with pytest.raises(MatchSetupError, match="at least 1"):
+        Pairing("random", "random", 0)
+    with pytest.raises(MatchSetupError, match="1 to"):
+        MatchPlan(())
+
+
+@pytest.mark.parametrize(("seed", "time_per_move", "message"),
+                         [(-1, None, "seed"), (1.5, None, "seed"), (1, 0.0, "time per move")])
+def test_settings_need_a_seed_and_a_positive_time(seed: int, time_per_move: float | None,
+                                                  message: str) -> None:
+    with pytest.raises(MatchSetupError, match=message):
+        GameSettings(Rules(), seed, time_per_move)
+
+
+def test_canonical_specs_leave_out_defaults() -> None:
+    [plain, blocking, defaulted] = resolve_agents(
+        ["immediate-win", "immediate-win:block=yes", "immediate-win:block=false"], Rules())
+    assert (plain.name, blocking.name, defaulted.name) == (
+        "immediate-win", "immediate-win:block=true", "immediate-win")
+    assert canonical_spec(blocking.spec) == "immediate-win:block=true"
+
+
+def test_agents_are_checked_against_the_board(agents_file: str) -> None:
+    resolve_agents([f"{agents_file}:SevenColumnsOnly"], Rules())
+    with pytest.raises(UnsupportedBoardError, match="needs 7 columns"):
+        resolve_agents([f"{agents_file}:SevenColumnsOnly"], Rules(rows=5, cols=6))
+    with pytest.raises(AgentSpecError, match="unknown parameter"):
+        resolve_agents(["random:depth=3"], Rules())
+
+
+def test_batches_grow_to_the_target_duration_and_no_faster_than_doubling() -> None:
+    sizer = BatchSizer(jobs=1, seconds=0.5, largest=1000)
+    assert [sizer.next_size(10**6) for _ in range(3)] == [1, 1, 1]
+    sizer.record(games=10, seconds=0.01)  # 1000 games per second
+    assert [sizer.next_size(10**6) for _ in range(5)] == [2, 4, 8, 16, 32]
+    sizer.record(games=90, seconds=0.09)
+    assert [sizer.next_size(10**6) for _ in range(6)] == [64, 128, 256, 500, 500, 500]
+    sizer.record(games=1, seconds=100)  # a slow batch: 50 s per game on average
+    assert sizer.next_size(10**6) == 1
+    for _ in range(30):  # fast batches again: the slow one is forgotten
+        sizer.record(games=1, seconds=0.001)
+    sizes = [sizer.next_size(10**6) for _ in range(10)]
+    assert sizes[:8] == [2, 4, 8, 16, 32, 64, 128, 256] and sizes[8] == sizes[9] in (499, 500)
+
+
+def test_batches_shrink_near_the_end_so_workers_finish_together() -> None:
+    sizer = BatchSizer(jobs=2, seconds=1.0, largest=1000)
+    sizer.record(games=1000, seconds=0.1)  # 10,000 games per second
+    sizes = [sizer.next_size(left) for left in (10**6, 10**6, 10**6, 400, 300, 3, 1)]
+    assert sizes == [1, 2, 4, 8, 16, 1, 1]
+    assert [sizer.next_size(left) for left in (41, 40, 39)] == [2, 4, 8]
+    assert [sizer.next_size(left) for left in (10**6, 60)] == [16, 15]
+
+
+# --- playing ----------------------------------------------------------------------------
+
+
+def test_each_row_replays_from_its_seed(tmp_path: Path) -> None:
+    plan = plan_of("random", "random", 6, openings="random:2")
+    run_games(plan, tmp_path)
+    columns = ("seed", "opening", "first", "moves", "plies", "result")
+    rows = list(iter_columns(tmp_path / "games.csv", columns))
+    assert len(rows) == 6
+    for seed, opening, first, played, plies, result in rows:
+        rng = np.random.Generator(np.random.PCG64(int(seed)))
+        position = from_moves(opening, Rules())
+        moves = []
+        while not position.is_terminal:
+            moves.append(RandomAgent().choose(position, rng))
+            position = position.play(moves[-1])
+        assert played == opening + format_moves(moves)
+        assert int(plies) == len(played)
+        winner = position.winner
+        a_player = 1 if first == "a" else 2
+        assert result == ("draw" if winner is None else "win" if winner == a_player else "loss")
+
+
+def test_results_are_from_agent_a_whoever_moves_first(tmp_path: Path, agents_file: str) -> None:
+    # Leftmost against itself fills columns 1, 2 and 3, then the first mover completes the
+    # diagonal 1-2-3-4 from the bottom left on ply 19.
+    plan = plan_of(f"{agents_file}:Leftmost", f"{agents_file}:Leftmost", 4)
+    run = run_games(plan, tmp_path)
+    games = load_games(tmp_path / "games.csv")
+    assert games["moves"].tolist() == ["1111112222223333334"] * 4
+    assert games["result"].tolist() == ["win", "loss", "win", "loss"]
+    # the first mover saw 7, 7, 7, 6, 6, 6, 5, 5, 5, 4 legal columns; the second 7, 7, 7, ...
+    assert games["nodes_a"].tolist() == [58, 54, 58, 54]
+    assert games["turns_a"].tolist() == [10, 9, 10, 9]
+    [summary] = run.summaries
+    assert summary.distinct_games == 2 and run.played == 4
+
+
+def test_forfeits_lose_the_game_and_the_run_goes_on(tmp_path: Path, agents_file: str) -> None:
+    plan = plan_of(f"{agents_file}:Crasher", f"{agents_file}:OffBoard", 4, first="a")
+    run_games(plan, tmp_path)
+    games = load_games(tmp_path / "games.csv")
+    # A plays column 1, B answers column 99 and forfeits before A's second move
+    assert games["termination"].tolist() == ["illegal_move"] * 4
+    assert games["result"].tolist() == ["win"] * 4
+    assert games["error"][0] == "column 99 is not a legal move in position 1"
+    assert games["moves"].tolist() == ["1"] * 4
+
+
+def test_a_crash_is_recorded_with_its_message(tmp_path: Path, agents_file: str) -> None:
+    plan = plan_of("random", f"{agents_file}:Crasher", 2)
+    [summary] = run_games(plan, tmp_path).summaries
+    games = load_games(tmp_path / "games.csv")
+    assert games["termination"].tolist() == ["agent_error"] * 2
+    assert games["error"].tolist() == ["RuntimeError: lost the thread"] * 2
+    assert summary.forfeits[("agent_error", "b")] == 2 and summary.wins == 2
+
+
+def test_overtime_forfeits_only_with_a_time_limit(tmp_path: Path, agents_file: str) -> None:
+    sleeper = f"{agents_file}:Sleeper:seconds=0.15"
+    timed = plan_of(sleeper, "random", 2, first="a", time_per_move=0.02)
+    run_games(timed, tmp_path / "timed")
+    games = load_games(tmp_path / "timed" / "games.csv")
+    assert games["termination"].tolist() == ["time_forfeit"] * 2
+    assert games["result"].tolist() == ["loss"] * 2
+    assert games["error"][0].startswith("move 1 took 0.1")
+    assert games["plies"].tolist() == [0, 0]
+
+
+def test_agents_receive_the_time_budget(tmp_path: Path, agents_file: str) -> None:
+    budget = f"{agents_file}:NeedsBudget"
+    run_games(plan_of(budget, "random", 4, time_per_move=0.5), tmp_path / "told")
+    told = load_games(tmp_path / "told" / "games.csv")
+    assert set(told["termination"]) <= {"four_in_a_row", "board_full"}
+    run_games(plan_of(budget, "random", 1), tmp_path / "untold")
+    assert load_games(tmp_path / "untold" / "games.csv")["termination"][0] == "illegal_move"
+
+
+def test_interactive_agents_stay_in_this_process(tmp_path: Path) -> None:
+    plan = plan_of("human", "random", 2)
+    with pytest.raises(MatchSetupError, match=r"'human' is interactive.*--jobs 2"):
+        run_games(plan, tmp_path, jobs=2)
+    with pytest.raises(MatchSetupError, match="--backend dask"):
+        run_games(plan, tmp_path, backend="dask")
+    assert not (tmp_path / "games.csv").exists()
+
+
+def test_dask_needs_the_optional_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    found = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *rest: None if name == "distributed" else found(name, *rest))
+    with pytest.raises(MatchSetupError, match=r"needs dask\.distributed: pip install"):
+        run_games(plan_of("random", "random", 2), tmp_path / "run", backend="dask")
+    assert not (tmp_path / "run").exists()
+
+
+def test_worker_count_does_not_change_the_games(tmp_path: Path) -> None:
+    plan = plan_of("immediate-win:block=true", "random", 150, openings="random:3")
+    one = run_games(plan, tmp_path / "one", jobs=1)
+    two = run_games(plan, tmp_path / "two", jobs=2)
+    assert one.played == two.played == 150
+    assert games_without_timing(tmp_path / "one") == games_without_timing(tmp_path / "two")
+    assert [s.row()["wins"] for s in one.summaries] == [s.row()["wins"] for s in two.summaries]
+
+
+def test_a_resumed_run_plays_only_the_missing_games(tmp_path: Path) -> None:
+    plan = plan_of("random", "immediate-win", 40, openings="random:2")
+    run_games(plan, tmp_path / "whole")
+    reference = games_without_timing(tmp_path / "whole")
+    broken = tmp_path / "broken"
+    run_games(plan, broken)
+    games_csv = broken / "games.csv"
+    lines = games_csv.read_text().splitlines(keepends=True)
+    kept = [lines[0], *lines[5:20:2]]  # header and 8 games, then half a row
+    games_csv.write_text("".join(kept) + lines[21][:15])
+    again = run_games(plan, broken, jobs=2)
+    assert again.played == 32
+    assert games_without_timing(broken) == reference
+    assert run_games(plan, broken).played == 0
+    meta = json.loads((broken / "meta.json").read_text())
+    assert [s["games_played"] for s in meta["sessions"]] == [40, 32, 0]
+    assert meta["run"] == plan.describe() and meta["ended"] is not None
+
+
+def test_a_different_run_in_the_same_directory_is_refused(tmp_path: Path) -> None:
+    run_games(plan_of("random", "random", 6), tmp_path)
+    before = (tmp_path / "games.csv").read_text()
+    for other in (plan_of("random", "random", 8), plan_of("random", "random", 6, seed=6),
+                  plan_of("random", "immediate-win", 6), plan_of("random", "random", 6,
+                                                                 openings="random:2")):
+        with pytest.raises(RunDirectoryError, match="holds a different run"):
+            run_games(other, tmp_path)
+    assert (tmp_path / "games.csv").read_text() == before
+
+
+def test_meta_records_agents_options_and_versions(tmp_path: Path) -> None:
+    plan = plan_of("immediate-win:block=true", "random", 2, time_per_move=1.0)
+    run_games(plan, tmp_path, session={"command": "arena match ..."})
+    meta = json.loads((tmp_path / "meta.json").read_text())
+    assert meta["agents"]["immediate-win:block=true"]["params"] == {"block": True}
+    assert meta["run"]["time_per_move"] == 1.0 and meta["run"]["seed"] == 5
+    assert meta["run"]["board"] == {"rows": 6, "cols": 7, "connect": 4}
+    [session] = meta["sessions"]
+    assert session["command"] == "arena match ..." and session["jobs"] == 1
+    assert {"python", "numpy", "joblib", "arena"} <= session["versions"].keys()
+    assert session["cores"] >= 1
+    assert meta["started"] <= session["started"] <= session["ended"] == meta["ended"]
+
+
+def test_dask_gives_the_same_games_as_loky(tmp_path: Path) -> None:
+    import distributed
+    plan = plan_of("immediate-win", "random", 60, openings="random:2")
+    run_games(plan, tmp_path / "loky", jobs=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        run = run_games(plan, tmp_path / "dask", backend="dask", scheduler=address)
+    assert run.played == 60
+    assert games_without_timing(tmp_path / "dask") == games_without_timing(tmp_path / "loky")
+
+
+def test_an_empty_board_plan_describes_itself_for_comparison() -> None:
+    plan = MatchPlan((Pairing("random", "random", 3),), GameSettings(Rules(5, 6, 4), 9),
+                     NoOpenings())
+    assert plan.describe() == {
+        "pairings": [["random", "random", 3, "alternate"]], "games": 3, "seed": 9,
+        "board": {"rows": 5, "cols": 6, "connect": 4}, "time_per_move": None,
+        "openings": "none",
+    }
+    assert Position.empty(plan.settings.rules).rules.cols == 6

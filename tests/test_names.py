@@ -1,0 +1,77 @@
+"""Short labels for agent specs: readable, bounded, and distinct within a chart."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arena.names import WIDTH, depth_family, short_name, short_names
+
+# No registered agent of this name exists, so these labels come from the text alone.
+UNKNOWN = "nosuchagent:depth=6,heuristic=threats+positional"
+
+
+def test_spec_text_is_shortened() -> None:
+    assert short_name(UNKNOWN) == "nosuchagent d6 threats+positional"[: WIDTH - 1] + "…"
+    assert short_name(UNKNOWN, width=40) == "nosuchagent d6 threats+positional"
+    assert short_name("nosuch:depth=3,c=1.5,greedy=true,book=no") == "nosuch d3 c=1.5 greedy no"
+    assert short_name("nosuch:depth=3,cache=false") == "nosuch d3 no-cache"
+    assert short_name("random") == "random"
+
+
+def test_own_agents_are_named_by_their_class() -> None:
+    assert short_name("my/agents/bot.py:Bot:depth=3,c=1.5") == "Bot d3 c=1.5"
+    assert short_name("my.agents:Bot") == "Bot"
+
+
+def test_default_values_are_dropped_when_the_spec_resolves() -> None:
+    assert short_name("immediate-win:block=false") == "immediate-win"
+    assert short_name("immediate-win:block=true") == "immediate-win block"
+    assert short_name("minimax:depth=4,pruning=false") == "minimax no-pruning"  # 4 is default
+    assert short_name("minimax:depth=6") == "minimax d6"
+
+
+def test_long_labels_are_truncated_with_an_ellipsis() -> None:
+    label = short_name("nosuch:depth=2,heuristic=live-threats+stacked-threats+positional")
+    assert label == "nosuch d2 live-threats+stacke…"
+    assert len(label) == WIDTH
+
+
+def test_labels_that_would_clash_are_told_apart() -> None:
+    heuristic = "live-threats+stacked-threats+number-threats"
+    specs = [f"nosuch:depth=4,heuristic={heuristic}",
+             f"nosuch:depth=4,heuristic={heuristic}+positional",
+             "immediate-win", "immediate-win:block=false", "random"]
+    labels = short_names(specs)
+    assert labels == {
+        specs[0]: "nosuch d4 live…+number-threats",
+        specs[1]: "nosuch d4 live…eats+positional",
+        "immediate-win": "immediate-win",  # same agent as the next: both shown as written
+        "immediate-win:block=false": "immediate-win:block=false",
+        "random": "random",
+    }
+
+
+SPEC_TEXT = st.text(alphabet="ab=,:+-d0123456789", min_size=1, max_size=60)
+
+
+@given(st.lists(SPEC_TEXT, min_size=1, max_size=12), st.integers(8, 40))
+def test_labels_are_distinct_and_bounded(specs: list[str], width: int) -> None:
+    labels = short_names(["nosuch:" + s for s in specs], width)
+    assert set(labels) == {"nosuch:" + s for s in specs}
+    assert len(set(labels.values())) == len(labels)
+    assert all(len(label) <= width for label in labels.values())
+
+
+def test_depth_families() -> None:
+    default, shallow = depth_family("minimax"), depth_family("minimax:depth=2")
+    assert default is not None and shallow is not None
+    assert (default.depth, shallow.depth) == (4, 2) and default.key == shallow.key
+    assert default.label == "minimax"
+    no_pruning = depth_family("minimax:pruning=false,depth=2")
+    assert no_pruning is not None and no_pruning.key != shallow.key
+    assert no_pruning.label == "minimax no-pruning"
+    assert depth_family("random") is None
+    unknown = depth_family(UNKNOWN)
+    assert unknown is not None and unknown.depth == 6
+    assert unknown.label == "nosuchagent threats+positional"

@@ -1,0 +1,127 @@
+"""Openings: none, random:K (legal, no win on the board or in one move, distinct) and files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.board import Rules
+from arena.notation import from_moves
+from arena.openings import (
+    FileOpenings,
+    NoOpenings,
+    OpeningsError,
+    RandomOpenings,
+    load_openings,
+)
+
+PONS = Path("/work/shared/data/pons/Test_L1_R1")
+
+
+def test_none_starts_every_game_from_the_empty_board() -> None:
+    book = load_openings("none", Rules(), seed=1)
+    assert isinstance(book, NoOpenings)
+    assert not book.paired
+    assert book.opening(5) == ""
+    assert book.describe() == {"openings": "none"}
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(rows=3, cols=3, connect=3),
+                                   Rules(rows=4, cols=5, connect=3)])
+def test_random_openings_have_k_plies_no_line_and_no_immediate_win(rules: Rules) -> None:
+    book = load_openings("random:4", rules, seed=7)
+    assert book.paired
+    for pair in range(30):
+        moves = book.opening(pair)
+        assert len(moves) == 4
+        position = from_moves(moves, rules)  # legal, and never past a won position
+        assert not position.is_terminal
+        assert position.winning_moves() == []
+
+
+def test_random_openings_depend_only_on_the_seed() -> None:
+    first = [load_openings("random:6", Rules(), seed=3).opening(k) for k in range(20)]
+    again = load_openings("random:6", Rules(), seed=3)
+    assert [again.opening(k) for k in reversed(range(20))][::-1] == first
+    other = load_openings("random:6", Rules(), seed=4)
+    assert [other.opening(k) for k in range(20)] != first
+
+
+def test_random_openings_are_distinct_until_the_pool_is_used_up() -> None:
+    book = load_openings("random:1", Rules(), seed=11)
+    assert sorted(book.opening(k) for k in range(7)) == list("1234567")
+    # the pool holds 7 positions: opening 8 starts a new cycle through all of them again
+    assert sorted(book.opening(k) for k in range(7, 14)) == list("1234567")
+
+
+def test_random_openings_stay_distinct_positions_in_a_large_pool() -> None:
+    book = load_openings("random:8", Rules(), seed=5)
+    positions = {from_moves(book.opening(k), Rules()).key() for k in range(300)}
+    assert len(positions) == 300
+
+
+@pytest.mark.parametrize("spec", ["random:0", "random:42", "random:x", "random:"])
+def test_random_openings_need_a_ply_count_that_fits_the_board(spec: str) -> None:
+    with pytest.raises(OpeningsError, match="random"):
+        load_openings(spec, Rules(), seed=1)
+
+
+def test_no_legal_random_opening_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(RandomOpenings, "_walk", lambda self: None)
+    with pytest.raises(OpeningsError, match="found no 3-ply opening"):
+        load_openings("random:3", Rules(), seed=1)
+
+
+def test_benchmark_file_openings_ignore_the_score_column() -> None:
+    book = load_openings(str(PONS), Rules(), seed=1)
+    assert isinstance(book, FileOpenings)
+    lines = PONS.read_text().splitlines()
+    assert book.opening(0) == lines[0].split()[0]
+    assert book.opening(len(lines) + 2) == lines[2].split()[0]  # reused from the top
+    assert book.describe()["count"] == len(lines)
+
+
+def test_file_openings_skip_blank_and_comment_lines(tmp_path: Path) -> None:
+    path = tmp_path / "openings.txt"
+    path.write_text("# my openings\n\n44 12\n4455\n  3  \n")
+    book = load_openings(str(path), Rules(), seed=1)
+    assert [book.opening(k) for k in range(4)] == ["44", "4455", "3", "44"]
+
+
+def test_file_openings_are_compared_by_content_not_path(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("44\n45 3\n")
+    (tmp_path / "b.txt").write_text("# same openings\n44 0\n45\n")
+    (tmp_path / "c.txt").write_text("45\n44\n")
+    a, b, c = (load_openings(str(tmp_path / name), Rules(), 1).describe()
+               for name in ("a.txt", "b.txt", "c.txt"))
+    assert a == b != c
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("44\n4x\n", "line 2.*character 2"),
+        ("1111111\n", "line 1.*full"),
+        ("4455\n1212121\n", "line 2.*already"),  # the first player wins on move 7
+        ("# nothing\n\n", "no move strings"),
+        ("48\n", "line 1.*not a column 1 to 7"),
+    ],
+)
+def test_malformed_openings_files_name_the_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    with pytest.raises(OpeningsError, match=message):
+        load_openings(str(path), Rules(), seed=1)
+
+
+def test_an_opening_that_ends_the_game_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "won.txt"
+    path.write_text("1212121\n")
+    with pytest.raises(OpeningsError, match=r"line 1.*1212121.*already ends the game"):
+        load_openings(str(path), Rules(), seed=1)
+
+
+def test_a_missing_openings_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(OpeningsError, match="no such file"):
+        load_openings(str(tmp_path / "missing.txt"), Rules(), seed=1)

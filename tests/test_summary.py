@@ -1,0 +1,125 @@
+"""games.csv -> summary rows: counts, paired statistics, forfeits, distinct games, speed."""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.results import GameRow, GamesTable
+from arena.stats import pentanomial, trinomial, wilson
+from arena.summary import SUMMARY_COLUMNS, summarize, write_summary
+
+
+def game(index: int, result: str, **changes: Any) -> GameRow:
+    """A finished game of A = x against B = y."""
+    row = GameRow(index, None, index, "x", "y", "a" if index % 2 == 0 else "b", "",
+                  f"{index % 7 + 1}4455", result, "four_in_a_row", 5, 0.003, 0.001, None, None,
+                  3, 2, "")
+    return row._replace(**changes)
+
+
+def write(tmp_path: Path, rows: list[GameRow]) -> Path:
+    path = tmp_path / "games.csv"
+    with GamesTable(path, total_games=100) as table:
+        table.append(rows)
+    return path
+
+
+def test_unpaired_games_use_trinomial_statistics(tmp_path: Path) -> None:
+    results = ["win"] * 5 + ["draw"] * 2 + ["loss"] * 3
+    path = write(tmp_path, [game(i, r) for i, r in enumerate(results)])
+    [summary] = summarize(path)
+    row = summary.row()
+    expected = trinomial(5, 2, 3)
+    assert (row["games"], row["wins"], row["draws"], row["losses"]) == (10, 5, 2, 3)
+    assert row["score"] == pytest.approx(0.6)
+    assert (row["score_low"], row["score_high"]) == pytest.approx(
+        (wilson(6, 10).low, wilson(6, 10).high))
+    assert row["elo_model"] == "trinomial" and row["pairs"] == ""
+    assert row["elo"] == pytest.approx(expected.elo)
+    assert row["nelo"] == pytest.approx(expected.nelo)
+    assert row["los"] == pytest.approx(expected.los)
+
+
+def test_complete_pairs_use_pentanomial_statistics(tmp_path: Path) -> None:
+    # pairs (in completion order, shuffled): WW, WL, DD, LD, WD
+    pairs = [("win", "win"), ("win", "loss"), ("draw", "draw"), ("loss", "draw"),
+             ("win", "draw")]
+    rows = [game(2 * k + g, result, pair=k, opening="4")
+            for k, pair in enumerate(pairs) for g, result in enumerate(pair)]
+    path = write(tmp_path, rows[1::2] + rows[::2])
+    [summary] = summarize(path)
+    row = summary.row()
+    expected = pentanomial((0, 1, 1, 1, 1, 1))  # LL, LD, WL, DD, WD, WW
+    assert row["elo_model"] == "pentanomial" and row["pairs"] == 5
+    assert row["elo"] == pytest.approx(expected.elo)
+    assert row["elo_low"] == pytest.approx(expected.elo_interval.low)
+    assert row["nelo_error"] == pytest.approx(expected.nelo_error)
+    assert (row["wins"], row["draws"], row["losses"]) == (4, 4, 2)
+
+
+def test_an_unfinished_pair_falls_back_to_trinomial(tmp_path: Path) -> None:
+    rows = [game(0, "win", pair=0), game(1, "loss", pair=0), game(2, "win", pair=1)]
+    [summary] = summarize(write(tmp_path, rows))
+    assert summary.row()["elo_model"] == "trinomial"
+    assert summary.estimate.counts == (2, 0, 1)
+
+
+def test_forfeits_are_counted_by_kind_and_by_the_agent_that_lost(tmp_path: Path) -> None:
+    rows = [
+        game(0, "loss", termination="illegal_move", error="column 9"),
+        game(1, "win", termination="agent_error", error="boom"),
+        game(2, "win", termination="agent_error", error="boom"),
+        game(3, "loss", termination="time_forfeit", error="slow"),
+        game(4, "draw", termination="board_full"),
+    ]
+    row = summarize(write(tmp_path, rows))[0].row()
+    assert row["illegal_move_a"] == 1 and row["illegal_move_b"] == 0
+    assert row["agent_error_a"] == 0 and row["agent_error_b"] == 2
+    assert row["time_forfeit_a"] == 1 and row["time_forfeit_b"] == 0
+
+
+def test_distinct_games_count_repeated_games_once(tmp_path: Path) -> None:
+    rows = [game(i, "win", moves="4455667", first="a") for i in range(4)]
+    rows += [game(4, "win", moves="4455667", first="b"), game(5, "win", moves="1")]
+    assert summarize(write(tmp_path, rows))[0].distinct_games == 3
+
+
+def test_speed_per_move_and_nodes_only_where_reported(tmp_path: Path) -> None:
+    rows = [
+        game(0, "win", time_a=0.006, turns_a=3, nodes_b=None),
+        game(1, "win", time_a=0.002, turns_a=1, nodes_b=100, turns_b=4),
+        game(2, "win", time_a=0.000, turns_a=4, nodes_b=300, turns_b=1, plies=11),
+    ]
+    row = summarize(write(tmp_path, rows))[0].row()
+    assert row["ms_per_move_a"] == pytest.approx(1.0)  # 8 ms over 8 moves
+    assert row["nodes_per_move_a"] == ""
+    assert row["nodes_per_move_b"] == pytest.approx(80.0)  # 400 nodes over 5 moves
+    assert row["mean_plies"] == pytest.approx(7.0)
+
+
+def test_pairings_come_in_the_order_of_their_first_game(tmp_path: Path) -> None:
+    rows = [game(7, "win", agent_a="p", agent_b="q"), game(3, "loss"),
+            game(1, "draw", agent_a="p", agent_b="q")]
+    summaries = summarize(write(tmp_path, rows))
+    assert [(s.agent_a, s.agent_b, s.games) for s in summaries] == [("p", "q", 2), ("x", "y", 1)]
+
+
+def test_all_draws_give_a_zero_elo_and_undefined_normalized_elo(tmp_path: Path) -> None:
+    row = summarize(write(tmp_path, [game(i, "draw") for i in range(4)]))[0].row()
+    assert row["elo"] == 0.0 and math.isnan(row["nelo"]) and row["los"] == 0.5
+
+
+def test_summary_csv_has_one_row_per_pairing(tmp_path: Path) -> None:
+    rows = [game(0, "win"), game(1, "loss", agent_a="p")]
+    summaries = summarize(write(tmp_path, rows))
+    write_summary(summaries, tmp_path / "summary.csv")
+    with (tmp_path / "summary.csv").open() as file:
+        table = list(csv.DictReader(file))
+    assert tuple(table[0]) == SUMMARY_COLUMNS
+    assert [(r["agent_a"], r["games"], r["wins"]) for r in table] == [("x", "1", "1"),
+                                                                      ("p", "1", "0")]
