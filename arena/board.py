@@ -84,6 +84,21 @@ class Geometry:
     lines: tuple[int, ...]
 
     @cached_property
+    def line_shifts(self) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+        """Per direction: its step, the shifts that double a run, and the final shift."""
+        connect = self.rules.connect
+        length = 1
+        doublings = []
+        while 2 * length <= connect:
+            doublings.append(length)
+            length *= 2
+        if length == connect:  # a power of two: the last doubling becomes the final shift
+            length //= 2
+            doublings.pop()
+        return tuple((step, tuple(d * step for d in doublings), (connect - length) * step)
+                     for step in self.directions)
+
+    @cached_property
     def lines_through_cell(self) -> dict[int, int]:
         """For every cell bit, the number of win lines that pass through it."""
         counts = {}
@@ -126,13 +141,13 @@ def _geometry(rules: Rules) -> Geometry:
 
 def has_line(stones: int, rules: Rules) -> bool:
     """True if ``stones`` holds ``connect`` discs in a row in any direction."""
-    for step in rules.geometry.directions:
+    for step, doublings, rest in rules.geometry.line_shifts:
+        # run has bit x set when x starts a run of 1, 2, 4, ... discs; the last shift
+        # overlaps two runs to cover a connect that is not a power of two.
         run = stones
-        for _ in range(rules.connect - 1):
-            run &= run >> step
-            if not run:
-                break
-        else:
+        for shift in doublings:
+            run &= run >> shift
+        if run & (run >> rest):
             return True
     return False
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from arena.agent import Agent, GameStart, as_choice
 from arena.board import Position
+from arena.errors import ArenaError
 from arena.notation import format_moves
 
 # An agent forfeits on time when one move takes longer than the limit plus this margin.
@@ -75,30 +76,38 @@ def play_game(
         agent, rng = players[mover - 1], rngs[mover - 1]
         began = time.perf_counter()
         try:
-            choice = as_choice(agent.choose(position, rng))
+            answer = agent.choose(position, rng)
+            column = answer if type(answer) is int else _record_choice(answer, outcome, mover)
         except Exception as error:  # noqa: BLE001
             return _forfeit(outcome, mover, AGENT_ERROR, _describe(error))
         finally:
             elapsed = time.perf_counter() - began
             outcome.seconds[mover - 1] += elapsed
             outcome.agent_moves[mover - 1] += 1
-        if choice.nodes is not None:
-            outcome.nodes[mover - 1] = (outcome.nodes[mover - 1] or 0) + choice.nodes
         if time_per_move is not None and elapsed > time_per_move + TIME_MARGIN_SECONDS:
             return _forfeit(outcome, mover, TIME_FORFEIT,
                             f"move {position.plies + 1} took {elapsed:.3f} s, limit "
                             f"{time_per_move} s + {TIME_MARGIN_SECONDS} s margin")
-        if not position.can_play(choice.column):
+        try:
+            position = position.play(column)
+        except ArenaError:
             return _forfeit(outcome, mover, ILLEGAL_MOVE,
-                            f"column {choice.column} is not a legal move in position "
+                            f"column {column} is not a legal move in position "
                             f"{outcome.move_string or '(empty)'}")
-        position = position.play(choice.column)
-        outcome.moves.append(choice.column)
+        outcome.moves.append(column)
         if observer:
-            observer(position, choice.column)
+            observer(position, column)
     outcome.winner = position.winner or 0
     outcome.termination = FOUR_IN_A_ROW if position.won else BOARD_FULL
     return outcome
+
+
+def _record_choice(answer: object, outcome: GameOutcome, mover: int) -> int:
+    """The column of an answer that is not a plain int; adds the nodes it reports."""
+    choice = as_choice(answer)  # type: ignore[arg-type]
+    if choice.nodes is not None:
+        outcome.nodes[mover - 1] = (outcome.nodes[mover - 1] or 0) + choice.nodes
+    return choice.column
 
 
 def _forfeit(outcome: GameOutcome, loser: int, termination: str, message: str) -> GameOutcome:

@@ -11,6 +11,7 @@ import math
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -54,10 +55,11 @@ class Run:
     sprt: pd.DataFrame | None
     meta: dict[str, Any]
 
-    @property
+    @cached_property
     def agents(self) -> list[str]:
         """Every agent spec, in order of first appearance."""
-        return list(dict.fromkeys([*self.games["agent_a"], *self.games["agent_b"]]))
+        both = pd.concat([self.games["agent_a"], self.games["agent_b"]], ignore_index=True)
+        return [str(spec) for spec in pd.unique(both)]
 
 
 # --------------------------------------------------------------------------- reading

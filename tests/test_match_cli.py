@@ -52,12 +52,14 @@ def test_a_small_match_prints_the_table_and_the_seeds_line(arena: click.Group,
     assert lines[1].split() == ["Games", "30", "(W", f"{wins},", "D", f"{ties},", "L", f"{losses})"]
     labels = [line.split()[0] for line in lines[1:]]
     assert labels == ["Games", "Score", "Elo", "nElo", "LOS", "Forfeits", "Distinct", "Plies",
-                      "ms/move", "nodes/move", "Output"]
-    assert lines[-1].split() == ["Output", str(tmp_path / "run")]
+                      "ms/move", "nodes/move", "Output", "Report"]
+    assert lines[-2].split() == ["Output", str(tmp_path / "run")]
+    assert lines[-1].split() == ["Report", str(tmp_path / "run" / "report.md")]
     games = load_games(tmp_path / "run" / "games.csv")
     assert len(games) == 30 and set(games["agent_a"]) == {"immediate-win"}
     assert (games["result"] == "win").sum() == wins
-    assert {"summary.csv", "meta.json"} <= {p.name for p in (tmp_path / "run").iterdir()}
+    assert {"summary.csv", "meta.json", "report.md", "wtl.png"} <= {
+        p.name for p in (tmp_path / "run").iterdir()}
 
 
 def test_the_default_directory_and_seed_make_a_rerun_reuse_the_games(arena: click.Group,

@@ -371,7 +371,8 @@ def test_cli_alpha_changes_bounds() -> None:
 def test_cli_degenerate_counts_do_not_crash() -> None:
     code, out = run("--wins", "3")
     assert code == 0, out
-    assert re.search(r"^Elo\s+inf ± nan$", out, re.M)
+    # Wilson interval of 3/3 by hand: low = 0.4385, so Elo >= -400 log10(1/0.4385 - 1)
+    assert re.search(r"^Elo\s+\+inf \(A won every game; 95% lower bound -42\.95\)$", out, re.M)
 
 
 def test_cli_help_explains_options() -> None:

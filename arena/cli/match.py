@@ -12,7 +12,7 @@ import click
 from tqdm import tqdm
 
 from arena.board import Rules
-from arena.cli.options import board_options
+from arena.cli.options import board_options, write_run_report
 from arena.cli.stats import format_report
 from arena.game import TIME_MARGIN_SECONDS, GameAbandoned
 from arena.match import (
@@ -139,14 +139,18 @@ def repeated_games_warning(summary: PairingSummary) -> str | None:
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="With --backend dask: join this scheduler, e.g. tcp://10.0.0.5:8786 "
                    "(default: start a local cluster).")
+@click.option("--no-report", is_flag=True,
+              help="Skip the charts and report.md written at the end (see `arena report`).")
 def match_command(agent_a: str, agent_b: str, games: int, jobs: int | None, seed: int,
                   openings: str, first: First, time_per_move: float | None, rules: Rules,
-                  out: Path | None, quiet: bool, backend: Backend, scheduler: str | None) -> None:
+                  out: Path | None, quiet: bool, backend: Backend, scheduler: str | None,
+                  no_report: bool) -> None:
     """Play GAMES games of AGENT_A against AGENT_B and print the statistics.
 
     Agents are spec strings (see `arena agents`). Results are from AGENT_A's point of view.
     The run directory gets games.csv (one row per game, appended as games finish),
-    summary.csv and meta.json; running the same command again finishes an interrupted run.
+    summary.csv, meta.json, and charts with report.md; running the same command again
+    finishes an interrupted run.
 
     \b
     Examples:
@@ -176,6 +180,8 @@ def match_command(agent_a: str, agent_b: str, games: int, jobs: int | None, seed
                        f"{directory}; run the same command to finish", err=True)
             raise click.exceptions.Exit(INTERRUPTED) from None
     _print_run(run)
+    if not no_report:
+        write_run_report(run.directory)
 
 
 def _print_run(run: MatchRun) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -29,3 +30,10 @@ def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed(options):
         decorated = option(decorated)
     return decorated
+
+
+def write_run_report(directory: Path) -> None:
+    """Write the charts and report.md of a finished run and say where they are."""
+    from arena.report import write_report  # matplotlib and pandas load only when needed
+
+    click.echo(f"Report      {write_report(directory)}")

@@ -6,7 +6,15 @@ import math
 
 import click
 
-from arena.stats import EloEstimate, Model, SprtResult, pentanomial, sprt, trinomial
+from arena.stats import (
+    EloEstimate,
+    Model,
+    SprtResult,
+    elo_from_score,
+    pentanomial,
+    sprt,
+    trinomial,
+)
 
 __all__ = ["format_report", "stats_command"]
 
@@ -60,6 +68,17 @@ def _pct(x: float) -> str:
     return f"{100.0 * x:.2f}%"
 
 
+def _elo_text(estimate: EloEstimate) -> str:
+    """Elo ± error; for a one-sided result, the bound from the score's Wilson interval."""
+    if math.isfinite(estimate.elo):
+        return f"{_num(estimate.elo)} ± {_num(estimate.error)}"
+    if estimate.elo > 0:
+        bound = elo_from_score(estimate.score_interval.low)
+        return f"+inf (A won every game; 95% lower bound {_num(bound)})"
+    bound = elo_from_score(estimate.score_interval.high)
+    return f"-inf (A lost every game; 95% upper bound {_num(bound)})"
+
+
 def format_report(estimate: EloEstimate, test: SprtResult | None = None) -> str:
     """The plain-text table printed by `arena stats`."""
     if estimate.kind == "trinomial":
@@ -73,8 +92,9 @@ def format_report(estimate: EloEstimate, test: SprtResult | None = None) -> str:
     rows = [
         ("Games", f"{estimate.games}  {detail}"),
         ("Score", f"{_pct(estimate.score)}  [{_pct(ci.low)}, {_pct(ci.high)}]"),
-        ("Elo", f"{_num(estimate.elo)} ± {_num(estimate.error)}"),
-        ("nElo", f"{_num(estimate.nelo)} ± {_num(estimate.nelo_error)}"),
+        ("Elo", _elo_text(estimate)),
+        ("nElo", f"{_num(estimate.nelo)} ± {_num(estimate.nelo_error)}"
+                 if math.isfinite(estimate.nelo_error) else _num(estimate.nelo)),
         ("LOS", _pct(estimate.los)),
     ]
     if test is not None:
