@@ -84,8 +84,8 @@ class Geometry:
     lines: tuple[int, ...]
 
     @cached_property
-    def line_shifts(self) -> tuple[tuple[int, tuple[int, ...], int], ...]:
-        """Per direction: its step, the shifts that double a run, and the final shift."""
+    def line_shifts(self) -> tuple[tuple[tuple[int, ...], int], ...]:
+        """Per direction: the shifts that double a run, and the final shift."""
         connect = self.rules.connect
         length = 1
         doublings = []
@@ -95,7 +95,7 @@ class Geometry:
         if length == connect:  # a power of two: the last doubling becomes the final shift
             length //= 2
             doublings.pop()
-        return tuple((step, tuple(d * step for d in doublings), (connect - length) * step)
+        return tuple((tuple(d * step for d in doublings), (connect - length) * step)
                      for step in self.directions)
 
     @cached_property
@@ -141,7 +141,7 @@ def _geometry(rules: Rules) -> Geometry:
 
 def has_line(stones: int, rules: Rules) -> bool:
     """True if ``stones`` holds ``connect`` discs in a row in any direction."""
-    for step, doublings, rest in rules.geometry.line_shifts:
+    for doublings, rest in rules.geometry.line_shifts:
         # run has bit x set when x starts a run of 1, 2, 4, ... discs; the last shift
         # overlaps two runs to cover a connect that is not a power of two.
         run = stones
