@@ -5,7 +5,8 @@ its pairing, who moves first, its opening and its seed (from the run seed and ``
 gives the same games whatever the number of workers, the backend, the batching or the order in
 which games finish. ``run_games`` plays the games a run directory does not hold yet, in batches
 on joblib workers (loky processes, or a dask.distributed cluster), appending each finished
-batch to games.csv, then writes summary.csv.
+batch to games.csv, then writes summary.csv. With a ``StoppingRule`` (an SPRT, say) it plays the
+games stage by stage and stops when the rule says so.
 
 Agents are built once per worker process from their spec strings and reused for every game
 that worker plays, so an agent must not let one game influence the next (reset in
@@ -25,7 +26,7 @@ import re
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -361,12 +362,66 @@ def _batches(plan: MatchPlan, games: np.ndarray, sizer: BatchSizer) -> Iterator[
 # --- running ------------------------------------------------------------------------------
 
 
+class StoppingRule(Protocol):
+    """Decides, stage by stage, whether a run has played enough of its games.
+
+    The games of a stage are played only once every game before it is finished.
+    """
+
+    @property
+    def stage(self) -> int:
+        """Games per stage (the last stage may be shorter)."""
+
+    def describe(self) -> dict[str, Any]:
+        """What decides where the run stops (JSON-friendly), added to the run's description."""
+
+    def stop(self, games: int) -> bool:
+        """Games 0 to ``games - 1`` are all in games.csv: True to play no more."""
+
+
+def _stages(finished: np.ndarray, stopping: StoppingRule | None) -> Iterator[np.ndarray]:
+    """The missing games, stage by stage; after each stage, ``stopping`` may end the run.
+
+    Stages a former session finished are offered too (with no games), so the rule sees every
+    stage from the first.
+    """
+    if stopping is None:
+        yield np.flatnonzero(~finished)
+        return
+    for start in range(0, len(finished), stopping.stage):
+        end = min(start + stopping.stage, len(finished))
+        yield start + np.flatnonzero(~finished[start:end])
+        if stopping.stop(end):
+            return
+
+
+def _staged_results(
+    plan: MatchPlan,
+    stages: Iterator[np.ndarray],
+    sizer: BatchSizer,
+    jobs: int,
+    backend: Backend,
+    scheduler: str | None,
+) -> Iterator[BatchResult]:
+    """The batches of every stage, a stage's batches all returned before the next stage is
+    dispatched; a dask cluster is joined once, when there is a game to play."""
+    with ExitStack() as cluster:
+        joined = False
+        for games in stages:
+            if not len(games):
+                continue
+            if backend == "dask" and not joined:
+                cluster.enter_context(_dask_cluster(scheduler, jobs))
+                cluster.enter_context(parallel_config(backend="dask"))
+                joined = True
+            yield from _results(_batches(plan, games, sizer), plan.settings, jobs, backend)
+
+
 def _results(
     batches: Iterator[list[GameTask]],
     settings: GameSettings,
     jobs: int,
     backend: Backend,
-    scheduler: str | None,
 ) -> Iterator[BatchResult]:
     if backend == "loky" and jobs == 1:
         agents = AgentCache()
@@ -374,9 +429,8 @@ def _results(
             yield play_batch(settings, tasks, agents)
         return
     calls = (delayed(play_batch)(settings, tasks) for tasks in batches)
-    if backend == "dask":
-        with _dask_cluster(scheduler, jobs), parallel_config(backend="dask"):
-            yield from Parallel(n_jobs=-1, batch_size=1, return_as="generator_unordered")(calls)
+    if backend == "dask":  # inside _staged_results' dask context
+        yield from Parallel(n_jobs=-1, batch_size=1, return_as="generator_unordered")(calls)
     else:
         yield from Parallel(n_jobs=jobs, backend="loky", batch_size=1,
                             return_as="generator_unordered")(calls)
@@ -432,18 +486,24 @@ def run_games(
     scheduler: str | None = None,
     progress: Progress | None = None,
     session: dict[str, Any] | None = None,
+    stopping: StoppingRule | None = None,
 ) -> MatchRun:
     """Play the games of ``plan`` that ``out_dir`` does not hold yet; write summary.csv.
 
     ``session`` (JSON-friendly, e.g. the command line) is recorded in meta.json.
+    With ``stopping``, games are played stage by stage until the rule stops the run (or the
+    plan's games are all played); the rule's description is part of the run's.
     Refuses (RunDirectoryError) a directory that holds a different run, and checks the
     agents (AgentSpecError, UnsupportedBoardError, MatchSetupError) before any game.
     """
-    claim_run_dir(out_dir, plan.describe())
+    if stopping is not None and stopping.stage < 1:
+        raise MatchSetupError(f"a stage holds at least 1 game, got {stopping.stage}")
+    run = {**plan.describe(), **(stopping.describe() if stopping is not None else {})}
+    claim_run_dir(out_dir, run)
     agents = resolve_agents(plan.specs, plan.settings.rules)
     check_workers(agents, jobs, backend)
     if not (out_dir / META_FILE).exists():
-        write_meta(out_dir, _new_meta(plan, agents))  # before games.csv exists
+        write_meta(out_dir, _new_meta(run, agents))  # before games.csv exists
     played = 0
     with GamesTable(out_dir / GAMES_FILE, plan.total) as table:
         meta = read_meta(out_dir)  # read under the lock: another session may have ended
@@ -453,18 +513,16 @@ def run_games(
         meta["sessions"].append(record)
         meta["ended"] = None
         write_meta(out_dir, meta)
-        missing = np.flatnonzero(~table.finished)
         if progress is not None:
-            progress.start(plan.total, plan.total - len(missing))
-        if len(missing):
-            sizer = BatchSizer(jobs)
-            batches = _batches(plan, missing, sizer)
-            for batch in _results(batches, plan.settings, jobs, backend, scheduler):
-                table.append(batch.rows)
-                sizer.record(len(batch.rows), batch.seconds)
-                played += len(batch.rows)
-                if progress is not None:
-                    progress.advance(batch.rows)
+            progress.start(plan.total, int(table.finished.sum()))
+        sizer = BatchSizer(jobs)
+        stages = _stages(table.finished, stopping)
+        for batch in _staged_results(plan, stages, sizer, jobs, backend, scheduler):
+            table.append(batch.rows)
+            sizer.record(len(batch.rows), batch.seconds)
+            played += len(batch.rows)
+            if progress is not None:
+                progress.advance(batch.rows)
         summaries = summarize(out_dir / GAMES_FILE)
         write_summary(summaries, out_dir / SUMMARY_FILE)
         record.update(ended=_now(), games_played=played)
@@ -473,9 +531,9 @@ def run_games(
     return MatchRun(out_dir, played, summaries)
 
 
-def _new_meta(plan: MatchPlan, agents: Sequence[ResolvedAgent]) -> dict[str, Any]:
+def _new_meta(run: dict[str, Any], agents: Sequence[ResolvedAgent]) -> dict[str, Any]:
     return {
-        "run": plan.describe(),
+        "run": run,
         "agents": {
             agent.name: {"target": agent.spec.target, "params": agent.spec.resolved()}
             for agent in agents

@@ -341,21 +341,33 @@ def sprt_llr(estimate: EloEstimate, elo0: float, elo1: float, model: Model = "no
     (games/2) ln[(1 + (t - t0)^2) / (1 + (t - t1)^2)] with t = (s - 1/2) / sigma.
     ``model='logistic'``: elo0/elo1 are logistic Elo, approximation
     N (s1 - s0)(2s - s0 - s1) / (2 var) per unit (game or pair).
-    A sample with zero variance carries no usable information: the LLR is nan.
+    As fishtest does, an outcome class with no observation counts as 1e-3 of one, so that a
+    one-sided sample (every game won, say) still has a variance and the test can decide.
     """
     if not elo0 < elo1:
         raise ValueError(f"sprt_llr: elo0 must be below elo1, got elo0={elo0}, elo1={elo1}")
     if model not in MODELS:
         raise ValueError(f"sprt_llr: model must be one of {', '.join(MODELS)}, got {model!r}")
-    if estimate.variance <= 0.0:
-        return math.nan
-    s = estimate.score
+    s, variance = _regularized_moments(estimate)
     if model == "normalized":
-        t = (s - 0.5) / estimate.sigma
+        t = (s - 0.5) / _sigma(estimate.kind, variance)
         t0, t1 = elo0 / NELO_SCALE, elo1 / NELO_SCALE
         return estimate.games / 2.0 * math.log((1.0 + (t - t0) ** 2) / (1.0 + (t - t1) ** 2))
     s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    return estimate.n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * estimate.variance)
+    return estimate.n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * variance)
+
+
+SPRT_EMPTY_CLASS = 1e-3
+
+
+def _regularized_moments(estimate: EloEstimate) -> tuple[float, float]:
+    """Mean score and variance per unit, with empty outcome classes counted as 1e-3."""
+    scores = PENTA_SCORES if estimate.kind == "pentanomial" else (1.0, 0.5, 0.0)
+    counts = [k if k > 0 else SPRT_EMPTY_CLASS for k in estimate.counts]
+    total = sum(counts)
+    s = sum(a * k for a, k in zip(scores, counts, strict=True)) / total
+    variance = sum(k * (a - s) ** 2 for a, k in zip(scores, counts, strict=True)) / total
+    return s, variance
 
 
 def sprt_verdict(llr: float, bounds: SprtBounds) -> Verdict:

@@ -17,6 +17,7 @@ from arena.cli.match import match_command
 from arena.cli.perft import perft_command
 from arena.cli.play import play_command
 from arena.cli.report import report_command
+from arena.cli.sprt import sprt_command
 from arena.cli.stats import stats_command
 from arena.errors import ArenaError
 
@@ -57,5 +58,5 @@ def main() -> None:
 
 
 for command in (agents_command, bench_command, match_command, perft_command, play_command,
-                report_command, stats_command):
+                report_command, sprt_command, stats_command):
     main.add_command(command)

@@ -1,0 +1,168 @@
+"""``arena sprt``: is agent A stronger than agent B? Game pairs until an SPRT knows."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from arena.board import Rules
+from arena.cli.match import INTERRUPTED, ProgressBar, repeated_games_warning
+from arena.cli.options import board_options, write_run_report
+from arena.cli.stats import format_report
+from arena.game import TIME_MARGIN_SECONDS, GameAbandoned
+from arena.match import DEFAULT_SEED, Backend, GameSettings, available_cores
+from arena.results import GameRow
+from arena.sprt import (
+    DEFAULT_BATCH_PAIRS,
+    DEFAULT_MAX_GAMES,
+    DEFAULT_OPENINGS,
+    DEFAULT_SPRT_DIR,
+    SprtRun,
+    SprtStep,
+    SprtTest,
+    default_sprt_dir,
+    run_sprt,
+    sprt_plan,
+)
+from arena.stats import MODELS, Model
+from arena.summary import seeds_line
+
+__all__ = ["format_sprt", "sprt_command"]
+
+LABEL_WIDTH = 12
+"""Width of the labels of the printed table, as on the Report line written after it."""
+
+_PROBABILITY = click.FloatRange(0.0, 1.0, min_open=True, max_open=True)
+
+
+class SprtProgressBar(ProgressBar):
+    """The match's progress bar, with the LLR of the last batch checked and its bounds."""
+
+    def __init__(self, enabled: bool):
+        super().__init__(enabled)
+        self.llr = ""
+
+    def __enter__(self) -> SprtProgressBar:
+        return self
+
+    def advance(self, rows: list[GameRow]) -> None:
+        """Count finished games."""
+        super().advance(rows)
+        self._show()
+
+    def step(self, step: SprtStep) -> None:
+        """Show the LLR after a batch."""
+        bounds = step.result.bounds
+        self.llr = f"LLR {step.result.llr:.2f} [{bounds.lower:.2f}, {bounds.upper:.2f}]"
+        self._show()
+
+    def _show(self) -> None:
+        if self._bar is not None and self.llr:
+            self._bar.set_postfix_str("W/T/L {win}/{draw}/{loss}, ".format(**self.counts)
+                                      + self.llr)
+
+
+def format_sprt(run: SprtRun) -> str:
+    """What `arena sprt` prints: the seeds' line, the verdict in words, then a table."""
+    last, summary = run.last, run.summary
+    report = [line.split(maxsplit=1) for line in
+              format_report(last.estimate, last.result).splitlines()]
+    rows = [(label, last.verdict if label == "Verdict" else text) for label, text in report]
+    rows += [
+        ("Batches", f"{last.batch} ({run.test.batch_pairs} pairs each); at most "
+                    f"{run.max_games} games"),
+        ("Output", str(run.directory)),
+    ]
+    line = seeds_line(summary.agent_a, summary.wins, summary.draws, summary.losses,
+                      summary.agent_b, summary.games)
+    table = "\n".join(f"{label:<{LABEL_WIDTH}}{text}" for label, text in rows)
+    return f"{line}\n{run.conclusion()}\n{table}"
+
+
+@click.command("sprt")
+@click.argument("agent_a")
+@click.argument("agent_b")
+@click.option("--elo0", type=float, required=True,
+              help="H0: AGENT_A is ELO0 stronger than AGENT_B (negative: weaker), e.g. 0.")
+@click.option("--elo1", type=float, required=True,
+              help="H1: AGENT_A is ELO1 stronger than AGENT_B, ELO1 > ELO0, e.g. 10.")
+@click.option("--alpha", type=_PROBABILITY, default=0.05, show_default=True,
+              help="Chance of accepting H1 when H0 holds.")
+@click.option("--beta", type=_PROBABILITY, default=0.05, show_default=True,
+              help="Chance of accepting H0 when H1 holds.")
+@click.option("--model", type=click.Choice(MODELS), default="normalized", show_default=True,
+              help="normalized: ELO0 and ELO1 are normalized Elo (nElo); logistic: Elo.")
+@click.option("--max-games", type=click.IntRange(min=2), default=DEFAULT_MAX_GAMES,
+              show_default=True,
+              help="Stop with no decision after this many games (even: whole pairs).")
+@click.option("--batch-pairs", type=click.IntRange(min=1), default=DEFAULT_BATCH_PAIRS,
+              show_default=True,
+              help="Game pairs played between two looks at the LLR. Where the test stops "
+                   "depends on it, not on --jobs.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: all cores).")
+@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+              help="Run seed: each game's seed comes from it and the game's index.")
+@click.option("--openings", default=DEFAULT_OPENINGS, show_default=True, metavar="SPEC",
+              help="random:K (K random plies) or a file of move strings, one per line; each "
+                   "opening is played twice, colours swapped.")
+@click.option("--time-per-move", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS",
+              help=f"Time budget per move; a move over it by more than {TIME_MARGIN_SECONDS} s "
+                   "loses the game.")
+@board_options
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help=f"Run directory (default: under {DEFAULT_SPRT_DIR}, named after the "
+                   "command). The same command again resumes it.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar; only the final table.")
+@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky",
+              show_default=True, help="loky: processes on this machine; dask: a dask cluster.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="With --backend dask: join this scheduler (default: start a local cluster).")
+@click.option("--no-report", is_flag=True,
+              help="Skip the charts and report.md written at the end (see `arena report`).")
+def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: float,
+                 beta: float, model: Model, max_games: int, batch_pairs: int, jobs: int | None,
+                 seed: int, openings: str, time_per_move: float | None, rules: Rules,
+                 out: Path | None, quiet: bool, backend: Backend, scheduler: str | None,
+                 no_report: bool) -> None:
+    """Test whether AGENT_A is stronger than AGENT_B with the fewest games.
+
+    AGENT_A is the agent under test, AGENT_B the baseline; results are from AGENT_A's point
+    of view. Game pairs (one opening, colours swapped) are played in batches; after each
+    batch the log-likelihood ratio (LLR) of H1 against H0 over all pairs so far is appended to
+    sprt.csv, and the test stops as soon as it reaches a bound: H1 accepted (with ELO0 = 0:
+    AGENT_A is stronger), or H0 accepted (AGENT_A is not ELO1 stronger). At --max-games it
+    stops with no decision. Running the same command again resumes the test.
+
+    \b
+    Examples:
+      arena sprt negamax:depth=6 negamax:depth=4 --elo0 0 --elo1 10
+      arena sprt minimax:depth=4 minimax:depth=3 --elo0 0 --elo1 5 --model logistic
+      arena sprt immediate-win random --elo0 -5 --elo1 0 --max-games 2000 --batch-pairs 20
+    """
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler applies only with --backend dask")
+    test = SprtTest(elo0, elo1, alpha, beta, model, batch_pairs)
+    plan = sprt_plan(agent_a, agent_b, max_games=max_games, openings=openings,
+                     settings=GameSettings(rules, seed, time_per_move))
+    directory = out or default_sprt_dir(plan, test)
+    session = {"command": shlex.join(sys.argv), "options": click.get_current_context().params}
+    with SprtProgressBar(enabled=not quiet and sys.stderr.isatty()) as progress:
+        try:
+            run = run_sprt(plan, test, directory, jobs=jobs or available_cores(),
+                           backend=backend, scheduler=scheduler, progress=progress,
+                           session=session, on_step=progress.step)
+        except (KeyboardInterrupt, GameAbandoned):
+            click.echo(f"arena: interrupted with {progress.finished} games of at most "
+                       f"{plan.total} in {directory}; run the same command to resume", err=True)
+            raise click.exceptions.Exit(INTERRUPTED) from None
+    click.echo(format_sprt(run))
+    warning = repeated_games_warning(run.summary)
+    if warning:
+        click.echo(f"arena: warning: {warning}", err=True)
+    if not no_report:
+        write_run_report(run.directory)

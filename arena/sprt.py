@@ -1,0 +1,366 @@
+"""Sequential probability ratio tests: play game pairs until the answer is known.
+
+``run_sprt`` plays agent A against agent B in colour-swapped opening pairs, batch after batch of
+a fixed number of pairs. After each batch it checks the pentanomial log-likelihood ratio (LLR)
+of all pairs so far, appends a row to ``sprt.csv``, and stops as soon as the LLR reaches a
+bound, or when the plan's maximum of games is played.
+
+Direction: A is the agent under test and B the baseline; as everywhere, statistics are from
+A's point of view. H0 says A is ``elo0`` stronger than B, H1 that A is ``elo1`` stronger
+(``elo0 < elo1``; a negative value means weaker). With ``elo0 = 0`` accepting H1 means "A is
+stronger than B", wrongly so with probability about ``alpha``; accepting H0 means "A is not
+``elo1`` stronger", wrongly so with probability about ``beta``. Elo values are normalized Elo
+(nElo) under the normalized model and logistic Elo under the logistic model (arena.stats).
+
+Where a test stops depends only on the plan and the test, not on the workers: a batch is
+dispatched only once every game before it is in games.csv. Every session rebuilds sprt.csv
+from games.csv, so an interrupted test resumes where it was and a finished one only replays.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.match import (
+    Backend,
+    GameSettings,
+    MatchPlan,
+    MatchRun,
+    Pairing,
+    Progress,
+    default_out_dir,
+    resolve_agents,
+    run_games,
+)
+from arena.openings import load_openings
+from arena.results import GAMES_FILE, iter_columns
+from arena.stats import (
+    MODELS,
+    EloEstimate,
+    Model,
+    SprtBounds,
+    SprtResult,
+    Verdict,
+    pentanomial,
+    pentanomial_counts,
+    sprt,
+    sprt_bounds,
+)
+from arena.summary import PairingSummary
+
+__all__ = [
+    "DEFAULT_BATCH_PAIRS", "DEFAULT_MAX_GAMES", "DEFAULT_OPENINGS", "DEFAULT_SPRT_DIR",
+    "NO_DECISION", "SPRT_COLUMNS", "SPRT_FILE", "SprtRun", "SprtSetupError", "SprtStep",
+    "SprtTest", "check_sprt_plan", "default_sprt_dir", "run_sprt", "sprt_plan",
+]
+
+DEFAULT_MAX_GAMES = 20_000
+"""Games played at most when no bound is reached: 10,000 pairs."""
+
+DEFAULT_BATCH_PAIRS = 100
+"""Game pairs between two looks at the LLR."""
+
+DEFAULT_OPENINGS = "random:8"
+
+DEFAULT_SPRT_DIR = Path("results") / "sprt"
+
+SPRT_FILE = "sprt.csv"
+
+SPRT_COLUMNS = ("batch", "games", "pairs", "llr", "lower", "upper", "verdict",
+                "elo", "elo_low", "elo_high", "nelo", "nelo_error",
+                "ll", "ld", "wl", "dd", "wd", "ww")
+"""One row per batch; the estimates and pair counts are over every pair so far."""
+
+NO_DECISION = "no decision"
+"""The verdict of the last batch when the maximum is reached between the bounds."""
+
+
+class SprtSetupError(ArenaError):
+    """SPRT parameters, or a plan an SPRT cannot play, found before any game."""
+
+
+@dataclass(frozen=True)
+class SprtTest:
+    """H0: A is ``elo0`` stronger than B, against H1: A is ``elo1`` stronger, checked after
+    every ``batch_pairs`` game pairs; ``alpha`` is the chance of accepting H1 when H0 holds,
+    ``beta`` that of accepting H0 when H1 holds."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: Model = "normalized"
+    batch_pairs: int = DEFAULT_BATCH_PAIRS
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.elo0) and math.isfinite(self.elo1)) or self.elo0 >= self.elo1:
+            raise SprtSetupError(
+                f"expected finite elo0 < elo1, got elo0 {self.elo0}, elo1 {self.elo1}"
+            )
+        for name, value in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0.0 < value < 1.0:
+                raise SprtSetupError(f"{name} must lie strictly between 0 and 1, got {value}")
+        if self.alpha + self.beta >= 1.0:
+            raise SprtSetupError(
+                f"alpha + beta must be below 1, got {self.alpha} + {self.beta}"
+            )
+        if self.model not in MODELS:
+            raise SprtSetupError(f"model {self.model!r}: expected one of {', '.join(MODELS)}")
+        if isinstance(self.batch_pairs, bool) or not isinstance(self.batch_pairs, int) \
+                or self.batch_pairs < 1:
+            raise SprtSetupError(
+                f"pairs per batch must be a whole number >= 1, got {self.batch_pairs!r}"
+            )
+
+    @property
+    def bounds(self) -> SprtBounds:
+        """The LLR bounds: H0 is accepted at or below ``lower``, H1 at or above ``upper``."""
+        return sprt_bounds(self.alpha, self.beta)
+
+    @property
+    def unit(self) -> str:
+        """What elo0 and elo1 measure: nElo (normalized model) or Elo (logistic)."""
+        return "nElo" if self.model == "normalized" else "Elo"
+
+    def describe(self) -> dict[str, Any]:
+        """The test's part of the run's description (JSON-friendly, in meta.json)."""
+        return {"sprt_elo0": self.elo0, "sprt_elo1": self.elo1, "sprt_alpha": self.alpha,
+                "sprt_beta": self.beta, "sprt_model": self.model,
+                "sprt_batch_pairs": self.batch_pairs}
+
+    def check(self, estimate: EloEstimate) -> SprtResult:
+        """The SPRT check of a sample."""
+        return sprt(estimate, self.elo0, self.elo1, self.alpha, self.beta, self.model)
+
+
+@dataclass(frozen=True)
+class SprtStep:
+    """The test after batch ``batch``: the estimate over every pair so far and the check.
+
+    ``final`` marks the batch that ends the plan's games.
+    """
+
+    batch: int
+    estimate: EloEstimate
+    result: SprtResult
+    final: bool
+
+    @property
+    def verdict(self) -> str:
+        """accept H0, accept H1, continue, or no decision (the maximum reached)."""
+        if self.result.verdict is Verdict.CONTINUE and self.final:
+            return NO_DECISION
+        return str(self.result.verdict)
+
+    @property
+    def decided(self) -> bool:
+        """True when a hypothesis is accepted."""
+        return self.result.verdict is not Verdict.CONTINUE
+
+    def row(self) -> dict[str, Any]:
+        """The step's row of sprt.csv."""
+        estimate, result = self.estimate, self.result
+        return {
+            "batch": self.batch, "games": estimate.games, "pairs": estimate.n,
+            "llr": result.llr, "lower": result.bounds.lower, "upper": result.bounds.upper,
+            "verdict": self.verdict, "elo": estimate.elo, "elo_low": estimate.elo_interval.low,
+            "elo_high": estimate.elo_interval.high, "nelo": estimate.nelo,
+            "nelo_error": estimate.nelo_error,
+            **dict(zip(SPRT_COLUMNS[-6:], estimate.counts, strict=True)),
+        }
+
+
+@dataclass
+class SprtRun:
+    """What ``run_sprt`` did: every step of the test (the last one decides) and the match."""
+
+    directory: Path
+    test: SprtTest
+    steps: list[SprtStep]
+    match: MatchRun
+    max_games: int
+
+    @property
+    def last(self) -> SprtStep:
+        """The step the test ended on."""
+        return self.steps[-1]
+
+    @property
+    def summary(self) -> PairingSummary:
+        """The summary of the games the test used."""
+        return self.match.summaries[0]
+
+    def conclusion(self) -> str:
+        """The verdict in words, naming the agents."""
+        a, b = self.summary.agent_a, self.summary.agent_b
+        last, unit = self.last, self.test.unit
+        if last.result.verdict is Verdict.ACCEPT_H1:
+            return f"H1 accepted: {a} is {_more_than(self.test.elo0, unit)} {b}"
+        if last.result.verdict is Verdict.ACCEPT_H0:
+            return f"H0 accepted: {a} is {_less_than(self.test.elo1, unit)} {b}"
+        bounds = last.result.bounds
+        return (f"No decision after {last.estimate.games} games, the maximum: the LLR "
+                f"{last.result.llr:.2f} stayed between {bounds.lower:.2f} and {bounds.upper:.2f}")
+
+
+def _more_than(elo: float, unit: str) -> str:
+    """How A relates to B when its advantage is above ``elo``."""
+    if elo > 0:
+        return f"more than {elo:g} {unit} stronger than"
+    if elo < 0:
+        return f"less than {-elo:g} {unit} weaker than"
+    return "stronger than"
+
+
+def _less_than(elo: float, unit: str) -> str:
+    """How A relates to B when its advantage is below ``elo``."""
+    if elo > 0:
+        return f"not {elo:g} {unit} stronger than"
+    if elo < 0:
+        return f"more than {-elo:g} {unit} weaker than"
+    return "not stronger than"
+
+
+# --- the plan -------------------------------------------------------------------------
+
+
+def sprt_plan(
+    agent_a: str,
+    agent_b: str,
+    *,
+    max_games: int = DEFAULT_MAX_GAMES,
+    settings: GameSettings | None = None,
+    openings: str = DEFAULT_OPENINGS,
+) -> MatchPlan:
+    """The games an SPRT of A against B may play: ``max_games`` games in opening pairs.
+
+    Checks the agents (AgentSpecError, UnsupportedBoardError), the openings (OpeningsError)
+    and the plan (SprtSetupError) before any game.
+    """
+    settings = settings or GameSettings()
+    book = load_openings(openings, settings.rules, settings.seed)
+    if not book.paired:
+        raise SprtSetupError(
+            f"openings {openings!r}: an SPRT plays game pairs (one opening, colours swapped); "
+            "give random:K (e.g. random:8) or a file of move strings"
+        )
+    if isinstance(max_games, bool) or not isinstance(max_games, int) or max_games < 2 \
+            or max_games % 2:
+        raise SprtSetupError(
+            f"the maximum number of games must be even and at least 2 (whole pairs), "
+            f"got {max_games}"
+        )
+    resolved_a, resolved_b = resolve_agents([agent_a, agent_b], settings.rules)
+    plan = MatchPlan((Pairing(resolved_a.name, resolved_b.name, max_games),), settings, book)
+    check_sprt_plan(plan)
+    return plan
+
+
+def check_sprt_plan(plan: MatchPlan) -> None:
+    """Refuse a plan that is not one pairing in whole, colour-swapped opening pairs."""
+    if len(plan.pairings) != 1:
+        raise SprtSetupError(f"an SPRT plays one pairing, got {len(plan.pairings)}")
+    [pairing] = plan.pairings
+    if not plan.openings.paired or pairing.first != "alternate" or pairing.games % 2:
+        raise SprtSetupError(
+            "an SPRT plays whole game pairs (openings, first mover alternating, an even "
+            f"number of games); got openings {plan.openings.describe()['openings']}, first "
+            f"{pairing.first}, {pairing.games} games"
+        )
+
+
+def default_sprt_dir(plan: MatchPlan, test: SprtTest, root: Path = DEFAULT_SPRT_DIR) -> Path:
+    """A directory named after the games (as for a match) and a digest of the test."""
+    base = default_out_dir(plan, root)
+    digest = hashlib.sha256(json.dumps(test.describe(), sort_keys=True).encode()).hexdigest()
+    return base.with_name(f"{base.name}_sprt{digest[:8]}")
+
+
+# --- running --------------------------------------------------------------------------
+
+
+@dataclass
+class _Monitor:
+    """The SPRT as a stopping rule for ``run_games``: checks each batch, writes sprt.csv."""
+
+    test: SprtTest
+    directory: Path
+    total: int
+    on_step: Callable[[SprtStep], None] | None
+    steps: list[SprtStep] = field(default_factory=list)
+    _results: list[str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._results = [""] * self.total
+
+    @property
+    def stage(self) -> int:
+        """Games per batch."""
+        return 2 * self.test.batch_pairs
+
+    def describe(self) -> dict[str, Any]:
+        """The test's part of the run's description."""
+        return self.test.describe()
+
+    def stop(self, games: int) -> bool:
+        """Check the test on games 0 to ``games - 1`` and record the step."""
+        results = self._results_before(games)
+        estimate = pentanomial(pentanomial_counts(zip(results[0::2], results[1::2],
+                                                      strict=True)))
+        step = SprtStep(len(self.steps) + 1, estimate, self.test.check(estimate),
+                        final=games == self.total)
+        self._write(step)
+        self.steps.append(step)
+        if self.on_step is not None:
+            self.on_step(step)
+        return step.decided
+
+    def _results_before(self, games: int) -> list[str]:
+        """A's results in games 0 to ``games - 1``, read from games.csv when some are new."""
+        if "" in self._results[:games]:
+            for game, result in iter_columns(self.directory / GAMES_FILE, ("game", "result")):
+                self._results[int(game)] = result
+        return self._results[:games]
+
+    def _write(self, step: SprtStep) -> None:
+        """Start sprt.csv afresh at the first batch, append to it after."""
+        with (self.directory / SPRT_FILE).open("a" if self.steps else "w", newline="",
+                                               encoding="utf-8") as file:
+            writer = csv.DictWriter(file, SPRT_COLUMNS, lineterminator="\n")
+            if not self.steps:
+                writer.writeheader()
+            writer.writerow(step.row())
+
+
+def run_sprt(
+    plan: MatchPlan,
+    test: SprtTest,
+    out_dir: Path,
+    *,
+    jobs: int = 1,
+    backend: Backend = "loky",
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+    session: dict[str, Any] | None = None,
+    on_step: Callable[[SprtStep], None] | None = None,
+) -> SprtRun:
+    """Play ``plan`` (see ``sprt_plan``) batch by batch until ``test`` accepts a hypothesis or
+    the plan's games are all played; write sprt.csv besides games.csv, summary.csv and meta.json.
+
+    Resumes the test already in ``out_dir``; refuses (RunDirectoryError) a directory holding
+    another run or another test. ``on_step`` is told every step, those replayed from an earlier
+    session included.
+    """
+    check_sprt_plan(plan)
+    monitor = _Monitor(test, Path(out_dir), plan.total, on_step)
+    match = run_games(plan, Path(out_dir), jobs=jobs, backend=backend, scheduler=scheduler,
+                      progress=progress, session=session, stopping=monitor)
+    return SprtRun(Path(out_dir), test, monitor.steps, match, plan.total)
