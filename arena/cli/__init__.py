@@ -17,8 +17,10 @@ from arena.cli.match import match_command
 from arena.cli.perft import perft_command
 from arena.cli.play import play_command
 from arena.cli.report import report_command
+from arena.cli.run import run_command
 from arena.cli.sprt import sprt_command
 from arena.cli.stats import stats_command
+from arena.cli.tournament import tournament_command
 from arena.errors import ArenaError
 
 USAGE_ERROR = 2
@@ -58,5 +60,5 @@ def main() -> None:
 
 
 for command in (agents_command, bench_command, match_command, perft_command, play_command,
-                report_command, sprt_command, stats_command):
+                report_command, run_command, sprt_command, stats_command, tournament_command):
     main.add_command(command)

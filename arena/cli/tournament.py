@@ -1,0 +1,185 @@
+"""``arena tournament``: a round robin or a gauntlet, with a crosstable and Elo ratings."""
+
+from __future__ import annotations
+
+import math
+import shlex
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+import click
+
+from arena.board import Rules
+from arena.cli.match import INTERRUPTED, ProgressBar
+from arena.cli.options import board_options, write_run_report
+from arena.game import TIME_MARGIN_SECONDS, GameAbandoned
+from arena.match import (
+    DEFAULT_SEED,
+    Backend,
+    GameSettings,
+    available_cores,
+    default_out_dir,
+)
+from arena.names import short_names
+from arena.openings import load_openings
+from arena.results import GameRow
+from arena.summary import seeds_line
+from arena.tournament import (
+    DEFAULT_TOURNAMENTS_DIR,
+    Standings,
+    TournamentRun,
+    run_tournament,
+    tournament_plan,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["TournamentProgressBar", "format_crosstable", "format_ratings", "tournament_command",
+           "with_progress"]
+
+T = TypeVar("T")
+
+LABEL_WIDTH = 12
+"""Width of the Output label, as of the Report line written after it."""
+
+
+class TournamentProgressBar(ProgressBar):
+    """The match's progress bar without A's wins, ties and losses, which mean nothing summed
+    over the pairings of a tournament."""
+
+    def advance(self, rows: list[GameRow]) -> None:
+        """Count finished games."""
+        self.finished += len(rows)
+        if self._bar is not None:
+            self._bar.update(len(rows))
+
+
+def with_progress(total: int, directory: Path, quiet: bool, play: Callable[[ProgressBar], T],
+                  bar: type[ProgressBar] = ProgressBar) -> T:
+    """Call ``play`` with a progress bar of kind ``bar`` (on a terminal, unless ``quiet``); an
+    interruption ends the command with a one-line note and exit status 130."""
+    with bar(enabled=not quiet and sys.stderr.isatty()) as progress:
+        try:
+            return play(progress)
+        except (KeyboardInterrupt, GameAbandoned):
+            click.echo(f"arena: interrupted with {progress.finished} of {total} games in "
+                       f"{directory}; run the same command to finish", err=True)
+            raise click.exceptions.Exit(INTERRUPTED) from None
+
+
+def aligned(header: Sequence[str], rows: Sequence[Sequence[str]], right: set[int]) -> str:
+    """A plain-text table: columns padded to their widest cell, ``right`` ones to the right."""
+    cells = [list(header), *map(list, rows)]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.rjust(w) if i in right else cell.ljust(w)
+                  for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+        for row in cells
+    )
+
+
+def format_crosstable(standings: Standings, labels: Mapping[str, str]) -> str:
+    """The crosstable as text: agents numbered by rank, each cell the row agent's W-T-L and
+    score against the column agent."""
+    agents = list(standings.ratings["agent"])
+    cells = {(r.agent, r.opponent): f"{r.wins}-{r.draws}-{r.losses} {r.score:.0%}"
+             for r in standings.crosstable.itertuples()}
+    rows = [[f"{i}. {labels[a]}", *(cells.get((a, b), "") for b in agents)]
+            for i, a in enumerate(agents, start=1)]
+    header = ["W-T-L score", *(str(i) for i in range(1, len(agents) + 1))]
+    return aligned(header, rows, right=set(range(1, len(agents) + 1)))
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.0f}" if math.isfinite(value) else "-"
+
+
+def format_ratings(ratings: pd.DataFrame, labels: Mapping[str, str]) -> str:
+    """The ratings as text: rank, agent, Elo, 95% interval, games, score."""
+    rows = [[str(r["rank"]), labels[r["agent"]], _signed(r["rating"]),
+             f"[{_signed(r['low'])}, {_signed(r['high'])}]", str(r["games"]), f"{r['score']:.1%}"]
+            for r in ratings.to_dict("records")]
+    return aligned(["rank", "agent", "Elo", "95% interval", "games", "score"], rows,
+                   right={0, 2, 3, 4, 5})
+
+
+def format_tournament(done: TournamentRun) -> str:
+    """Everything printed after a tournament: the pairings' results, the crosstable, the
+    ratings and where the files are."""
+    standings = done.standings
+    labels = short_names(standings.ratings["agent"])
+    lines = [seeds_line(s.agent_a, s.wins, s.draws, s.losses, s.agent_b, s.games)
+             for s in done.run.summaries]
+    anchor = f"{done.anchor} = 0" if done.anchor else "the field's mean = 0"
+    return "\n".join([
+        *lines, "",
+        "Crosstable (row agent against column agent):", format_crosstable(standings, labels), "",
+        f"Ratings (Elo; {anchor}; 95% bootstrap intervals):",
+        format_ratings(standings.ratings, labels), "",
+        f"{'Output':<{LABEL_WIDTH}}{done.run.directory}",
+    ])
+
+
+@click.command("tournament")
+@click.argument("specs", nargs=-1, required=True, metavar="SPEC SPEC...")
+@click.option("-n", "--games", type=click.IntRange(min=2), required=True,
+              help="Games per pairing (even: colours alternate), e.g. -n 100.")
+@click.option("--gauntlet", is_flag=True,
+              help="The first agent against each of the others (default: round robin, "
+                   "every pair).")
+@click.option("--anchor", default=None, metavar="SPEC",
+              help="The agent rated 0 (default: random when it plays, else the field's mean "
+                   "is 0).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: all cores).")
+@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+              help="Run seed: each game's seed comes from it and the game's index.")
+@click.option("--openings", default="none", show_default=True, metavar="SPEC",
+              help="none, random:K (K random plies, each opening played twice with colours "
+                   "swapped) or a file of move strings, one per line.")
+@click.option("--time-per-move", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS",
+              help=f"Time budget per move; a move over it by more than {TIME_MARGIN_SECONDS} s "
+                   "loses the game.")
+@board_options
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help=f"Run directory (default: under {DEFAULT_TOURNAMENTS_DIR}, named after the "
+                   "command). The same command again resumes it.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar; only the final tables.")
+@click.option("--no-report", is_flag=True, help="Do not write the charts and report.md.")
+@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky",
+              show_default=True, help="loky: processes on this machine; dask: a dask cluster.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="With --backend dask: join this scheduler (default: a local cluster).")
+def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, anchor: str | None,
+                       jobs: int | None, seed: int, openings: str, time_per_move: float | None,
+                       rules: Rules, out: Path | None, quiet: bool, no_report: bool,
+                       backend: Backend, scheduler: str | None) -> None:
+    """Play every pair of agents GAMES games (or, with --gauntlet, the first agent against each
+    other one), then print the crosstable and the agents' Elo ratings.
+
+    All games share one pool of workers. The run directory gets games.csv, summary.csv (one
+    row per pairing), crosstable.csv, ratings.csv, meta.json and the report; running the same
+    command again finishes an interrupted tournament.
+
+    \b
+    Examples:
+      arena tournament random immediate-win negamax:depth=2 negamax:depth=4 -n 100
+      arena tournament negamax:depth=6 negamax:depth=2 negamax:depth=4 -n 50 --gauntlet
+      arena tournament minimax:depth=2 minimax:depth=3 random -n 40 --openings random:2
+    """
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler applies only with --backend dask")
+    plan = tournament_plan(specs, games, GameSettings(rules, seed, time_per_move),
+                           load_openings(openings, rules, seed), gauntlet)
+    directory = out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR)
+    session = {"command": shlex.join(sys.argv), "options": click.get_current_context().params}
+    done = with_progress(plan.total, directory, quiet, lambda progress: run_tournament(
+        plan, directory, anchor=anchor, jobs=jobs or available_cores(), backend=backend,
+        scheduler=scheduler, progress=progress, session=session), TournamentProgressBar)
+    click.echo(format_tournament(done))
+    if not no_report:
+        write_run_report(directory)

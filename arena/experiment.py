@@ -1,0 +1,726 @@
+"""Experiment files: a TOML list of matches, tournaments and SPRTs, run into one directory.
+
+An experiment file reads::
+
+    description = "What question the experiment answers."   # optional
+    [defaults]            # optional; every entry may override these game options
+    seed = 42             # the run seed of each entry (default 42)
+    openings = "none"     # none, random:K or a file (relative to the experiment file)
+    rows = 6              # rows, cols, connect: the board
+    time_per_move = 1.0   # seconds, optional
+
+    [[match]]
+    name = "d4-vs-random" # required, unique: the entry's directory
+    a = "negamax:depth=4"
+    b = "random"
+    games = 1000
+    first = "a"           # alternate (default), a or b
+    reference = [980, 0, 20]   # optional: a published W/T/L to compare ours with
+
+    [[tournament]]
+    name = "depths"
+    agents = ["minimax:depth=1", "minimax:depth=2", "minimax:depth=3"]
+    games = 20            # per pairing, even
+    gauntlet = false      # optional
+    anchor = "minimax:depth=1"   # optional: the agent rated 0
+
+    [[sprt]]
+    name = "best-vs-second"
+    a = { tournament = "depths", rank = 1 }   # an agent spec, or a tournament's K-th best
+    b = { tournament = "depths", rank = 2 }
+    elo0 = 0              # H0 and H1, as `arena sprt` takes them
+    elo1 = 10
+    alpha = 0.05          # optional: alpha, beta, model, max_games, batch_pairs
+    openings = "random:8" # an SPRT plays opening pairs (default random:8)
+
+The whole file is checked before any game is played: an unknown key, a missing field, a value
+of the wrong type, a bad agent spec, a duplicate name or a results directory holding another
+run is an ``ExperimentError`` naming the file, the entry and the problem. Entries run in the
+order matches, tournaments, SPRTs; each gets a normal run directory ``ROOT/<name>/`` (resumed
+when the experiment runs again), and ``ROOT/report.md`` lists them all, comparing results
+with their references by a chi-square test.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+import textwrap
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+
+import numpy as np
+
+from arena.board import Rules
+from arena.errors import ArenaError
+from arena.match import (
+    DEFAULT_SEED,
+    FIRST_CHOICES,
+    GameSettings,
+    MatchPlan,
+    Pairing,
+    Progress,
+    resolve_agents,
+    run_games,
+)
+from arena.openings import load_openings
+from arena.results import GAMES_FILE, claim_run_dir
+from arena.sprt import (
+    DEFAULT_BATCH_PAIRS,
+    DEFAULT_MAX_GAMES,
+    DEFAULT_OPENINGS,
+    SPRT_FILE,
+    SprtTest,
+    run_sprt,
+    sprt_plan,
+)
+from arena.summary import PairingSummary, seeds_line, summarize
+from arena.tournament import RATINGS_FILE, resolve_anchor, run_tournament, tournament_plan
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "Comparison", "Entry", "Experiment", "ExperimentError", "Homogeneity", "MatchEntry",
+    "Ranked", "SprtEntry", "TournamentEntry", "entry_lines", "homogeneity", "load_experiment",
+    "write_experiment_report",
+]
+
+DEFAULT_RESULTS_ROOT = Path("results")
+REPORT = "report.md"
+COMPARISON_CHART = "comparison.png"
+FOLDED_PAIRINGS = 12
+"""An entry with more pairings than this shows their lines folded on the page."""
+TITLE_WIDTH = 80
+"""Characters per line of a pairing's title in the comparison chart."""
+LINE = 0.7
+"""Height of a title line in the comparison chart, in bar heights."""
+LEVEL = 0.05
+"""A result differs from its reference when the test's p-value is below this."""
+MIN_EXPECTED = 5
+"""The draw column is merged into the losses when a row expects fewer draws than this."""
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+class ExperimentError(ArenaError):
+    """An experiment file that cannot be run: where (file, entry) and what is wrong."""
+
+
+# --------------------------------------------------------------------------- the schema
+
+
+class Kind(NamedTuple):
+    """What a field's value must be: described for errors, checked by ``accepts``."""
+
+    description: str
+    accepts: Callable[[Any], bool]
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+STRING = Kind("a string", lambda v: isinstance(v, str))
+WHOLE = Kind("a whole number", _whole)
+NUMBER = Kind("a number", lambda v: _whole(v) or isinstance(v, float))
+BOOLEAN = Kind("true or false", lambda v: isinstance(v, bool))
+STRINGS = Kind("a list of strings", lambda v: isinstance(v, list)
+               and all(isinstance(x, str) for x in v))
+WTL = Kind("a list of three whole numbers >= 0, [W, T, L]", lambda v: isinstance(v, list)
+           and len(v) == 3 and all(_whole(x) and x >= 0 for x in v) and sum(v) > 0)
+TABLE = Kind("a table", lambda v: isinstance(v, dict))
+TABLES = Kind("an array of tables ([[...]])", lambda v: isinstance(v, list)
+              and all(isinstance(x, dict) for x in v))
+
+GAME_OPTIONS: dict[str, Kind] = {"seed": WHOLE, "openings": STRING, "rows": WHOLE,
+                                 "cols": WHOLE, "connect": WHOLE, "time_per_move": NUMBER}
+AGENT = Kind("an agent spec or {tournament = NAME, rank = K}", lambda v: isinstance(v, str)
+             or (isinstance(v, dict) and v.keys() == {"tournament", "rank"}
+                 and isinstance(v["tournament"], str) and _whole(v["rank"])))
+ENTRY_KINDS = ("match", "tournament", "sprt")
+TOP_LEVEL: dict[str, Kind] = {"description": STRING, "defaults": TABLE,
+                              **dict.fromkeys(ENTRY_KINDS, TABLES)}
+
+
+@dataclass(frozen=True)
+class Where:
+    """A place in an experiment file, for error messages."""
+
+    file: Path
+    entry: str = ""
+
+    def error(self, problem: str) -> ExperimentError:
+        """An ExperimentError at this place."""
+        return ExperimentError(f"{self.file}: {self.entry + ': ' if self.entry else ''}{problem}")
+
+
+def check_fields(table: Mapping[str, Any], fields: Mapping[str, Kind], required: Sequence[str],
+                 where: Where) -> None:
+    """Refuse unknown keys, missing required ones and values of the wrong kind."""
+    for key, value in table.items():
+        if key not in fields:
+            raise where.error(f"unknown key {key!r}; expected one of {', '.join(fields)}")
+        if not fields[key].accepts(value):
+            raise where.error(f"{key} must be {fields[key].description}, got {value!r}")
+    missing = [key for key in required if key not in table]
+    if missing:
+        raise where.error(f"missing field {missing[0]!r}")
+
+
+# --------------------------------------------------------------------------- entries
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry of an experiment: a run of games in its own directory, ``root/<name>``."""
+
+    kind: ClassVar[str]
+    index: int  # 1-based among the entries of its kind
+    name: str
+    specs: tuple[str, ...]  # the agents as the file writes them
+
+    @property
+    def label(self) -> str:
+        """How errors and progress name the entry, e.g. ``match #3 "d4-threats"``."""
+        return _label(self.kind, self.index, self.name)
+
+    def plan(self, root: Path) -> MatchPlan:
+        """The games the entry may play (an SPRT may name agents by their rank in a
+        tournament of ``root``)."""
+        raise NotImplementedError
+
+    def describe(self, root: Path) -> dict[str, Any] | None:
+        """The run's description (as in meta.json), or None while it cannot be known yet."""
+        return self.plan(root).describe()
+
+    def run(self, root: Path, *, jobs: int, progress: Progress | None,
+            session: dict[str, Any]) -> list[PairingSummary]:
+        """Play the games the entry's directory lacks; the summaries of all its games."""
+        raise NotImplementedError
+
+    def notes(self, root: Path) -> list[str]:
+        """What to say about the entry's results besides their ``A [W, T, L] B (N)`` lines."""
+        return []
+
+
+def _label(kind: str, index: int, name: str) -> str:
+    return f'{kind} #{index} "{name}"'
+
+
+@dataclass(frozen=True)
+class MatchEntry(Entry):
+    """A match between two agents, maybe with a published result to compare with."""
+
+    kind: ClassVar[str] = "match"
+    schedule: MatchPlan
+    reference: tuple[int, int, int] | None = None
+
+    def plan(self, root: Path) -> MatchPlan:
+        """The match's games."""
+        return self.schedule
+
+    def run(self, root: Path, *, jobs: int, progress: Progress | None,
+            session: dict[str, Any]) -> list[PairingSummary]:
+        """Play the match."""
+        return run_games(self.schedule, root / self.name, jobs=jobs, progress=progress,
+                         session=session).summaries
+
+    def comparison(self, root: Path) -> Comparison | None:
+        """The result beside the reference, when there are both."""
+        summaries = _summaries(root / self.name)
+        if self.reference is None or not summaries:
+            return None
+        ours = (summaries[0].wins, summaries[0].draws, summaries[0].losses)
+        return Comparison(self, ours, self.reference, homogeneity(ours, self.reference))
+
+    def notes(self, root: Path) -> list[str]:
+        """The reference and the verdict of the test against it."""
+        compared = self.comparison(root)
+        if compared is None:
+            return []
+        test = compared.test
+        return [f"reference {_wtl(compared.reference)}: "
+                f"{'differs' if test.differs else 'within noise'} (chi-square p = {test.p:.3g})"]
+
+
+@dataclass(frozen=True)
+class TournamentEntry(Entry):
+    """A round robin or gauntlet, rated."""
+
+    kind: ClassVar[str] = "tournament"
+    schedule: MatchPlan
+    anchor: str | None = None
+
+    def plan(self, root: Path) -> MatchPlan:
+        """The tournament's games."""
+        return self.schedule
+
+    def run(self, root: Path, *, jobs: int, progress: Progress | None,
+            session: dict[str, Any]) -> list[PairingSummary]:
+        """Play the tournament and write its ratings and crosstable."""
+        return run_tournament(self.schedule, root / self.name, anchor=self.anchor, jobs=jobs,
+                              progress=progress, session=session).run.summaries
+
+    def ratings(self, root: Path) -> pd.DataFrame | None:
+        """The tournament's ratings.csv (best first), None before it is written."""
+        import pandas as pd
+
+        path = root / self.name / RATINGS_FILE
+        return pd.read_csv(path) if path.is_file() else None
+
+    def ranked(self, root: Path) -> list[str]:
+        """The agents best first, from the tournament's ratings."""
+        ratings = self.ratings(root)
+        if ratings is None:
+            raise ExperimentError(f"{self.label} has no ratings yet in {root / self.name}")
+        return [str(agent) for agent in ratings["agent"]]
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """An agent named by its rank in a tournament of the same experiment."""
+
+    tournament: TournamentEntry
+    rank: int
+
+    def __str__(self) -> str:
+        return f"#{self.rank} of {self.tournament.name}"
+
+    def spec(self, root: Path) -> str:
+        """The agent at this rank, once the tournament is rated."""
+        return self.tournament.ranked(root)[self.rank - 1]
+
+
+@dataclass(frozen=True)
+class SprtEntry(Entry):
+    """An SPRT of agent A against agent B; either may be a tournament's rank."""
+
+    kind: ClassVar[str] = "sprt"
+    a: str | Ranked
+    b: str | Ranked
+    test: SprtTest
+    max_games: int
+    settings: GameSettings
+    openings: str
+
+    def plan(self, root: Path) -> MatchPlan:
+        """The test's game pairs, up to its maximum."""
+        a, b = (x.spec(root) if isinstance(x, Ranked) else x for x in (self.a, self.b))
+        plan = sprt_plan(a, b, max_games=self.max_games, settings=self.settings,
+                         openings=self.openings)
+        if len(plan.specs) < 2:
+            raise ExperimentError(f"{self.label}: A and B are both {a!r}")
+        return plan
+
+    def describe(self, root: Path) -> dict[str, Any] | None:
+        """The run's description, None while a tournament it names is not rated."""
+        if any(isinstance(x, Ranked) and not (root / x.tournament.name / RATINGS_FILE).is_file()
+               for x in (self.a, self.b)):
+            return None
+        return {**self.plan(root).describe(), **self.test.describe()}
+
+    def run(self, root: Path, *, jobs: int, progress: Progress | None,
+            session: dict[str, Any]) -> list[PairingSummary]:
+        """Play game pairs until the test decides."""
+        return run_sprt(self.plan(root), self.test, root / self.name, jobs=jobs,
+                        progress=progress, session=session).match.summaries
+
+    def notes(self, root: Path) -> list[str]:
+        """Which ranks the agents are, and the test's last verdict."""
+        ranks = [f"{side} is {x} ({x.spec(root)})" for side, x in (("A", self.a), ("B", self.b))
+                 if isinstance(x, Ranked)]
+        path = root / self.name / SPRT_FILE
+        if not path.is_file():
+            return ranks
+        with path.open(newline="", encoding="utf-8") as file:
+            last = list(csv.DictReader(file))[-1]
+        return [*ranks, f"SPRT H0 {self.test.elo0:g} against H1 {self.test.elo1:g} "
+                        f"{self.test.unit}: {last['verdict']} after {last['games']} games "
+                        f"(LLR {float(last['llr']):.2f}, bounds {float(last['lower']):.2f} "
+                        f"and {float(last['upper']):.2f})"]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A checked experiment file: its entries in the order they run."""
+
+    path: Path
+    description: str
+    entries: tuple[Entry, ...]
+
+    @property
+    def name(self) -> str:
+        """The file's stem: the experiment's results go to ``results/<name>/``."""
+        return self.path.stem
+
+    def default_root(self) -> Path:
+        """``results/<name>``."""
+        return DEFAULT_RESULTS_ROOT / self.name
+
+    def check_directories(self, root: Path) -> None:
+        """Refuse, before any game, an entry directory that holds a different run."""
+        for entry in self.entries:
+            try:
+                run = entry.describe(root)
+                if run is not None:
+                    claim_run_dir(root / entry.name, run)
+            except ArenaError as error:
+                raise Where(self.path, entry.label).error(str(error)) from None
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_experiment(path: Path) -> Experiment:
+    """Read and check an experiment file: every entry's options, agents and plan."""
+    path = Path(path)
+    where = Where(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise where.error(f"cannot read it: {error.strerror or error}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise where.error(f"not valid TOML: {error}") from None
+    check_fields(data, TOP_LEVEL, (), where)
+    defaults = data.get("defaults", {})
+    check_fields(defaults, GAME_OPTIONS, (), Where(path, "[defaults]"))
+    entries: list[Entry] = []
+    for kind in ENTRY_KINDS:
+        for index, table in enumerate(data.get(kind, []), start=1):
+            entries.append(_entry(kind, index, table, Context(path, defaults, entries)))
+    if not entries:
+        raise where.error("no entries: add a [[match]], [[tournament]] or [[sprt]] table")
+    return Experiment(path, data.get("description", ""), tuple(entries))
+
+
+class Context(NamedTuple):
+    """What building an entry may need: the file, its defaults, the entries before it."""
+
+    path: Path
+    defaults: dict[str, Any]
+    entries: list[Entry]
+
+
+def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> Entry:
+    name = table.get("name")
+    where = Where(context.path,
+                  _label(kind, index, name) if isinstance(name, str) else f"{kind} #{index}")
+    build = _BUILDERS[kind]
+    check_fields(table, {**build.fields, **GAME_OPTIONS}, build.required, where)
+    if not _NAME.fullmatch(table["name"]):
+        raise where.error(f"name {table['name']!r} must be a directory name: letters, digits, "
+                          "'.', '_' and '-', starting with a letter or digit")
+    if table["name"] in (REPORT, COMPARISON_CHART):
+        raise where.error(f"name {table['name']!r} is reserved for the experiment's page")
+    taken = next((e for e in context.entries if e.name == table["name"]), None)
+    if taken is not None:
+        raise where.error(f"name {table['name']!r} is already used by {taken.label}")
+    options = {**context.defaults, **table}
+    try:
+        settings = GameSettings(Rules(options.get("rows", 6), options.get("cols", 7),
+                                      options.get("connect", 4)),
+                                options.get("seed", DEFAULT_SEED), options.get("time_per_move"))
+        return build.make(index, options, settings, context)
+    except ArenaError as error:
+        raise where.error(str(error)) from None
+
+
+def _openings(options: Mapping[str, Any], path: Path, default: str = "none") -> str:
+    """The entry's openings spec; a file is found relative to the experiment file."""
+    spec = str(options.get("openings", default))
+    if spec != "none" and not spec.startswith("random:") and not Path(spec).is_absolute():
+        return str(path.parent / spec)
+    return spec
+
+
+def _make_match(index: int, options: Mapping[str, Any], settings: GameSettings,
+                context: Context) -> MatchEntry:
+    a, b = resolve_agents([options["a"], options["b"]], settings.rules)
+    first = options.get("first", "alternate")
+    if first not in FIRST_CHOICES:
+        raise ExperimentError(f"first must be one of {', '.join(FIRST_CHOICES)}, got {first!r}")
+    openings = load_openings(_openings(options, context.path), settings.rules, settings.seed)
+    plan = MatchPlan((Pairing(a.name, b.name, options["games"], first),), settings, openings)
+    reference = options.get("reference")
+    return MatchEntry(index, options["name"], (options["a"], options["b"]), plan,
+                      tuple(reference) if reference else None)
+
+
+def _make_tournament(index: int, options: Mapping[str, Any], settings: GameSettings,
+                     context: Context) -> TournamentEntry:
+    openings = load_openings(_openings(options, context.path), settings.rules, settings.seed)
+    plan = tournament_plan(options["agents"], options["games"], settings, openings,
+                           options.get("gauntlet", False))
+    return TournamentEntry(index, options["name"], tuple(options["agents"]), plan,
+                           resolve_anchor(options.get("anchor"), plan.specs))
+
+
+def _make_sprt(index: int, options: Mapping[str, Any], settings: GameSettings,
+               context: Context) -> SprtEntry:
+    a, b = (_agent(options[side], side, context) for side in ("a", "b"))
+    if isinstance(a, Ranked) and a == b:
+        raise ExperimentError(f"a and b are both {a}")
+    test = SprtTest(float(options["elo0"]), float(options["elo1"]), options.get("alpha", 0.05),
+                    options.get("beta", 0.05), options.get("model", "normalized"),
+                    options.get("batch_pairs", DEFAULT_BATCH_PAIRS))
+    entry = SprtEntry(index, options["name"], (str(a), str(b)), a, b, test,
+                      options.get("max_games", DEFAULT_MAX_GAMES), settings,
+                      _openings(options, context.path, DEFAULT_OPENINGS))
+    # Check the agents, openings and maximum now, ranks standing for their tournament's agents.
+    stand_ins = [x.tournament.schedule.specs[x.rank - 1] if isinstance(x, Ranked) else x
+                 for x in (a, b)]
+    sprt_plan(*stand_ins, max_games=entry.max_games, settings=settings, openings=entry.openings)
+    return entry
+
+
+def _agent(value: str | dict[str, Any], side: str, context: Context) -> str | Ranked:
+    """An agent spec, or ``{tournament = NAME, rank = K}`` naming an earlier tournament's
+    K-th best agent."""
+    if isinstance(value, str):
+        return value
+    tournaments = {e.name: e for e in context.entries if isinstance(e, TournamentEntry)}
+    tournament = tournaments.get(value["tournament"])
+    if tournament is None:
+        raise ExperimentError(f"{side} names tournament {value['tournament']!r}, which is not "
+                              f"a [[tournament]] of this file ({', '.join(tournaments) or 'none'})")
+    agents = len(tournament.schedule.specs)
+    if not 1 <= value["rank"] <= agents:
+        raise ExperimentError(f"{side} names rank {value['rank']} of {tournament.label}, which "
+                              f"has {agents} agents")
+    return Ranked(tournament, value["rank"])
+
+
+class Builder(NamedTuple):
+    """An entry kind's own fields, the required ones, and how to build the entry."""
+
+    fields: dict[str, Kind]
+    required: tuple[str, ...]
+    make: Callable[[int, Mapping[str, Any], GameSettings, Context], Entry]
+
+
+_BUILDERS: dict[str, Builder] = {
+    "match": Builder({"name": STRING, "a": STRING, "b": STRING, "games": WHOLE,
+                      "first": STRING, "reference": WTL},
+                     ("name", "a", "b", "games"), _make_match),
+    "tournament": Builder({"name": STRING, "agents": STRINGS, "games": WHOLE,
+                           "gauntlet": BOOLEAN, "anchor": STRING},
+                          ("name", "agents", "games"), _make_tournament),
+    "sprt": Builder({"name": STRING, "a": AGENT, "b": AGENT, "elo0": NUMBER, "elo1": NUMBER,
+                     "alpha": NUMBER, "beta": NUMBER, "model": STRING, "max_games": WHOLE,
+                     "batch_pairs": WHOLE},
+                    ("name", "a", "b", "elo0", "elo1"), _make_sprt),
+}
+
+
+# --------------------------------------------------------------------------- the test
+
+
+@dataclass(frozen=True)
+class Homogeneity:
+    """A chi-square test that two W/T/L tables come from one distribution."""
+
+    chi2: float
+    dof: int
+    p: float
+    merged_draws: bool  # draws counted with losses (too few expected)
+    approximate: bool  # some expected count is below MIN_EXPECTED
+
+    @property
+    def differs(self) -> bool:
+        """True when the difference is significant at the ``LEVEL`` (5%) level."""
+        return self.p < LEVEL
+
+    @property
+    def verdict(self) -> str:
+        """``within noise`` or ``differs (p = ...)``."""
+        return f"differs (p = {self.p:.2g})" if self.differs else "within noise"
+
+
+def homogeneity(ours: Sequence[int], reference: Sequence[int]) -> Homogeneity:
+    """Pearson's chi-square test of homogeneity on the 2 x 3 table of two [W, T, L] results.
+
+    When a row expects fewer than ``MIN_EXPECTED`` draws the draws join the losses (a 2 x 2
+    table, wins against the rest); a column empty in both rows is left out. The p-value is
+    exact for the chi-square distribution: ``exp(-chi2 / 2)`` with 2 degrees of freedom,
+    ``erfc(sqrt(chi2 / 2))`` with 1.
+    """
+    table = np.array([ours, reference], dtype=float)
+    expected = _expected(table)
+    merged = bool(expected[:, 1].min() < MIN_EXPECTED)
+    if merged:
+        table = np.column_stack([table[:, 0], table[:, 1] + table[:, 2]])
+    table = table[:, table.sum(axis=0) > 0]
+    dof = table.shape[1] - 1
+    if dof == 0:
+        return Homogeneity(0.0, 0, 1.0, merged, False)
+    expected = _expected(table)
+    chi2 = float(((table - expected) ** 2 / expected).sum())
+    p = math.exp(-chi2 / 2) if dof == 2 else math.erfc(math.sqrt(chi2 / 2))
+    return Homogeneity(chi2, dof, p, merged, bool(expected.min() < MIN_EXPECTED))
+
+
+def _expected(table: np.ndarray) -> np.ndarray:
+    return np.outer(table.sum(axis=1), table.sum(axis=0)) / table.sum()
+
+
+# --------------------------------------------------------------------------- the page
+
+
+def write_experiment_report(experiment: Experiment, root: Path,
+                            command: str | None = None) -> Path:
+    """Write ``root/report.md``: each entry's results and report, and how the results with
+    a reference compare with it (plus a chart of them); return its path."""
+    lines = [f"# Experiment: {experiment.name}", ""]
+    if experiment.description:
+        lines += [experiment.description.strip(), ""]
+    lines += [f"- **file**: `{experiment.path}`"]
+    if command:
+        lines += [f"- **command**: `{command}`"]
+    lines += [""]
+    compared = [c for e in experiment.entries if isinstance(e, MatchEntry)
+                for c in [e.comparison(root)] if c is not None]
+    if compared:
+        lines += _comparison_section(compared, root)
+    lines += ["## Entries", ""]
+    for entry in experiment.entries:
+        lines += _entry_section(entry, root)
+    path = root / REPORT
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _summaries(directory: Path) -> list[PairingSummary]:
+    games = directory / GAMES_FILE
+    return summarize(games) if games.is_file() else []
+
+
+def entry_lines(summaries: Sequence[PairingSummary]) -> list[str]:
+    """The seeds' ``A [W, T, L] B (N)`` line of every pairing."""
+    return [seeds_line(s.agent_a, s.wins, s.draws, s.losses, s.agent_b, s.games)
+            for s in summaries]
+
+
+def _entry_section(entry: Entry, root: Path) -> list[str]:
+    lines = [f"### {entry.kind} `{entry.name}`", ""]
+    summaries = _summaries(root / entry.name)
+    if not summaries:
+        return [*lines, "Not played yet.", ""]
+    results = ["```text", *entry_lines(summaries), "```", ""]
+    if len(summaries) > FOLDED_PAIRINGS:
+        results = [f"<details><summary>{len(summaries)} pairings</summary>", "", *results,
+                   "</details>", ""]
+    lines += results
+    lines += [f"{note[0].upper()}{note[1:]}.\n" for note in entry.notes(root)]
+    ratings = entry.ratings(root) if isinstance(entry, TournamentEntry) else None
+    if ratings is not None:
+        anchor = f"`{entry.anchor}` = 0" if isinstance(entry, TournamentEntry) and entry.anchor \
+            else "mean 0"
+        lines += [f"Ratings (Elo, {anchor}; 95% bootstrap intervals):", "",
+                  _ratings_table(ratings), ""]
+    if (root / entry.name / REPORT).is_file():
+        lines += [f"Full report: [{entry.name}/{REPORT}]({entry.name}/{REPORT})", ""]
+    return lines
+
+
+def _ratings_table(ratings: pd.DataFrame) -> str:
+    from arena.report import markdown_table
+
+    rows = [(r["rank"], f"`{r['agent']}`", f"{r['rating']:+.0f}",
+             f"[{r['low']:+.0f}, {r['high']:+.0f}]", r["games"], f"{r['score']:.1%}")
+            for r in ratings.to_dict("records")]
+    return markdown_table(("rank", "agent", "Elo", "95% interval", "games", "score"), rows)
+
+
+class Comparison(NamedTuple):
+    """A match entry's result beside its reference."""
+
+    entry: MatchEntry
+    ours: tuple[int, int, int]
+    reference: tuple[int, int, int]
+    test: Homogeneity
+
+
+_FIRST = {"alternate": "alternate", "a": "A always", "b": "B always"}
+
+
+def _comparison_section(compared: Sequence[Comparison], root: Path) -> list[str]:
+    from arena.report import markdown_table
+
+    rows = [(c.entry.name, " vs ".join(f"`{spec}`" for spec in c.entry.specs),
+             _FIRST[c.entry.schedule.pairings[0].first], _wtl(c.ours), _wtl(c.reference),
+             f"{c.test.chi2:.2f}", c.test.dof, f"{c.test.p:.3g}",
+             c.test.verdict + (" †" if c.test.approximate else "")) for c in compared]
+    differ = sum(c.test.differs for c in compared)
+    _write_comparison_chart(compared, root / COMPARISON_CHART)
+    header = ("entry", "A vs B", "first", "ours [W, T, L]", "reference [W, T, L]", "chi²",
+              "dof", "p", "verdict")
+    return [
+        "## Against the reference", "",
+        markdown_table(header, rows), "",
+        f"{differ} of {len(compared)} results differ from their reference at the {LEVEL:.0%} "
+        f"level; by chance alone about {LEVEL * len(compared):.1f} would.", "",
+        "Each row tests whether our W/T/L and the reference's could come from one "
+        "distribution: Pearson's chi-square test of homogeneity on the 2 x 3 table (ours and "
+        "the reference; wins, ties, losses), 2 degrees of freedom, p = exp(-chi²/2). When a "
+        f"row expects fewer than {MIN_EXPECTED} ties, ties are counted with the losses (a "
+        "2 x 2 table, wins against the rest: 1 degree of freedom, p = erfc(sqrt(chi²/2))). "
+        f"A difference is within noise when p >= {LEVEL:.0%}. † marks a table with an "
+        f"expected count below {MIN_EXPECTED}, where the p-value is only approximate.", "",
+        f"![Our results beside the reference's]({COMPARISON_CHART})", "",
+    ]
+
+
+def _wtl(counts: Sequence[int]) -> str:
+    return f"[{', '.join(map(str, counts))}]"
+
+
+def _write_comparison_chart(compared: Sequence[Comparison], path: Path) -> None:
+    """Stacked W/T/L shares of each compared entry: ours above the reference's, under a
+    title naming the agents."""
+    import matplotlib
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import PercentFormatter
+
+    from arena import charts
+
+    rows = [row for c in compared for row in (
+        (f"ours ({sum(c.ours)})", c.ours, ""),
+        (f"reference ({sum(c.reference)})", c.reference, c.test.verdict))]
+    titles = [textwrap.wrap(f"{c.entry.name}:  " + "  vs  ".join(c.entry.specs), TITLE_WIDTH,
+                            break_on_hyphens=False) for c in compared]
+    # In bar heights: a title line takes LINE, then ours, the reference and a gap.
+    heights = [LINE * len(lines) for lines in titles]
+    tops = -np.cumsum([0.0, *(h + 2.3 for h in heights[:-1])])
+    ours = tops - np.array(heights) - 0.45
+    y = np.column_stack([ours, ours - 1.0]).ravel()
+    with matplotlib.rc_context(charts.STYLE):
+        figure = Figure(figsize=(charts.WIDTH + 1, 1.2 + 0.22 * (y[0] - y[-1] + 2)),
+                        layout="constrained")
+        ax = figure.add_subplot()
+        left = np.zeros(len(rows))
+        for column, (colour, name) in enumerate(((charts.WIN, "A wins"), (charts.DRAW, "ties"),
+                                                 (charts.LOSS, "A losses"))):
+            share = np.array([counts[column] / sum(counts) for _, counts, _ in rows])
+            ax.barh(y, share, left=left, height=0.75, color=colour, label=name)
+            left += share
+        for lines, top in zip(titles, tops, strict=True):
+            ax.text(0, top, "\n".join(lines), fontsize=8, fontweight="bold", va="top",
+                    linespacing=1.3)
+        for yi, (_, counts, verdict) in zip(y, rows, strict=True):
+            ax.annotate(f"{_wtl(counts)}  {verdict}", (1.0, yi), xytext=(6, 0),
+                        textcoords="offset points", va="center", fontsize=8)
+        ax.set_yticks(y, [label for label, _, _ in rows])
+        ax.set_ylim(y[-1] - 0.6, 0.2)
+        ax.tick_params(axis="y", length=0)
+        ax.grid(axis="y", visible=False)
+        ax.set_xlim(0, 1)
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.set_xlabel("share of games, from agent A's view (A is the first agent named)")
+        ax.set_title("Our results beside the reference's  [W, T, L]")
+        figure.legend(loc="outside lower center", ncol=3)
+        charts.save(figure, path)

@@ -1,0 +1,184 @@
+"""Round robins and gauntlets: many pairings in one run, then a crosstable and Elo ratings.
+
+A tournament is a ``MatchPlan`` with one pairing per pair of agents (a round robin: every
+unordered pair once; a gauntlet: the first agent against each of the others), colours
+alternating within each pairing. ``run_games`` plays all of it in one pool, so a tournament is
+reproducible and resumable exactly like a match. From the games it then derives
+``crosstable.csv`` (each agent's W/T/L and score against each opponent) and ``ratings.csv``
+(Bradley-Terry Elo with bootstrap intervals, see ``arena.ratings``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from arena.agent import parse_spec
+from arena.errors import ArenaError
+from arena.match import (
+    Backend,
+    GameSettings,
+    MatchPlan,
+    MatchRun,
+    Pairing,
+    Progress,
+    canonical_spec,
+    resolve_agents,
+    run_games,
+)
+from arena.openings import NoOpenings, OpeningBook
+from arena.results import GAMES_FILE, load_games
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+DEFAULT_TOURNAMENTS_DIR = Path("results") / "tournaments"
+CROSSTABLE_FILE = "crosstable.csv"
+RATINGS_FILE = "ratings.csv"
+CROSSTABLE_COLUMNS = ("agent", "opponent", "games", "wins", "draws", "losses", "points",
+                      "score")
+DEFAULT_ANCHOR = "random"
+BOOTSTRAP = 1000
+"""Bootstrap replicates behind the ratings' 95% intervals."""
+
+# The bootstrap's randomness: SeedSequence(run seed, spawn_key=(RATINGS_STREAM,)); the
+# openings use stream 1.
+RATINGS_STREAM = 2
+
+_FLIPPED = {"win": "loss", "draw": "draw", "loss": "win"}
+
+
+class TournamentError(ArenaError):
+    """A tournament that cannot be played: too few agents, one given twice, a bad anchor."""
+
+
+def tournament_pairings(agents: Sequence[str], games: int,
+                        gauntlet: bool = False) -> tuple[Pairing, ...]:
+    """The pairings of a round robin (every pair once, in the order given) or a gauntlet
+    (the first agent against each other one), ``games`` games each, colours alternating."""
+    if len(agents) < 2:
+        raise TournamentError(f"a tournament needs at least two agents, got {len(agents)}")
+    if games % 2:
+        raise TournamentError(
+            f"games per pairing must be even so that colours are balanced, got {games}"
+        )
+    pairs = [(agents[0], other) for other in agents[1:]] if gauntlet else combinations(agents, 2)
+    return tuple(Pairing(a, b, games) for a, b in pairs)
+
+
+def tournament_plan(specs: Sequence[str], games: int, settings: GameSettings,
+                    openings: OpeningBook | None = None, gauntlet: bool = False) -> MatchPlan:
+    """The plan of a tournament of ``specs`` (checked, and canonical in the plan).
+
+    Raises AgentSpecError or UnsupportedBoardError for a bad agent, TournamentError for an
+    agent given twice (under any spelling).
+    """
+    names: dict[str, str] = {}
+    for text, resolved in zip(specs, resolve_agents(specs, settings.rules), strict=True):
+        if resolved.name in names:
+            raise TournamentError(
+                f"agent {resolved.name!r} is given twice ({names[resolved.name]!r} and "
+                f"{text!r}); a tournament needs distinct agents"
+            )
+        names[resolved.name] = text
+    return MatchPlan(tournament_pairings(list(names), games, gauntlet), settings,
+                     openings or NoOpenings())
+
+
+def resolve_anchor(anchor: str | None, agents: Sequence[str]) -> str | None:
+    """The agent whose rating is 0: ``anchor`` (any spelling of one of ``agents``), else
+    ``random`` when it plays, else None (the field's mean is 0)."""
+    if anchor is None:
+        return DEFAULT_ANCHOR if DEFAULT_ANCHOR in agents else None
+    name = canonical_spec(parse_spec(anchor))
+    if name not in agents:
+        raise TournamentError(
+            f"anchor {anchor!r} is not one of the agents ({', '.join(agents)})"
+        )
+    return name
+
+
+def ratings_rng(seed: int) -> np.random.Generator:
+    """The bootstrap's generator for a run seed: the same run gives the same intervals."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(RATINGS_STREAM,)))
+
+
+def crosstable(games: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
+    """One row per agent and opponent that met (in ``order``): games, W/T/L, points, score,
+    from the row agent's point of view. Games of an agent against itself are left out."""
+    import pandas as pd
+
+    sides = pd.concat([
+        games[["agent_a", "agent_b", "result"]].set_axis(["agent", "opponent", "result"],
+                                                         axis=1),
+        games[["agent_b", "agent_a"]].set_axis(["agent", "opponent"], axis=1).assign(
+            result=games["result"].map(_FLIPPED)),
+    ], ignore_index=True)
+    sides = sides[sides["agent"] != sides["opponent"]]
+    counts = (sides.groupby(["agent", "opponent"])["result"].value_counts()
+              .unstack(fill_value=0)
+              .reindex(columns=["win", "draw", "loss"], fill_value=0)
+              .set_axis(["wins", "draws", "losses"], axis=1))
+    rank = {agent: i for i, agent in enumerate(order)}
+    table = counts.reset_index()
+    table = table.sort_values(["agent", "opponent"], key=lambda column: column.map(rank),
+                              ignore_index=True)
+    table.insert(2, "games", table[["wins", "draws", "losses"]].sum(axis=1))
+    table["points"] = table["wins"] + table["draws"] / 2
+    table["score"] = table["points"] / table["games"]
+    return table[list(CROSSTABLE_COLUMNS)]
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A tournament's derived tables: ratings (best first) and the crosstable in that order."""
+
+    ratings: pd.DataFrame
+    crosstable: pd.DataFrame
+
+
+def write_standings(directory: Path, anchor: str | None, seed: int) -> Standings:
+    """Rate the agents of the run in ``directory`` and write ratings.csv and crosstable.csv
+    (replacing them: they are derived from games.csv)."""
+    from arena.ratings import rate
+
+    games = load_games(directory / GAMES_FILE)
+    ratings = rate(games, anchor=anchor, rng=ratings_rng(seed), bootstrap=BOOTSTRAP)
+    table = crosstable(games, list(ratings["agent"]))
+    ratings.to_csv(directory / RATINGS_FILE, index=False)
+    table.to_csv(directory / CROSSTABLE_FILE, index=False)
+    return Standings(ratings, table)
+
+
+@dataclass
+class TournamentRun:
+    """What ``run_tournament`` did: the match run (directory, games played, summaries), the
+    anchor used and the standings."""
+
+    run: MatchRun
+    anchor: str | None
+    standings: Standings
+
+
+def run_tournament(
+    plan: MatchPlan,
+    out_dir: Path,
+    *,
+    anchor: str | None = None,
+    jobs: int = 1,
+    backend: Backend = "loky",
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+    session: dict[str, Any] | None = None,
+) -> TournamentRun:
+    """Play the games of ``plan`` that ``out_dir`` lacks (see ``run_games``), then write
+    ratings.csv (anchored as ``resolve_anchor`` says) and crosstable.csv."""
+    anchored = resolve_anchor(anchor, plan.specs)
+    run = run_games(plan, out_dir, jobs=jobs, backend=backend, scheduler=scheduler,
+                    progress=progress, session=session)
+    return TournamentRun(run, anchored, write_standings(out_dir, anchored, plan.settings.seed))
