@@ -12,12 +12,11 @@ import click
 from tqdm import tqdm
 
 from arena.board import Rules
-from arena.cli.options import board_options, write_run_report
+from arena.cli.options import run_options, write_run_report
 from arena.cli.stats import format_report
-from arena.game import TIME_MARGIN_SECONDS, GameAbandoned
+from arena.game import GameAbandoned
 from arena.match import (
     DEFAULT_RESULTS_DIR,
-    DEFAULT_SEED,
     FIRST_CHOICES,
     Backend,
     First,
@@ -114,33 +113,11 @@ def repeated_games_warning(summary: PairingSummary) -> str | None:
 @click.argument("agent_b")
 @click.option("-n", "--games", type=click.IntRange(min=1), required=True,
               help="Number of games, e.g. -n 1000.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: all cores; 1 with an interactive agent).")
-@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
-              help="Run seed: each game's seed comes from it and the game's index.")
-@click.option("--openings", default="none", show_default=True, metavar="SPEC",
-              help="none, random:K (K random plies, each opening played twice with colours "
-                   "swapped) or a file of move strings, one per line.")
 @click.option("--first", type=click.Choice(FIRST_CHOICES), default="alternate",
               show_default=True,
               help="Who moves first: alternate between the agents (and within each opening "
                    "pair), or always a or always b.")
-@click.option("--time-per-move", type=click.FloatRange(min=0, min_open=True), default=None,
-              metavar="SECONDS",
-              help=f"Time budget per move; a move over it by more than {TIME_MARGIN_SECONDS} s "
-                   "loses the game.")
-@board_options
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help=f"Run directory (default: under {DEFAULT_RESULTS_DIR}, named after the "
-                   "command). The same command again resumes it.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar; only the final table.")
-@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky",
-              show_default=True, help="loky: processes on this machine; dask: a dask cluster.")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="With --backend dask: join this scheduler, e.g. tcp://10.0.0.5:8786 "
-                   "(default: start a local cluster).")
-@click.option("--no-report", is_flag=True,
-              help="Skip the charts and report.md written at the end (see `arena report`).")
+@run_options(DEFAULT_RESULTS_DIR)
 def match_command(agent_a: str, agent_b: str, games: int, jobs: int | None, seed: int,
                   openings: str, first: First, time_per_move: float | None, rules: Rules,
                   out: Path | None, quiet: bool, backend: Backend, scheduler: str | None,

@@ -10,10 +10,10 @@ import click
 
 from arena.board import Rules
 from arena.cli.match import INTERRUPTED, ProgressBar, repeated_games_warning
-from arena.cli.options import board_options, write_run_report
+from arena.cli.options import run_options, write_run_report
 from arena.cli.stats import format_report
-from arena.game import TIME_MARGIN_SECONDS, GameAbandoned
-from arena.match import DEFAULT_SEED, Backend, GameSettings, available_cores
+from arena.game import GameAbandoned
+from arena.match import Backend, GameSettings, available_cores
 from arena.results import GameRow
 from arena.sprt import (
     DEFAULT_BATCH_PAIRS,
@@ -102,28 +102,7 @@ def format_sprt(run: SprtRun) -> str:
               show_default=True,
               help="Game pairs played between two looks at the LLR. Where the test stops "
                    "depends on it, not on --jobs.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: all cores).")
-@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
-              help="Run seed: each game's seed comes from it and the game's index.")
-@click.option("--openings", default=DEFAULT_OPENINGS, show_default=True, metavar="SPEC",
-              help="random:K (K random plies) or a file of move strings, one per line; each "
-                   "opening is played twice, colours swapped.")
-@click.option("--time-per-move", type=click.FloatRange(min=0, min_open=True), default=None,
-              metavar="SECONDS",
-              help=f"Time budget per move; a move over it by more than {TIME_MARGIN_SECONDS} s "
-                   "loses the game.")
-@board_options
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help=f"Run directory (default: under {DEFAULT_SPRT_DIR}, named after the "
-                   "command). The same command again resumes it.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar; only the final table.")
-@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky",
-              show_default=True, help="loky: processes on this machine; dask: a dask cluster.")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="With --backend dask: join this scheduler (default: start a local cluster).")
-@click.option("--no-report", is_flag=True,
-              help="Skip the charts and report.md written at the end (see `arena report`).")
+@run_options(DEFAULT_SPRT_DIR, openings=DEFAULT_OPENINGS)
 def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: float,
                  beta: float, model: Model, max_games: int, batch_pairs: int, jobs: int | None,
                  seed: int, openings: str, time_per_move: float | None, rules: Rules,

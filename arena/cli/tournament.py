@@ -13,10 +13,9 @@ import click
 
 from arena.board import Rules
 from arena.cli.match import INTERRUPTED, ProgressBar
-from arena.cli.options import board_options, write_run_report
-from arena.game import TIME_MARGIN_SECONDS, GameAbandoned
+from arena.cli.options import run_options, write_run_report
+from arena.game import GameAbandoned
 from arena.match import (
-    DEFAULT_SEED,
     Backend,
     GameSettings,
     available_cores,
@@ -133,27 +132,7 @@ def format_tournament(done: TournamentRun) -> str:
 @click.option("--anchor", default=None, metavar="SPEC",
               help="The agent rated 0 (default: random when it plays, else the field's mean "
                    "is 0).")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: all cores).")
-@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
-              help="Run seed: each game's seed comes from it and the game's index.")
-@click.option("--openings", default="none", show_default=True, metavar="SPEC",
-              help="none, random:K (K random plies, each opening played twice with colours "
-                   "swapped) or a file of move strings, one per line.")
-@click.option("--time-per-move", type=click.FloatRange(min=0, min_open=True), default=None,
-              metavar="SECONDS",
-              help=f"Time budget per move; a move over it by more than {TIME_MARGIN_SECONDS} s "
-                   "loses the game.")
-@board_options
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help=f"Run directory (default: under {DEFAULT_TOURNAMENTS_DIR}, named after the "
-                   "command). The same command again resumes it.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar; only the final tables.")
-@click.option("--no-report", is_flag=True, help="Do not write the charts and report.md.")
-@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky",
-              show_default=True, help="loky: processes on this machine; dask: a dask cluster.")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="With --backend dask: join this scheduler (default: a local cluster).")
+@run_options(DEFAULT_TOURNAMENTS_DIR)
 def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, anchor: str | None,
                        jobs: int | None, seed: int, openings: str, time_per_move: float | None,
                        rules: Rules, out: Path | None, quiet: bool, no_report: bool,
