@@ -1,7 +1,8 @@
 """Short, readable labels for agent specs, the same in every chart and table.
 
 ``negamax:depth=6,heuristic=threats+positional`` reads ``negamax d6 threats+positional``:
-parameters left at their default are dropped (when the spec still resolves), ``depth=N``
+parameters left at their default are dropped (when the spec still resolves), except the
+search depth, which is always shown; ``depth=N``
 becomes ``dN``, a word value stands for itself, ``flag=true`` becomes ``flag`` and
 ``flag=false`` ``no-flag``; other values keep their key. Long labels end in an ellipsis.
 """
@@ -23,6 +24,8 @@ WIDTH = 30
 
 ELLIPSIS = "…"
 _PREFIXES = {"depth": "d"}
+ALWAYS_SHOWN = ("depth",)
+"""Parameters labels show even at their default: a depth comparison needs every depth."""
 
 
 @dataclass(frozen=True)
@@ -72,8 +75,8 @@ def _parse(spec: str) -> _Spec:
     defaults = {p.name: p.default for p in parsed.params if not p.required}
     given = tuple(
         (key, _text(value))
-        for key, value in parsed.values.items()
-        if key not in defaults or defaults[key] != value
+        for key, value in parsed.resolved().items()
+        if key in ALWAYS_SHOWN or key not in defaults or defaults[key] != value
     )
     resolved = tuple((key, _text(value)) for key, value in parsed.resolved().items())
     return _Spec(parsed.name.rpartition(":")[2], given, resolved)

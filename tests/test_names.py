@@ -27,8 +27,13 @@ def test_own_agents_are_named_by_their_class() -> None:
 def test_default_values_are_dropped_when_the_spec_resolves() -> None:
     assert short_name("immediate-win:block=false") == "immediate-win"
     assert short_name("immediate-win:block=true") == "immediate-win block"
-    assert short_name("minimax:depth=4,pruning=false") == "minimax no-pruning"  # 4 is default
+    assert short_name("minimax:depth=4,pruning=false") == "minimax d4 no-pruning"
     assert short_name("minimax:depth=6") == "minimax d6"
+
+
+def test_the_depth_shows_even_at_its_default() -> None:
+    assert short_name("negamax") == "negamax d4"
+    assert short_name("negamax:heuristic=threats") == "negamax d4 threats"
 
 
 def test_long_labels_are_truncated_with_an_ellipsis() -> None:
