@@ -62,6 +62,9 @@ class Run:
         return [str(spec) for spec in pd.unique(both)]
 
 
+MAX_BAR_PAIRINGS = 40
+"""Above this many pairings the W/T/L bars are left out: the crosstable shows them all."""
+
 # --------------------------------------------------------------------------- reading
 
 
@@ -376,8 +379,13 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
     table = pairings(run)
     yield _header(run)
     yield _agents_section(run, labels)
-    yield _with_chart(_results_section(table, labels), run, "wtl.png",
-                      "Wins, draws and losses per pairing", charts.wtl_chart(table, labels))
+    if len(table) <= MAX_BAR_PAIRINGS:
+        yield _with_chart(_results_section(table, labels), run, "wtl.png",
+                          "Wins, draws and losses per pairing", charts.wtl_chart(table, labels))
+    else:
+        yield [*_results_section(table, labels), "",
+               f"({len(table)} pairings: too many for readable bars; the crosstable below "
+               "shows every pairing's score.)"]
     if len(agents) >= 3:
         yield _with_chart(_crosstable_section(run, labels), run, "crosstable.png",
                           "Crosstable heatmap",

@@ -15,6 +15,7 @@ from matplotlib.image import imread
 
 from agents.immediate_win import ImmediateWinAgent
 from agents.random_agent import RandomAgent
+from arena import report
 from arena.agent import Agent
 from arena.board import Position
 from arena.cli import main
@@ -276,3 +277,12 @@ def test_positions_of_synthetic_games_are_real() -> None:
         position: Position = from_moves(str(row["moves"]))
         assert position.is_terminal and position.plies == row["plies"]
         assert str(row["moves"]).startswith(str(row["opening"]))
+
+
+def test_many_pairings_leave_out_the_bars(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(report, "MAX_BAR_PAIRINGS", 5)  # the round robin has 6 pairings
+    run = tournament_run(tmp_path / "rr")
+    page = write_report(run).read_text()
+    assert "(6 pairings: too many for readable bars" in page
+    assert "](wtl.png)" not in page and not (run / "wtl.png").exists()
+    assert "](crosstable.png)" in page
