@@ -37,6 +37,7 @@ from typing import Any, Literal, NamedTuple, Protocol
 
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
+from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from arena import __version__
 from arena.agent import Agent, AgentSpec, check_agent_rules, parse_spec
@@ -417,6 +418,10 @@ def _staged_results(
             yield from _results(_batches(plan, games, sizer), plan.settings, jobs, backend)
 
 
+class WorkerDiedError(RuntimeError):
+    """A worker process died while playing; the games it had not returned are replayed later."""
+
+
 def _results(
     batches: Iterator[list[GameTask]],
     settings: GameSettings,
@@ -430,10 +435,20 @@ def _results(
         return
     calls = (delayed(play_batch)(settings, tasks) for tasks in batches)
     if backend == "dask":  # inside _staged_results' dask context
-        yield from Parallel(n_jobs=-1, batch_size=1, return_as="generator_unordered")(calls)
-    else:
+        from distributed import KilledWorker
+
+        try:
+            yield from Parallel(n_jobs=-1, batch_size=1, return_as="generator_unordered")(calls)
+        except KilledWorker as error:
+            raise WorkerDiedError(f"dask workers died while playing ({error})") from None
+        return
+    try:
         yield from Parallel(n_jobs=jobs, backend="loky", batch_size=1,
                             return_as="generator_unordered")(calls)
+    except TerminatedWorkerError as error:
+        codes = str(error).partition("The exit codes of the workers are ")[2].split("\n")[0]
+        raise WorkerDiedError(f"a worker process died (exit codes {codes or 'unknown'}: "
+                              "killed, out of memory, or crashed in native code)") from None
 
 
 @contextmanager

@@ -17,7 +17,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
-from arena.cli.match import ProgressBar, match_command
+from arena.cli.match import match_command
+from arena.cli.progress import ProgressBar
 from arena.match import DEFAULT_SEED
 from arena.results import TIMING_COLUMNS, GameRow, load_games
 
@@ -213,3 +214,31 @@ def test_kill_9_mid_run_then_the_same_command_finishes_it(tmp_path: Path) -> Non
                                env=env, capture_output=True, text=True, timeout=120)
     assert reference.returncode == 0, reference.stderr
     assert resumed == without_timing(tmp_path / "reference")
+
+
+CRASHING_WORKER = '''
+import os
+from arena.agent import BaseAgent
+
+class DiesAfterTwoMoves(BaseAgent):
+    """Kills the worker process that runs it on its third move of a game."""
+
+    def choose(self, position, rng):
+        if position.plies >= 4:
+            os._exit(3)
+        return position.legal_moves()[0]
+'''
+
+
+def test_a_worker_that_dies_is_one_line_and_the_games_stay(arena: click.Group,
+                                                            tmp_path: Path) -> None:
+    agent = tmp_path / "dies.py"
+    agent.write_text(CRASHING_WORKER)
+    out = tmp_path / "run"
+    result = invoke(arena, "random", f"{agent}:DiesAfterTwoMoves", "-n", "6", "--jobs", "2",
+                    "--no-report", "--out", str(out))
+    assert result.exit_code == 1, result.output
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("arena: error: a worker process died (exit codes")
+    assert f"games are saved in {out}; run the same command to finish" in result.stderr
+    assert (out / "games.csv").read_text().startswith("game,")  # the table is intact

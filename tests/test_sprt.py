@@ -361,8 +361,8 @@ def test_an_interrupted_command_says_how_to_resume(arena: click.Group, tmp_path:
     result = invoke(arena, STRONG, WEAK, "--elo0", "0", "--elo1", "5", "--max-games", "100",
                     "--out", str(tmp_path / "run"))
     assert result.exit_code == 130 and result.stdout == ""
-    assert result.stderr == (f"arena: interrupted with 0 games of at most 100 in "
-                             f"{tmp_path / 'run'}; run the same command to resume\n")
+    assert result.stderr == (f"arena: interrupted with 0 of 100 games in "
+                             f"{tmp_path / 'run'}; run the same command to finish\n")
 
 
 def test_an_unknown_agent_is_refused_before_any_game(arena: click.Group, tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from arena.cli.bench import bench_command
 from arena.cli.match import match_command
 from arena.cli.perft import perft_command
 from arena.cli.play import play_command
+from arena.cli.progress import INTERRUPTED
 from arena.cli.report import report_command
 from arena.cli.run import run_command
 from arena.cli.sprt import sprt_command
@@ -24,7 +25,6 @@ from arena.cli.tournament import tournament_command
 from arena.errors import ArenaError
 
 USAGE_ERROR = 2
-INTERRUPTED = 130
 
 
 class ArenaGroup(click.Group):

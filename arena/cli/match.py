@@ -5,16 +5,13 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from types import TracebackType
-from typing import Any
 
 import click
-from tqdm import tqdm
 
 from arena.board import Rules
 from arena.cli.options import run_options, write_run_report
+from arena.cli.progress import ProgressBar, with_progress
 from arena.cli.stats import format_report
-from arena.game import GameAbandoned
 from arena.match import (
     DEFAULT_RESULTS_DIR,
     FIRST_CHOICES,
@@ -30,46 +27,7 @@ from arena.match import (
     run_games,
 )
 from arena.openings import load_openings
-from arena.results import GameRow
 from arena.summary import FORFEITS, PairingSummary, seeds_line
-
-INTERRUPTED = 130
-
-
-class ProgressBar:
-    """A tqdm bar on stderr: games done, games per second, time left, and the wins, ties and
-    losses of agent A in the games played by this command."""
-
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
-        self.counts = {"win": 0, "draw": 0, "loss": 0}
-        self.finished = 0
-        self._bar: tqdm[Any] | None = None
-
-    def start(self, total: int, finished: int) -> None:
-        """Open the bar at the games already played."""
-        self.finished = finished
-        if self.enabled:
-            self._bar = tqdm(total=total, initial=finished, unit="game", file=sys.stderr,
-                             dynamic_ncols=True, smoothing=0.1)
-
-    def advance(self, rows: list[GameRow]) -> None:
-        """Count finished games."""
-        for row in rows:
-            self.counts[row.result] += 1
-        self.finished += len(rows)
-        if self._bar is not None:
-            self._bar.set_postfix_str("W/T/L {win}/{draw}/{loss}".format(**self.counts),
-                                      refresh=False)
-            self._bar.update(len(rows))
-
-    def __enter__(self) -> ProgressBar:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
-        if self._bar is not None:
-            self._bar.close()
 
 
 def format_summary(summary: PairingSummary, directory: Path) -> str:
@@ -147,15 +105,9 @@ def match_command(agent_a: str, agent_b: str, games: int, jobs: int | None, seed
     directory = out or default_out_dir(plan)
     session = {"command": shlex.join(sys.argv), "options": click.get_current_context().params}
     workers = jobs or (1 if interactive else available_cores())
-    show_bar = not quiet and not interactive and sys.stderr.isatty()
-    with ProgressBar(enabled=show_bar) as progress:
-        try:
-            run = run_games(plan, directory, jobs=workers, backend=backend, scheduler=scheduler,
-                            progress=progress, session=session)
-        except (KeyboardInterrupt, GameAbandoned):
-            click.echo(f"arena: interrupted with {progress.finished} of {plan.total} games in "
-                       f"{directory}; run the same command to finish", err=True)
-            raise click.exceptions.Exit(INTERRUPTED) from None
+    run = with_progress(plan.total, directory, quiet or interactive, lambda progress: run_games(
+        plan, directory, jobs=workers, backend=backend, scheduler=scheduler, progress=progress,
+        session=session), ProgressBar)
     _print_run(run)
     if not no_report:
         write_run_report(run.directory)

@@ -9,12 +9,11 @@ from typing import Any
 
 import click
 
-from arena.cli.match import ProgressBar
+from arena.cli.progress import ProgressBar, with_progress
 from arena.cli.tournament import (
     LABEL_WIDTH,
     TournamentProgressBar,
     format_ratings,
-    with_progress,
 )
 from arena.experiment import Entry, TournamentEntry, entry_lines, load_experiment
 from arena.match import available_cores

@@ -9,10 +9,10 @@ from pathlib import Path
 import click
 
 from arena.board import Rules
-from arena.cli.match import INTERRUPTED, ProgressBar, repeated_games_warning
+from arena.cli.match import repeated_games_warning
 from arena.cli.options import run_options, write_run_report
+from arena.cli.progress import ProgressBar, with_progress
 from arena.cli.stats import format_report
-from arena.game import GameAbandoned
 from arena.match import Backend, GameSettings, available_cores
 from arena.results import GameRow
 from arena.sprt import (
@@ -44,9 +44,6 @@ class SprtProgressBar(ProgressBar):
     def __init__(self, enabled: bool):
         super().__init__(enabled)
         self.llr = ""
-
-    def __enter__(self) -> SprtProgressBar:
-        return self
 
     def advance(self, rows: list[GameRow]) -> None:
         """Count finished games."""
@@ -130,15 +127,10 @@ def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: fl
                      settings=GameSettings(rules, seed, time_per_move))
     directory = out or default_sprt_dir(plan, test)
     session = {"command": shlex.join(sys.argv), "options": click.get_current_context().params}
-    with SprtProgressBar(enabled=not quiet and sys.stderr.isatty()) as progress:
-        try:
-            run = run_sprt(plan, test, directory, jobs=jobs or available_cores(),
-                           backend=backend, scheduler=scheduler, progress=progress,
-                           session=session, on_step=progress.step)
-        except (KeyboardInterrupt, GameAbandoned):
-            click.echo(f"arena: interrupted with {progress.finished} games of at most "
-                       f"{plan.total} in {directory}; run the same command to resume", err=True)
-            raise click.exceptions.Exit(INTERRUPTED) from None
+    run = with_progress(plan.total, directory, quiet, lambda progress: run_sprt(
+        plan, test, directory, jobs=jobs or available_cores(), backend=backend,
+        scheduler=scheduler, progress=progress, session=session, on_step=progress.step),
+        SprtProgressBar)
     click.echo(format_sprt(run))
     warning = repeated_games_warning(run.summary)
     if warning:

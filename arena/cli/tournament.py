@@ -5,16 +5,15 @@ from __future__ import annotations
 import math
 import shlex
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import click
 
 from arena.board import Rules
-from arena.cli.match import INTERRUPTED, ProgressBar
 from arena.cli.options import run_options, write_run_report
-from arena.game import GameAbandoned
+from arena.cli.progress import ProgressBar, with_progress
 from arena.match import (
     Backend,
     GameSettings,
@@ -36,8 +35,7 @@ from arena.tournament import (
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["TournamentProgressBar", "format_crosstable", "format_ratings", "tournament_command",
-           "with_progress"]
+__all__ = ["TournamentProgressBar", "format_crosstable", "format_ratings", "tournament_command"]
 
 T = TypeVar("T")
 
@@ -54,19 +52,6 @@ class TournamentProgressBar(ProgressBar):
         self.finished += len(rows)
         if self._bar is not None:
             self._bar.update(len(rows))
-
-
-def with_progress(total: int, directory: Path, quiet: bool, play: Callable[[ProgressBar], T],
-                  bar: type[ProgressBar] = ProgressBar) -> T:
-    """Call ``play`` with a progress bar of kind ``bar`` (on a terminal, unless ``quiet``); an
-    interruption ends the command with a one-line note and exit status 130."""
-    with bar(enabled=not quiet and sys.stderr.isatty()) as progress:
-        try:
-            return play(progress)
-        except (KeyboardInterrupt, GameAbandoned):
-            click.echo(f"arena: interrupted with {progress.finished} of {total} games in "
-                       f"{directory}; run the same command to finish", err=True)
-            raise click.exceptions.Exit(INTERRUPTED) from None
 
 
 def aligned(header: Sequence[str], rows: Sequence[Sequence[str]], right: set[int]) -> str:
