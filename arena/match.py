@@ -37,6 +37,7 @@ from typing import Any, Literal, NamedTuple, Protocol
 
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
+from joblib.externals.loky import get_reusable_executor
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from arena import __version__
@@ -572,6 +573,11 @@ def _versions() -> dict[str, str]:
         except PackageNotFoundError:
             continue
     return found
+
+
+def release_workers() -> None:
+    """Stop the idle worker processes joblib keeps for reuse, and free their memory."""
+    get_reusable_executor().shutdown(wait=True)
 
 
 def available_cores() -> int:

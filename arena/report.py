@@ -33,8 +33,10 @@ __all__ = [
 ]
 
 REPORT = "report.md"
-_TEXT = ("agent_a", "agent_b", "first", "opening", "result", "termination")
+_TEXT = ("agent_a", "agent_b", "first", "result", "termination")
 _REQUIRED_NUMBERS = ("plies", "time_a", "time_b", "turns_a", "turns_b")
+_USED = (*_TEXT, *_REQUIRED_NUMBERS, "nodes_a", "nodes_b")
+"""The columns of games.csv the report reads; moves, openings and errors stay on disk."""
 
 
 class NoRunError(ArenaError):
@@ -103,11 +105,17 @@ def _check_values(games: pd.DataFrame, path: Path) -> None:
 
 
 def _read_games(path: Path) -> pd.DataFrame:
-    games = _read_csv(path, dtype={c: str for c in _TEXT})
+    header = _read_csv(path, nrows=0)
+    if header.columns.empty:
+        raise NoRunError(f"{path} holds no games yet")
+    _require(header, COLUMNS, path)
+    # Parsed as categories, then turned into objects that share one string per value: a
+    # million-game run costs 8 bytes a row per text column, not a string a row.
+    games = _read_csv(path, usecols=list(_USED), dtype={c: "category" for c in _TEXT})
     if games.empty:
         raise NoRunError(f"{path} holds no games yet")
-    _require(games, COLUMNS, path)
-    games[list(_TEXT)] = games[list(_TEXT)].fillna("")
+    for column in _TEXT:
+        games[column] = games[column].astype(object).fillna("")
     _check_values(games, path)
     a_first = games["first"] == "a"
     score = games["result"].map(RESULT_SCORES).astype(float)
@@ -152,27 +160,28 @@ def pairings(run: Run) -> pd.DataFrame:
     return pd.DataFrame([summary.row() for summary in summarize(run.directory / GAMES_FILE)])
 
 
-def _sides(games: pd.DataFrame) -> pd.DataFrame:
-    """Each game twice, once per agent: agent, opponent, score, seconds, turns, nodes."""
+def _points_against_others(games: pd.DataFrame) -> pd.DataFrame:
+    """Per agent and opponent (two different agents): the points taken and the games played.
+
+    Self-play says nothing of strength and is left out.
+    """
+    by_pairing = games.groupby(["agent_a", "agent_b"], sort=False)["score_a"].agg(["sum", "size"])
+    by_pairing = by_pairing.reset_index()
+    by_pairing = by_pairing[by_pairing["agent_a"] != by_pairing["agent_b"]]
     return pd.concat([
-        pd.DataFrame({"agent": games[f"agent_{me}"], "opponent": games[f"agent_{you}"],
-                      "score": score, "seconds": games[f"time_{me}"],
-                      "turns": games[f"turns_{me}"], "nodes": games[f"nodes_{me}"]})
-        for me, you, score in (("a", "b", games["score_a"]), ("b", "a", 1.0 - games["score_a"]))
+        pd.DataFrame({"agent": by_pairing["agent_a"], "opponent": by_pairing["agent_b"],
+                      "points": by_pairing["sum"], "games": by_pairing["size"]}),
+        pd.DataFrame({"agent": by_pairing["agent_b"], "opponent": by_pairing["agent_a"],
+                      "points": by_pairing["size"] - by_pairing["sum"],
+                      "games": by_pairing["size"]}),
     ], ignore_index=True)
-
-
-def _against_others(games: pd.DataFrame) -> pd.DataFrame:
-    """The sides of games between two different agents (self-play says nothing of strength)."""
-    sides = _sides(games)
-    return sides[sides["agent"] != sides["opponent"]]
 
 
 def crosstable(games: pd.DataFrame, agents: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Points each row agent took from each other agent, and the games they played."""
-    sides = _against_others(games)
-    points = sides.pivot_table("score", "agent", "opponent", aggfunc="sum", fill_value=0.0)
-    played = sides.pivot_table("score", "agent", "opponent", aggfunc="size", fill_value=0)
+    sides = _points_against_others(games)
+    points = sides.pivot_table("points", "agent", "opponent", aggfunc="sum", fill_value=0.0)
+    played = sides.pivot_table("games", "agent", "opponent", aggfunc="sum", fill_value=0)
     return (points.reindex(index=agents, columns=agents, fill_value=0.0),
             played.reindex(index=agents, columns=agents, fill_value=0))
 
@@ -187,18 +196,23 @@ def _wilson_row(points: float, n: int) -> dict[str, float]:
 
 def agent_scores(games: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
     """Each agent's games and score against other agents, with a Wilson interval."""
-    sides = _against_others(games)
-    rows = [{"agent": agent, **_wilson_row(float(g["score"].sum()), len(g))}
-            for agent in agents for g in [sides[sides["agent"] == agent]]]
+    totals = _points_against_others(games).groupby("agent")[["points", "games"]].sum()
+    totals = totals.reindex(agents, fill_value=0)
+    rows = [{"agent": agent, **_wilson_row(float(points), int(played))}
+            for agent, points, played in zip(agents, totals["points"], totals["games"],
+                                             strict=True)]
     return pd.DataFrame(rows, columns=["agent", "games", "score", "low", "high"])
 
 
 def cost_per_move(games: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
     """Mean milliseconds and nodes per move of each agent (nodes NaN when never reported)."""
-    sides = _sides(games)
-    sides["node_turns"] = sides["turns"].where(sides["nodes"].notna(), 0)
-    total = sides.groupby("agent")[["seconds", "turns", "nodes", "node_turns"]].sum(min_count=1)
-    total = total.reindex(agents)
+    totals = []
+    for me in ("a", "b"):  # each side summed on its own: no table of every game twice
+        side = pd.DataFrame({"seconds": games[f"time_{me}"], "turns": games[f"turns_{me}"],
+                             "nodes": games[f"nodes_{me}"]})
+        side["node_turns"] = side["turns"].where(side["nodes"].notna(), 0)
+        totals.append(side.groupby(games[f"agent_{me}"]).sum(min_count=1))
+    total = totals[0].add(totals[1], fill_value=0).reindex(agents)
     with np.errstate(invalid="ignore", divide="ignore"):
         return pd.DataFrame({
             "agent": agents,

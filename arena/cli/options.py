@@ -34,8 +34,10 @@ def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def write_run_report(directory: Path) -> None:
     """Write the charts and report.md of a finished run and say where they are."""
+    from arena.match import release_workers
     from arena.report import write_report  # matplotlib and pandas load only when needed
 
+    release_workers()  # the games are played: their memory is the report's now
     click.echo(f"Report      {write_report(directory)}")
 
 
