@@ -60,8 +60,8 @@ class Run:
     @cached_property
     def agents(self) -> list[str]:
         """Every agent spec, in order of first appearance."""
-        both = pd.concat([self.games["agent_a"], self.games["agent_b"]], ignore_index=True)
-        return [str(spec) for spec in pd.unique(both)]
+        specs = [*pd.unique(self.games["agent_a"]), *pd.unique(self.games["agent_b"])]
+        return [str(spec) for spec in dict.fromkeys(specs)]
 
 
 MAX_BAR_PAIRINGS = 40
