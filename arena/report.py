@@ -117,6 +117,8 @@ def _read_games(path: Path) -> pd.DataFrame:
     for column in _TEXT:
         games[column] = games[column].astype(object).fillna("")
     _check_values(games, path)
+    for column in ("plies", "turns_a", "turns_b"):  # a byte a game, not eight
+        games[column] = pd.to_numeric(games[column], downcast="integer")
     a_first = games["first"] == "a"
     score = games["result"].map(RESULT_SCORES).astype(float)
     return games.assign(
