@@ -23,7 +23,7 @@ from arena import charts
 from arena.errors import ArenaError
 from arena.names import depth_family, short_names
 from arena.ratings import RATING_COLUMNS, RESULT_SCORES
-from arena.results import COLUMNS, GAMES_FILE, META_FILE, read_meta
+from arena.results import COLUMNS, GAMES_FILE, META_FILE, SUMMARY_FILE, read_meta
 from arena.stats import wilson
 from arena.summary import seeds_line, summarize
 
@@ -158,8 +158,14 @@ def load_run(run_dir: Path) -> Run:
 
 
 def pairings(run: Run) -> pd.DataFrame:
-    """summary.csv's rows: one per (agent_a, agent_b), computed afresh from games.csv."""
-    return pd.DataFrame([summary.row() for summary in summarize(run.directory / GAMES_FILE)])
+    """summary.csv's rows, one per (agent_a, agent_b); computed afresh from games.csv when
+    summary.csv is missing or older than games.csv (a run stopped before writing it)."""
+    games, summary = run.directory / GAMES_FILE, run.directory / SUMMARY_FILE
+    if summary.is_file() and summary.stat().st_mtime >= games.stat().st_mtime:
+        table = _read_csv(summary, dtype={"agent_a": str, "agent_b": str, "elo_model": str})
+        if not table.empty and {"agent_a", "agent_b", "wins", "elo"} <= set(table.columns):
+            return table
+    return pd.DataFrame([row.row() for row in summarize(games)])
 
 
 def _points_against_others(games: pd.DataFrame) -> pd.DataFrame:
