@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -286,3 +287,16 @@ def test_many_pairings_leave_out_the_bars(tmp_path: Path, monkeypatch: pytest.Mo
     assert "(6 pairings: too many for readable bars" in page
     assert "](wtl.png)" not in page and not (run / "wtl.png").exists()
     assert "](crosstable.png)" in page
+
+
+def test_a_current_summary_is_read_and_a_stale_one_recomputed(tmp_path: Path) -> None:
+    directory = write_run(tmp_path, hand_rows())
+    summary = directory / "summary.csv"
+    fresh = pairings(load_run(directory))  # no summary.csv: computed from games.csv
+    assert fresh[["wins", "draws", "losses"]].values.tolist() == [[3, 1, 2]]
+    doctored = fresh.assign(wins=99)
+    doctored.to_csv(summary, index=False)
+    assert pairings(load_run(directory))["wins"].tolist() == [99]  # current: it is the source
+    games_time = (directory / "games.csv").stat().st_mtime
+    os.utime(summary, (games_time - 60, games_time - 60))  # older than games.csv: stale
+    assert pairings(load_run(directory))["wins"].tolist() == [3]
