@@ -63,20 +63,20 @@ def test_a_small_match_prints_the_table_and_the_seeds_line(arena: click.Group,
         p.name for p in (tmp_path / "run").iterdir()}
 
 
-def test_the_default_directory_and_seed_make_a_rerun_reuse_the_games(arena: click.Group,
-                                                                     tmp_path: Path) -> None:
+def test_the_default_directory_and_seed_make_a_rerun_reuse_the_games(
+        arena: click.Group, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     runner = CliRunner()
     args = ["match", "random", "random", "-n", "12", "-j", "1", "--first", "a"]
-    with runner.isolated_filesystem(temp_dir=tmp_path):
-        first = runner.invoke(arena, args)
-        [directory] = Path("results/matches").iterdir()
-        assert f"seed{DEFAULT_SEED}" in directory.name and "random-vs-random" in directory.name
-        played = (directory / "games.csv").read_text()
-        second = runner.invoke(arena, args)
-        assert second.output == first.output
-        assert (directory / "games.csv").read_text() == played
-        other = runner.invoke(arena, [*args, "--seed", "3"])
-        assert other.exit_code == 0 and len(list(Path("results/matches").iterdir())) == 2
+    monkeypatch.chdir(tmp_path)  # the default directory is under ./results
+    first = runner.invoke(arena, args)
+    [directory] = Path("results/matches").iterdir()
+    assert f"seed{DEFAULT_SEED}" in directory.name and "random-vs-random" in directory.name
+    played = (directory / "games.csv").read_text()
+    second = runner.invoke(arena, args)
+    assert second.output == first.output
+    assert (directory / "games.csv").read_text() == played
+    other = runner.invoke(arena, [*args, "--seed", "3"])
+    assert other.exit_code == 0 and len(list(Path("results/matches").iterdir())) == 2
 
 
 def test_deterministic_agents_get_a_warning(arena: click.Group, tmp_path: Path) -> None:
