@@ -44,7 +44,6 @@ with their references by a chi-square test.
 from __future__ import annotations
 
 import csv
-import math
 import re
 import textwrap
 import tomllib
@@ -78,6 +77,7 @@ from arena.sprt import (
     run_sprt,
     sprt_plan,
 )
+from arena.stats import HOMOGENEITY_LEVEL, MIN_EXPECTED_COUNT, Homogeneity, homogeneity
 from arena.summary import PairingSummary, seeds_line, summarize
 from arena.tournament import RATINGS_FILE, resolve_anchor, run_tournament, tournament_plan
 
@@ -85,9 +85,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
-    "Comparison", "Entry", "Experiment", "ExperimentError", "Homogeneity", "MatchEntry",
-    "Ranked", "SprtEntry", "TournamentEntry", "entry_lines", "homogeneity", "load_experiment",
-    "write_experiment_report",
+    "Comparison", "Entry", "Experiment", "ExperimentError", "MatchEntry", "Ranked",
+    "SprtEntry", "TournamentEntry", "entry_lines", "load_experiment", "write_experiment_report",
 ]
 
 DEFAULT_RESULTS_ROOT = Path("results")
@@ -99,10 +98,6 @@ TITLE_WIDTH = 80
 """Characters per line of a pairing's title in the comparison chart."""
 LINE = 0.7
 """Height of a title line in the comparison chart, in bar heights."""
-LEVEL = 0.05
-"""A result differs from its reference when the test's p-value is below this."""
-MIN_EXPECTED = 5
-"""The draw column is merged into the losses when a row expects fewer draws than this."""
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
@@ -517,57 +512,6 @@ _BUILDERS: dict[str, Builder] = {
 }
 
 
-# --------------------------------------------------------------------------- the test
-
-
-@dataclass(frozen=True)
-class Homogeneity:
-    """A chi-square test that two W/T/L tables come from one distribution."""
-
-    chi2: float
-    dof: int
-    p: float
-    merged_draws: bool  # draws counted with losses (too few expected)
-    approximate: bool  # some expected count is below MIN_EXPECTED
-
-    @property
-    def differs(self) -> bool:
-        """True when the difference is significant at the ``LEVEL`` (5%) level."""
-        return self.p < LEVEL
-
-    @property
-    def verdict(self) -> str:
-        """``within noise`` or ``differs (p = ...)``."""
-        return f"differs (p = {self.p:.2g})" if self.differs else "within noise"
-
-
-def homogeneity(ours: Sequence[int], reference: Sequence[int]) -> Homogeneity:
-    """Pearson's chi-square test of homogeneity on the 2 x 3 table of two [W, T, L] results.
-
-    When a row expects fewer than ``MIN_EXPECTED`` draws the draws join the losses (a 2 x 2
-    table, wins against the rest); a column empty in both rows is left out. The p-value is
-    exact for the chi-square distribution: ``exp(-chi2 / 2)`` with 2 degrees of freedom,
-    ``erfc(sqrt(chi2 / 2))`` with 1.
-    """
-    table = np.array([ours, reference], dtype=float)
-    expected = _expected(table)
-    merged = bool(expected[:, 1].min() < MIN_EXPECTED)
-    if merged:
-        table = np.column_stack([table[:, 0], table[:, 1] + table[:, 2]])
-    table = table[:, table.sum(axis=0) > 0]
-    dof = table.shape[1] - 1
-    if dof == 0:
-        return Homogeneity(0.0, 0, 1.0, merged, False)
-    expected = _expected(table)
-    chi2 = float(((table - expected) ** 2 / expected).sum())
-    p = math.exp(-chi2 / 2) if dof == 2 else math.erfc(math.sqrt(chi2 / 2))
-    return Homogeneity(chi2, dof, p, merged, bool(expected.min() < MIN_EXPECTED))
-
-
-def _expected(table: np.ndarray) -> np.ndarray:
-    return np.outer(table.sum(axis=1), table.sum(axis=0)) / table.sum()
-
-
 # --------------------------------------------------------------------------- the page
 
 
@@ -662,15 +606,16 @@ def _comparison_section(compared: Sequence[Comparison], root: Path) -> list[str]
     return [
         "## Against the reference", "",
         markdown_table(header, rows), "",
-        f"{differ} of {len(compared)} results differ from their reference at the {LEVEL:.0%} "
-        f"level; by chance alone about {LEVEL * len(compared):.1f} would.", "",
+        f"{differ} of {len(compared)} results differ from their reference at the "
+        f"{HOMOGENEITY_LEVEL:.0%} level; by chance alone about "
+        f"{HOMOGENEITY_LEVEL * len(compared):.1f} would.", "",
         "Each row tests whether our W/T/L and the reference's could come from one "
         "distribution: Pearson's chi-square test of homogeneity on the 2 x 3 table (ours and "
         "the reference; wins, ties, losses), 2 degrees of freedom, p = exp(-chi²/2). When a "
-        f"row expects fewer than {MIN_EXPECTED} ties, ties are counted with the losses (a "
+        f"row expects fewer than {MIN_EXPECTED_COUNT} ties, ties are counted with the losses (a "
         "2 x 2 table, wins against the rest: 1 degree of freedom, p = erfc(sqrt(chi²/2))). "
-        f"A difference is within noise when p >= {LEVEL:.0%}. † marks a table with an "
-        f"expected count below {MIN_EXPECTED}, where the p-value is only approximate.", "",
+        f"A difference is within noise when p >= {HOMOGENEITY_LEVEL:.0%}. † marks a table with an "
+        f"expected count below {MIN_EXPECTED_COUNT}, where the p-value is only approximate.", "",
         f"![Our results beside the reference's]({COMPARISON_CHART})", "",
     ]
 

@@ -19,17 +19,21 @@ from enum import StrEnum
 from numbers import Real
 from typing import Literal
 
+import numpy as np
+
 __all__ = [
     "NELO_SCALE",
     "PENTA_SCORES",
     "Z95",
     "EloEstimate",
+    "Homogeneity",
     "Interval",
     "Model",
     "SprtBounds",
     "SprtResult",
     "Verdict",
     "elo_from_score",
+    "homogeneity",
     "los",
     "normal_cdf",
     "pentanomial",
@@ -391,3 +395,59 @@ def sprt(
     bounds = sprt_bounds(alpha, beta)
     llr = sprt_llr(estimate, elo0, elo1, model)
     return SprtResult(elo0, elo1, model, llr, bounds, sprt_verdict(llr, bounds))
+
+
+# --- comparing two W/T/L results ---------------------------------------------------------
+
+HOMOGENEITY_LEVEL = 0.05
+"""Two results differ when the homogeneity test's p-value is below this."""
+MIN_EXPECTED_COUNT = 5
+"""The draw column is merged into the losses when a row expects fewer draws than this."""
+
+
+@dataclass(frozen=True)
+class Homogeneity:
+    """A chi-square test that two W/T/L tables come from one distribution."""
+
+    chi2: float
+    dof: int
+    p: float
+    merged_draws: bool  # draws counted with losses (too few expected)
+    approximate: bool  # some expected count is below MIN_EXPECTED_COUNT
+
+    @property
+    def differs(self) -> bool:
+        """True when the difference is significant at the ``HOMOGENEITY_LEVEL`` (5%)."""
+        return self.p < HOMOGENEITY_LEVEL
+
+    @property
+    def verdict(self) -> str:
+        """``within noise`` or ``differs (p = ...)``."""
+        return f"differs (p = {self.p:.2g})" if self.differs else "within noise"
+
+
+def homogeneity(ours: Sequence[int], reference: Sequence[int]) -> Homogeneity:
+    """Pearson's chi-square test of homogeneity on the 2 x 3 table of two [W, T, L] results.
+
+    When a row expects fewer than ``MIN_EXPECTED_COUNT`` draws the draws join the losses (a 2 x 2
+    table, wins against the rest); a column empty in both rows is left out. The p-value is
+    exact for the chi-square distribution: ``exp(-chi2 / 2)`` with 2 degrees of freedom,
+    ``erfc(sqrt(chi2 / 2))`` with 1.
+    """
+    table = np.array([ours, reference], dtype=float)
+    expected = _expected(table)
+    merged = bool(expected[:, 1].min() < MIN_EXPECTED_COUNT)
+    if merged:
+        table = np.column_stack([table[:, 0], table[:, 1] + table[:, 2]])
+    table = table[:, table.sum(axis=0) > 0]
+    dof = table.shape[1] - 1
+    if dof == 0:
+        return Homogeneity(0.0, 0, 1.0, merged, False)
+    expected = _expected(table)
+    chi2 = float(((table - expected) ** 2 / expected).sum())
+    p = math.exp(-chi2 / 2) if dof == 2 else math.erfc(math.sqrt(chi2 / 2))
+    return Homogeneity(chi2, dof, p, merged, bool(expected.min() < MIN_EXPECTED_COUNT))
+
+
+def _expected(table: np.ndarray) -> np.ndarray:
+    return np.outer(table.sum(axis=1), table.sum(axis=0)) / table.sum()
