@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 
 import click
@@ -11,7 +10,7 @@ import numpy as np
 from arena.agent import BaseAgent
 from arena.board import Position
 from arena.game import GameAbandoned
-from arena.render import render_coloured, render_plain
+from arena.render import render_for_stdout
 
 QUIT_WORDS = ("q", "quit", "exit")
 
@@ -24,7 +23,6 @@ class HumanAgent(BaseAgent):
     def __init__(self) -> None:
         self.ask: Callable[[str], str] = input
         self.tell: Callable[[str], None] = click.echo
-        self.draw = render_coloured if sys.stdout.isatty() else render_plain
 
     def choose(self, position: Position, rng: np.random.Generator) -> int:
         """Show the board, then ask until the person names a legal column.
@@ -32,7 +30,7 @@ class HumanAgent(BaseAgent):
         End of input or q abandons the game.
         """
         cols = position.rules.cols
-        self.tell(self.draw(position))
+        self.tell(render_for_stdout(position))
         while True:
             try:
                 answer = self.ask(f"Your move (1-{cols}, q to quit): ").strip().lower()

@@ -12,8 +12,6 @@ import operator
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
-import numpy as np
-
 from arena.errors import IllegalMoveError, InvalidRulesError, MalformedInputError
 
 MAX_COLUMNS = 9
@@ -239,11 +237,12 @@ class Position:
 
     def can_play(self, col: int) -> bool:
         """True if a disc may be dropped in column ``col`` now."""
+        index = _column_index(col)
         return (
-            isinstance(col, (int, np.integer)) and not isinstance(col, bool)
-            and 0 <= col < self.rules.cols
+            index is not None
+            and 0 <= index < self.rules.cols
             and not self.is_terminal
-            and not self.mask & self.rules.geometry.column_tops[col]
+            and not self.mask & self.rules.geometry.column_tops[index]
         )
 
     def legal_moves(self) -> list[int]:

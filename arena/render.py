@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from arena.board import Position
 
 PLAIN_DISCS = (".", "X", "O")
@@ -32,3 +34,8 @@ def render_coloured(position: Position) -> str:
         cells = "".join(COLOURED_DISCS[position.cell(c, row)] for c in range(rules.cols))
         lines.append(cells + RESET)
     return "\n".join(lines)
+
+
+def render_for_stdout(position: Position) -> str:
+    """The coloured board when standard output is a terminal, else the plain one."""
+    return render_coloured(position) if sys.stdout.isatty() else render_plain(position)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 import numpy as np
 
@@ -12,8 +10,8 @@ from arena.agent import Agent, check_agent_rules, make_agent
 from arena.board import Position, Rules
 from arena.cli.options import board_options
 from arena.game import GameAbandoned, play_game
-from arena.notation import format_moves, from_moves
-from arena.render import render_coloured, render_plain
+from arena.notation import format_moves
+from arena.render import render_for_stdout
 
 
 @click.command("play")
@@ -37,8 +35,10 @@ def play_command(agent: str, first: str, rules: Rules, seed: int | None) -> None
     players: list[Agent] = [HumanAgent(), opponent] if human_first else [opponent, HumanAgent()]
     rngs = [agent_rng, agent_rng]
     moves: list[int] = []
+    final: list[Position] = []
 
     def announce(position: Position, column: int | None) -> None:
+        final[:] = [position]
         if column is not None:
             moves.append(column)
             who = "You" if (position.side_to_move == 2) == human_first else "The agent"
@@ -52,8 +52,7 @@ def play_command(agent: str, first: str, rules: Rules, seed: int | None) -> None
         reason = str(stop) or "interrupted"
         click.echo(f"\nGame abandoned ({reason}). Moves so far: {format_moves(moves) or '(none)'}")
         return
-    draw = render_coloured if sys.stdout.isatty() else render_plain
-    click.echo(draw(from_moves(outcome.move_string, rules)))
+    click.echo(render_for_stdout(final[0]))
     human = 1 if human_first else 2
     if outcome.winner == 0:
         verdict = "Draw."
