@@ -1,6 +1,6 @@
 """The bitboard negamax agent (seed 002): alpha-beta search in numba kernels.
 
-The search runs on two uint64 bitboards in ``agents._kernels``; this module turns a
+The search runs on two uint64 bitboards in ``agents._kernels.negamax``; this module turns a
 Position into kernel arguments and the root scores into a Choice. Scores are from the
 agent's point of view on the shared scale of ``agents.heuristics``: a win ``p`` plies
 ahead scores ``WIN_SCORE - p``, a loss ``-(WIN_SCORE - p)``, a draw 0.
@@ -12,7 +12,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from agents import _kernels as kernels
+from agents._kernels import negamax as kernels
+from agents._kernels.bitboard import board_array
+from agents._kernels.evaluation import board_windows
 from agents.heuristics import centre_first, parse_heuristic, terms_array
 from arena.agent import BaseAgent, Choice
 from arena.board import BITBOARD_BITS, Position, Rules
@@ -79,10 +81,10 @@ class NegamaxAgent(BaseAgent):
 
     def _use_board(self, rules: Rules) -> None:
         """Prepare the kernel arguments for ``rules``."""
-        windows = kernels.board_windows(rules)
+        windows = board_windows(rules)
         self._rules = rules
         self._order = centre_first(rules.cols)
-        self._arguments = (kernels.board_array(rules), self.terms, windows.lines, windows.points,
+        self._arguments = (board_array(rules), self.terms, windows.lines, windows.points,
                            self._table, self._stats, self._stack, self.ordering,
                            self.tiebreak == "random")
 

@@ -6,7 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents import _kernels as kernels
+from agents._kernels import bitboard as kernels
+from agents._kernels import evaluation
 from agents.heuristics import (
     HEURISTIC_LIMIT,
     STACKED_SCORE,
@@ -27,8 +28,8 @@ U = np.uint64
 def evaluate(position: Position, heuristic: str, ply: int = 0) -> int:
     """The kernel's heuristic value of ``position`` for the side to move."""
     terms = terms_array(parse_heuristic(heuristic))
-    windows = kernels.board_windows(position.rules)
-    return int(kernels.evaluate(U(position.current), U(position.mask), ply,
+    windows = evaluation.board_windows(position.rules)
+    return int(evaluation.evaluate(U(position.current), U(position.mask), ply,
                                 kernels.board_tables(position.rules), terms, *windows))
 
 
@@ -183,15 +184,15 @@ def test_window_points_follow_the_seeds() -> None:
 def test_window_evaluation_is_the_root_players_score() -> None:
     rules = Rules(rows=1, cols=4, connect=3)
     own, other = rules.cell_bit(1, 0) | rules.cell_bit(2, 0), 0
-    tables, windows = kernels.board_tables(rules), kernels.board_windows(rules)
+    tables, windows = kernels.board_tables(rules), evaluation.board_windows(rules)
     terms = terms_array(parse_heuristic("window"))
     # Windows [0, 1, 2] and [1, 2, 3]: two own discs and one empty cell, 5 points each,
     # and 3 for the disc in the centre column (4 // 2 = 2).
-    assert kernels.evaluate(U(own), U(own | other), 0, tables, terms, *windows) == 13
+    assert evaluation.evaluate(U(own), U(own | other), 0, tables, terms, *windows) == 13
     # One ply below the root the opponent is to move: minus the root player's score.
-    assert kernels.evaluate(U(other), U(own | other), 1, tables, terms, *windows) == -13
+    assert evaluation.evaluate(U(other), U(own | other), 1, tables, terms, *windows) == -13
     # The opponent's own score differs (-4 per window): it is not what is returned.
-    assert kernels.window_score(U(other), U(own), tables, *windows) == -8
+    assert evaluation.window_score(U(other), U(own), tables, *windows) == -8
 
 
 def test_window_evaluation_matches_minimax() -> None:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from conftest import EXTREME_RULES
 
-from agents import _kernels as kernels
+from agents._kernels import negamax as kernels
 from agents.heuristics import HEURISTICS, WIN_SCORE
 from agents.negamax import NegamaxAgent
 from arena.agent import Choice, make_agent

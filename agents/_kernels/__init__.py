@@ -1,0 +1,56 @@
+"""Numba-compiled bitboard kernels of the search agents, one module per job.
+
+- ``bitboard``: the per-board tables and the rules (playable cells, threats, lines);
+- ``evaluation``: the heuristics evaluated at the depth limit;
+- ``negamax``: the alpha-beta search and its root.
+
+A position is two uint64 bitboards in the layout of ``arena.board``: ``cur`` (discs of the
+side to move) and ``mask`` (all discs). What a kernel needs to know about the board size
+comes in a ``Tables`` tuple of scalars (a tuple holding arrays would cost atomic reference
+counting at every node), which entry points unpack from the uint64 array of
+``board_array``, built once per Rules (a tuple argument costs microseconds to dispatch, an
+array does not). Every integer that meets a bitboard is a ``np.uint64``: numba turns mixed
+signed and unsigned arithmetic into floats, and shifts are kept below 64 because larger ones
+are undefined in LLVM.
+
+Compiled kernels are cached on disk by numba, keyed by the source file of each entry point
+only; a kernel that inlines code from another module of this package would go stale when
+only that module changes. ``_drop_stale_caches`` therefore clears the package's cache files
+whenever any of its sources differ from the ones the cache was built from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+_HERE = Path(__file__).parent
+_STAMP = _HERE / "__pycache__" / "kernels-source.sha256"
+
+
+def _sources_digest() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(_HERE.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _drop_stale_caches() -> None:
+    """Remove numba's cache files of this package when its sources changed since they were
+    written (best effort: a read-only install keeps whatever it has)."""
+    digest = _sources_digest()
+    try:
+        if _STAMP.read_text() == digest:
+            return
+    except OSError:
+        pass
+    try:
+        for stale in _STAMP.parent.glob("*.nb[ic]"):
+            stale.unlink(missing_ok=True)
+        _STAMP.parent.mkdir(exist_ok=True)
+        _STAMP.write_text(digest)
+    except OSError:
+        return
+
+
+_drop_stale_caches()

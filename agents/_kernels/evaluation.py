@@ -1,0 +1,134 @@
+"""The heuristics of the search agents at the depth limit, on uint64 bitboards.
+
+Values follow ``agents.heuristics``: clamped to ``HEURISTIC_LIMIT``, except that live
+threats score wins and losses on the shared ``WIN_SCORE`` scale.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from agents._kernels.bitboard import (
+    ONE,
+    PLANES,
+    ZERO,
+    Tables,
+    column_cells,
+    playable,
+    popcount,
+    winning_cells,
+)
+from agents.heuristics import (
+    HEURISTIC_LIMIT,
+    LIVE_THREATS,
+    POSITIONAL,
+    STACKED_SCORE,
+    STACKED_THREATS,
+    THREATS,
+    WIN_SCORE,
+    WINDOW,
+    window_points,
+)
+from arena.board import Rules
+
+
+class Windows(NamedTuple):
+    """The arrays of the window heuristic."""
+
+    lines: np.ndarray  # uint64 every line of ``connect`` cells
+    points: np.ndarray  # int64 window points by own * (connect + 1) + opponent discs
+
+
+
+@cache
+def board_windows(rules: Rules) -> Windows:
+    """The window heuristic's arrays for ``rules``, computed once per board size."""
+    return Windows(
+        lines=np.array(rules.geometry.lines, dtype=np.uint64),
+        points=window_points(rules.connect).ravel().astype(np.int64),
+    )
+
+
+
+@njit(cache=True, inline="always")
+def positional(stones: np.uint64, t: Tables) -> int:
+    """The number of win lines through the cells of ``stones``, summed."""
+    total = 0
+    for j in range(PLANES):
+        total += popcount(stones & t.planes[j]) << j
+    return total
+
+
+@njit(cache=True, inline="always")
+def window_score(own: np.uint64, other: np.uint64, t: Tables, lines: np.ndarray,
+                 points: np.ndarray) -> int:
+    """The minimax window heuristic of ``own``: points per window plus 3 per centre disc."""
+    k1 = t.connect + 1
+    total = 3 * popcount(own & t.centre)
+    for line in lines:
+        total += points[popcount(own & line) * k1 + popcount(other & line)]
+    return total
+
+
+@njit(cache=True, inline="always")
+def stacked_pairs(mine: np.uint64, theirs: np.uint64, t: Tables) -> tuple[int, np.uint64]:
+    """Columns whose lowest stacked threat pair is mine minus theirs, and the cells above.
+
+    A stacked pair is two threats of one player directly above one another; per column
+    only the lowest pair counts and the cells above it can never be reached.
+    """
+    own_pairs = mine & (mine >> ONE)
+    other_pairs = theirs & (theirs >> ONE)
+    balance = 0
+    above = ZERO
+    for c in range(t.cols):
+        column = column_cells(t, c)
+        pairs = (own_pairs | other_pairs) & column
+        if pairs:
+            lowest = pairs & (~pairs + ONE)
+            balance += 1 if lowest & own_pairs else -1
+            above |= column & ~((lowest << np.uint64(2)) - ONE)
+    return balance, above
+
+
+@njit(cache=True, inline="always")
+def evaluate(cur: np.uint64, mask: np.uint64, ply: int, t: Tables, terms: np.ndarray,
+             lines: np.ndarray, points: np.ndarray) -> int:
+    """The heuristic value of a position for the side to move, ``ply`` plies below the root.
+
+    ``terms`` holds (heuristic id, weight) rows sorted by id, so that live threats decide
+    first and stacked pairs are known before threats are counted. The window term is the
+    root player's window score, negated when the opponent of the root player is to move.
+    The weighted sum is clamped to ``HEURISTIC_LIMIT``; live threats score wins and losses.
+    """
+    other = cur ^ mask
+    value = 0
+    mine = theirs = unreachable = ZERO
+    if terms.shape[0] and terms[0, 0] <= THREATS:  # a threat term, as those sort first
+        mine = winning_cells(cur, mask, t)
+        theirs = winning_cells(other, mask, t)
+    for i in range(terms.shape[0]):
+        kind, weight = terms[i, 0], terms[i, 1]
+        if kind == LIVE_THREATS:
+            cells = playable(mask, t)
+            if mine & cells:
+                return WIN_SCORE - ply - 1
+            if popcount(theirs & cells) >= 2:
+                return ply + 2 - WIN_SCORE
+        elif kind == STACKED_THREATS:
+            balance, unreachable = stacked_pairs(mine, theirs, t)
+            value += weight * STACKED_SCORE * balance
+        elif kind == THREATS:
+            value += weight * (popcount(mine & ~unreachable) - popcount(theirs & ~unreachable))
+        elif kind == POSITIONAL:
+            value += weight * (positional(cur, t) - positional(other, t))
+        elif kind == WINDOW:
+            if ply % 2 == 0:
+                value += weight * window_score(cur, other, t, lines, points)
+            else:
+                value -= weight * window_score(other, cur, t, lines, points)
+    return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))

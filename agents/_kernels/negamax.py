@@ -1,0 +1,255 @@
+"""The negamax search of the negamax agent: iterative alpha-beta on uint64 bitboards.
+
+Scores are int64 and follow ``agents.heuristics``: a win for the side to move found ``p``
+plies below the root scores ``WIN_SCORE - p``, a loss ``-(WIN_SCORE - p)``, a draw 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from agents._kernels.bitboard import (
+    ONE,
+    Tables,
+    centre_column,
+    column_cells,
+    playable,
+    popcount,
+    unpack,
+    winning_cells,
+)
+from agents._kernels.evaluation import evaluate
+from agents.heuristics import WIN_SCORE
+from arena.board import MAX_COLUMNS
+
+INFINITY = 2 * WIN_SCORE
+NO_SCORE = -4 * WIN_SCORE  # marks an illegal root column in a score array
+HASH_MULTIPLIER = np.uint64(0x9E37_79B9_7F4A_7C15)
+EXACT, LOWER, UPPER = 0, 1, 2
+MIN_TT_DEPTH = 2  # shallower nodes are searched again rather than looked up
+SORT_DEPTH = 4  # shallower nodes try their moves in centre-first order
+# A table row is [key, value << 32 | generation << 8 | best column << 2 | flag]; a search
+# only trusts rows of its own generation, which wraps after 2**24 searches.
+TT_FIELDS = 2
+GENERATIONS = 1 << 24
+LOW_32 = 0xFFFF_FFFF
+
+# --- search ---------------------------------------------------------------------------
+#
+# The search is iterative: numba cannot cache recursive functions reliably (numba issue
+# 6061) and a call per node costs more than the node. ``stack`` holds one row per ply:
+# the fields below, then the ordered columns to try, then scratch for their ordering.
+
+CUR, MASK, MOVES, ALPHA, BETA, FLOOR, BEST, BEST_COLUMN, NEXT, COUNT, STORE = range(11)
+SLOTS = 11
+STACK_WIDTH = SLOTS + 2 * MAX_COLUMNS
+
+
+def new_stack(depth: int) -> np.ndarray:
+    """The search stack for searches of up to ``depth`` plies."""
+    return np.zeros((depth + 1, STACK_WIDTH), dtype=np.int64)
+
+
+def new_table(bits: int) -> np.ndarray:
+    """An empty transposition table of ``2**bits`` rows (``bits = 0``: no table).
+
+    Every page is written now, so that no search pays for first touching it.
+    """
+    table = np.empty((1 << bits, TT_FIELDS), dtype=np.int64)
+    table.fill(0)
+    return table
+
+
+@njit(cache=True, inline="always")
+def _row(tt: np.ndarray, key: np.uint64) -> np.int64:
+    """The table row of ``key`` (Fibonacci hashing)."""
+    shift = np.uint64(64 - popcount(np.uint64(tt.shape[0] - 1)))
+    return np.int64((key * HASH_MULTIPLIER) >> shift)
+
+
+@njit(cache=True, inline="always")
+def _ordered_moves(cur: np.uint64, mask: np.uint64, moves: np.uint64, first: int,
+                   t: Tables, stack: np.ndarray, ply: int) -> int:
+    """Write the columns of ``moves`` into the slots of row ``ply``, best first; count them.
+
+    ``first`` (a column, or -1) leads; the rest go by the number of threats the move
+    makes, ties in centre-first order. (Rows are indexed, never sliced: a slice costs two
+    atomic reference count updates.)
+    """
+    count = 0
+    for i in range(t.cols):
+        c = centre_column(t, i)
+        bit = moves & column_cells(t, c)
+        if not bit:
+            continue
+        score = 1 << 20 if c == first else popcount(winning_cells(cur | bit, mask | bit, t))
+        slot = SLOTS + count
+        while slot > SLOTS and stack[ply, slot - 1 + MAX_COLUMNS] < score:
+            stack[ply, slot + MAX_COLUMNS] = stack[ply, slot - 1 + MAX_COLUMNS]
+            stack[ply, slot] = stack[ply, slot - 1]
+            slot -= 1
+        stack[ply, slot + MAX_COLUMNS] = score
+        stack[ply, slot] = c
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _open(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, ply: int,
+          t: Tables, terms: np.ndarray, lines: np.ndarray, points: np.ndarray, tt: np.ndarray,
+          stats: np.ndarray, stack: np.ndarray, ordering: bool) -> tuple[int, bool]:
+    """Enter a node: (its value, False) when known without children, else (0, True).
+
+    An opened node has its fields and ordered columns written to row ``ply`` of ``stack``.
+    """
+    stats[0] += 1
+    if mask == t.board:
+        return 0, False
+    if depth == 0:
+        return evaluate(cur, mask, ply, t, terms, lines, points), False
+    moves = playable(mask, t)
+    if winning_cells(cur, mask, t) & moves:
+        return WIN_SCORE - ply - 1, False
+    if ordering and depth >= 2:
+        threats = winning_cells(cur ^ mask, mask, t)
+        forced = threats & moves
+        if forced:
+            if forced & (forced - ONE):
+                return ply + 2 - WIN_SCORE, False
+            moves = forced
+        moves &= ~(threats >> ONE)  # a move below an opponent's threat loses at once
+        if not moves:
+            return ply + 2 - WIN_SCORE, False
+    ceiling = WIN_SCORE - ply - 3  # the fastest win left: our next move but one
+    if beta > ceiling:
+        beta = ceiling
+        if alpha >= beta:
+            return beta, False
+    first = -1
+    store = tt.shape[0] > 1 and depth >= MIN_TT_DEPTH
+    if store:
+        entry = _row(tt, cur + mask)
+        meta = tt[entry, 1]
+        if tt[entry, 0] == np.int64(cur + mask) and (meta & LOW_32) >> 8 == stats[1]:
+            value = meta >> 32
+            first = (meta >> 2) & 63
+            if meta & 3 == EXACT:
+                return value, False
+            if meta & 3 == LOWER:
+                alpha = max(alpha, value)
+            else:
+                beta = min(beta, value)
+            if alpha >= beta:
+                return value, False
+    if ordering and depth >= SORT_DEPTH:
+        count = _ordered_moves(cur, mask, moves, first, t, stack, ply)
+    else:
+        count = 0
+        for i in range(t.cols):
+            c = centre_column(t, i)
+            if moves & column_cells(t, c):
+                stack[ply, SLOTS + count] = c
+                count += 1
+    stack[ply, CUR] = np.int64(cur)
+    stack[ply, MASK] = np.int64(mask)
+    stack[ply, MOVES] = np.int64(moves)
+    stack[ply, ALPHA] = stack[ply, FLOOR] = alpha
+    stack[ply, BETA] = beta
+    stack[ply, BEST] = -INFINITY
+    stack[ply, BEST_COLUMN] = -1
+    stack[ply, NEXT] = 0
+    stack[ply, COUNT] = count
+    stack[ply, STORE] = store
+    return 0, True
+
+
+@njit(cache=True, inline="always")
+def _close(stack: np.ndarray, ply: int, tt: np.ndarray, generation: int) -> int:
+    """Leave the opened node of row ``ply``: store it in the table if it qualifies."""
+    best = stack[ply, BEST]
+    if stack[ply, STORE]:
+        floor, beta = stack[ply, FLOOR], stack[ply, BETA]
+        flag = UPPER if best <= floor else LOWER if best >= beta else EXACT
+        key = np.uint64(stack[ply, CUR]) + np.uint64(stack[ply, MASK])
+        entry = _row(tt, key)
+        tt[entry, 0] = np.int64(key)
+        tt[entry, 1] = best << 32 | generation << 8 | stack[ply, BEST_COLUMN] << 2 | flag
+    return best
+
+
+@njit(cache=True)
+def search(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, ply: int,
+           t: Tables, terms: np.ndarray, lines: np.ndarray, points: np.ndarray,
+           tt: np.ndarray, stats: np.ndarray, stack: np.ndarray, ordering: bool) -> int:
+    """The negamax value of a position, ``ply`` plies below the root, searched ``depth`` deep.
+
+    Alpha-beta, fail-soft: a value at or below ``alpha`` is an upper bound, one at or above
+    ``beta`` a lower bound. ``stats`` holds [nodes, generation]; ``tt`` is the
+    transposition table (one row disables it); ``stack`` has a row per ply below ``ply``.
+    With ``ordering``, moves that lose at once are skipped and the rest ordered.
+    """
+    top = ply
+    while True:
+        value, opened = _open(cur, mask, depth, alpha, beta, ply, t, terms, lines, points, tt,
+                              stats, stack, ordering)
+        while not opened:
+            if ply == top:
+                return value
+            ply -= 1
+            depth += 1
+            value = -value
+            if value > stack[ply, BEST]:
+                stack[ply, BEST] = value
+                stack[ply, BEST_COLUMN] = stack[ply, SLOTS + stack[ply, NEXT]]
+                stack[ply, ALPHA] = max(stack[ply, ALPHA], value)
+            stack[ply, NEXT] += 1
+            opened = (stack[ply, ALPHA] < stack[ply, BETA]
+                      and stack[ply, NEXT] < stack[ply, COUNT])
+            if not opened:
+                value = _close(stack, ply, tt, stats[1])
+        parent = np.uint64(stack[ply, MASK])
+        cur = np.uint64(stack[ply, CUR]) ^ parent
+        column = column_cells(t, stack[ply, SLOTS + stack[ply, NEXT]])
+        mask = parent | (np.uint64(stack[ply, MOVES]) & column)
+        alpha, beta = -stack[ply, BETA], -stack[ply, ALPHA]
+        depth -= 1
+        ply += 1
+
+
+@njit(cache=True)
+def root_scores(cur: np.uint64, mask: np.uint64, depth: int, packed: np.ndarray,
+                terms: np.ndarray, lines: np.ndarray, points: np.ndarray, tt: np.ndarray,
+                stats: np.ndarray, stack: np.ndarray, ordering: bool,
+                all_ties: bool) -> np.ndarray:
+    """The score of every root column (NO_SCORE if illegal), searching ``depth`` plies.
+
+    The best score is exact, and so is every column that ties with it when ``all_ties``;
+    without it only the first best column in centre-first order is sure to show the best
+    score. ``packed`` is the board's ``board_array``. ``stats[0]`` counts the nodes of this
+    search; ``stats[1]`` is advanced so the table entries of earlier searches are ignored.
+    """
+    t = unpack(packed)
+    stats[0] = 1
+    stats[1] += 1
+    if stats[1] == GENERATIONS:
+        tt[:] = 0
+        stats[1] = 1
+    scores = np.full(t.cols, NO_SCORE, dtype=np.int64)
+    moves = playable(mask, t)
+    wins = winning_cells(cur, mask, t) & moves
+    best = -INFINITY
+    for i in range(t.cols):
+        c = centre_column(t, i)
+        bit = moves & column_cells(t, c)
+        if not bit:
+            continue
+        if bit & wins:
+            value = WIN_SCORE - 1
+        else:
+            alpha = best - 1 if all_ties else best
+            value = -search(cur ^ mask, mask | bit, depth - 1, -INFINITY, -alpha, 1, t, terms,
+                            lines, points, tt, stats, stack, ordering)
+        scores[c] = value
+        best = max(best, value)
+    return scores
