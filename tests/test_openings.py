@@ -16,7 +16,7 @@ from arena.openings import (
     load_openings,
 )
 
-PONS = Path("/work/shared/data/pons/Test_L1_R1")
+PONS = Path(__file__).parents[1] / "arena" / "data" / "pons" / "Test_L1_R1"
 
 
 def test_none_starts_every_game_from_the_empty_board() -> None:

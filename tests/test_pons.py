@@ -10,11 +10,9 @@ import pytest
 from arena.board import Position
 from arena.notation import from_moves
 
-PONS_DIR = Path(__file__).parents[1].parent / "shared" / "data" / "pons"
+PONS_DIR = Path(__file__).parents[1] / "arena" / "data" / "pons"
 PONS_FILES = sorted(PONS_DIR.glob("Test_*"))
 LINES_PER_FILE = 1000
-
-pytestmark = pytest.mark.skipif(not PONS_FILES, reason=f"no benchmark positions in {PONS_DIR}")
 
 
 def read_set(path: Path) -> list[tuple[str, Position, int]]:
@@ -52,6 +50,11 @@ def test_readme_example() -> None:
     assert position.winning_moves() == []
     assert wins_with_the_stone_after_next(position)
     assert fastest_win(position.plies) - 1 == 18
+
+
+def test_the_six_sets_are_shipped() -> None:
+    assert [path.name for path in PONS_FILES] == [
+        "Test_L1_R1", "Test_L1_R2", "Test_L1_R3", "Test_L2_R1", "Test_L2_R2", "Test_L3_R1"]
 
 
 @pytest.mark.parametrize("path", PONS_FILES, ids=lambda path: path.name)

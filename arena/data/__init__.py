@@ -1,0 +1,1 @@
+"""Data shipped with the arena: the standard benchmark positions in ``pons/``."""
