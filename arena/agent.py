@@ -53,12 +53,32 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Limit:
+    """What an agent may spend on one move; None leaves that measure unbounded.
+
+    ``time`` is wall-clock seconds per move; ``depth`` (plies) and ``nodes`` bound a search,
+    for the agents that support them.
+    """
+
+    time: float | None = None
+    depth: int | None = None
+    nodes: int | None = None
+
+
+@dataclass(frozen=True)
 class GameStart:
-    """What an agent is told when a game begins."""
+    """What an agent is told when a game begins: the board, which player it is (1 moves
+    first), its limit per move and its time bank (seconds of overtime for the whole game)."""
 
     rules: Rules
     player: int
-    time_per_move: float | None = None
+    limit: Limit = Limit()
+    time_bank: float | None = None
+
+    @property
+    def time_per_move(self) -> float | None:
+        """The time limit per move in seconds, or None."""
+        return self.limit.time
 
 
 @runtime_checkable

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from arena.agent import Agent, GameStart, as_choice
+from arena.agent import Agent, GameStart, Limit, as_choice
 from arena.board import Position
 from arena.errors import ArenaError
 from arena.notation import format_moves
@@ -65,7 +65,7 @@ def play_game(
     outcome = GameOutcome(winner=0, termination="", moves=list(opening))
     for index, agent in enumerate(players):
         try:
-            agent.new_game(GameStart(start.rules, index + 1, time_per_move))
+            agent.new_game(GameStart(start.rules, index + 1, Limit(time=time_per_move)))
         except Exception as error:  # noqa: BLE001 - any crash is the agent's forfeit
             return _forfeit(outcome, index + 1, AGENT_ERROR, f"new_game: {_describe(error)}")
     position = start
