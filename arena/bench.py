@@ -32,11 +32,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from arena.agent import GameStart, as_choice, make_agent
+from arena.agent import GameStart, as_choice
 from arena.board import Position, Rules
 from arena.errors import MalformedInputError
 from arena.game import play_game
 from arena.notation import from_moves
+from arena.registry import make_agent
 
 PONS_TEST_L2_R1 = """
 5554224333234511764415115 52753311433677442422121 1233722555341451114725221333
@@ -179,7 +180,7 @@ def measure(spec: str, positions: Sequence[Position], set_name: str,
 
 def fresh_process_row(spec: str = FRESH_PROCESS_SPEC) -> BenchRow:
     """Time a new Python process from its start to the first move of ``spec``."""
-    code = ("import numpy as np; from arena.agent import make_agent; "
+    code = ("import numpy as np; from arena.registry import make_agent; "
             "from arena.board import Position; "
             f"make_agent({spec!r}).choose(Position.empty(), np.random.default_rng(0))")
     root = str(Path(__file__).resolve().parents[1])

@@ -13,10 +13,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from arena.agent import Agent, GameStart, as_choice, check_agent_rules, make_agent
+from arena.agent import Agent, GameStart, as_choice, check_agent_rules
 from arena.board import DEFAULT_RULES, Position, Rules
 from arena.errors import UnsupportedBoardError
 from arena.notation import to_moves
+from arena.registry import make_agent
 
 DEFAULT_BOARDS = (
     DEFAULT_RULES,

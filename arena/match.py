@@ -41,12 +41,13 @@ from joblib.externals.loky import get_reusable_executor
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from arena import __version__
-from arena.agent import Agent, AgentSpec, check_agent_rules, parse_spec
+from arena.agent import Agent, check_agent_rules
 from arena.board import DEFAULT_RULES, Position, Rules
 from arena.errors import ArenaError
 from arena.game import play_game
 from arena.notation import parse_moves, play_moves
 from arena.openings import NoOpenings, OpeningBook
+from arena.registry import AgentSpec, canonical_spec, parse_spec
 from arena.results import (
     GAMES_FILE,
     META_FILE,
@@ -185,20 +186,6 @@ class MatchPlan:
         opening = self.openings.opening(pair) if pair is not None else ""
         return GameTask(game, pairing.agent_a, pairing.agent_b, "a" if a_first else "b",
                         pair, opening)
-
-
-def canonical_spec(spec: AgentSpec) -> str:
-    """The spec with only non-default parameters, in signature order: one text per agent."""
-    values = [
-        f"{p.name}={_format_value(spec.values[p.name])}"
-        for p in spec.params
-        if p.name in spec.values and (p.required or spec.values[p.name] != p.default)
-    ]
-    return spec.name + (":" + ",".join(values) if values else "")
-
-
-def _format_value(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 class ResolvedAgent(NamedTuple):

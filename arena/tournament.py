@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arena.agent import parse_spec
 from arena.errors import ArenaError
 from arena.match import (
     Backend,
@@ -27,11 +26,11 @@ from arena.match import (
     MatchRun,
     Pairing,
     Progress,
-    canonical_spec,
     resolve_agents,
     run_games,
 )
 from arena.openings import NoOpenings, OpeningBook
+from arena.registry import canonical_spec, parse_spec
 from arena.results import GAMES_FILE, load_games
 
 if TYPE_CHECKING:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from arena.agent import registry
 from arena.cli import main
+from arena.registry import registry
 
 
 def test_listing_names_every_agent_with_its_parameters() -> None:

@@ -8,11 +8,12 @@ import re
 import numpy as np
 import pytest
 
-from arena.agent import BaseAgent, Choice, registry
+from arena.agent import BaseAgent, Choice
 from arena.board import Position, Rules
 from arena.conformance import ConformanceError, check_agent, is_interactive
 from arena.errors import UnsupportedBoardError
 from arena.notation import from_moves
+from arena.registry import registry
 
 HERE = __name__  # this module, importable by name in specs: f"{HERE}:IllegalColumn"
 

@@ -20,13 +20,13 @@ from arena.match import (
     MatchPlan,
     MatchSetupError,
     Pairing,
-    canonical_spec,
     game_seed,
     resolve_agents,
     run_games,
 )
 from arena.notation import format_moves, from_moves
 from arena.openings import NoOpenings, load_openings
+from arena.registry import canonical_spec
 from arena.results import TIMING_COLUMNS, RunDirectoryError, iter_columns, load_games
 
 TEST_AGENTS = '''

@@ -9,11 +9,12 @@ from conftest import EXTREME_RULES
 from agents._kernels import negamax as kernels
 from agents.heuristics import HEURISTICS, WIN_SCORE
 from agents.negamax import NegamaxAgent
-from arena.agent import Choice, make_agent
+from arena.agent import Choice
 from arena.board import Position, Rules
 from arena.errors import AgentSpecError, IllegalMoveError
 from arena.game import BOARD_FULL, FOUR_IN_A_ROW, play_game
 from arena.notation import from_moves, to_array
+from arena.registry import make_agent
 
 STANDARD = Rules()
 BOARDS = (STANDARD, Rules(rows=5, cols=6, connect=4), Rules(rows=4, cols=5, connect=3),

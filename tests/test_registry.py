@@ -11,20 +11,19 @@ from typing import Literal
 import numpy as np
 import pytest
 
-import arena.agent
-from arena.agent import (
+import arena.registry
+from arena.agent import BaseAgent, FunctionAgent
+from arena.board import Position
+from arena.errors import AgentSpecError, ArenaError
+from arena.notation import from_moves
+from arena.registry import (
     BUILTIN_AGENTS,
     ENTRY_POINT_GROUP,
-    BaseAgent,
-    FunctionAgent,
     Param,
     make_agent,
     parse_spec,
     registry,
 )
-from arena.board import Position
-from arena.errors import AgentSpecError, ArenaError
-from arena.notation import from_moves
 
 HERE = __name__  # this module, importable by name in specs: f"{HERE}:Tunable"
 
@@ -261,7 +260,7 @@ def plugin_points(user_file: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     def fake_entry_points(group: str) -> list[EntryPoint]:
         return [point for point in points if point.group == group]
 
-    monkeypatch.setattr(arena.agent, "entry_points", fake_entry_points)
+    monkeypatch.setattr(arena.registry, "entry_points", fake_entry_points)
     registry.cache_clear()
     yield
     registry.cache_clear()

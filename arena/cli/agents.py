@@ -6,8 +6,8 @@ import inspect
 
 import click
 
-from arena.agent import AgentEntry, registry
 from arena.errors import AgentSpecError
+from arena.registry import AgentEntry, registry
 
 
 @click.command("agents")

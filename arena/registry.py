@@ -1,0 +1,303 @@
+"""The registry: agents built from spec strings.
+
+Spec strings: ``name`` or ``name:key=value,key=value`` for registered agents (built-ins and
+those installed packages register under the entry-point group ``connect_four_arena.agents``);
+``module.path:Attr`` or ``path/to/file.py:Attr``, optionally followed by ``:key=value,...``,
+for an agent class or function of your own. Parameters are the keyword arguments of the
+agent's constructor; their annotations give their types and their defaults the defaults.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Literal
+
+from arena.agent import Agent, FunctionAgent
+from arena.errors import AgentSpecError
+
+ENTRY_POINT_GROUP = "connect_four_arena.agents"
+
+BUILTIN_AGENTS = {
+    "random": "agents.random_agent:RandomAgent",
+    "immediate-win": "agents.immediate_win:ImmediateWinAgent",
+    "human": "agents.human:HumanAgent",
+    "minimax": "agents.minimax:MinimaxAgent",
+    "negamax": "agents.negamax:NegamaxAgent",
+}
+
+
+# --- parameters -----------------------------------------------------------------------
+
+
+def _parse_bool(text: str) -> bool:
+    lowered = text.lower()
+    if lowered in ("true", "yes", "on", "1"):
+        return True
+    if lowered in ("false", "no", "off", "0"):
+        return False
+    raise ValueError(text)
+
+
+SCALAR_PARSERS: dict[Any, tuple[str, Callable[[str], Any]]] = {
+    int: ("a whole number", int),
+    float: ("a number", float),
+    bool: ("true or false", _parse_bool),
+}
+
+
+def _unwrap_optional(kind: Any) -> Any:
+    """``T | None`` -> ``T``; other types unchanged."""
+    args = typing.get_args(kind)
+    if typing.get_origin(kind) in (typing.Union, types.UnionType) and type(None) in args:
+        rest = [arg for arg in args if arg is not type(None)]
+        if len(rest) == 1:
+            return rest[0]
+    return kind
+
+
+@dataclass(frozen=True)
+class Param:
+    """One typed constructor parameter of an agent."""
+
+    name: str
+    kind: Any
+    default: Any = inspect.Parameter.empty
+
+    @property
+    def required(self) -> bool:
+        """True if the parameter has no default."""
+        return self.default is inspect.Parameter.empty
+
+    def type_name(self) -> str:
+        """The type as shown to users: int, float, bool, str or the allowed choices."""
+        if typing.get_origin(self.kind) is Literal:
+            return "|".join(str(choice) for choice in typing.get_args(self.kind))
+        return getattr(self.kind, "__name__", str(self.kind))
+
+    def parse(self, text: str, spec: str) -> Any:
+        """Convert the string value from a spec to this parameter's type."""
+        if typing.get_origin(self.kind) is Literal:
+            choices = {str(choice): choice for choice in typing.get_args(self.kind)}
+            if text not in choices:
+                raise AgentSpecError(
+                    f"agent spec {spec!r}: parameter {self.name} must be one of "
+                    f"{', '.join(choices)}, got {text!r}"
+                )
+            return choices[text]
+        if self.kind is str:
+            return text
+        if self.kind not in SCALAR_PARSERS:
+            raise AgentSpecError(
+                f"agent spec {spec!r}: parameter {self.name} has type {self.type_name()}, "
+                "which a spec string cannot set (use int, float, bool, str or Literal)"
+            )
+        expected, parser = SCALAR_PARSERS[self.kind]
+        try:
+            return parser(text)
+        except ValueError:
+            raise AgentSpecError(
+                f"agent spec {spec!r}: parameter {self.name} expects {expected}, got {text!r}"
+            ) from None
+
+
+def signature_params(factory: Callable[..., Any]) -> tuple[Param, ...]:
+    """The keyword parameters of a class constructor (none for a move function)."""
+    if not inspect.isclass(factory):
+        return ()
+    init = factory.__init__
+    hints = typing.get_type_hints(init) if init is not object.__init__ else {}
+    params = []
+    for name, parameter in inspect.signature(factory).parameters.items():
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        params.append(Param(name, _unwrap_optional(hints.get(name, str)), parameter.default))
+    return tuple(params)
+
+
+def first_doc_line(factory: Callable[..., Any]) -> str:
+    """The first line of the docstring, or an empty string."""
+    doc = inspect.getdoc(factory) or ""
+    return doc.splitlines()[0] if doc else ""
+
+
+# --- the registry ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    """A registered agent: its name and the ``module:attr`` it is imported from when used."""
+
+    name: str
+    target: str
+    origin: str = "built-in"
+
+    def load(self) -> Callable[..., Any]:
+        """Import the agent's class or function."""
+        return _import_target(self.target, self.name)
+
+    def params(self) -> tuple[Param, ...]:
+        """The agent's parameters."""
+        return signature_params(self.load())
+
+    def description(self) -> str:
+        """One line saying what the agent does."""
+        return first_doc_line(self.load())
+
+
+@cache
+def registry() -> dict[str, AgentEntry]:
+    """Every registered agent by name: the built-ins, then installed entry points."""
+    entries = {name: AgentEntry(name, target) for name, target in BUILTIN_AGENTS.items()}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        entries.setdefault(point.name, AgentEntry(point.name, point.value, point.dist.name
+                                                  if point.dist else "entry point"))
+    return entries
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed spec string: what to build and with which parameter values."""
+
+    text: str
+    name: str
+    target: str
+    values: dict[str, Any] = field(default_factory=dict, hash=False)
+    params: tuple[Param, ...] = ()
+
+    def resolved(self) -> dict[str, Any]:
+        """Every parameter with its value, defaults filled in."""
+        full = {p.name: p.default for p in self.params if not p.required}
+        full.update(self.values)
+        return full
+
+    def build(self) -> Agent:
+        """A new agent from this spec."""
+        factory = _import_target(self.target, self.text)
+        if not inspect.isclass(factory):
+            return FunctionAgent(factory)
+        try:
+            agent = factory(**self.values)
+        except (ValueError, TypeError) as error:
+            raise AgentSpecError(f"agent spec {self.text!r}: {error}") from None
+        if not isinstance(agent, Agent):
+            raise AgentSpecError(
+                f"agent spec {self.text!r}: {self.target} has no choose(position, rng) "
+                "and new_game(game) methods"
+            )
+        return agent
+
+
+def parse_spec(text: str) -> AgentSpec:
+    """Parse and validate a spec string without building the agent."""
+    text = text.strip()
+    if not text:
+        raise AgentSpecError("agent spec is empty: " + _known_agents_hint())
+    head, _, rest = text.partition(":")
+    first, _, tail = rest.partition(":")
+    if head in registry():
+        entry = registry()[head]
+        name, target, assignments = head, entry.target, rest
+    elif rest and "=" not in first and first.isidentifier():
+        name, target, assignments = f"{head}:{first}", f"{head}:{first}", tail
+    else:
+        raise AgentSpecError(f"unknown agent {head!r} in spec {text!r}: {_known_agents_hint()}")
+    factory = _import_target(target, text)
+    params = signature_params(factory)
+    return AgentSpec(text, name, target, _parse_values(assignments, params, text), params)
+
+
+def make_agent(text: str) -> Agent:
+    """Build an agent from its spec string."""
+    return parse_spec(text).build()
+
+
+def canonical_spec(spec: AgentSpec) -> str:
+    """The spec with only non-default parameters, in signature order: one text per agent."""
+    values = [
+        f"{p.name}={_format_value(spec.values[p.name])}"
+        for p in spec.params
+        if p.name in spec.values and (p.required or spec.values[p.name] != p.default)
+    ]
+    return spec.name + (":" + ",".join(values) if values else "")
+
+
+def _format_value(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _parse_values(assignments: str, params: tuple[Param, ...], spec: str) -> dict[str, Any]:
+    by_name = {p.name: p for p in params}
+    values: dict[str, Any] = {}
+    for item in filter(None, assignments.split(",")):
+        key, equals, value = item.partition("=")
+        key = key.strip()
+        if not equals or not key:
+            raise AgentSpecError(f"agent spec {spec!r}: expected key=value, got {item!r}")
+        if key not in by_name:
+            known = ", ".join(by_name) or "none"
+            raise AgentSpecError(
+                f"agent spec {spec!r}: unknown parameter {key!r}; parameters: {known}"
+            )
+        if key in values:
+            raise AgentSpecError(f"agent spec {spec!r}: parameter {key!r} given twice")
+        values[key] = by_name[key].parse(value.strip(), spec)
+    missing = [p.name for p in params if p.required and p.name not in values]
+    if missing:
+        raise AgentSpecError(f"agent spec {spec!r}: missing parameter(s) {', '.join(missing)}")
+    return values
+
+
+def _known_agents_hint() -> str:
+    return "known agents: " + ", ".join(registry()) + " (or module:Attr / file.py:Attr)"
+
+
+def _import_target(target: str, spec: str) -> Callable[..., Any]:
+    module_name, _, attr = target.partition(":")
+    try:
+        if module_name.endswith(".py"):
+            module = _import_file(Path(module_name))
+        else:
+            _search_working_directory()
+            module = importlib.import_module(module_name)
+    except (ImportError, OSError) as error:
+        raise AgentSpecError(f"agent spec {spec!r}: cannot import {module_name}: {error}") from None
+    try:
+        factory = getattr(module, attr)
+    except AttributeError:
+        raise AgentSpecError(f"agent spec {spec!r}: {module_name} has no {attr!r}") from None
+    if not callable(factory):
+        raise AgentSpecError(f"agent spec {spec!r}: {target} is not a class or function")
+    return typing.cast(Callable[..., Any], factory)
+
+
+def _search_working_directory() -> None:
+    """Let ``module:Attr`` specs find the user's modules in the directory arena runs in."""
+    cwd = str(Path.cwd())
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.append(cwd)
+
+
+def _import_file(path: Path) -> Any:
+    resolved = path.resolve()
+    module_name = f"arena_user_agent_{abs(hash(str(resolved)))}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    if not resolved.is_file():
+        raise OSError(f"no such file {path}")
+    loader_spec = importlib.util.spec_from_file_location(module_name, resolved)
+    if loader_spec is None or loader_spec.loader is None:
+        raise ImportError(f"{path} is not a Python file")
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[module_name] = module
+    loader_spec.loader.exec_module(module)
+    return module
