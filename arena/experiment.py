@@ -56,18 +56,10 @@ import numpy as np
 
 from arena.board import Rules
 from arena.errors import ArenaError
-from arena.match import (
-    DEFAULT_SEED,
-    FIRST_CHOICES,
-    GameSettings,
-    MatchPlan,
-    Pairing,
-    Progress,
-    resolve_agents,
-    run_games,
-)
 from arena.openings import load_openings
-from arena.results import GAMES_FILE, claim_run_dir
+from arena.plan import DEFAULT_SEED, FIRST_CHOICES, GameSettings, MatchPlan, Pairing
+from arena.rundir import GAMES_FILE, claim_run_dir
+from arena.runner import Progress, resolve_agents, run_games
 from arena.sprt import (
     DEFAULT_BATCH_PAIRS,
     DEFAULT_MAX_GAMES,

@@ -23,7 +23,8 @@ from arena import charts
 from arena.errors import ArenaError
 from arena.names import depth_family, short_names
 from arena.ratings import RATING_COLUMNS, RESULT_SCORES
-from arena.results import COLUMNS, GAMES_FILE, META_FILE, SUMMARY_FILE, read_meta
+from arena.records import COLUMNS
+from arena.rundir import GAMES_FILE, META_FILE, SUMMARY_FILE, read_meta
 from arena.stats import wilson
 from arena.summary import seeds_line, summarize
 

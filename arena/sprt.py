@@ -29,19 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.match import (
-    Backend,
-    GameSettings,
-    MatchPlan,
-    MatchRun,
-    Pairing,
-    Progress,
-    default_out_dir,
-    resolve_agents,
-    run_games,
-)
 from arena.openings import load_openings
-from arena.results import GAMES_FILE, iter_columns
+from arena.plan import GameSettings, MatchPlan, Pairing, default_out_dir
+from arena.pool import Backend
+from arena.records import iter_columns
+from arena.rundir import GAMES_FILE
+from arena.runner import MatchRun, Progress, resolve_agents, run_games
 from arena.stats import (
     MODELS,
     EloEstimate,

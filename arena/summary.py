@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from arena.game import AGENT_ERROR, ILLEGAL_MOVE, TIME_FORFEIT
-from arena.results import iter_columns
+from arena.records import iter_columns
 from arena.stats import EloEstimate, pentanomial, pentanomial_counts, trinomial, wilson
 
 FORFEITS = (ILLEGAL_MOVE, AGENT_ERROR, TIME_FORFEIT)

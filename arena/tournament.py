@@ -19,19 +19,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from arena.errors import ArenaError
-from arena.match import (
-    Backend,
-    GameSettings,
-    MatchPlan,
-    MatchRun,
-    Pairing,
-    Progress,
-    resolve_agents,
-    run_games,
-)
 from arena.openings import NoOpenings, OpeningBook
+from arena.plan import GameSettings, MatchPlan, Pairing
+from arena.pool import Backend
+from arena.records import load_games
 from arena.registry import canonical_spec, parse_spec
-from arena.results import GAMES_FILE, load_games
+from arena.rundir import GAMES_FILE
+from arena.runner import MatchRun, Progress, resolve_agents, run_games
 
 if TYPE_CHECKING:
     import pandas as pd

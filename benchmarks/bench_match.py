@@ -25,8 +25,9 @@ import time
 from pathlib import Path
 
 from arena.board import Rules
-from arena.match import GameSettings, MatchPlan, Pairing, run_games
 from arena.openings import load_openings
+from arena.plan import GameSettings, MatchPlan, Pairing
+from arena.runner import run_games
 
 ROOT = Path(__file__).resolve().parents[1]
 # The `arena` command, run with this interpreter.

@@ -14,20 +14,14 @@ import pytest
 from agents.random_agent import RandomAgent
 from arena.board import Position, Rules
 from arena.errors import AgentSpecError, UnsupportedBoardError
-from arena.match import (
-    BatchSizer,
-    GameSettings,
-    MatchPlan,
-    MatchSetupError,
-    Pairing,
-    game_seed,
-    resolve_agents,
-    run_games,
-)
 from arena.notation import format_moves, from_moves
 from arena.openings import NoOpenings, load_openings
+from arena.plan import GameSettings, MatchPlan, MatchSetupError, Pairing, game_seed
+from arena.pool import BatchSizer
+from arena.records import TIMING_COLUMNS, iter_columns, load_games
 from arena.registry import canonical_spec
-from arena.results import TIMING_COLUMNS, RunDirectoryError, iter_columns, load_games
+from arena.rundir import RunDirectoryError
+from arena.runner import resolve_agents, run_games
 
 TEST_AGENTS = '''
 import time

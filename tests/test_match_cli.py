@@ -19,8 +19,8 @@ from click.testing import CliRunner, Result
 from arena.cli import main
 from arena.cli.match import match_command
 from arena.cli.progress import ProgressBar
-from arena.match import DEFAULT_SEED
-from arena.results import TIMING_COLUMNS, GameRow, load_games
+from arena.plan import DEFAULT_SEED
+from arena.records import TIMING_COLUMNS, GameRow, load_games
 
 # Runs `arena` as a user would.
 ARENA = "from arena.cli import main; main()"

@@ -25,6 +25,7 @@ from arena.game import play_game
 from arena.names import short_name
 from arena.notation import from_moves, parse_moves
 from arena.ratings import rate
+from arena.records import COLUMNS
 from arena.report import (
     MalformedRunError,
     NoRunError,
@@ -35,7 +36,6 @@ from arena.report import (
     pairings,
     write_report,
 )
-from arena.results import COLUMNS
 from arena.stats import sprt, trinomial
 
 RESULTS = {0: "draw", 1: "win", 2: "loss"}  # winner (1 = first player) -> result if a moved first

@@ -15,9 +15,11 @@ from click.testing import CliRunner, Result
 
 from arena.cli import ArenaGroup
 from arena.cli.sprt import SprtProgressBar, sprt_command
-from arena.match import GameSettings, MatchPlan, Pairing, run_games
 from arena.openings import load_openings
-from arena.results import TIMING_COLUMNS, RunDirectoryError, load_games
+from arena.plan import GameSettings, MatchPlan, Pairing
+from arena.records import TIMING_COLUMNS, load_games
+from arena.rundir import RunDirectoryError
+from arena.runner import run_games
 from arena.sprt import (
     DEFAULT_SPRT_DIR,
     NO_DECISION,

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from arena.results import GameRow, GamesTable
+from arena.records import GameRow
+from arena.rundir import GamesTable
 from arena.stats import pentanomial, trinomial, wilson
 from arena.summary import SUMMARY_COLUMNS, summarize, write_summary
 

@@ -13,8 +13,9 @@ from click.testing import CliRunner
 
 from arena.cli import ArenaGroup
 from arena.cli.tournament import TournamentProgressBar, tournament_command
-from arena.match import GameSettings, MatchPlan, Pairing, run_games
-from arena.results import TIMING_COLUMNS, GameRow, load_games
+from arena.plan import GameSettings, MatchPlan, Pairing
+from arena.records import TIMING_COLUMNS, GameRow, load_games
+from arena.runner import run_games
 from arena.stats import elo_from_score
 from arena.tournament import (
     CROSSTABLE_COLUMNS,

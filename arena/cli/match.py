@@ -12,21 +12,18 @@ from arena.board import Rules
 from arena.cli.options import run_options, write_run_report
 from arena.cli.progress import ProgressBar, with_progress
 from arena.cli.stats import format_report
-from arena.match import (
+from arena.openings import load_openings
+from arena.plan import (
     DEFAULT_RESULTS_DIR,
     FIRST_CHOICES,
-    Backend,
     First,
     GameSettings,
     MatchPlan,
-    MatchRun,
     Pairing,
-    available_cores,
     default_out_dir,
-    resolve_agents,
-    run_games,
 )
-from arena.openings import load_openings
+from arena.pool import Backend, available_cores
+from arena.runner import MatchRun, resolve_agents, run_games
 from arena.summary import FORFEITS, PairingSummary, seeds_line
 
 

@@ -34,7 +34,7 @@ def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def write_run_report(directory: Path) -> None:
     """Write the charts and report.md of a finished run and say where they are."""
-    from arena.match import release_workers
+    from arena.pool import release_workers
     from arena.report import write_report  # matplotlib and pandas load only when needed
 
     release_workers()  # the games are played: their memory is the report's now
@@ -46,7 +46,7 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
     """Add the options every game-playing command shares: workers, seed, openings, time
     limit, board, output directory, quiet, report and backend."""
     from arena.game import TIME_MARGIN_SECONDS
-    from arena.match import DEFAULT_SEED
+    from arena.plan import DEFAULT_SEED
 
     options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,

@@ -12,8 +12,8 @@ import click
 from tqdm import tqdm
 
 from arena.game import GameAbandoned
-from arena.match import WorkerDiedError
-from arena.results import GameRow
+from arena.pool import WorkerDiedError
+from arena.records import GameRow
 
 INTERRUPTED = 130
 WORKER_DIED = 1

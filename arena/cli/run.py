@@ -16,8 +16,8 @@ from arena.cli.tournament import (
     format_ratings,
 )
 from arena.experiment import Entry, TournamentEntry, entry_lines, load_experiment
-from arena.match import available_cores
 from arena.names import short_names
+from arena.pool import available_cores
 from arena.summary import PairingSummary
 
 __all__ = ["run_command"]

@@ -13,8 +13,9 @@ from arena.cli.match import repeated_games_warning
 from arena.cli.options import run_options, write_run_report
 from arena.cli.progress import ProgressBar, with_progress
 from arena.cli.stats import format_report
-from arena.match import Backend, GameSettings, available_cores
-from arena.results import GameRow
+from arena.plan import GameSettings
+from arena.pool import Backend, available_cores
+from arena.records import GameRow
 from arena.sprt import (
     DEFAULT_BATCH_PAIRS,
     DEFAULT_MAX_GAMES,

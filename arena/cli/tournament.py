@@ -14,10 +14,11 @@ import click
 from arena.board import Rules
 from arena.cli.options import run_options, write_run_report
 from arena.cli.progress import ProgressBar, with_progress
-from arena.match import Backend, GameSettings, available_cores, default_out_dir
 from arena.names import short_names
 from arena.openings import load_openings
-from arena.results import GameRow
+from arena.plan import GameSettings, default_out_dir
+from arena.pool import Backend, available_cores
+from arena.records import GameRow
 from arena.summary import seeds_line
 from arena.tournament import (
     DEFAULT_TOURNAMENTS_DIR,

@@ -1,9 +1,9 @@
-"""The games table on disk: ``games.csv`` appended as games finish, resumed, loaded.
+"""The run directory: ``meta.json`` (what the run is), ``games.csv`` (one row per finished game,
+in completion order) and ``summary.csv`` (derived from games.csv).
 
-A run directory holds ``meta.json`` (what the run is), ``games.csv`` (one row per finished
-game, in completion order) and ``summary.csv`` (derived from games.csv). games.csv is only
-ever appended to; a line without its newline (the process died while writing it) is cut off
-when the run is opened again. While a run writes, games.csv is locked against a second run.
+games.csv is only ever appended to; a line without its newline (the process died while writing
+it) is cut off when the run is opened again. While a run writes, games.csv is locked against a
+second run.
 """
 
 from __future__ import annotations
@@ -11,62 +11,29 @@ from __future__ import annotations
 import csv
 import json
 import os
-from collections.abc import Iterable, Iterator, Sequence
-from operator import itemgetter
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
 from arena.errors import ArenaError
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 try:
     import fcntl
 except ImportError:  # not POSIX: runs are not locked
     fcntl = None  # type: ignore[assignment]
 
+from arena.records import COLUMNS, GameRow, GamesTableError, read_header
+
 GAMES_FILE = "games.csv"
 SUMMARY_FILE = "summary.csv"
 META_FILE = "meta.json"
 
 
-class GameRow(NamedTuple):
-    """One game as a row of games.csv; results are from agent A's point of view."""
-
-    game: int  # index in the run
-    pair: int | None  # opening pair index, None without openings
-    seed: int  # the game's seed: Generator(PCG64(seed)) is the agents' randomness
-    agent_a: str
-    agent_b: str
-    first: str  # "a" or "b": who moved first
-    opening: str  # move string
-    moves: str  # the whole game's move string, opening included
-    result: str  # "win", "draw" or "loss" for agent A
-    termination: str
-    plies: int
-    time_a: float  # seconds agent A thought
-    time_b: float
-    nodes_a: int | None
-    nodes_b: int | None
-    turns_a: int  # how many times agent A was asked for a move
-    turns_b: int
-    error: str  # the message of a forfeit
-
-
-COLUMNS: tuple[str, ...] = GameRow._fields
-TIMING_COLUMNS = ("time_a", "time_b")
-
-
 class RunDirectoryError(ArenaError):
     """A run directory that belongs to another command, or is in use."""
-
-
-class GamesTableError(ArenaError):
-    """A games.csv that cannot be read as this run's games."""
 
 
 def run_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
@@ -232,7 +199,7 @@ def _game_indices(path: Path) -> Iterator[tuple[int, int]]:
     """(line number, game index) of every row of a games.csv, checking its header."""
     with path.open(newline="", encoding="utf-8") as file:
         reader = csv.reader(file)
-        if _header_checked(path, reader):
+        if read_header(path, reader):
             for row in reader:
                 try:
                     yield reader.line_num, int(row[0])
@@ -240,37 +207,3 @@ def _game_indices(path: Path) -> Iterator[tuple[int, int]]:
                     raise GamesTableError(
                         f"{path}, line {reader.line_num}: expected a game index, got {row[:1]}"
                     ) from None
-
-
-def _header_checked(path: Path, reader: Iterator[list[str]]) -> bool:
-    """Read the header: False for an empty file, GamesTableError for unexpected columns."""
-    header = next(reader, None)
-    if header is not None and tuple(header) != COLUMNS:
-        raise GamesTableError(
-            f"{path}: unexpected columns {','.join(header)}; expected {','.join(COLUMNS)}"
-        )
-    return header is not None
-
-
-def iter_columns(path: Path, names: Sequence[str]) -> Iterator[tuple[str, ...]]:
-    """The named columns (two or more) of every row of a games.csv, in file order."""
-    pick = itemgetter(*(COLUMNS.index(name) for name in names))
-    with path.open(newline="", encoding="utf-8") as file:
-        reader = csv.reader(file)
-        if _header_checked(path, reader):
-            yield from map(pick, reader)
-
-
-def load_games(path: Path) -> pd.DataFrame:
-    """games.csv as a DataFrame sorted by game index."""
-    import pandas as pd  # imported here: pandas is slow to import and the match path avoids it
-
-    table = pd.read_csv(
-        path,
-        dtype={"opening": str, "moves": str, "error": str},
-        keep_default_na=False,
-        na_values={"pair": [""], "nodes_a": [""], "nodes_b": [""]},
-    )
-    for column in ("pair", "nodes_a", "nodes_b"):
-        table[column] = table[column].astype("Int64")
-    return table.sort_values("game", ignore_index=True)

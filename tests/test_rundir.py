@@ -8,14 +8,11 @@ from typing import Any
 
 import pytest
 
-from arena.results import (
-    COLUMNS,
-    GameRow,
+from arena.records import COLUMNS, GameRow, GamesTableError, load_games
+from arena.rundir import (
     GamesTable,
-    GamesTableError,
     RunDirectoryError,
     claim_run_dir,
-    load_games,
     read_meta,
     truncate_partial_line,
     write_meta,

@@ -1,0 +1,165 @@
+"""The plan of a run: every game numbered, with its pairing, first mover, opening and seed.
+
+A ``MatchPlan`` numbers every game of a run. Game ``i`` is fully decided by the plan and ``i``: its
+pairing, who moves first, its opening and its seed (from the run seed and ``i``), so a run gives
+the same games whatever the number of workers, the backend, the batching or the order in which
+games finish.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from itertools import accumulate
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+from arena.board import DEFAULT_RULES, Rules
+from arena.errors import ArenaError
+from arena.openings import NoOpenings, OpeningBook
+
+DEFAULT_SEED = 42
+
+
+"""The run seed when none is given: the same command always plays the same games."""
+
+
+DEFAULT_RESULTS_DIR = Path("results") / "matches"
+
+
+First = Literal["alternate", "a", "b"]
+
+
+FIRST_CHOICES: tuple[First, ...] = ("alternate", "a", "b")
+
+
+# Game indices fit in the low bits of a game's seed.
+GAME_BITS = 32
+
+
+class MatchSetupError(ArenaError):
+    """Options that cannot work together, found before any game is played."""
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Agent A against agent B (canonical spec strings) for a number of games."""
+
+    agent_a: str
+    agent_b: str
+    games: int
+    first: First = "alternate"
+
+    def __post_init__(self) -> None:
+        if self.games < 1:
+            raise MatchSetupError(f"number of games must be at least 1, got {self.games}")
+        if self.first not in FIRST_CHOICES:
+            raise MatchSetupError(
+                f"first mover {self.first!r}: expected one of {', '.join(FIRST_CHOICES)}"
+            )
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """What every game of a run shares; sent to the workers with each batch."""
+
+    rules: Rules = DEFAULT_RULES
+    seed: int = DEFAULT_SEED
+    time_per_move: float | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise MatchSetupError(f"seed must be a whole number >= 0, got {self.seed!r}")
+        if self.time_per_move is not None and not self.time_per_move > 0:
+            raise MatchSetupError(
+                f"time per move must be a positive number of seconds, got {self.time_per_move}"
+            )
+
+
+class GameTask(NamedTuple):
+    """One game to play: everything a worker needs besides the shared settings."""
+
+    game: int
+    agent_a: str
+    agent_b: str
+    first: str  # "a" or "b"
+    pair: int | None
+    opening: str
+
+
+@dataclass(frozen=True)
+class MatchPlan:
+    """Every game of a run, numbered from 0: pairing after pairing, in order.
+
+    Within a pairing, game ``j`` (counted from the pairing's first game) uses opening pair
+    ``j // 2`` when there are openings, and with ``first="alternate"`` agent A moves first
+    when ``j`` is even. Every pairing plays the same openings.
+    """
+
+    pairings: tuple[Pairing, ...]
+    settings: GameSettings = GameSettings()
+    openings: OpeningBook = field(default_factory=NoOpenings)
+
+    _starts: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        starts = (0, *accumulate(p.games for p in self.pairings))
+        if not self.pairings or starts[-1] >= 1 << GAME_BITS:
+            raise MatchSetupError(
+                f"a run holds 1 to {(1 << GAME_BITS) - 1} games, got {starts[-1]}"
+            )
+        object.__setattr__(self, "_starts", starts)
+
+    @property
+    def total(self) -> int:
+        """The number of games in the run."""
+        return self._starts[-1]
+
+    @property
+    def specs(self) -> list[str]:
+        """Every agent spec in the plan, once each, in order of appearance."""
+        return list(dict.fromkeys(s for p in self.pairings for s in (p.agent_a, p.agent_b)))
+
+    def describe(self) -> dict[str, Any]:
+        """What decides the games (JSON-friendly): equal descriptions give equal games."""
+        rules = self.settings.rules
+        return {
+            "pairings": [[p.agent_a, p.agent_b, p.games, p.first] for p in self.pairings],
+            "games": self.total,
+            "seed": self.settings.seed,
+            "board": {"rows": rules.rows, "cols": rules.cols, "connect": rules.connect},
+            "time_per_move": self.settings.time_per_move,
+            **self.openings.describe(),
+        }
+
+    def task(self, game: int) -> GameTask:
+        """Game ``game`` of the run."""
+        if not 0 <= game < self.total:
+            raise IndexError(f"game {game} is not in a run of {self.total} games")
+        index = bisect.bisect_right(self._starts, game) - 1
+        pairing, local = self.pairings[index], game - self._starts[index]
+        a_first = pairing.first == "a" or (pairing.first == "alternate" and local % 2 == 0)
+        pair = local // 2 if self.openings.paired else None
+        opening = self.openings.opening(pair) if pair is not None else ""
+        return GameTask(game, pairing.agent_a, pairing.agent_b, "a" if a_first else "b",
+                        pair, opening)
+
+
+def default_out_dir(plan: MatchPlan, root: Path = DEFAULT_RESULTS_DIR) -> Path:
+    """A directory named after the run: its agents, games and seed, plus a digest of it all."""
+    digest = hashlib.sha256(json.dumps(plan.describe(), sort_keys=True).encode()).hexdigest()
+    agents = "_".join(f"{p.agent_a}-vs-{p.agent_b}" for p in plan.pairings)
+    readable = re.sub(r"[^A-Za-z0-9=+.-]+", "_", agents)[:80]
+    return root / f"{readable}_n{plan.total}_seed{plan.settings.seed}_{digest[:8]}"
+
+
+def game_seed(run_seed: int, game: int) -> int:
+    """The seed of game ``game``: ``Generator(PCG64(seed))`` is the randomness of its agents.
+
+    It is ``run_seed * 2**32 + game``, the run seed and the game index in one integer, which
+    PCG64 hashes through a SeedSequence: every (run seed, game) gets its own stream.
+    """
+    return (run_seed << GAME_BITS) | game
