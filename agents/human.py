@@ -7,9 +7,8 @@ from collections.abc import Callable
 import click
 import numpy as np
 
-from arena.agent import BaseAgent
+from arena.agent import BaseAgent, GameAbandoned
 from arena.board import Position
-from arena.game import GameAbandoned
 from arena.render import render_for_stdout
 
 QUIT_WORDS = ("q", "quit", "exit")

@@ -56,6 +56,10 @@ class GameStart:
         return self.limit.time
 
 
+class GameAbandoned(BaseException):
+    """Raised by an agent (a person at the terminal) to stop the game; it is not a forfeit."""
+
+
 @runtime_checkable
 class Agent(Protocol):
     """What the harness needs of an agent."""

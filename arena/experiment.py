@@ -7,7 +7,9 @@ An experiment file reads::
     seed = 42             # the run seed of each entry (default 42)
     openings = "none"     # none, random:K or a file (relative to the experiment file)
     rows = 6              # rows, cols, connect: the board
-    time_per_move = 1.0   # seconds, optional
+    time_per_move = 1.0   # seconds, optional; an agent may have its own: "random@time=0.5"
+    time_bank = 10.0      # seconds of overtime per agent and game, optional
+    hosting = "auto"      # auto (default), inline or process: see `arena match --help`
 
     [[match]]
     name = "d4-vs-random" # required, unique: the entry's directory
@@ -58,8 +60,9 @@ from arena.board import Rules
 from arena.errors import ArenaError
 from arena.openings import load_openings
 from arena.plan import DEFAULT_SEED, FIRST_CHOICES, GameSettings, MatchPlan, Pairing
+from arena.players import canonical_player
 from arena.rundir import GAMES_FILE, claim_run_dir
-from arena.runner import Progress, resolve_agents, run_games
+from arena.runner import Progress, run_games
 from arena.sprt import (
     DEFAULT_BATCH_PAIRS,
     DEFAULT_MAX_GAMES,
@@ -125,7 +128,8 @@ TABLES = Kind("an array of tables ([[...]])", lambda v: isinstance(v, list)
               and all(isinstance(x, dict) for x in v))
 
 GAME_OPTIONS: dict[str, Kind] = {"seed": WHOLE, "openings": STRING, "rows": WHOLE,
-                                 "cols": WHOLE, "connect": WHOLE, "time_per_move": NUMBER}
+                                 "cols": WHOLE, "connect": WHOLE, "time_per_move": NUMBER,
+                                 "time_bank": NUMBER, "hosting": STRING}
 AGENT = Kind("an agent spec or {tournament = NAME, rank = K}", lambda v: isinstance(v, str)
              or (isinstance(v, dict) and v.keys() == {"tournament", "rank"}
                  and isinstance(v["tournament"], str) and _whole(v["rank"])))
@@ -411,7 +415,8 @@ def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> En
     try:
         settings = GameSettings(Rules(options.get("rows", 6), options.get("cols", 7),
                                       options.get("connect", 4)),
-                                options.get("seed", DEFAULT_SEED), options.get("time_per_move"))
+                                options.get("seed", DEFAULT_SEED), options.get("time_per_move"),
+                                options.get("time_bank"), options.get("hosting", "auto"))
         return build.make(index, options, settings, context)
     except ArenaError as error:
         raise where.error(str(error)) from None
@@ -427,12 +432,12 @@ def _openings(options: Mapping[str, Any], path: Path, default: str = "none") -> 
 
 def _make_match(index: int, options: Mapping[str, Any], settings: GameSettings,
                 context: Context) -> MatchEntry:
-    a, b = resolve_agents([options["a"], options["b"]], settings.rules)
+    a, b = (canonical_player(options[side], settings.rules) for side in ("a", "b"))
     first = options.get("first", "alternate")
     if first not in FIRST_CHOICES:
         raise ExperimentError(f"first must be one of {', '.join(FIRST_CHOICES)}, got {first!r}")
     openings = load_openings(_openings(options, context.path), settings.rules, settings.seed)
-    plan = MatchPlan((Pairing(a.name, b.name, options["games"], first),), settings, openings)
+    plan = MatchPlan((Pairing(a, b, options["games"], first),), settings, openings)
     reference = options.get("reference")
     return MatchEntry(index, options["name"], (options["a"], options["b"]), plan,
                       tuple(reference) if reference else None)

@@ -1,8 +1,16 @@
-"""One game between two agents, with forfeits for crashes, illegal columns and overtime."""
+"""One game between two hosted agents -> a ``GameRecord``, with forfeits for every failure.
+
+An agent that raises, crashes, names an illegal column, changes the position it was handed or
+overruns its time loses the game, with the reason recorded; the other agent wins.
+
+Time: with a time limit, a move may take ``limit.time`` seconds; overtime is drawn from the
+agent's time bank for the game (when there is one), and a move that overruns limit and bank
+by more than ``GRACE_SECONDS`` is a ``time_forfeit``. Agents in a child process are stopped at
+that point; agents in the worker's process are timed when they return.
+"""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -11,111 +19,140 @@ import numpy as np
 from arena.agent import Agent, GameStart, Limit, as_choice
 from arena.board import Position
 from arena.errors import ArenaError
+from arena.hosting.base import GRACE_SECONDS, AgentFault, Host
+from arena.hosting.inline import InlineHost
+from arena.hosting.process import ProcessHost
 from arena.notation import format_moves
+from arena.outcome import Termination
 
-# An agent forfeits on time when one move takes longer than the limit plus this margin.
-TIME_MARGIN_SECONDS = 0.1
-
-FOUR_IN_A_ROW = "four_in_a_row"
-BOARD_FULL = "board_full"
-ILLEGAL_MOVE = "illegal_move"
-AGENT_ERROR = "agent_error"
-TIME_FORFEIT = "time_forfeit"
-TERMINATIONS = (FOUR_IN_A_ROW, BOARD_FULL, ILLEGAL_MOVE, AGENT_ERROR, TIME_FORFEIT)
-
-
-class GameAbandoned(BaseException):
-    """Raised by an agent (a person at the terminal) to stop the game; it is not a forfeit."""
+NO_LIMITS = (Limit(), Limit())
 
 
 @dataclass
-class GameOutcome:
-    """How a game ended, from the players' point of view (player 1 moved first)."""
+class GameRecord:
+    """How a game went, from the players' point of view (player 1 moved first)."""
 
-    winner: int  # 0 for a draw
-    termination: str
-    moves: list[int]
+    winner: int = 0  # 0 for a draw
+    termination: Termination = Termination.BOARD_FULL
+    moves: list[int] = field(default_factory=list)
     error: str = ""
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
     nodes: list[int | None] = field(default_factory=lambda: [None, None])
-    agent_moves: list[int] = field(default_factory=lambda: [0, 0])
+    turns: list[int] = field(default_factory=lambda: [0, 0])
 
     @property
     def move_string(self) -> str:
         """The whole game as a move string."""
         return format_moves(self.moves)
 
+    def forfeit(self, loser: int, termination: Termination, message: str) -> GameRecord:
+        """End the game: ``loser`` (1 or 2) forfeits for ``message``."""
+        self.winner = 3 - loser
+        self.termination = termination
+        self.error = message
+        return self
+
 
 Observer = Callable[[Position, int | None], None]
 
 
+def as_host(player: Agent | Host) -> Host:
+    """A host for ``player``: itself if it is one, else an in-process host of the agent."""
+    if isinstance(player, InlineHost | ProcessHost):
+        return player
+    return InlineHost.of(player)  # type: ignore[arg-type]
+
+
 def play_game(
-    players: Sequence[Agent],
+    players: Sequence[Agent | Host],
     rngs: Sequence[np.random.Generator],
     start: Position,
     opening: Sequence[int] = (),
-    time_per_move: float | None = None,
+    limits: Sequence[Limit] = NO_LIMITS,
+    time_bank: float | None = None,
     observer: Observer | None = None,
-) -> GameOutcome:
+) -> GameRecord:
     """Play ``players[0]`` (player 1) against ``players[1]`` from ``start`` to the end.
 
-    ``opening`` moves are already part of ``start``'s history. ``observer(position, column)``
-    is called with the start position (column None) and after every move.
+    ``opening`` moves are already part of ``start``'s history. ``limits`` are the players'
+    limits per move, ``time_bank`` the overtime reserve of each for the game.
+    ``observer(position, column)`` is called with the start position (column None) and after
+    every move.
     """
-    outcome = GameOutcome(winner=0, termination="", moves=list(opening))
-    for index, agent in enumerate(players):
+    hosts = [as_host(player) for player in players]
+    record = GameRecord(moves=list(opening))
+    for index, host in enumerate(hosts):
         try:
-            agent.new_game(GameStart(start.rules, index + 1, Limit(time=time_per_move)))
-        except Exception as error:  # noqa: BLE001 - any crash is the agent's forfeit
-            return _forfeit(outcome, index + 1, AGENT_ERROR, f"new_game: {_describe(error)}")
-    position = start
+            host.new_game(GameStart(start.rules, index + 1, limits[index], time_bank))
+        except AgentFault as fault:
+            return record.forfeit(index + 1, fault.termination, f"new_game: {fault}")
+    banks = [time_bank, time_bank]
+    position = Position(start.rules, start.current, start.mask, start.won)  # ours alone
     if observer:
         observer(position, None)
     while not position.is_terminal:
         mover = position.side_to_move
-        agent, rng = players[mover - 1], rngs[mover - 1]
-        began = time.perf_counter()
+        side = mover - 1
+        limit = limits[side]
+        current, mask = position.current, position.mask
         try:
-            answer = agent.choose(position, rng)
-            column = answer if type(answer) is int else _record_choice(answer, outcome, mover)
-        except Exception as error:  # noqa: BLE001
-            return _forfeit(outcome, mover, AGENT_ERROR, _describe(error))
-        finally:
-            elapsed = time.perf_counter() - began
-            outcome.seconds[mover - 1] += elapsed
-            outcome.agent_moves[mover - 1] += 1
-        if time_per_move is not None and elapsed > time_per_move + TIME_MARGIN_SECONDS:
-            return _forfeit(outcome, mover, TIME_FORFEIT,
-                            f"move {position.plies + 1} took {elapsed:.3f} s, limit "
-                            f"{time_per_move} s + {TIME_MARGIN_SECONDS} s margin")
+            answer, seconds = hosts[side].move(position, rngs[side], _bound(limit, banks[side]))
+        except AgentFault as fault:
+            record.turns[side] += 1
+            return record.forfeit(mover, fault.termination, str(fault))
+        record.seconds[side] += seconds
+        record.turns[side] += 1
+        if position.current != current or position.mask != mask:
+            return record.forfeit(mover, Termination.AGENT_ERROR,
+                                  "the agent changed the position it was given")
+        if limit.time is not None and seconds > limit.time:
+            overtime = _overtime(seconds - limit.time, banks, side)
+            if overtime:
+                return record.forfeit(mover, Termination.TIME_FORFEIT,
+                                      f"move {position.plies + 1} took {seconds:.3f} s: "
+                                      f"{_allowance(limit, time_bank)}")
+        if type(answer) is int:
+            column = answer
+        else:
+            try:
+                choice = as_choice(answer)
+            except TypeError as error:
+                return record.forfeit(mover, Termination.ILLEGAL_MOVE, str(error))
+            column = choice.column
+            if choice.nodes is not None:
+                record.nodes[side] = (record.nodes[side] or 0) + choice.nodes
         try:
             position = position.play(column)
         except ArenaError:
-            return _forfeit(outcome, mover, ILLEGAL_MOVE,
-                            f"column {column} is not a legal move in position "
-                            f"{outcome.move_string or '(empty)'}")
-        outcome.moves.append(column)
+            return record.forfeit(mover, Termination.ILLEGAL_MOVE,
+                                  f"column {column} is not a legal move in position "
+                                  f"{record.move_string or '(empty)'}")
+        record.moves.append(column)
         if observer:
             observer(position, column)
-    outcome.winner = position.winner or 0
-    outcome.termination = FOUR_IN_A_ROW if position.won else BOARD_FULL
-    return outcome
+    record.winner = position.winner or 0
+    record.termination = Termination.FOUR_IN_A_ROW if position.won else Termination.BOARD_FULL
+    return record
 
 
-def _record_choice(answer: object, outcome: GameOutcome, mover: int) -> int:
-    """The column of an answer that is not a plain int; adds the nodes it reports."""
-    choice = as_choice(answer)  # type: ignore[arg-type]
-    if choice.nodes is not None:
-        outcome.nodes[mover - 1] = (outcome.nodes[mover - 1] or 0) + choice.nodes
-    return choice.column
+def _bound(limit: Limit, bank: float | None) -> float | None:
+    """How long a host may let a move run before it stops the agent (None: its default)."""
+    if limit.time is None:
+        return None
+    return limit.time + (bank or 0.0) + GRACE_SECONDS
 
 
-def _forfeit(outcome: GameOutcome, loser: int, termination: str, message: str) -> GameOutcome:
-    outcome.winner = 3 - loser
-    outcome.termination = termination
-    outcome.error = message
-    return outcome
+def _overtime(over: float, banks: list[float | None], side: int) -> bool:
+    """Charge ``over`` seconds past the limit to the side's bank; True if that is a forfeit."""
+    bank = banks[side]
+    if bank is None:
+        return over > GRACE_SECONDS
+    if over > bank + GRACE_SECONDS:
+        return True
+    banks[side] = max(0.0, bank - over)
+    return False
 
 
-def _describe(error: Exception) -> str:
-    return f"{type(error).__name__}: {error}".replace("\n", " ")
+def _allowance(limit: Limit, time_bank: float | None) -> str:
+    bank = f" + what was left of the {time_bank} s time bank" if time_bank is not None else ""
+    return f"limit {limit.time} s{bank} + {GRACE_SECONDS} s grace"

@@ -19,7 +19,9 @@ from typing import Any, Literal, NamedTuple
 
 from arena.board import DEFAULT_RULES, Rules
 from arena.errors import ArenaError
-from arena.openings import NoOpenings, OpeningBook
+from arena.hosting.base import HOSTINGS, Hosting
+from arena.openings import NoOpenings, OpeningBook, load_openings
+from arena.players import canonical_player
 
 DEFAULT_SEED = 42
 
@@ -69,6 +71,8 @@ class GameSettings:
     rules: Rules = DEFAULT_RULES
     seed: int = DEFAULT_SEED
     time_per_move: float | None = None
+    time_bank: float | None = None
+    hosting: Hosting = "auto"
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
@@ -76,6 +80,14 @@ class GameSettings:
         if self.time_per_move is not None and not self.time_per_move > 0:
             raise MatchSetupError(
                 f"time per move must be a positive number of seconds, got {self.time_per_move}"
+            )
+        if self.time_bank is not None and not self.time_bank >= 0:
+            raise MatchSetupError(
+                f"time bank must be a number of seconds >= 0, got {self.time_bank}"
+            )
+        if self.hosting not in HOSTINGS:
+            raise MatchSetupError(
+                f"hosting {self.hosting!r}: expected one of {', '.join(HOSTINGS)}"
             )
 
 
@@ -132,6 +144,8 @@ class MatchPlan:
             "seed": self.settings.seed,
             "board": {"rows": rules.rows, "cols": rules.cols, "connect": rules.connect},
             "time_per_move": self.settings.time_per_move,
+            **({"time_bank": self.settings.time_bank} if self.settings.time_bank is not None
+               else {}),
             **self.openings.describe(),
         }
 
@@ -163,3 +177,12 @@ def game_seed(run_seed: int, game: int) -> int:
     PCG64 hashes through a SeedSequence: every (run seed, game) gets its own stream.
     """
     return (run_seed << GAME_BITS) | game
+
+
+def match_plan(agent_a: str, agent_b: str, games: int, settings: GameSettings,
+               openings: str = "none", first: First = "alternate") -> MatchPlan:
+    """The plan of ``games`` games of ``agent_a`` against ``agent_b`` (players checked and
+    named canonically; openings as ``--openings`` takes them)."""
+    name_a, name_b = (canonical_player(text, settings.rules) for text in (agent_a, agent_b))
+    return MatchPlan((Pairing(name_a, name_b, games, first),), settings,
+                     load_openings(openings, settings.rules, settings.seed))

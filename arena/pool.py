@@ -1,34 +1,44 @@
-"""Workers that play batches of games in parallel: loky processes or a dask.distributed cluster.
+"""Workers that play batches of games in parallel: local processes or a dask cluster.
 
-Batches are sized so that each takes about ``BATCH_SECONDS`` in a worker; results come back in
-completion order. A worker process that dies ends the stream with ``WorkerDiedError``.
+``LocalPool``: the process that runs the match plays games itself, and ``jobs - 1`` worker
+processes play beside it. Where the platform can fork, workers are forked from the warm
+parent (agents built, kernels loaded) and are ready at once; elsewhere they are spawned. The
+parent plays one game at a time between looks at its workers, so none waits for it.
+``DaskPool``: batches are submitted to a dask.distributed cluster (joined, or started on this
+machine). Both keep their workers for every stage of a run.
+
+Batches are sized so that each takes about ``BATCH_SECONDS``; results come back in completion
+order. A worker process that dies ends the stream with ``WorkerDiedError``.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
+import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import suppress
 from dataclasses import dataclass
-from typing import Literal
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from typing import Any, Literal, Protocol
 
 import numpy as np
-from joblib import Parallel, delayed, parallel_config
-from joblib.externals.loky import get_reusable_executor
-from joblib.externals.loky.process_executor import TerminatedWorkerError
 
+from arena.hosting.child import die_with_parent
+from arena.interrupts import ignore_interrupts
 from arena.plan import GameSettings, GameTask, MatchPlan, MatchSetupError
-from arena.worker import AgentCache, BatchResult, play_batch
+from arena.worker import AgentCache, AgentOutput, BatchResult, play_batch, play_task
 
-Backend = Literal["loky", "dask"]
+Backend = Literal["local", "dask"]
+BACKENDS: tuple[Backend, ...] = ("local", "dask")
 
-
-# Batches are sized so that one takes about this long in a worker.
 BATCH_SECONDS = 0.25
-
-
+"""Batches are sized so that one takes about this long in a worker."""
 LARGEST_BATCH = 5000
+STOP_SECONDS = 5.0
+"""How long a worker may take to close its agents at the end before it is killed."""
 
 
 @dataclass
@@ -37,8 +47,7 @@ class BatchSizer:
 
     Sizes grow at most 2x a step, and near the end shrink so that the ``jobs`` workers finish
     together (no batch holds more than a ``2 * jobs``-th of the games left). The time per game
-    is a running average that halves the weight of older batches, so the slow first batch of
-    a worker (imports, compilation) is soon forgotten.
+    is a running average that halves the weight of older batches.
     """
 
     jobs: int = 1
@@ -63,7 +72,8 @@ class BatchSizer:
         return self._last
 
 
-def _batches(plan: MatchPlan, games: np.ndarray, sizer: BatchSizer) -> Iterator[list[GameTask]]:
+def batches(plan: MatchPlan, games: np.ndarray, sizer: BatchSizer) -> Iterator[list[GameTask]]:
+    """The tasks of ``games`` in batches sized by ``sizer`` as they are taken."""
     done = 0
     while done < len(games):
         size = sizer.next_size(len(games) - done)
@@ -71,86 +81,194 @@ def _batches(plan: MatchPlan, games: np.ndarray, sizer: BatchSizer) -> Iterator[
         done += size
 
 
-def staged_results(
-    plan: MatchPlan,
-    stages: Iterator[np.ndarray],
-    sizer: BatchSizer,
-    jobs: int,
-    backend: Backend,
-    scheduler: str | None,
-) -> Iterator[BatchResult]:
-    """The batches of every stage, a stage's batches all returned before the next stage is
-    dispatched; a dask cluster is joined once, when there is a game to play."""
-    with ExitStack() as cluster:
-        joined = False
-        for games in stages:
-            if not len(games):
-                continue
-            if backend == "dask" and not joined:
-                cluster.enter_context(_dask_cluster(scheduler, jobs))
-                cluster.enter_context(parallel_config(backend="dask"))
-                joined = True
-            yield from _results(_batches(plan, games, sizer), plan.settings, jobs, backend)
-
-
 class WorkerDiedError(RuntimeError):
     """A worker process died while playing; the games it had not returned are replayed later."""
 
 
-def _results(
-    batches: Iterator[list[GameTask]],
-    settings: GameSettings,
-    jobs: int,
-    backend: Backend,
-) -> Iterator[BatchResult]:
-    if backend == "loky" and jobs == 1:
-        agents = AgentCache()
-        for tasks in batches:
-            yield play_batch(settings, tasks, agents)
-        return
-    calls = (delayed(play_batch)(settings, tasks) for tasks in batches)
-    if backend == "dask":  # inside staged_results' dask context
-        from distributed import KilledWorker
+class Pool(Protocol):
+    """Plays batches of games; closed once at the end of the run."""
 
+    def results(self, batches: Iterator[list[GameTask]],
+                settings: GameSettings) -> Iterator[BatchResult]:
+        """Play every batch; yield the results as they finish."""
+
+    def close(self, abort: bool = False) -> None:
+        """Release the workers: at once with ``abort``, else after they closed their agents."""
+
+
+def _serve(connection: Connection, agents: AgentCache | None, parent: int) -> None:
+    """A local worker: play the batches the parent sends until it sends None or goes away."""
+    ignore_interrupts()
+    die_with_parent(parent)
+    if agents is None:  # spawned, not forked
+        agents = AgentCache()
+    else:
+        agents.after_fork()
+    try:
+        while True:
+            try:
+                message = connection.recv()
+            except (EOFError, OSError):
+                break
+            if message is None:
+                break
+            settings, tasks = message
+            connection.send(play_batch(settings, tasks, agents))
+    finally:
+        agents.close()
+
+
+class _Worker:
+    """A local worker process and the parent's end of its pipe."""
+
+    def __init__(self, context: Any, agents: AgentCache, forked: bool):
+        self.connection, child = multiprocessing.Pipe()
+        self.process: BaseProcess = context.Process(
+            target=_serve, args=(child, agents if forked else None, os.getpid()), daemon=True)
+        self.process.start()
+        child.close()
+
+    def died(self) -> WorkerDiedError:
+        """The error of this worker's death."""
+        self.process.join(1.0)
+        code = self.process.exitcode
+        how = "was killed" if code is not None and code < 0 else "exited"
+        return WorkerDiedError(f"a worker process {how} (exit code {code}: killed, out of "
+                               "memory, or crashed in native code)")
+
+
+class LocalPool:
+    """This process plays, with ``jobs - 1`` worker processes beside it."""
+
+    def __init__(self, jobs: int, agents: AgentCache):
+        self.agents = agents
+        forked = "fork" in multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if forked else "spawn")
+        self._workers = [_Worker(context, agents, forked) for _ in range(jobs - 1)]
+
+    def results(self, batches: Iterator[list[GameTask]],
+                settings: GameSettings) -> Iterator[BatchResult]:
+        """Play every batch: the workers take whole batches, this process plays one game at a
+        time between looks at them."""
+        idle = list(self._workers)
+        busy: dict[Connection, _Worker] = {}
+        own: list[GameTask] = []
+        rows: list[Any] = []
+        outputs: list[AgentOutput] = []
+        began = 0.0
+        exhausted = False
+        while True:
+            while idle and not exhausted:
+                tasks = next(batches, None)
+                if tasks is None:
+                    exhausted = True
+                    break
+                worker = idle.pop()
+                self._send(worker, (settings, tasks))
+                busy[worker.connection] = worker
+            ready = wait(list(busy), 0 if own or not exhausted else None) if busy else []
+            for connection in ready:
+                worker = busy.pop(connection)  # type: ignore[call-overload]
+                yield self._receive(worker)
+                idle.append(worker)
+            if not own and not exhausted:
+                tasks = next(batches, None)
+                if tasks is None:
+                    exhausted = True
+                else:
+                    own, rows, outputs, began = list(reversed(tasks)), [], [], time.perf_counter()
+            if own:
+                rows.append(play_task(own.pop(), settings, self.agents, outputs))
+                if not own:
+                    yield BatchResult(rows, outputs, time.perf_counter() - began)
+            elif exhausted and not busy:
+                return
+
+    def close(self, abort: bool = False) -> None:
+        """End the workers (politely unless ``abort``) and close this process's agents."""
+        for worker in self._workers:
+            if abort:
+                worker.process.terminate()
+            else:
+                with suppress(OSError):
+                    worker.connection.send(None)
+        for worker in self._workers:
+            worker.process.join(0.5 if abort else STOP_SECONDS)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.connection.close()
+        self._workers = []
+        self.agents.close()
+
+    def _send(self, worker: _Worker, message: Any) -> None:
         try:
-            yield from Parallel(n_jobs=-1, batch_size=1, return_as="generator_unordered")(calls)
+            worker.connection.send(message)
+        except OSError:
+            raise worker.died() from None
+
+    def _receive(self, worker: _Worker) -> BatchResult:
+        try:
+            result: BatchResult = worker.connection.recv()
+        except (EOFError, OSError):
+            raise worker.died() from None
+        return result
+
+
+class DaskPool:
+    """Batches played on a dask.distributed cluster: joined at ``scheduler``, or started here
+    with ``jobs`` worker processes."""
+
+    def __init__(self, scheduler: str | None, jobs: int):
+        import distributed  # an optional extra, checked before the run
+
+        self._cluster = None
+        if scheduler:
+            try:
+                self._client = distributed.Client(scheduler)
+            except (OSError, ValueError) as error:
+                raise MatchSetupError(
+                    f"cannot reach the dask scheduler {scheduler}: {error}") from None
+        else:
+            self._cluster = distributed.LocalCluster(
+                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
+                silence_logs=logging.ERROR)
+            self._client = distributed.Client(self._cluster)
+
+    def results(self, batches: Iterator[list[GameTask]],
+                settings: GameSettings) -> Iterator[BatchResult]:
+        """Submit the batches, at most two per worker thread at a time."""
+        from distributed import KilledWorker, as_completed
+
+        capacity = 2 * max(1, sum(self._client.nthreads().values()))
+        running = as_completed()
+        try:
+            for tasks in batches:
+                running.add(self._client.submit(play_batch, settings, tasks, pure=False))
+                while running.count() >= capacity:
+                    yield next(running).result()
+            for future in running:
+                yield future.result()
         except KilledWorker as error:
             raise WorkerDiedError(f"dask workers died while playing ({error})") from None
-        return
-    try:
-        yield from Parallel(n_jobs=jobs, backend="loky", batch_size=1,
-                            return_as="generator_unordered")(calls)
-    except TerminatedWorkerError as error:
-        codes = str(error).partition("The exit codes of the workers are ")[2].split("\n")[0]
-        raise WorkerDiedError(f"a worker process died (exit codes {codes or 'unknown'}: "
-                              "killed, out of memory, or crashed in native code)") from None
+
+    def close(self, abort: bool = False) -> None:
+        """Close the agents on every worker, then leave (or stop) the cluster."""
+        from arena.worker import close_worker_agents
+
+        if not abort:
+            with suppress(OSError, RuntimeError):
+                self._client.run(close_worker_agents)
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
 
 
-@contextmanager
-def _dask_cluster(scheduler: str | None, jobs: int) -> Iterator[None]:
-    """A dask.distributed client: joined to ``scheduler``, or to a new local cluster."""
-    import distributed  # an optional extra, checked by check_workers
-
-    if not scheduler:
-        with (
-            distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                     dashboard_address=None,
-                                     silence_logs=logging.ERROR) as cluster,
-            distributed.Client(cluster),
-        ):
-            yield
-        return
-    try:
-        client = distributed.Client(scheduler)
-    except (OSError, ValueError) as error:
-        raise MatchSetupError(f"cannot reach the dask scheduler {scheduler}: {error}") from None
-    with client:
-        yield
-
-
-def release_workers() -> None:
-    """Stop the idle worker processes joblib keeps for reuse, and free their memory."""
-    get_reusable_executor().shutdown(wait=True)
+def open_pool(backend: Backend, jobs: int, scheduler: str | None, agents: AgentCache) -> Pool:
+    """The workers of a run."""
+    if backend == "dask":
+        return DaskPool(scheduler, jobs)
+    return LocalPool(jobs, agents)
 
 
 def available_cores() -> int:

@@ -180,9 +180,19 @@ class AgentSpec:
         full.update(self.values)
         return full
 
+    @property
+    def factory(self) -> Callable[..., Any]:
+        """The agent's class or function."""
+        return _import_target(self.target, self.text)
+
+    @property
+    def interactive(self) -> bool:
+        """True if the agent asks a person (declared by its class)."""
+        return bool(getattr(self.factory, "interactive", False))
+
     def build(self) -> Agent:
         """A new agent from this spec."""
-        factory = _import_target(self.target, self.text)
+        factory = self.factory
         if not inspect.isclass(factory):
             return FunctionAgent(factory)
         try:

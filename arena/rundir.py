@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
@@ -27,9 +27,13 @@ except ImportError:  # not POSIX: runs are not locked
 
 from arena.records import COLUMNS, GameRow, GamesTableError, read_header
 
+if TYPE_CHECKING:
+    from arena.worker import AgentOutput
+
 GAMES_FILE = "games.csv"
 SUMMARY_FILE = "summary.csv"
 META_FILE = "meta.json"
+AGENTS_LOG = "agents.log"
 
 
 class RunDirectoryError(ArenaError):
@@ -207,3 +211,11 @@ def _game_indices(path: Path) -> Iterator[tuple[int, int]]:
                     raise GamesTableError(
                         f"{path}, line {reader.line_num}: expected a game index, got {row[:1]}"
                     ) from None
+
+
+def write_outputs(path: Path, outputs: Iterable[AgentOutput]) -> None:
+    """Append what agents printed to the run's log, each line under its game and agent."""
+    with path.open("a", encoding="utf-8") as log:
+        for output in outputs:
+            head = f"game {output.game} {output.side.upper()} {output.agent}: "
+            log.writelines(head + line + "\n" for line in output.text.splitlines())

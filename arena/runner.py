@@ -13,7 +13,7 @@ import os
 import platform
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -22,13 +22,18 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from arena import __version__
-from arena.agent import Agent, check_agent_rules
-from arena.board import Rules
+from arena.agent import GameStart, Limit
+from arena.errors import AgentSpecError
+from arena.hosting.base import AgentFault, Traits
+from arena.hosting.process import ProcessHost
+from arena.interrupts import watch_interrupts
 from arena.plan import MatchPlan, MatchSetupError
-from arena.pool import Backend, BatchSizer, staged_results
+from arena.players import effective_limit, split_limit, unsupported
+from arena.pool import Backend, BatchSizer, Pool, batches, open_pool
 from arena.records import GameRow
-from arena.registry import AgentSpec, canonical_spec, parse_spec
+from arena.registry import AgentSpec, parse_spec
 from arena.rundir import (
+    AGENTS_LOG,
     GAMES_FILE,
     META_FILE,
     SUMMARY_FILE,
@@ -36,32 +41,50 @@ from arena.rundir import (
     claim_run_dir,
     read_meta,
     write_meta,
+    write_outputs,
 )
 from arena.summary import PairingSummary, summarize, write_summary
+from arena.worker import AgentCache
 
 
 class ResolvedAgent(NamedTuple):
-    """An agent spec checked by building the agent once."""
+    """A player of the plan, checked by building its agent once in its host."""
 
-    name: str  # the canonical spec
+    name: str  # the player as the plan names it: canonical spec, then @limit if any
     spec: AgentSpec
-    agent: Agent
+    limit: Limit  # the effective limit per move
+    hosting: str  # "inline" or "process"
+    traits: Traits
 
 
-def resolve_agents(specs: Sequence[str], rules: Rules) -> list[ResolvedAgent]:
-    """Parse, build and check each spec on ``rules``, in order (each distinct spec built once).
+def resolve_agents(plan: MatchPlan, agents: AgentCache) -> list[ResolvedAgent]:
+    """Build, start and check every player of ``plan`` on its board, in order of appearance.
 
-    Raises AgentSpecError or UnsupportedBoardError before any game is played.
+    The started hosts go into ``agents``, warm, for this process to play with. Raises
+    AgentSpecError (a spec that cannot be built, a constructor that fails, a board or a limit
+    the agent refuses) before any game is played.
     """
-    built: dict[str, ResolvedAgent] = {}
+    settings = plan.settings
+    sides = {p.agent_b: "b" for p in reversed(plan.pairings)}
+    sides.update({p.agent_a: "a" for p in reversed(plan.pairings)})
     resolved = []
-    for text in specs:
-        if text not in built:
-            spec = parse_spec(text)
-            agent = spec.build()
-            check_agent_rules(agent, rules)
-            built[text] = ResolvedAgent(canonical_spec(spec), spec, agent)
-        resolved.append(built[text])
+    for name in plan.specs:
+        text, own = split_limit(name)
+        spec = parse_spec(text)
+        limit = effective_limit(own, settings.time_per_move)
+        host = agents.get(text, sides[name], settings.hosting)
+        try:
+            host.new_game(GameStart(settings.rules, 1, limit, settings.time_bank))
+            traits = host.traits
+        except AgentFault as fault:
+            raise AgentSpecError(f"agent spec {text!r}: {fault}") from None
+        refused = unsupported(limit, traits.supported_limits)
+        if refused:
+            raise AgentSpecError(
+                f"agent spec {name!r}: the agent does not support a {' or '.join(refused)} "
+                f"limit (it supports: {', '.join(sorted(traits.supported_limits))})")
+        kind = "process" if isinstance(host, ProcessHost) else "inline"
+        resolved.append(ResolvedAgent(name, spec, limit, kind, traits))
     return resolved
 
 
@@ -75,9 +98,9 @@ def check_workers(agents: Sequence[ResolvedAgent], jobs: int, backend: Backend) 
             "--backend dask needs dask.distributed: pip install 'connect-four-arena[dask]'"
         )
     for resolved in agents:
-        if getattr(resolved.agent, "interactive", False) and (jobs > 1 or backend != "loky"):
+        if resolved.traits.interactive and (jobs > 1 or backend != "local"):
             raise MatchSetupError(
-                f"agent {resolved.name!r} is interactive: it needs --jobs 1 and the loky "
+                f"agent {resolved.name!r} is interactive: it needs --jobs 1 and the local "
                 f"backend (got --jobs {jobs}, --backend {backend})"
             )
 
@@ -139,7 +162,7 @@ def run_games(
     out_dir: Path,
     *,
     jobs: int = 1,
-    backend: Backend = "loky",
+    backend: Backend = "local",
     scheduler: str | None = None,
     progress: Progress | None = None,
     session: dict[str, Any] | None = None,
@@ -147,52 +170,79 @@ def run_games(
 ) -> MatchRun:
     """Play the games of ``plan`` that ``out_dir`` does not hold yet; write summary.csv.
 
-    ``session`` (JSON-friendly, e.g. the command line) is recorded in meta.json.
-    With ``stopping``, games are played stage by stage until the rule stops the run (or the
-    plan's games are all played); the rule's description is part of the run's.
-    Refuses (RunDirectoryError) a directory that holds a different run, and checks the
-    agents (AgentSpecError, UnsupportedBoardError, MatchSetupError) before any game.
+    ``session`` (JSON-friendly, e.g. the command line) is recorded in meta.json. With
+    ``stopping``, games are played stage by stage until the rule stops the run (or the plan's
+    games are all played); the rule's description is part of the run's. What agents print
+    goes to agents.log in ``out_dir``. Refuses (RunDirectoryError) a directory that holds a
+    different run, and checks the agents (AgentSpecError, MatchSetupError) before any game.
     """
     if stopping is not None and stopping.stage < 1:
         raise MatchSetupError(f"a stage holds at least 1 game, got {stopping.stage}")
     run = {**plan.describe(), **(stopping.describe() if stopping is not None else {})}
     claim_run_dir(out_dir, run)
-    agents = resolve_agents(plan.specs, plan.settings.rules)
-    check_workers(agents, jobs, backend)
-    if not (out_dir / META_FILE).exists():
-        write_meta(out_dir, _new_meta(run, agents))  # before games.csv exists
+    agents = AgentCache()
+    pool: Pool | None = None
+    try:
+        with watch_interrupts():
+            resolved = resolve_agents(plan, agents)
+            check_workers(resolved, jobs, backend)
+            if not (out_dir / META_FILE).exists():
+                write_meta(out_dir, _new_meta(run, resolved))  # before games.csv exists
+            with GamesTable(out_dir / GAMES_FILE, plan.total) as table:
+                meta = read_meta(out_dir)  # read under the lock: another session may have ended
+                record = {"started": _now(), "ended": None, "jobs": jobs, "backend": backend,
+                          "hosting": plan.settings.hosting, "scheduler": scheduler,
+                          "cores": os.cpu_count(), "versions": _versions(), **(session or {})}
+                meta["sessions"].append(record)
+                meta["ended"] = None
+                write_meta(out_dir, meta)
+                if not table.finished.all():  # workers start before any thread does
+                    pool = open_pool(backend, jobs, scheduler, agents)
+                if progress is not None:
+                    progress.start(plan.total, int(table.finished.sum()))
+                played = _play(plan, table, pool, BatchSizer(jobs), stopping, progress,
+                               out_dir / AGENTS_LOG)
+                pool, finished = None, pool
+                if finished is not None:
+                    finished.close()
+                summaries = summarize(out_dir / GAMES_FILE)
+                write_summary(summaries, out_dir / SUMMARY_FILE)
+                record.update(ended=_now(), games_played=played)
+                meta["ended"] = record["ended"]
+                write_meta(out_dir, meta)
+    finally:
+        if pool is not None:
+            pool.close(abort=True)
+        agents.close()
+    return MatchRun(out_dir, played, summaries)
+
+
+def _play(plan: MatchPlan, table: GamesTable, pool: Pool | None, sizer: BatchSizer,
+          stopping: StoppingRule | None, progress: Progress | None, log: Path) -> int:
+    """Play the missing games stage by stage, appending them as batches finish."""
     played = 0
-    with GamesTable(out_dir / GAMES_FILE, plan.total) as table:
-        meta = read_meta(out_dir)  # read under the lock: another session may have ended
-        record = {"started": _now(), "ended": None, "jobs": jobs, "backend": backend,
-                  "scheduler": scheduler, "cores": os.cpu_count(), "versions": _versions(),
-                  **(session or {})}
-        meta["sessions"].append(record)
-        meta["ended"] = None
-        write_meta(out_dir, meta)
-        if progress is not None:
-            progress.start(plan.total, int(table.finished.sum()))
-        sizer = BatchSizer(jobs)
-        stages = _stages(table.finished, stopping)
-        for batch in staged_results(plan, stages, sizer, jobs, backend, scheduler):
+    for games in _stages(table.finished, stopping):
+        if not len(games):
+            continue
+        assert pool is not None
+        for batch in pool.results(batches(plan, games, sizer), plan.settings):
             table.append(batch.rows)
+            if batch.outputs:
+                write_outputs(log, batch.outputs)
             sizer.record(len(batch.rows), batch.seconds)
             played += len(batch.rows)
             if progress is not None:
                 progress.advance(batch.rows)
-        summaries = summarize(out_dir / GAMES_FILE)
-        write_summary(summaries, out_dir / SUMMARY_FILE)
-        record.update(ended=_now(), games_played=played)
-        meta["ended"] = record["ended"]
-        write_meta(out_dir, meta)
-    return MatchRun(out_dir, played, summaries)
+    return played
 
 
 def _new_meta(run: dict[str, Any], agents: Sequence[ResolvedAgent]) -> dict[str, Any]:
     return {
         "run": run,
         "agents": {
-            agent.name: {"target": agent.spec.target, "params": agent.spec.resolved()}
+            agent.name: {"target": agent.spec.target, "params": agent.spec.resolved(),
+                         "limit": asdict(agent.limit), "hosting": agent.hosting,
+                         "reproducible": agent.traits.reproducible}
             for agent in agents
         },
         "started": _now(),
@@ -208,7 +258,7 @@ def _now() -> str:
 def _versions() -> dict[str, str]:
     found = {"python": platform.python_version(), "platform": sys.platform,
              "arena": __version__}
-    for package in ("numpy", "joblib", "click", "dask", "distributed"):
+    for package in ("numpy", "numba", "click", "dask", "distributed"):
         try:
             found[package] = version(package)
         except PackageNotFoundError:

@@ -31,10 +31,11 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.openings import load_openings
 from arena.plan import GameSettings, MatchPlan, Pairing, default_out_dir
+from arena.players import canonical_player
 from arena.pool import Backend
 from arena.records import iter_columns
 from arena.rundir import GAMES_FILE
-from arena.runner import MatchRun, Progress, resolve_agents, run_games
+from arena.runner import MatchRun, Progress, run_games
 from arena.stats import (
     MODELS,
     EloEstimate,
@@ -251,8 +252,8 @@ def sprt_plan(
             f"the maximum number of games must be even and at least 2 (whole pairs), "
             f"got {max_games}"
         )
-    resolved_a, resolved_b = resolve_agents([agent_a, agent_b], settings.rules)
-    plan = MatchPlan((Pairing(resolved_a.name, resolved_b.name, max_games),), settings, book)
+    name_a, name_b = (canonical_player(text, settings.rules) for text in (agent_a, agent_b))
+    plan = MatchPlan((Pairing(name_a, name_b, max_games),), settings, book)
     check_sprt_plan(plan)
     return plan
 
@@ -339,7 +340,7 @@ def run_sprt(
     out_dir: Path,
     *,
     jobs: int = 1,
-    backend: Backend = "loky",
+    backend: Backend = "local",
     scheduler: str | None = None,
     progress: Progress | None = None,
     session: dict[str, Any] | None = None,

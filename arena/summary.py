@@ -18,11 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from arena.game import AGENT_ERROR, ILLEGAL_MOVE, TIME_FORFEIT
+from arena.outcome import FORFEITS
 from arena.records import iter_columns
 from arena.stats import EloEstimate, pentanomial, pentanomial_counts, trinomial, wilson
-
-FORFEITS = (ILLEGAL_MOVE, AGENT_ERROR, TIME_FORFEIT)
 
 # The columns of games.csv a summary reads, in the order PairingSummary.add takes them.
 READ_COLUMNS = ("game", "pair", "first", "moves", "result", "termination", "plies",

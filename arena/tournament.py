@@ -21,11 +21,11 @@ import numpy as np
 from arena.errors import ArenaError
 from arena.openings import NoOpenings, OpeningBook
 from arena.plan import GameSettings, MatchPlan, Pairing
+from arena.players import canonical_player
 from arena.pool import Backend
 from arena.records import load_games
-from arena.registry import canonical_spec, parse_spec
 from arena.rundir import GAMES_FILE
-from arena.runner import MatchRun, Progress, resolve_agents, run_games
+from arena.runner import MatchRun, Progress, run_games
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -72,13 +72,14 @@ def tournament_plan(specs: Sequence[str], games: int, settings: GameSettings,
     agent given twice (under any spelling).
     """
     names: dict[str, str] = {}
-    for text, resolved in zip(specs, resolve_agents(specs, settings.rules), strict=True):
-        if resolved.name in names:
+    for text in specs:
+        name = canonical_player(text, settings.rules)
+        if name in names:
             raise TournamentError(
-                f"agent {resolved.name!r} is given twice ({names[resolved.name]!r} and "
-                f"{text!r}); a tournament needs distinct agents"
+                f"agent {name!r} is given twice ({names[name]!r} and {text!r}); a "
+                "tournament needs distinct agents"
             )
-        names[resolved.name] = text
+        names[name] = text
     return MatchPlan(tournament_pairings(list(names), games, gauntlet), settings,
                      openings or NoOpenings())
 
@@ -88,7 +89,7 @@ def resolve_anchor(anchor: str | None, agents: Sequence[str]) -> str | None:
     ``random`` when it plays, else None (the field's mean is 0)."""
     if anchor is None:
         return DEFAULT_ANCHOR if DEFAULT_ANCHOR in agents else None
-    name = canonical_spec(parse_spec(anchor))
+    name = canonical_player(anchor)
     if name not in agents:
         raise TournamentError(
             f"anchor {anchor!r} is not one of the agents ({', '.join(agents)})"
@@ -164,7 +165,7 @@ def run_tournament(
     *,
     anchor: str | None = None,
     jobs: int = 1,
-    backend: Backend = "loky",
+    backend: Backend = "local",
     scheduler: str | None = None,
     progress: Progress | None = None,
     session: dict[str, Any] | None = None,

@@ -1,7 +1,7 @@
-"""What a worker does: play the games of a batch with agents built once per process.
+"""What a worker does: play the games of a batch with the hosts of its agents.
 
-Agents are built from their spec strings on first use and reused for every game the process
-plays, so an agent must not let one game influence the next (reset in ``new_game``).
+Hosts are made from spec strings on first use and reused for every game the process plays,
+so an agent must not let one game influence the next (reset in ``new_game``).
 """
 
 from __future__ import annotations
@@ -13,30 +13,60 @@ from typing import NamedTuple
 
 import numpy as np
 
-from arena.agent import Agent
+from arena.agent import Limit
 from arena.board import Position, Rules
 from arena.game import play_game
+from arena.hosting.base import Host, Hosting
+from arena.hosting.policy import make_host
+from arena.hosting.process import ProcessHost
+from arena.interrupts import ignore_interrupts
 from arena.notation import parse_moves, play_moves
 from arena.plan import GameSettings, GameTask, game_seed
+from arena.players import effective_limit, split_limit
 from arena.records import GameRow
-from arena.registry import parse_spec
+
+
+class AgentOutput(NamedTuple):
+    """What an agent printed during one game."""
+
+    game: int
+    side: str  # "a" or "b"
+    agent: str
+    text: str
 
 
 class AgentCache:
-    """Agents built from their specs on first use, one per spec and side (A or B)."""
+    """The hosts of the agents a process plays: one per spec, side (A or B) and hosting."""
 
     def __init__(self) -> None:
-        self._agents: dict[tuple[str, str], Agent] = {}
+        self._hosts: dict[tuple[str, str, Hosting], Host] = {}
 
-    def get(self, spec: str, side: str) -> Agent:
-        """The agent for ``spec`` playing as ``side``."""
-        key = (spec, side)
-        if key not in self._agents:
-            self._agents[key] = parse_spec(spec).build()
-        return self._agents[key]
+    def get(self, spec: str, side: str, hosting: Hosting) -> Host:
+        """The host of ``spec`` playing as ``side`` (made on first use, started by its game)."""
+        key = (spec, side, hosting)
+        host = self._hosts.get(key)
+        if host is None:
+            host = self._hosts[key] = make_host(spec, hosting)
+        return host
+
+    def after_fork(self) -> None:
+        """In a forked copy of this process: forget the parent's agent processes."""
+        for host in self._hosts.values():
+            if isinstance(host, ProcessHost):
+                host.abandon()
+
+    def close(self) -> None:
+        """Close every host: agents' close() called, agent processes ended."""
+        for host in self._hosts.values():
+            host.close()
 
 
 _WORKER_AGENTS = AgentCache()
+
+
+def close_worker_agents() -> None:
+    """Close the hosts of this (worker) process."""
+    _WORKER_AGENTS.close()
 
 
 @lru_cache(maxsize=4096)
@@ -45,36 +75,56 @@ def _start(rules: Rules, opening: str) -> tuple[tuple[int, ...], Position]:
     return columns, play_moves(Position.empty(rules), columns)
 
 
-def play_task(task: GameTask, settings: GameSettings, agents: AgentCache) -> GameRow:
-    """Play one game and return its row."""
+@lru_cache(maxsize=256)
+def _player(text: str, time_per_move: float | None) -> tuple[str, Limit]:
+    """The spec and the effective limit of a player named ``SPEC[@LIMIT]``."""
+    spec, own = split_limit(text)
+    return spec, effective_limit(own, time_per_move)
+
+
+def play_task(task: GameTask, settings: GameSettings, agents: AgentCache,
+              outputs: list[AgentOutput]) -> GameRow:
+    """Play one game and return its row; what the agents printed is added to ``outputs``."""
     seed = game_seed(settings.seed, task.game)
     rng = np.random.Generator(np.random.PCG64(seed))
+    spec_a, limit_a = _player(task.agent_a, settings.time_per_move)
+    spec_b, limit_b = _player(task.agent_b, settings.time_per_move)
+    host_a = agents.get(spec_a, "a", settings.hosting)
+    host_b = agents.get(spec_b, "b", settings.hosting)
     a, b = (0, 1) if task.first == "a" else (1, 0)
-    players = [agents.get(task.agent_a, "a"), agents.get(task.agent_b, "b")]
+    players, limits = [host_a, host_b], [limit_a, limit_b]
     if a == 1:
         players.reverse()
+        limits.reverse()
     opening, start = _start(settings.rules, task.opening)
-    outcome = play_game(players, (rng, rng), start, opening, settings.time_per_move)
-    result = "draw" if outcome.winner == 0 else "win" if outcome.winner == a + 1 else "loss"
+    record = play_game(players, (rng, rng), start, opening, limits, settings.time_bank)
+    for side, name, host in (("a", task.agent_a, host_a), ("b", task.agent_b, host_b)):
+        text = host.take_output()
+        if text:
+            outputs.append(AgentOutput(task.game, side, name, text))
+    result = "draw" if record.winner == 0 else "win" if record.winner == a + 1 else "loss"
     return GameRow(
         task.game, task.pair, seed, task.agent_a, task.agent_b, task.first, task.opening,
-        outcome.move_string, result, outcome.termination, len(outcome.moves),
-        round(outcome.seconds[a], 6), round(outcome.seconds[b], 6),
-        outcome.nodes[a], outcome.nodes[b], outcome.agent_moves[a], outcome.agent_moves[b],
-        outcome.error,
+        record.move_string, result, record.termination, len(record.moves),
+        round(record.seconds[a], 6), round(record.seconds[b], 6),
+        record.nodes[a], record.nodes[b], record.turns[a], record.turns[b],
+        record.error,
     )
 
 
 class BatchResult(NamedTuple):
-    """The rows of a batch and the seconds the worker spent on it."""
+    """The rows of a batch, what its agents printed, and the seconds the worker spent."""
 
     rows: list[GameRow]
+    outputs: list[AgentOutput]
     seconds: float
 
 
 def play_batch(settings: GameSettings, tasks: Sequence[GameTask],
                agents: AgentCache = _WORKER_AGENTS) -> BatchResult:
-    """Play a batch of games, by default with the agents of this (worker) process."""
+    """Play a batch of games in a worker, by default with the hosts of this process."""
+    ignore_interrupts()
     began = time.perf_counter()
-    rows = [play_task(task, settings, agents) for task in tasks]
-    return BatchResult(rows, time.perf_counter() - began)
+    outputs: list[AgentOutput] = []
+    rows = [play_task(task, settings, agents, outputs) for task in tasks]
+    return BatchResult(rows, outputs, time.perf_counter() - began)

@@ -13,15 +13,15 @@ import pytest
 
 from agents.random_agent import RandomAgent
 from arena.board import Position, Rules
-from arena.errors import AgentSpecError, UnsupportedBoardError
+from arena.errors import AgentSpecError
 from arena.notation import format_moves, from_moves
 from arena.openings import NoOpenings, load_openings
-from arena.plan import GameSettings, MatchPlan, MatchSetupError, Pairing, game_seed
+from arena.plan import GameSettings, MatchPlan, MatchSetupError, Pairing, game_seed, match_plan
+from arena.players import canonical_player
 from arena.pool import BatchSizer
 from arena.records import TIMING_COLUMNS, iter_columns, load_games
-from arena.registry import canonical_spec
 from arena.rundir import RunDirectoryError
-from arena.runner import resolve_agents, run_games
+from arena.runner import run_games
 
 TEST_AGENTS = '''
 import time
@@ -97,10 +97,8 @@ def agents_file(tmp_path: Path) -> str:
 def plan_of(a: str, b: str, games: int, *, openings: str = "none", first: str = "alternate",
             seed: int = 5, time_per_move: float | None = None,
             rules: Rules | None = None) -> MatchPlan:
-    rules = rules or Rules()
-    names = [r.name for r in resolve_agents([a, b], rules)]
-    return MatchPlan((Pairing(names[0], names[1], games, first),),  # type: ignore[arg-type]
-                     GameSettings(rules, seed, time_per_move), load_openings(openings, rules, seed))
+    settings = GameSettings(rules or Rules(), seed, time_per_move)
+    return match_plan(a, b, games, settings, openings, first)  # type: ignore[arg-type]
 
 
 def games_without_timing(directory: Path) -> list[dict[Hashable, Any]]:
@@ -169,19 +167,23 @@ def test_settings_need_a_seed_and_a_positive_time(seed: int, time_per_move: floa
 
 
 def test_canonical_specs_leave_out_defaults() -> None:
-    [plain, blocking, defaulted] = resolve_agents(
-        ["immediate-win", "immediate-win:block=yes", "immediate-win:block=false"], Rules())
-    assert (plain.name, blocking.name, defaulted.name) == (
-        "immediate-win", "immediate-win:block=true", "immediate-win")
-    assert canonical_spec(blocking.spec) == "immediate-win:block=true"
+    names = [canonical_player(text) for text in
+             ("immediate-win", "immediate-win:block=yes", "immediate-win:block=false",
+              "immediate-win:block=false@nodes=9,time=0.50")]
+    assert names == ["immediate-win", "immediate-win:block=true", "immediate-win",
+                     "immediate-win@time=0.5,nodes=9"]
 
 
-def test_agents_are_checked_against_the_board(agents_file: str) -> None:
-    resolve_agents([f"{agents_file}:SevenColumnsOnly"], Rules())
-    with pytest.raises(UnsupportedBoardError, match="needs 7 columns"):
-        resolve_agents([f"{agents_file}:SevenColumnsOnly"], Rules(rows=5, cols=6))
+def test_agents_are_checked_against_the_board(tmp_path: Path, agents_file: str) -> None:
+    seven = f"{agents_file}:SevenColumnsOnly"
+    run_games(plan_of(seven, "random", 2), tmp_path / "ok")
+    with pytest.raises(AgentSpecError, match="needs 7 columns"):
+        run_games(plan_of(seven, "random", 2, rules=Rules(rows=5, cols=6)), tmp_path / "no")
+    assert not (tmp_path / "no" / "games.csv").exists()
+    with pytest.raises(AgentSpecError, match="depth must be a whole number"):
+        canonical_player("negamax:depth=99", Rules())  # built-ins are built with the plan
     with pytest.raises(AgentSpecError, match="unknown parameter"):
-        resolve_agents(["random:depth=3"], Rules())
+        canonical_player("random:depth=3")
 
 
 def test_batches_grow_to_the_target_duration_and_no_faster_than_doubling() -> None:
@@ -273,7 +275,7 @@ def test_overtime_forfeits_only_with_a_time_limit(tmp_path: Path, agents_file: s
     games = load_games(tmp_path / "timed" / "games.csv")
     assert games["termination"].tolist() == ["time_forfeit"] * 2
     assert games["result"].tolist() == ["loss"] * 2
-    assert games["error"][0].startswith("move 1 took 0.1")
+    assert games["error"][0].startswith("no answer within 0.12 s to a move")
     assert games["plies"].tolist() == [0, 0]
 
 
@@ -352,21 +354,23 @@ def test_meta_records_agents_options_and_versions(tmp_path: Path) -> None:
     assert meta["run"]["board"] == {"rows": 6, "cols": 7, "connect": 4}
     [session] = meta["sessions"]
     assert session["command"] == "arena match ..." and session["jobs"] == 1
-    assert {"python", "numpy", "joblib", "arena"} <= session["versions"].keys()
+    assert {"python", "numpy", "numba", "arena"} <= session["versions"].keys()
+    assert session["hosting"] == "auto"
+    assert meta["agents"]["random"]["hosting"] == "inline"
     assert session["cores"] >= 1
     assert meta["started"] <= session["started"] <= session["ended"] == meta["ended"]
 
 
-def test_dask_gives_the_same_games_as_loky(tmp_path: Path) -> None:
+def test_dask_gives_the_same_games_as_local_workers(tmp_path: Path) -> None:
     import distributed
     plan = plan_of("immediate-win", "random", 60, openings="random:2")
-    run_games(plan, tmp_path / "loky", jobs=2)
+    run_games(plan, tmp_path / "local", jobs=2)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         address = cluster.scheduler_address
         run = run_games(plan, tmp_path / "dask", backend="dask", scheduler=address)
     assert run.played == 60
-    assert games_without_timing(tmp_path / "dask") == games_without_timing(tmp_path / "loky")
+    assert games_without_timing(tmp_path / "dask") == games_without_timing(tmp_path / "local")
 
 
 def test_an_empty_board_plan_describes_itself_for_comparison() -> None:

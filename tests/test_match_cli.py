@@ -163,7 +163,9 @@ def test_an_agent_that_cannot_play_the_board_is_refused(arena: click.Group,
         arena, ["match", f"{agent}:Seven", "random", "-n", "4", "--cols", "6",
                 "--out", str(tmp_path / "run")])
     assert result.exit_code == 2
-    assert result.stderr == "arena: error: plays 7 columns only, not 6\n"
+    assert result.stderr == (f"arena: error: agent spec '{agent}:Seven': UnsupportedBoardError: "
+                             "plays 7 columns only, not 6\n")
+    assert not (tmp_path / "run" / "games.csv").exists()
 
 
 def test_another_command_on_a_run_directory_is_refused(arena: click.Group,
@@ -217,14 +219,16 @@ def test_kill_9_mid_run_then_the_same_command_finishes_it(tmp_path: Path) -> Non
 
 
 CRASHING_WORKER = '''
+import multiprocessing
 import os
 from arena.agent import BaseAgent
 
 class DiesAfterTwoMoves(BaseAgent):
-    """Kills the worker process that runs it on its third move of a game."""
+    """Kills the worker process that runs it on its third move of a game (in a worker
+    process only: the process that runs the command plays games too)."""
 
     def choose(self, position, rng):
-        if position.plies >= 4:
+        if position.plies >= 4 and multiprocessing.parent_process() is not None:
             os._exit(3)
         return position.legal_moves()[0]
 '''
@@ -236,9 +240,9 @@ def test_a_worker_that_dies_is_one_line_and_the_games_stay(arena: click.Group,
     agent.write_text(CRASHING_WORKER)
     out = tmp_path / "run"
     result = invoke(arena, "random", f"{agent}:DiesAfterTwoMoves", "-n", "6", "--jobs", "2",
-                    "--no-report", "--out", str(out))
+                    "--hosting", "inline", "--no-report", "--out", str(out))
     assert result.exit_code == 1, result.output
     assert result.stderr.count("\n") == 1
-    assert result.stderr.startswith("arena: error: a worker process died (exit codes")
+    assert result.stderr.startswith("arena: error: a worker process exited (exit code 3")
     assert f"games are saved in {out}; run the same command to finish" in result.stderr
     assert (out / "games.csv").read_text().startswith("game,")  # the table is intact

@@ -12,8 +12,9 @@ from agents.negamax import NegamaxAgent
 from arena.agent import Choice
 from arena.board import Position, Rules
 from arena.errors import AgentSpecError, IllegalMoveError
-from arena.game import BOARD_FULL, FOUR_IN_A_ROW, play_game
+from arena.game import play_game
 from arena.notation import from_moves, to_array
+from arena.outcome import Termination
 from arena.registry import make_agent
 
 STANDARD = Rules()
@@ -208,7 +209,7 @@ def test_plays_whole_games_on_every_board(rules: Rules) -> None:
     players = [make_agent(spec), make_agent("random")]
     rngs = [np.random.default_rng(0), np.random.default_rng(1)]
     outcome = play_game(players, rngs, Position.empty(rules))
-    assert outcome.termination in (FOUR_IN_A_ROW, BOARD_FULL), outcome.error
+    assert outcome.termination in (Termination.FOUR_IN_A_ROW, Termination.BOARD_FULL), outcome.error
 
 
 def test_spec_strings() -> None:

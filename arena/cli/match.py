@@ -8,22 +8,20 @@ from pathlib import Path
 
 import click
 
-from arena.board import Rules
 from arena.cli.options import run_options, write_run_report
 from arena.cli.progress import ProgressBar, with_progress
 from arena.cli.stats import format_report
-from arena.openings import load_openings
 from arena.plan import (
     DEFAULT_RESULTS_DIR,
     FIRST_CHOICES,
     First,
     GameSettings,
-    MatchPlan,
-    Pairing,
     default_out_dir,
+    match_plan,
 )
+from arena.players import is_interactive
 from arena.pool import Backend, available_cores
-from arena.runner import MatchRun, resolve_agents, run_games
+from arena.runner import MatchRun, run_games
 from arena.summary import FORFEITS, PairingSummary, seeds_line
 
 
@@ -73,15 +71,15 @@ def repeated_games_warning(summary: PairingSummary) -> str | None:
               help="Who moves first: alternate between the agents (and within each opening "
                    "pair), or always a or always b.")
 @run_options(DEFAULT_RESULTS_DIR)
-def match_command(agent_a: str, agent_b: str, games: int, jobs: int | None, seed: int,
-                  openings: str, first: First, time_per_move: float | None, rules: Rules,
-                  out: Path | None, quiet: bool, backend: Backend, scheduler: str | None,
-                  no_report: bool) -> None:
+def match_command(agent_a: str, agent_b: str, games: int, first: First, jobs: int | None,
+                  settings: GameSettings, openings: str, out: Path | None, quiet: bool,
+                  backend: Backend, scheduler: str | None, no_report: bool) -> None:
     """Play GAMES games of AGENT_A against AGENT_B and print the statistics.
 
-    Agents are spec strings (see `arena agents`). Results are from AGENT_A's point of view.
-    The run directory gets games.csv (one row per game, appended as games finish),
-    summary.csv, meta.json, and charts with report.md; running the same command again
+    Agents are spec strings (see `arena agents`), optionally with their own limit after @.
+    Results are from AGENT_A's point of view. The run directory gets games.csv (one row per
+    game, appended as games finish), summary.csv, meta.json, agents.log (what the agents
+    printed, if anything), and charts with report.md; running the same command again
     finishes an interrupted run.
 
     \b
@@ -89,16 +87,10 @@ def match_command(agent_a: str, agent_b: str, games: int, jobs: int | None, seed
       arena match random random -n 10000
       arena match negamax:depth=6 negamax:depth=4 -n 200 --openings random:4
       arena match minimax:depth=4 random -n 100 --first a --out results/minimax-first
+      arena match ./my_agent.py:Bot@time=0.5 negamax -n 100 --time-bank 5
     """
-    if scheduler is not None and backend != "dask":
-        raise click.UsageError("--scheduler applies only with --backend dask")
-    resolved_a, resolved_b = resolve_agents([agent_a, agent_b], rules)
-    interactive = any(getattr(r.agent, "interactive", False) for r in (resolved_a, resolved_b))
-    plan = MatchPlan(
-        (Pairing(resolved_a.name, resolved_b.name, games, first),),
-        GameSettings(rules, seed, time_per_move),
-        load_openings(openings, rules, seed),
-    )
+    plan = match_plan(agent_a, agent_b, games, settings, openings, first)
+    interactive = any(is_interactive(spec) for spec in plan.specs)
     directory = out or default_out_dir(plan)
     session = {"command": shlex.join(sys.argv), "options": click.get_current_context().params}
     workers = jobs or (1 if interactive else available_cores())

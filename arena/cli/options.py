@@ -34,23 +34,24 @@ def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def write_run_report(directory: Path) -> None:
     """Write the charts and report.md of a finished run and say where they are."""
-    from arena.pool import release_workers
     from arena.report import write_report  # matplotlib and pandas load only when needed
 
-    release_workers()  # the games are played: their memory is the report's now
     click.echo(f"Report      {write_report(directory)}")
 
 
 def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable[..., Any]],
                                                                         Callable[..., Any]]:
-    """Add the options every game-playing command shares: workers, seed, openings, time
-    limit, board, output directory, quiet, report and backend."""
-    from arena.game import TIME_MARGIN_SECONDS
-    from arena.plan import DEFAULT_SEED
+    """Add the options every game-playing command shares: workers, seed, openings, limits,
+    hosting, board, output directory, quiet, report and backend. The command receives
+    ``settings`` (a GameSettings) instead of the seed, limit, bank, hosting and board."""
+    from arena.hosting.base import DEFAULT_MOVE_BOUND, GRACE_SECONDS, HOSTINGS
+    from arena.plan import DEFAULT_SEED, GameSettings
+    from arena.pool import BACKENDS
 
     options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-                     help="Worker processes (default: all cores; 1 with an interactive agent)."),
+                     help="Processes playing games, this one included (default: all cores; 1 "
+                          "with an interactive agent)."),
         click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED,
                      show_default=True,
                      help="Run seed: each game's seed comes from it and the game's index."),
@@ -59,8 +60,22 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
                           "colours swapped) or a file of move strings, one per line."),
         click.option("--time-per-move", type=click.FloatRange(min=0, min_open=True),
                      default=None, metavar="SECONDS",
-                     help=f"Time budget per move; a move over it by more than "
-                          f"{TIME_MARGIN_SECONDS} s loses the game."),
+                     help=f"Time limit per move for both agents; a move over it (and over "
+                          f"the time bank) by more than {GRACE_SECONDS} s loses the game. "
+                          "An agent can have its own limit: SPEC@time=0.5 (also depth=D, "
+                          "nodes=N for agents that support them)."),
+        click.option("--time-bank", type=click.FloatRange(min=0), default=None,
+                     metavar="SECONDS",
+                     help="Overtime reserve of each agent per game (as Kaggle's overage): a "
+                          "move over its time limit draws the excess from it."),
+        click.option("--hosting", type=click.Choice(HOSTINGS), default="auto",
+                     show_default=True,
+                     help="Where agents run. auto: built-in agents in the worker, agents from "
+                          "your files and modules each in a child process (a hang is stopped "
+                          "at the limit, a crash costs one game). process: every agent in a "
+                          "child process. inline: every agent in the worker (fastest; trust "
+                          f"your code). Without a time limit, a child process gets "
+                          f"{DEFAULT_MOVE_BOUND:g} s a move."),
         board_options,
         click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
                      help=f"Run directory (default: under {results_dir}, named after the "
@@ -70,17 +85,28 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
         click.option("--no-report", is_flag=True,
                      help="Skip the charts and report.md written at the end (see "
                           "`arena report`)."),
-        click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky",
+        click.option("--backend", type=click.Choice(BACKENDS), default="local",
                      show_default=True,
-                     help="loky: processes on this machine; dask: a dask cluster."),
+                     help="local: processes on this machine; dask: a dask cluster."),
         click.option("--scheduler", default=None, metavar="ADDRESS",
                      help="With --backend dask: join this scheduler, e.g. tcp://10.0.0.5:8786 "
                           "(default: start a local cluster)."),
     ]
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(command)
+        def with_settings(*args: Any, rules: Rules, seed: int, time_per_move: float | None,
+                          time_bank: float | None, hosting: Any, backend: str,
+                          scheduler: str | None, **kwargs: Any) -> Any:
+            if scheduler is not None and backend != "dask":
+                raise click.UsageError("--scheduler applies only with --backend dask")
+            settings = GameSettings(rules, seed, time_per_move, time_bank, hosting)
+            return command(*args, settings=settings, backend=backend, scheduler=scheduler,
+                           **kwargs)
+
+        decorated: Callable[..., Any] = with_settings
         for option in reversed(options):
-            command = option(command)
-        return command
+            decorated = option(decorated)
+        return decorated
 
     return decorate

@@ -6,10 +6,10 @@ import click
 import numpy as np
 
 from agents.human import HumanAgent
-from arena.agent import Agent, check_agent_rules
+from arena.agent import Agent, GameAbandoned, check_agent_rules
 from arena.board import Position, Rules
 from arena.cli.options import board_options
-from arena.game import GameAbandoned, play_game
+from arena.game import play_game
 from arena.notation import format_moves
 from arena.registry import make_agent
 from arena.render import render_for_stdout

@@ -11,7 +11,7 @@ from typing import Any, Self, TypeVar
 import click
 from tqdm import tqdm
 
-from arena.game import GameAbandoned
+from arena.agent import GameAbandoned
 from arena.pool import WorkerDiedError
 from arena.records import GameRow
 

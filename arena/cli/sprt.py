@@ -8,7 +8,6 @@ from pathlib import Path
 
 import click
 
-from arena.board import Rules
 from arena.cli.match import repeated_games_warning
 from arena.cli.options import run_options, write_run_report
 from arena.cli.progress import ProgressBar, with_progress
@@ -103,9 +102,8 @@ def format_sprt(run: SprtRun) -> str:
 @run_options(DEFAULT_SPRT_DIR, openings=DEFAULT_OPENINGS)
 def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: float,
                  beta: float, model: Model, max_games: int, batch_pairs: int, jobs: int | None,
-                 seed: int, openings: str, time_per_move: float | None, rules: Rules,
-                 out: Path | None, quiet: bool, backend: Backend, scheduler: str | None,
-                 no_report: bool) -> None:
+                 settings: GameSettings, openings: str, out: Path | None, quiet: bool,
+                 backend: Backend, scheduler: str | None, no_report: bool) -> None:
     """Test whether AGENT_A is stronger than AGENT_B with the fewest games.
 
     AGENT_A is the agent under test, AGENT_B the baseline; results are from AGENT_A's point
@@ -121,11 +119,9 @@ def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: fl
       arena sprt minimax:depth=4 minimax:depth=3 --elo0 0 --elo1 5 --model logistic
       arena sprt immediate-win random --elo0 -5 --elo1 0 --max-games 2000 --batch-pairs 20
     """
-    if scheduler is not None and backend != "dask":
-        raise click.UsageError("--scheduler applies only with --backend dask")
     test = SprtTest(elo0, elo1, alpha, beta, model, batch_pairs)
     plan = sprt_plan(agent_a, agent_b, max_games=max_games, openings=openings,
-                     settings=GameSettings(rules, seed, time_per_move))
+                     settings=settings)
     directory = out or default_sprt_dir(plan, test)
     session = {"command": shlex.join(sys.argv), "options": click.get_current_context().params}
     run = with_progress(plan.total, directory, quiet, lambda progress: run_sprt(

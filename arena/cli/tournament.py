@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from arena.board import Rules
 from arena.cli.options import run_options, write_run_report
 from arena.cli.progress import ProgressBar, with_progress
 from arena.names import short_names
@@ -115,9 +114,9 @@ def format_tournament(done: TournamentRun) -> str:
                    "is 0).")
 @run_options(DEFAULT_TOURNAMENTS_DIR)
 def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, anchor: str | None,
-                       jobs: int | None, seed: int, openings: str, time_per_move: float | None,
-                       rules: Rules, out: Path | None, quiet: bool, no_report: bool,
-                       backend: Backend, scheduler: str | None) -> None:
+                       jobs: int | None, settings: GameSettings, openings: str,
+                       out: Path | None, quiet: bool, no_report: bool, backend: Backend,
+                       scheduler: str | None) -> None:
     """Play every pair of agents GAMES games (or, with --gauntlet, the first agent against each
     other one), then print the crosstable and the agents' Elo ratings.
 
@@ -131,10 +130,8 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, ancho
       arena tournament negamax:depth=6 negamax:depth=2 negamax:depth=4 -n 50 --gauntlet
       arena tournament minimax:depth=2 minimax:depth=3 random -n 40 --openings random:2
     """
-    if scheduler is not None and backend != "dask":
-        raise click.UsageError("--scheduler applies only with --backend dask")
-    plan = tournament_plan(specs, games, GameSettings(rules, seed, time_per_move),
-                           load_openings(openings, rules, seed), gauntlet)
+    plan = tournament_plan(specs, games, settings,
+                           load_openings(openings, settings.rules, settings.seed), gauntlet)
     directory = out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR)
     session = {"command": shlex.join(sys.argv), "options": click.get_current_context().params}
     done = with_progress(plan.total, directory, quiet, lambda progress: run_tournament(

@@ -1,0 +1,88 @@
+"""What every host provides, and the faults it reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+import numpy as np
+
+from arena.agent import Choice, GameStart
+from arena.board import Position
+from arena.outcome import Termination
+
+Hosting = Literal["auto", "inline", "process"]
+HOSTINGS: tuple[Hosting, ...] = ("auto", "inline", "process")
+
+GRACE_SECONDS = 0.1
+"""A move may overrun its time limit (and time bank) by this much before it is forfeited."""
+
+DEFAULT_MOVE_BOUND = 60.0
+"""Without a time limit, an agent in a child process is stopped after this many seconds on
+one move (or on being built, or told of a game), so that no run can hang for ever."""
+
+MAX_MESSAGE = 500
+"""Characters of an agent's error message kept in games.csv."""
+
+
+@dataclass(frozen=True)
+class Traits:
+    """What an agent declares about itself (class attributes, with these defaults)."""
+
+    interactive: bool = False
+    """It asks a person: it runs inline, with one worker."""
+    reproducible: bool = True
+    """The same position and seed give the same move (False for agents that use their time)."""
+    supported_limits: frozenset[str] = frozenset({"time"})
+    """Which limits it honours: time always (the host enforces it); depth and nodes if it
+    says so."""
+
+
+def traits_of(agent: object) -> Traits:
+    """The traits ``agent`` declares."""
+    return Traits(
+        interactive=bool(getattr(agent, "interactive", False)),
+        reproducible=bool(getattr(agent, "reproducible", True)),
+        supported_limits=frozenset(getattr(agent, "supported_limits", ())) | {"time"},
+    )
+
+
+class AgentFault(Exception):
+    """An agent failed: the game is lost for it with ``termination`` and this message."""
+
+    def __init__(self, termination: Termination, message: str):
+        super().__init__(message)
+        self.termination = termination
+
+
+class Host(Protocol):
+    """Runs one agent: built on ``start``, told of each game, asked for moves."""
+
+    spec: str
+
+    @property
+    def traits(self) -> Traits:
+        """What the agent declares (builds it if needed)."""
+
+    def start(self) -> None:
+        """Build the agent if it is not built yet; AgentFault if it cannot be."""
+
+    def new_game(self, game: GameStart) -> None:
+        """Tell the agent a game begins; AgentFault if it fails."""
+
+    def move(self, position: Position, rng: np.random.Generator,
+             bound: float | None) -> tuple[int | Choice, float]:
+        """The agent's answer and the seconds it thought; AgentFault if it fails or, where
+        the host can stop it, is not back within ``bound`` seconds."""
+
+    def take_output(self) -> str:
+        """What the agent printed since the last call."""
+
+    def close(self) -> None:
+        """Release the agent (and its process); the host can be started again."""
+
+
+def describe(error: BaseException) -> str:
+    """An exception as one line: its type and message, shortened to MAX_MESSAGE."""
+    text = " ".join(f"{type(error).__name__}: {error}".split())
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."

@@ -1,0 +1,138 @@
+"""The child process of a ``ProcessHost``: builds one agent and answers the host's requests.
+
+Run as ``python -m arena.hosting.child READ_FD WRITE_FD PARENT_PID``. Requests and replies are
+pickled tuples on two pipes; the agent's prints (stdout and stderr) go to the file the host
+gave the process as its stdout, never to the pipes. Every exception an agent raises, of any
+kind, is sent back as an error; the process ignores Ctrl-C (its host decides) and dies with
+its parent.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+from contextlib import suppress
+from functools import cache
+from multiprocessing.connection import Connection
+from typing import Any
+
+import numpy as np
+
+from arena.agent import Agent, GameStart, as_choice
+from arena.board import Position, Rules
+from arena.hosting.base import describe, traits_of
+
+PR_SET_PDEATHSIG = 1
+WATCH_SECONDS = 0.5
+
+
+def die_with_parent(parent: int) -> None:
+    """Make sure this process ends when the process that started it ends."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: watch the parent instead
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(WATCH_SECONDS)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # the parent ended before the watch began
+        os._exit(1)
+
+
+@cache
+def _rules(rows: int, cols: int, connect: int) -> Rules:
+    return Rules(rows, cols, connect)
+
+
+class Session:
+    """The agent of this process and the game it plays."""
+
+    def __init__(self) -> None:
+        self.agent: Agent | None = None
+        self.rules: Rules | None = None
+        self.warm: set[Rules] = set()
+
+    def handle(self, request: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Answer one request (build, game, move) with ("ok", ...)."""
+        kind = request[0]
+        if kind == "build":
+            from arena.registry import parse_spec  # the registry imports the user's module
+
+            self.agent = parse_spec(request[1]).build()
+            return ("ok", traits_of(self.agent))
+        agent = self.agent
+        if agent is None:
+            raise RuntimeError(f"request {kind!r} before the agent was built")
+        if kind == "game":
+            game: GameStart = request[1]
+            self.rules = _rules(game.rules.rows, game.rules.cols, game.rules.connect)
+            if self.rules not in self.warm:
+                warm_up = getattr(agent, "warm_up", None)
+                if warm_up is not None:
+                    warm_up(self.rules)
+                self.warm.add(self.rules)
+            agent.new_game(game)
+            return ("ok",)
+        if kind == "move":
+            _, current, mask, won, state = request
+            assert self.rules is not None
+            rng = np.random.Generator(np.random.PCG64())
+            rng.bit_generator.state = state
+            began = time.perf_counter()
+            answer = agent.choose(Position(self.rules, current, mask, won), rng)
+            seconds = time.perf_counter() - began
+            try:
+                choice = as_choice(answer)
+            except TypeError as error:
+                return ("illegal", str(error), seconds)
+            return ("ok", choice, seconds, rng.bit_generator.state)
+        raise RuntimeError(f"unknown request {kind!r}")
+
+    def close(self) -> None:
+        """Call the agent's close(), if any."""
+        close = getattr(self.agent, "close", None)
+        if close is not None:
+            close()
+
+
+def serve(reader: Connection, writer: Connection) -> None:
+    """Answer requests until the host sends ("close",) or goes away."""
+    session = Session()
+    while True:
+        try:
+            request = reader.recv()
+        except (EOFError, OSError):
+            break
+        if request[0] == "close":
+            break
+        try:
+            reply = session.handle(request)
+        except BaseException as error:  # noqa: BLE001 - anything the agent raises is its fault
+            reply = ("error", describe(error))
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        try:
+            writer.send(reply)
+        except (OSError, ValueError):
+            break
+    with suppress(BaseException):  # nothing is left to report a failing close() to
+        session.close()
+
+
+def main(argv: list[str]) -> None:
+    """Serve the host on the pipes named by ``argv``."""
+    read_fd, write_fd, parent = (int(arg) for arg in argv[1:4])
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
+    serve(Connection(read_fd, writable=False), Connection(write_fd, readable=False))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,133 @@
+"""Agents called in the worker's own process: no overhead, every exception caught."""
+
+from __future__ import annotations
+
+import io
+import sys
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from typing import TypeVar
+
+import numpy as np
+
+from arena.agent import Agent, Choice, GameAbandoned, GameStart
+from arena.board import Position, Rules
+from arena.hosting.base import AgentFault, Traits, describe, traits_of
+from arena.interrupts import from_user
+from arena.outcome import Termination
+
+T = TypeVar("T")
+
+
+def _fault(error: BaseException) -> AgentFault:
+    """The forfeit for what an agent raised; the user's Ctrl-C and a person quitting the game
+    are raised again instead, since they stop the game for real."""
+    if isinstance(error, GameAbandoned) or from_user(error):
+        raise error
+    return AgentFault(Termination.AGENT_ERROR, describe(error))
+
+
+class InlineHost:
+    """Hosts an agent in this process.
+
+    Everything an agent raises, ``SystemExit`` and ``KeyboardInterrupt`` included, is an
+    ``agent_error`` (only the user's own Ctrl-C passes). A move cannot be preempted: it is
+    timed when it returns. With ``capture_output`` what the agent prints is kept for the run's
+    log instead of reaching the terminal (interactive agents always print).
+    """
+
+    def __init__(self, spec: str, factory: Callable[[], Agent], capture_output: bool = False):
+        self.spec = spec
+        self._factory = factory
+        self._capture = capture_output
+        self._agent: Agent | None = None
+        self._broken = ""
+        self._warm: set[Rules] = set()
+        self._output = io.StringIO()
+
+    @classmethod
+    def of(cls, agent: Agent, spec: str = "") -> InlineHost:
+        """A host for an agent already built."""
+        host = cls(spec or type(agent).__name__, lambda: agent)
+        host._agent = agent
+        return host
+
+    @property
+    def agent(self) -> Agent:
+        """The agent, built on first use."""
+        self.start()
+        assert self._agent is not None
+        return self._agent
+
+    @property
+    def traits(self) -> Traits:
+        """What the agent declares (built if needed)."""
+        return traits_of(self.agent)
+
+    def start(self) -> None:
+        """Build the agent unless built; a constructor that fails breaks the host for good."""
+        if self._agent is not None:
+            return
+        if self._broken:
+            raise AgentFault(Termination.AGENT_ERROR, self._broken)
+        try:
+            self._agent = self._call(self._factory)
+        except AgentFault as fault:
+            self._broken = f"could not build the agent: {fault}"
+            raise AgentFault(Termination.AGENT_ERROR, self._broken) from None
+
+    def new_game(self, game: GameStart) -> None:
+        """Warm the agent up for this board (untimed), then tell it of the game."""
+        agent = self.agent
+        if game.rules not in self._warm:
+            warm_up = getattr(agent, "warm_up", None)
+            if warm_up is not None:
+                self._call(lambda: warm_up(game.rules))
+            self._warm.add(game.rules)
+        self._call(lambda: agent.new_game(game))
+
+    def move(self, position: Position, rng: np.random.Generator,
+             bound: float | None) -> tuple[int | Choice, float]:
+        """Ask for a move; ``bound`` is not enforced here (the game loop times the answer)."""
+        agent = self._agent
+        assert agent is not None, "InlineHost.move before start"
+        began = time.perf_counter()
+        if self._capture:
+            answer = self._call(lambda: agent.choose(position, rng))
+        else:
+            try:
+                answer = agent.choose(position, rng)
+            except BaseException as error:  # noqa: BLE001 - anything it raises is its forfeit
+                raise _fault(error) from None
+        return answer, time.perf_counter() - began
+
+    def take_output(self) -> str:
+        """What the agent printed since the last call (when captured)."""
+        text = self._output.getvalue()
+        if text:
+            self._output = io.StringIO()
+        return text
+
+    def close(self) -> None:
+        """Call the agent's ``close()``, if it has one, and forget the agent."""
+        agent, self._agent = self._agent, None
+        self._warm.clear()
+        close = getattr(agent, "close", None)
+        if close is not None:
+            with suppress(AgentFault):  # a failing close() costs nothing: the games are over
+                self._call(close)
+
+    def _call(self, call: Callable[[], T]) -> T:
+        """Run agent code: its prints captured if asked, its exceptions made AgentFaults."""
+        streams = sys.stdout, sys.stderr
+        capture = self._capture and not getattr(self._agent, "interactive", False)
+        if capture:
+            sys.stdout = sys.stderr = self._output
+        try:
+            return call()
+        except BaseException as error:  # noqa: BLE001 - anything it raises is its forfeit
+            raise _fault(error) from None
+        finally:
+            if capture:
+                sys.stdout, sys.stderr = streams

@@ -1,0 +1,25 @@
+"""Which host runs which agent: the run's ``hosting`` policy applied to a spec string."""
+
+from __future__ import annotations
+
+from arena.hosting.base import Host, Hosting
+from arena.hosting.inline import InlineHost
+from arena.hosting.process import ProcessHost
+from arena.registry import BUILTIN_AGENTS, parse_spec
+
+
+def is_builtin(spec: str) -> bool:
+    """True for the agents that come with the arena (trusted: they run inline under auto)."""
+    return spec.partition(":")[0] in BUILTIN_AGENTS
+
+
+def make_host(spec: str, hosting: Hosting) -> Host:
+    """A host for ``spec``: inline for built-ins under ``auto``, else as ``hosting`` says.
+
+    The agent is built when the host starts (in a child process for ``process``), so a spec
+    from the user's files is never imported here when it runs in a process.
+    """
+    builtin = is_builtin(spec)
+    if hosting == "inline" or (hosting == "auto" and builtin):
+        return InlineHost(spec, lambda: parse_spec(spec).build(), capture_output=not builtin)
+    return ProcessHost(spec)

@@ -1,0 +1,194 @@
+"""Agents in a child process of their own: preempted on time, isolated from crashes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+import arena
+from arena.agent import Choice, GameStart
+from arena.board import Position
+from arena.hosting.base import DEFAULT_MOVE_BOUND, AgentFault, Traits
+from arena.outcome import Termination
+
+MAX_OUTPUT = 64 * 1024
+"""Bytes of an agent's printed output kept per game; the rest is cut."""
+CLOSE_SECONDS = 1.0
+"""How long a child may take to close its agent before it is killed."""
+_PACKAGE_ROOT = str(Path(arena.__file__).resolve().parents[1])
+
+
+class ProcessHost:
+    """Hosts an agent in a child process (``arena.hosting.child``).
+
+    A request not answered within its bound kills the child: a move is then a
+    ``time_forfeit``, and the next game starts a fresh child. A child that dies is an
+    ``agent_crash``, with its exit status and the last line it printed. A constructor that
+    fails breaks the host for good: every later game of the agent forfeits with that reason.
+    """
+
+    def __init__(self, spec: str):
+        self.spec = spec
+        self._traits: Traits | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._reader: Connection | None = None
+        self._writer: Connection | None = None
+        self._log: IO[bytes] | None = None
+        self._read_at = 0
+        self._broken = ""
+
+    def start(self) -> None:
+        """Start the child and build the agent in it, unless that is done."""
+        if self._process is not None:
+            return
+        if self._broken:
+            raise AgentFault(Termination.AGENT_ERROR, self._broken)
+        self._spawn()
+        try:
+            reply = self._request(("build", self.spec), DEFAULT_MOVE_BOUND, "building it")
+        except AgentFault as fault:
+            self._broken = f"could not build the agent: {fault}"
+            self._stop()
+            raise AgentFault(Termination.AGENT_ERROR, self._broken) from None
+        self._traits = reply[1]
+        if self._traits.interactive:
+            self._broken = "an interactive agent cannot run in a child process"
+            self._stop()
+            raise AgentFault(Termination.AGENT_ERROR, self._broken)
+
+    @property
+    def traits(self) -> Traits:
+        """What the agent declares (starts the child if needed)."""
+        if self._traits is None:
+            self.start()
+        assert self._traits is not None
+        return self._traits
+
+    def new_game(self, game: GameStart) -> None:
+        """Tell the agent of a game (starting a fresh child after a kill or a crash)."""
+        self.start()
+        self._request(("game", game), DEFAULT_MOVE_BOUND, "starting a game")
+
+    def move(self, position: Position, rng: np.random.Generator,
+             bound: float | None) -> tuple[int | Choice, float]:
+        """Ask for a move; not back within ``bound`` seconds, the child is killed."""
+        state = rng.bit_generator.state
+        reply = self._request(("move", position.current, position.mask, position.won, state),
+                              DEFAULT_MOVE_BOUND if bound is None else bound, "a move")
+        if reply[0] == "illegal":
+            raise AgentFault(Termination.ILLEGAL_MOVE, reply[1])
+        _, choice, seconds, state = reply
+        rng.bit_generator.state = state
+        return choice, seconds
+
+    def take_output(self) -> str:
+        """What the agent printed since the last call (at most MAX_OUTPUT bytes of it)."""
+        if self._log is None:
+            return ""
+        size = os.fstat(self._log.fileno()).st_size
+        if size <= self._read_at:
+            return ""
+        data = os.pread(self._log.fileno(), min(size - self._read_at, MAX_OUTPUT), self._read_at)
+        cut = size - self._read_at - len(data)
+        self._read_at = size
+        text = data.decode("utf-8", errors="replace")
+        return text + (f"\n[{cut} more bytes of output cut]\n" if cut else "")
+
+    def close(self) -> None:
+        """Ask the child to close its agent and end; kill it if it does not."""
+        if self._process is not None and self._writer is not None:
+            try:
+                self._writer.send(("close",))
+                self._process.wait(CLOSE_SECONDS)
+            except (OSError, ValueError, subprocess.TimeoutExpired):
+                pass
+        self._stop()
+        if self._log is not None:
+            self._log.close()
+            self._log, self._read_at = None, 0
+
+    def abandon(self) -> None:
+        """Forget the child without touching it (in a forked copy of the host's process)."""
+        for connection in (self._reader, self._writer):
+            if connection is not None:
+                connection.close()
+        self._process = self._reader = self._writer = None
+        self._log, self._read_at = None, 0
+
+    def _spawn(self) -> None:
+        if self._log is None:
+            self._log = tempfile.TemporaryFile(prefix="arena-agent-")  # noqa: SIM115 - closed in close()
+        child_read, host_write = os.pipe()
+        host_read, child_write = os.pipe()
+        path = os.environ.get("PYTHONPATH")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (_PACKAGE_ROOT, path)))}
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "arena.hosting.child", str(child_read), str(child_write),
+                 str(os.getpid())],
+                stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
+                pass_fds=(child_read, child_write), env=env)
+        finally:
+            os.close(child_read)
+            os.close(child_write)
+        self._reader = Connection(host_read, writable=False)
+        self._writer = Connection(host_write, readable=False)
+
+    def _request(self, request: tuple[Any, ...], bound: float, what: str) -> tuple[Any, ...]:
+        """Send a request and wait for its reply, at most ``bound`` seconds."""
+        if self._reader is None or self._writer is None:
+            raise AgentFault(Termination.AGENT_CRASH, "the agent's process is not running")
+        try:
+            self._writer.send(request)
+            answered = self._reader.poll(bound)
+            reply = self._reader.recv() if answered else None
+        except (EOFError, OSError):
+            raise self._crashed() from None
+        if reply is None:
+            self._stop()
+            kind = Termination.TIME_FORFEIT if request[0] == "move" else Termination.AGENT_ERROR
+            raise AgentFault(kind, f"no answer within {bound:.3g} s to {what}; the agent's "
+                                   "process was stopped")
+        if reply[0] == "error":
+            raise AgentFault(Termination.AGENT_ERROR, reply[1])
+        return reply
+
+    def _crashed(self) -> AgentFault:
+        """The fault of a child that died: how it ended, and the last line it printed."""
+        assert self._process is not None
+        code = self._process.wait()
+        self._stop()
+        if code < 0:
+            how = f"was killed by {signal.Signals(-code).name}"
+        else:
+            how = f"exited with status {code}"
+        last = self._last_line()
+        printed = f"; it last printed: {last}" if last else ""
+        return AgentFault(Termination.AGENT_CRASH, f"the agent's process {how}{printed}")
+
+    def _last_line(self) -> str:
+        if self._log is None:
+            return ""
+        size = os.fstat(self._log.fileno()).st_size
+        tail = os.pread(self._log.fileno(), min(size, 4096), max(0, size - 4096))
+        lines = tail.decode("utf-8", errors="replace").strip().splitlines()
+        return lines[-1][:200] if lines else ""
+
+    def _stop(self) -> None:
+        """Kill the child (if any) and close the pipes."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait()
+        for connection in (self._reader, self._writer):
+            if connection is not None:
+                connection.close()
+        self._reader = self._writer = None

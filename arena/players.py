@@ -1,0 +1,99 @@
+"""Players: agent specs with their own limits, written ``SPEC@time=0.5,depth=6,nodes=100000``.
+
+``time`` is seconds per move (a number > 0); ``depth`` (plies) and ``nodes`` are whole numbers
+>= 1 that bound a search, for the agents that support them (``supported_limits``). An agent's
+own limit overrides the run's ``--time-per-move``. The same spec with different limits is a
+different player.
+"""
+
+from __future__ import annotations
+
+import math
+
+from arena.agent import Limit, check_agent_rules
+from arena.board import Rules
+from arena.errors import AgentSpecError
+from arena.registry import BUILTIN_AGENTS, canonical_spec, parse_spec
+
+SEPARATOR = "@"
+KEYS = ("time", "depth", "nodes")
+
+
+def canonical_player(text: str, rules: Rules | None = None) -> str:
+    """One text per player: the canonical spec (defaults left out), then its limit if any.
+
+    Parses (and imports) the agent's spec; with ``rules``, a built-in agent is also built
+    and checked on that board (AgentSpecError, UnsupportedBoardError), while the user's agents
+    are built only by their hosts, when a run starts.
+    """
+    spec, limit = split_limit(text.strip())
+    parsed = parse_spec(spec)
+    if rules is not None and parsed.name in BUILTIN_AGENTS:
+        check_agent_rules(parsed.build(), rules)
+    return join_limit(canonical_spec(parsed), limit)
+
+
+def is_interactive(text: str) -> bool:
+    """True if the player's agent asks a person (it then plays in this process)."""
+    return parse_spec(split_limit(text)[0]).interactive
+
+
+def split_limit(text: str) -> tuple[str, Limit | None]:
+    """The spec and the limit of ``SPEC@LIMIT`` (None when there is no ``@``)."""
+    spec, separator, limit = text.rpartition(SEPARATOR)
+    if not separator:
+        return text, None
+    return spec, parse_limit(limit, text)
+
+
+def parse_limit(text: str, where: str) -> Limit:
+    """A limit from ``key=value,...``; AgentSpecError naming ``where`` when it is bad."""
+    values: dict[str, float | int] = {}
+    for item in filter(None, text.split(",")):
+        key, equals, value = (part.strip() for part in item.partition("="))
+        if key not in KEYS or not equals:
+            raise AgentSpecError(f"agent spec {where!r}: bad limit {item!r}; limits are "
+                                 "time=SECONDS, depth=PLIES and nodes=N after '@', e.g. "
+                                 "random@time=0.5")
+        if key in values:
+            raise AgentSpecError(f"agent spec {where!r}: limit {key} given twice")
+        values[key] = _parse_value(key, value, where)
+    if not values:
+        raise AgentSpecError(f"agent spec {where!r}: nothing after '@'; e.g. @time=0.5")
+    return Limit(**values)  # type: ignore[arg-type]
+
+
+def _parse_value(key: str, text: str, where: str) -> float | int:
+    try:
+        number = float(text) if key == "time" else int(text)
+    except ValueError:
+        number = math.nan
+    if not number > 0 or not math.isfinite(number):
+        kind = "a number of seconds > 0" if key == "time" else "a whole number >= 1"
+        raise AgentSpecError(f"agent spec {where!r}: limit {key} must be {kind}, got {text!r}")
+    return number
+
+
+def format_limit(limit: Limit) -> str:
+    """``time=0.5,depth=6``: the limit's set fields, in a fixed order."""
+    values = ((key, getattr(limit, key)) for key in KEYS)
+    return ",".join(f"{key}={value:g}" if key == "time" else f"{key}={value}"
+                    for key, value in values if value is not None)
+
+
+def join_limit(spec: str, limit: Limit | None) -> str:
+    """``SPEC@LIMIT``, or ``SPEC`` alone without a limit."""
+    return f"{spec}{SEPARATOR}{format_limit(limit)}" if limit is not None else spec
+
+
+def effective_limit(own: Limit | None, time_per_move: float | None) -> Limit:
+    """An agent's limit: its own, with the run's time per move where it sets no time."""
+    if own is None:
+        return Limit(time=time_per_move)
+    return own if own.time is not None else Limit(time_per_move, own.depth, own.nodes)
+
+
+def unsupported(limit: Limit, supported: frozenset[str]) -> list[str]:
+    """The search limits (depth, nodes) set in ``limit`` that an agent does not support."""
+    return [key for key in ("depth", "nodes") if getattr(limit, key) is not None
+            and key not in supported]
