@@ -88,6 +88,12 @@ class NegamaxAgent(BaseAgent):
                            self._table, self._stats, self._stack, self.ordering,
                            self.tiebreak == "random")
 
+    def warm_up(self, rules: Rules) -> None:
+        """Load (or compile) the search kernel for ``rules`` with a one-ply search."""
+        self._use_board(rules)
+        empty = np.uint64(0)
+        kernels.root_scores(empty, empty, 1, *self._arguments)
+
     @property
     def nodes(self) -> int:
         """The positions visited by the last search, the root included."""

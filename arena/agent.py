@@ -72,9 +72,19 @@ class Agent(Protocol):
 
 
 class BaseAgent:
-    """A convenient base class: remembers the game and plays on every board."""
+    """A convenient base class: remembers the game and plays on every board.
+
+    What an agent may declare or provide besides ``choose`` (all optional): ``interactive``
+    (it asks a person), ``reproducible`` (False when its moves depend on the clock),
+    ``supported_limits`` (the limits it honours besides time: "depth", "nodes"),
+    ``warm_up(rules)`` (load or compile what its first move would; never timed) and
+    ``close()`` (release processes or files; called when a worker is done with it).
+    """
 
     game: GameStart | None = None
+    interactive: bool = False
+    reproducible: bool = True
+    supported_limits: frozenset[str] = frozenset({"time"})
 
     def check_rules(self, rules: Rules) -> None:
         """Raise UnsupportedBoardError if this agent cannot play on ``rules``."""
@@ -87,6 +97,12 @@ class BaseAgent:
     def choose(self, position: Position, rng: np.random.Generator) -> int | Choice:
         """The column to play; subclasses decide."""
         raise NotImplementedError
+
+    def warm_up(self, rules: Rules) -> None:
+        """Prepare for games on ``rules`` before the first timed move (nothing by default)."""
+
+    def close(self) -> None:
+        """Release what the agent holds (nothing by default)."""
 
 
 class FunctionAgent(BaseAgent):

@@ -84,5 +84,7 @@ class Host(Protocol):
 
 def describe(error: BaseException) -> str:
     """An exception as one line: its type and message, shortened to MAX_MESSAGE."""
-    text = " ".join(f"{type(error).__name__}: {error}".split())
+    message = str(error)
+    text = " ".join(f"{type(error).__name__}: {message}".split()) if message else \
+        type(error).__name__
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."

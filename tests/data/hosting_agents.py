@@ -1,0 +1,145 @@
+"""Misbehaving agents for the hosting tests: each fails in one way a user's agent can."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import time
+from pathlib import Path
+
+from arena.agent import BaseAgent
+
+
+class Leftmost(BaseAgent):
+    """Plays the leftmost legal column: a well-behaved opponent with predictable games."""
+
+    def choose(self, position, rng):
+        return position.legal_moves()[0]
+
+
+class Hangs(BaseAgent):
+    """Loops for ever on its first move."""
+
+    def choose(self, position, rng):
+        while True:
+            pass
+
+
+class Sleeps(BaseAgent):
+    """Sleeps ``seconds`` on every move (only on its first move with ``first_only``)."""
+
+    def __init__(self, seconds: float = 3.0, first_only: bool = False):
+        self.seconds = seconds
+        self.first_only = first_only
+
+    def choose(self, position, rng):
+        if not self.first_only or position.plies < 2:
+            time.sleep(self.seconds)
+        return position.legal_moves()[0]
+
+
+class Exits(BaseAgent):
+    """Calls sys.exit(code) on its first move."""
+
+    def __init__(self, code: int = 0):
+        self.code = code
+
+    def choose(self, position, rng):
+        sys.exit(self.code)
+
+
+class HardExits(BaseAgent):
+    """Ends its process with os._exit(3) on its first move."""
+
+    def choose(self, position, rng):
+        os._exit(3)
+
+
+class Interrupts(BaseAgent):
+    """Raises KeyboardInterrupt itself, as if Ctrl-C were pressed."""
+
+    def choose(self, position, rng):
+        raise KeyboardInterrupt
+
+
+class BadConstructor(BaseAgent):
+    """Cannot be built."""
+
+    def __init__(self):
+        raise RuntimeError("no weights file")
+
+
+class BuildsOnce(BaseAgent):
+    """Builds once (the check before the run); every later build fails, as in a worker
+    whose machine lacks something."""
+
+    def __init__(self, marker: str):
+        path = Path(marker)
+        if path.exists():
+            raise RuntimeError("missing on this worker")
+        path.write_text("built")
+
+    def choose(self, position, rng):
+        return position.legal_moves()[0]
+
+
+class Mutates(BaseAgent):
+    """Changes the position it is handed (through the frozen dataclass), then plays."""
+
+    def __init__(self, clear: bool = False):
+        self.clear = clear
+
+    def choose(self, position, rng):
+        column = position.legal_moves()[0]
+        object.__setattr__(position, "mask", 0)
+        if self.clear:
+            object.__setattr__(position, "current", 0)
+        return column
+
+
+class Chatty(BaseAgent):
+    """Prints a line on every move, to stdout and stderr."""
+
+    def choose(self, position, rng):
+        print(f"thinking about ply {position.plies}")
+        print("a warning", file=sys.stderr)
+        return position.legal_moves()[0]
+
+
+class SlowWarmUp(BaseAgent):
+    """Takes half a second to warm up, then plays at once."""
+
+    def warm_up(self, rules):
+        time.sleep(0.5)
+
+    def choose(self, position, rng):
+        return position.legal_moves()[0]
+
+
+class Remembers(BaseAgent):
+    """Writes its pid to ``directory`` when built, and a file when closed."""
+
+    supported_limits = frozenset({"time", "depth"})
+
+    def __init__(self, directory: str):
+        self.directory = Path(directory)
+        (self.directory / f"built-{os.getpid()}").write_text(str(os.getpid()))
+
+    def choose(self, position, rng):
+        depth = self.game.limit.depth
+        if depth is not None and depth != 3:
+            return -1  # only the depth it was given is right
+        return position.legal_moves()[0]
+
+    def close(self):
+        (self.directory / f"closed-{os.getpid()}").write_text("closed")
+
+
+class DiesInWorkers(BaseAgent):
+    """Kills the worker process that runs it (not the process running the command)."""
+
+    def choose(self, position, rng):
+        if multiprocessing.parent_process() is not None:
+            os._exit(4)
+        return position.legal_moves()[0]
