@@ -291,7 +291,8 @@ def _allowed(values: Vector, mean: float, t: float, reference: float) -> bool:
     return least < variance < most
 
 
-Profile = Callable[[float, "Vector | None"], tuple[float, "Vector | None"]]
+Profile = Callable[[float, Vector | None], tuple[float, Vector | None]]
+"""The best log-likelihood at a mean, warm-started from Newton multipliers: (value, multipliers)."""
 
 
 def _profile_maxima(f: Vector, values: Vector, t: float, reference: float,

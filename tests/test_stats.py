@@ -188,6 +188,7 @@ def brute_force_trinomial_llr(wins: int, draws: int, losses: int, nelo0: float,
     ((60, 20, 20), 20.0, 300.0),   # H1 beyond the sample
     ((30, 50, 20), -50.0, 40.0),
     ((3, 2, 9), -30.0, 25.0),
+    ((7, 3, 9), 10.0, 400.0),      # fishtest's fixed-point iteration finds no solution for H1
 ])
 def test_exact_normalized_llr_matches_a_brute_force_search(counts: tuple[int, int, int],
                                                            nelo0: float, nelo1: float) -> None:
