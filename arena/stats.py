@@ -20,8 +20,8 @@ Elo interval is that interval's bounds mapped to Elo, so the two always agree:
 The LOS uses the same approximation: Phi((s - 1/2) / se) with the normal interval, and
 Phi(2 sqrt(n) (s - 1/2)) with the Wilson one (the Wilson score test of an even score), so it
 is at least 97.5% exactly when the score interval lies above 50%. nElo needs a positive
-variance (it is nan without one), and its +- interval exists only with the normal
-approximation (nan otherwise).
+variance (without one it is +-inf, or nan at an even score), and its +- interval exists only
+with the normal approximation (nan otherwise).
 
 Counts must be whole, non-negative and add up to at most ``MAX_UNITS`` (10^15) games or pairs,
 so that every score is exact to double precision; bad counts raise ``ValueError``.
