@@ -32,7 +32,7 @@ An experiment file reads::
     b = { tournament = "depths", rank = 2 }
     elo0 = 0              # H0 and H1, as `arena sprt` takes them
     elo1 = 10
-    alpha = 0.05          # optional: alpha, beta, model, max_games, batch_pairs
+    alpha = 0.05          # optional: alpha, beta, model, llr, max_games, batch_pairs
     openings = "random:8" # an SPRT plays opening pairs (default random:8)
 
 The whole file is checked before any game is played: an unknown key, a missing field, a value
@@ -459,7 +459,7 @@ def _make_sprt(index: int, options: Mapping[str, Any], settings: GameSettings,
         raise ExperimentError(f"a and b are both {a}")
     test = SprtTest(float(options["elo0"]), float(options["elo1"]), options.get("alpha", 0.05),
                     options.get("beta", 0.05), options.get("model", "normalized"),
-                    options.get("batch_pairs", DEFAULT_BATCH_PAIRS))
+                    options.get("batch_pairs", DEFAULT_BATCH_PAIRS), options.get("llr", "exact"))
     entry = SprtEntry(index, options["name"], (str(a), str(b)), a, b, test,
                       options.get("max_games", DEFAULT_MAX_GAMES), settings,
                       _openings(options, context.path, DEFAULT_OPENINGS))
@@ -503,8 +503,8 @@ _BUILDERS: dict[str, Builder] = {
                            "gauntlet": BOOLEAN, "anchor": STRING},
                           ("name", "agents", "games"), _make_tournament),
     "sprt": Builder({"name": STRING, "a": AGENT, "b": AGENT, "elo0": NUMBER, "elo1": NUMBER,
-                     "alpha": NUMBER, "beta": NUMBER, "model": STRING, "max_games": WHOLE,
-                     "batch_pairs": WHOLE},
+                     "alpha": NUMBER, "beta": NUMBER, "model": STRING, "llr": STRING,
+                     "max_games": WHOLE, "batch_pairs": WHOLE},
                     ("name", "a", "b", "elo0", "elo1"), _make_sprt),
 }
 

@@ -280,6 +280,8 @@ def _number(x: float, digits: int = 1) -> str:
 
 
 def _plus_minus(value: float, error: float) -> str:
+    if math.isnan(error):  # no interval (see arena.stats)
+        return _number(value)
     return f"{_number(value)} ± {_number(error).lstrip('+')}"
 
 
@@ -343,14 +345,17 @@ def _results_section(table: pd.DataFrame, labels: Mapping[str, str]) -> list[str
     rows = [(labels[r["agent_a"]], labels[r["agent_b"]], r["games"], r["wins"], r["draws"],
              r["losses"], _interval(r["score"], r["score_low"], r["score_high"]),
              f"{_number(r['elo'])} [{_number(r['elo_low'])}, {_number(r['elo_high'])}]",
-             _plus_minus(r["nelo"], r["nelo_error"]), f"{r['los']:.1%}", r["elo_model"])
+             _plus_minus(r["nelo"], r["nelo_error"]), f"{r['los']:.1%}", r["elo_model"],
+             r.get("interval", "—"))  # not in summaries written before the column
             for r in records]
     header = ("A", "B", "games", "W", "D", "L", "A's score [95%]", "Elo [95%]", "nElo ± 95%",
-              "LOS", "model")
+              "LOS", "model", "interval")
     return ["## Results", "", "Agent A's view, `A [W, T, L] B (games)`:", "", "```text",
             *seeds, "```", "", markdown_table(header, rows), "",
             "The pentanomial model counts colour-swapped game pairs, when every game has its "
-            "partner; the trinomial model counts games."]
+            "partner; the trinomial model counts games. Intervals are the normal approximation "
+            "with that model's variance, or the Wilson score interval where it fails (few games, "
+            "one-sided results); the Elo interval is the score interval mapped to Elo."]
 
 
 def _crosstable_section(run: Run, labels: Mapping[str, str]) -> list[str]:

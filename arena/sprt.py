@@ -11,6 +11,9 @@ A's point of view. H0 says A is ``elo0`` stronger than B, H1 that A is ``elo1`` 
 stronger than B", wrongly so with probability about ``alpha``; accepting H0 means "A is not
 ``elo1`` stronger", wrongly so with probability about ``beta``. Elo values are normalized Elo
 (nElo) under the normalized model and logistic Elo under the logistic model (arena.stats).
+The LLR is the exact generalised likelihood ratio of fishtest and fastchess unless the test
+asks for the closed-form approximation (``llr='approximate'``); the choice is part of the run's
+description in meta.json and of every sprt.csv row, so a run is never resumed with the other.
 
 Where a test stops depends only on the plan and the test, not on the workers: a batch is
 dispatched only once every game before it is in games.csv. Every session rebuilds sprt.csv
@@ -22,7 +25,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,18 +39,19 @@ from arena.records import iter_columns
 from arena.rundir import GAMES_FILE
 from arena.runner import MatchRun, Progress, run_games
 from arena.stats import (
-    MODELS,
     EloEstimate,
+    LlrMethod,
     Model,
     SprtBounds,
     SprtResult,
     Verdict,
+    check_hypotheses,
     pentanomial,
     pentanomial_counts,
     sprt,
     sprt_bounds,
 )
-from arena.summary import PairingSummary
+from arena.summary import PairingSummary, csv_cells
 
 __all__ = [
     "DEFAULT_BATCH_PAIRS", "DEFAULT_MAX_GAMES", "DEFAULT_OPENINGS", "DEFAULT_SPRT_DIR",
@@ -68,10 +71,12 @@ DEFAULT_SPRT_DIR = Path("results") / "sprt"
 
 SPRT_FILE = "sprt.csv"
 
-SPRT_COLUMNS = ("batch", "games", "pairs", "llr", "lower", "upper", "verdict",
-                "elo", "elo_low", "elo_high", "nelo", "nelo_error",
+SPRT_COLUMNS = ("batch", "games", "pairs", "llr", "llr_method", "lower", "upper", "verdict",
+                "elo", "elo_low", "elo_high", "interval", "nelo", "nelo_error",
                 "ll", "ld", "wl", "dd", "wd", "ww")
-"""One row per batch; the estimates and pair counts are over every pair so far."""
+"""One row per batch; the estimates and pair counts are over every pair so far. ``llr_method``
+is exact or approximate; ``interval`` says how elo_low and elo_high were found (normal or
+wilson, see arena.stats); nelo and nelo_error are blank where undefined (nan)."""
 
 NO_DECISION = "no decision"
 """The verdict of the last batch when the maximum is reached between the bounds."""
@@ -85,7 +90,8 @@ class SprtSetupError(ArenaError):
 class SprtTest:
     """H0: A is ``elo0`` stronger than B, against H1: A is ``elo1`` stronger, checked after
     every ``batch_pairs`` game pairs; ``alpha`` is the chance of accepting H1 when H0 holds,
-    ``beta`` that of accepting H0 when H1 holds."""
+    ``beta`` that of accepting H0 when H1 holds; ``llr`` is how the log-likelihood ratio is
+    computed (exact or approximate)."""
 
     elo0: float
     elo1: float
@@ -93,12 +99,13 @@ class SprtTest:
     beta: float = 0.05
     model: Model = "normalized"
     batch_pairs: int = DEFAULT_BATCH_PAIRS
+    llr: LlrMethod = "exact"
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.elo0) and math.isfinite(self.elo1)) or self.elo0 >= self.elo1:
-            raise SprtSetupError(
-                f"expected finite elo0 < elo1, got elo0 {self.elo0}, elo1 {self.elo1}"
-            )
+        try:
+            check_hypotheses(self.elo0, self.elo1, self.model, self.llr)
+        except ValueError as error:
+            raise SprtSetupError(str(error)) from None
         for name, value in (("alpha", self.alpha), ("beta", self.beta)):
             if not 0.0 < value < 1.0:
                 raise SprtSetupError(f"{name} must lie strictly between 0 and 1, got {value}")
@@ -106,8 +113,6 @@ class SprtTest:
             raise SprtSetupError(
                 f"alpha + beta must be below 1, got {self.alpha} + {self.beta}"
             )
-        if self.model not in MODELS:
-            raise SprtSetupError(f"model {self.model!r}: expected one of {', '.join(MODELS)}")
         if isinstance(self.batch_pairs, bool) or not isinstance(self.batch_pairs, int) \
                 or self.batch_pairs < 1:
             raise SprtSetupError(
@@ -128,11 +133,12 @@ class SprtTest:
         """The test's part of the run's description (JSON-friendly, in meta.json)."""
         return {"sprt_elo0": self.elo0, "sprt_elo1": self.elo1, "sprt_alpha": self.alpha,
                 "sprt_beta": self.beta, "sprt_model": self.model,
-                "sprt_batch_pairs": self.batch_pairs}
+                "sprt_batch_pairs": self.batch_pairs, "sprt_llr": self.llr}
 
     def check(self, estimate: EloEstimate) -> SprtResult:
         """The SPRT check of a sample."""
-        return sprt(estimate, self.elo0, self.elo1, self.alpha, self.beta, self.model)
+        return sprt(estimate, self.elo0, self.elo1, self.alpha, self.beta, self.model,
+                    self.llr)
 
 
 @dataclass(frozen=True)
@@ -164,9 +170,10 @@ class SprtStep:
         estimate, result = self.estimate, self.result
         return {
             "batch": self.batch, "games": estimate.games, "pairs": estimate.n,
-            "llr": result.llr, "lower": result.bounds.lower, "upper": result.bounds.upper,
-            "verdict": self.verdict, "elo": estimate.elo, "elo_low": estimate.elo_interval.low,
-            "elo_high": estimate.elo_interval.high, "nelo": estimate.nelo,
+            "llr": result.llr, "llr_method": result.method, "lower": result.bounds.lower,
+            "upper": result.bounds.upper, "verdict": self.verdict, "elo": estimate.elo,
+            "elo_low": estimate.elo_interval.low, "elo_high": estimate.elo_interval.high,
+            "interval": estimate.interval_method, "nelo": estimate.nelo,
             "nelo_error": estimate.nelo_error,
             **dict(zip(SPRT_COLUMNS[-6:], estimate.counts, strict=True)),
         }
@@ -331,7 +338,7 @@ class _Monitor:
             writer = csv.DictWriter(file, SPRT_COLUMNS, lineterminator="\n")
             if not self.steps:
                 writer.writeheader()
-            writer.writerow(step.row())
+            writer.writerow(csv_cells(step.row()))
 
 
 def run_sprt(

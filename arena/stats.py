@@ -1,4 +1,4 @@
-"""Match statistics: Wilson intervals, Elo and normalized Elo with intervals, LOS and SPRT.
+"""Match statistics: score and Elo intervals, normalized Elo, LOS and SPRT.
 
 All functions are pure. Scores are from the point of view of the first agent (A):
 a win counts 1, a draw 1/2, a loss 0. Trinomial statistics treat games as independent;
@@ -6,8 +6,25 @@ pentanomial statistics use game pairs (one opening played twice, colours swapped
 unit, with pair counts ordered (LL, LD, WL, DD, WD, WW).
 
 The definitions follow the fastchess engine tester (see ``shared/data/stats-vectors.md``).
-Degenerate samples (all wins, all losses, zero variance) give infinite or nan values rather
-than errors; empty samples and negative counts raise ``ValueError``.
+
+Intervals (95%). An estimate has one score interval, over its units (games, or pairs), and its
+Elo interval is that interval's bounds mapped to Elo, so the two always agree:
+- ``normal``: score +- 1.96 standard errors, with the sample's variance (trinomial or
+  pentanomial), when that variance is positive and the interval lies strictly inside (0, 1);
+- ``wilson`` otherwise (every unit scored the same, or the normal interval would pass 0% or
+  100%: few games or a one-sided result): the Wilson score interval, the scores p whose
+  distance to the observed score is at most 1.96 standard errors computed with p (1 - p), the
+  largest variance a score of mean p can have. It needs no variance estimate and is never
+  empty, so small and one-sided samples get finite, honest bounds (an Elo bound is infinite
+  only on the side of a perfect score).
+The LOS uses the same approximation: Phi((s - 1/2) / se) with the normal interval, and
+Phi(2 sqrt(n) (s - 1/2)) with the Wilson one (the Wilson score test of an even score), so it
+is at least 97.5% exactly when the score interval lies above 50%. nElo needs a positive
+variance (without one it is +-inf, or nan at an even score), and its +- interval exists only
+with the normal approximation (nan otherwise).
+
+Counts must be whole, non-negative and add up to at most ``MAX_UNITS`` (10^15) games or pairs,
+so that every score is exact to double precision; bad counts raise ``ValueError``.
 """
 
 from __future__ import annotations
@@ -21,17 +38,30 @@ from typing import Literal
 
 import numpy as np
 
+from arena.llr import (
+    ScoreSample,
+    approximate_llr_mean,
+    approximate_llr_t_value,
+    exact_llr_mean,
+    exact_llr_t_value,
+)
+
 __all__ = [
+    "LLR_METHODS",
+    "MAX_UNITS",
     "NELO_SCALE",
     "PENTA_SCORES",
     "Z95",
     "EloEstimate",
     "Homogeneity",
     "Interval",
+    "IntervalMethod",
+    "LlrMethod",
     "Model",
     "SprtBounds",
     "SprtResult",
     "Verdict",
+    "check_hypotheses",
     "elo_from_score",
     "homogeneity",
     "los",
@@ -42,6 +72,7 @@ __all__ = [
     "sprt",
     "sprt_bounds",
     "sprt_llr",
+    "sprt_sample",
     "sprt_verdict",
     "trinomial",
     "wilson",
@@ -60,6 +91,17 @@ PENTA_LABELS: tuple[str, ...] = ("LL", "LD", "WL", "DD", "WD", "WW")
 
 Model = Literal["normalized", "logistic"]
 MODELS: tuple[str, ...] = ("normalized", "logistic")
+
+LlrMethod = Literal["exact", "approximate"]
+LLR_METHODS: tuple[str, ...] = ("exact", "approximate")
+"""How the SPRT's log-likelihood ratio is computed: the generalised likelihood ratio of
+fishtest and fastchess (default), or its closed-form approximation."""
+
+IntervalMethod = Literal["normal", "wilson"]
+
+MAX_UNITS = 10**15
+"""Most games (trinomial) or pairs (pentanomial) a sample may hold: below 2^50, so that a
+score short of 100% by half a game never rounds to 100%."""
 
 
 @dataclass(frozen=True)
@@ -84,8 +126,10 @@ class EloEstimate:
 
     ``n`` is the number of statistical units (games for trinomial input, pairs for
     pentanomial input); ``variance`` and ``se`` are per unit and of the mean score.
-    ``error`` is the half-width of the Elo interval, ``nelo_error`` that of nElo.
-    ``los`` is the likelihood of superiority, a probability in [0, 1].
+    ``score_interval`` comes from ``interval_method`` (see the module's docstring) and
+    ``elo_interval`` is its image in Elo; ``error`` is the half-width of the Elo interval
+    (infinite when a bound is), ``nelo_error`` that of nElo (nan without the normal
+    approximation). ``los`` is the likelihood of superiority, a probability in [0, 1].
     """
 
     kind: Literal["trinomial", "pentanomial"]
@@ -95,6 +139,7 @@ class EloEstimate:
     points: float
     score: float
     score_interval: Interval
+    interval_method: IntervalMethod
     variance: float
     se: float
     elo: float
@@ -129,11 +174,13 @@ class Verdict(StrEnum):
 
 @dataclass(frozen=True)
 class SprtResult:
-    """One SPRT check: the hypotheses, the LLR, its bounds and the verdict."""
+    """One SPRT check: the hypotheses, the LLR (and how it was computed), its bounds and the
+    verdict."""
 
     elo0: float
     elo1: float
     model: Model
+    method: LlrMethod
     llr: float
     bounds: SprtBounds
     verdict: Verdict
@@ -143,17 +190,31 @@ class SprtResult:
 
 
 def _check_counts(counts: Sequence[object], names: Sequence[str]) -> tuple[int, ...]:
-    """Validate non-negative integer counts; return them as plain ints."""
+    """Validate non-negative whole counts adding up to at most MAX_UNITS; return them as ints."""
     out: list[int] = []
     for name, value in zip(names, counts, strict=True):
         if isinstance(value, bool) or not isinstance(value, Real):
             raise TypeError(f"count {name} must be an integer, got {value!r}")
-        if not float(value).is_integer():
+        try:
+            whole = int(math.trunc(value))  # noqa: RUF046 (Real.__trunc__ gives an Integral)
+        except (OverflowError, ValueError):  # inf, nan
+            whole = None
+        if whole is None or whole != value:
             raise ValueError(f"count {name} must be a whole number, got {value!r}")
-        if value < 0:
-            raise ValueError(f"count {name} must be non-negative, got {value}")
-        out.append(int(float(value)))
+        if whole < 0:
+            raise ValueError(f"count {name} must be non-negative, got {whole}")
+        out.append(whole)
+    if sum(out) > MAX_UNITS:
+        raise ValueError(f"counts {', '.join(names)} add up to {_count_text(sum(out))}; "
+                         f"at most 10^15 (games or pairs) are supported")
     return tuple(out)
+
+
+def _count_text(count: int) -> str:
+    """A count as digits, or as 'a number of N digits' when it is too long to show."""
+    digits = len(str(count)) if count.bit_length() < 10_000 else int(count.bit_length()
+                                                                      * math.log10(2)) + 1
+    return str(count) if digits <= 20 else f"a number of {digits} digits"
 
 
 def _sigma(kind: str, variance: float) -> float:
@@ -243,29 +304,36 @@ def _estimate(
 ) -> EloEstimate:
     se = math.sqrt(variance / n)
     sigma = _sigma(kind, variance)
-    low_s = max(0.0, score - Z95 * se)
-    high_s = min(1.0, score + Z95 * se)
-    elo = elo_from_score(score)
-    elo_low, elo_high = elo_from_score(low_s), elo_from_score(high_s)
-    # with se = 0 this is 0 for a finite Elo and inf - inf = nan for an infinite one
-    error = (elo_high - elo_low) / 2.0
-    points = score * games
+    normal = se > 0.0 and score - Z95 * se > 0.0 and score + Z95 * se < 1.0
+    if normal:
+        method: IntervalMethod = "normal"
+        score_interval = Interval(score - Z95 * se, score + Z95 * se)
+        superiority = los(score, se)
+        nelo_error = Z95 * se / sigma * NELO_SCALE
+    else:
+        method = "wilson"
+        score_interval = wilson(min(float(n), max(0.0, score * n)), n)
+        superiority = los(score, 0.5 / math.sqrt(n))  # the largest se, that of an even score
+        nelo_error = math.nan
+    elo_interval = Interval(elo_from_score(score_interval.low),
+                            elo_from_score(score_interval.high))
     return EloEstimate(
         kind=kind,
         counts=counts,
         n=n,
         games=games,
-        points=points,
+        points=score * games,
         score=score,
-        score_interval=wilson(min(float(games), max(0.0, points)), games),
+        score_interval=score_interval,
+        interval_method=method,
         variance=variance,
         se=se,
-        elo=elo,
-        error=error,
-        elo_interval=Interval(elo_low, elo_high),
+        elo=elo_from_score(score),
+        error=(elo_interval.high - elo_interval.low) / 2.0,
+        elo_interval=elo_interval,
         nelo=_ratio(score - 0.5, sigma) * NELO_SCALE,
-        nelo_error=_ratio(Z95 * se, sigma) * NELO_SCALE,
-        los=los(score, se),
+        nelo_error=nelo_error,
+        los=superiority,
     )
 
 
@@ -338,40 +406,71 @@ def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> SprtBounds:
     return SprtBounds(math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha))
 
 
-def sprt_llr(estimate: EloEstimate, elo0: float, elo1: float, model: Model = "normalized") -> float:
+def check_hypotheses(elo0: float, elo1: float, model: Model = "normalized",
+                     method: LlrMethod = "exact") -> None:
+    """Raise ValueError unless elo0 < elo1 are finite and ``model`` and ``method`` are known.
+
+    Under the logistic model both hypotheses must have an expected score strictly between 0
+    and 1 in double precision (|Elo| below about 6000).
+    """
+    if not (math.isfinite(elo0) and math.isfinite(elo1) and elo0 < elo1):
+        raise ValueError(f"expected finite elo0 < elo1, got elo0 {elo0:g}, elo1 {elo1:g}")
+    if model not in MODELS:
+        raise ValueError(f"model {model!r}: expected one of {', '.join(MODELS)}")
+    if method not in LLR_METHODS:
+        raise ValueError(f"LLR method {method!r}: expected one of {', '.join(LLR_METHODS)}")
+    if model == "logistic":
+        for name, elo in (("elo0", elo0), ("elo1", elo1)):
+            if not 0.0 < score_from_elo(elo) < 1.0:
+                raise ValueError(f"{name} {elo:g} Elo is out of the logistic model's range: "
+                                 "its expected score rounds to 0 or 1")
+
+
+def sprt_llr(estimate: EloEstimate, elo0: float, elo1: float, model: Model = "normalized",
+             method: LlrMethod = "exact") -> float:
     """Log-likelihood ratio of H1 (elo1) against H0 (elo0) for a trinomial or pentanomial sample.
 
-    ``model='normalized'``: elo0/elo1 are normalized Elo, GSPRT approximation
-    (games/2) ln[(1 + (t - t0)^2) / (1 + (t - t1)^2)] with t = (s - 1/2) / sigma.
-    ``model='logistic'``: elo0/elo1 are logistic Elo, approximation
-    N (s1 - s0)(2s - s0 - s1) / (2 var) per unit (game or pair).
-    As fishtest does, an outcome class with no observation counts as 1e-3 of one, so that a
-    one-sided sample (every game won, say) still has a variance and the test can decide.
+    ``model='normalized'``: elo0/elo1 are normalized Elo, fixing the t-value
+    (s - 1/2) / sigma of the per-unit score (a pair's t-value is sqrt(2) times a game's).
+    ``model='logistic'``: elo0/elo1 are logistic Elo, fixing the expected score.
+    ``method='exact'``: the generalised likelihood ratio of fishtest and fastchess (see
+    ``arena.llr``); ``method='approximate'``: its closed form, (games/2)
+    ln[(1 + (t - t0)^2) / (1 + (t - t1)^2)] per game, or N (s1 - s0)(2s - s0 - s1) / (2 var)
+    per unit. As fishtest does, an outcome class with no observation counts as 1e-3 of one
+    (WL and DD of a pair are one class, both scoring 1/2), so that a one-sided sample (every
+    game won, say) still has a variance and the test can decide.
     """
-    if not elo0 < elo1:
-        raise ValueError(f"sprt_llr: elo0 must be below elo1, got elo0={elo0}, elo1={elo1}")
-    if model not in MODELS:
-        raise ValueError(f"sprt_llr: model must be one of {', '.join(MODELS)}, got {model!r}")
-    s, variance = _regularized_moments(estimate)
+    check_hypotheses(elo0, elo1, model, method)
+    sample = sprt_sample(estimate)
     if model == "normalized":
-        t = (s - 0.5) / _sigma(estimate.kind, variance)
-        t0, t1 = elo0 / NELO_SCALE, elo1 / NELO_SCALE
-        return estimate.games / 2.0 * math.log((1.0 + (t - t0) ** 2) / (1.0 + (t - t1) ** 2))
+        per_unit = 2 if estimate.kind == "pentanomial" else 1
+        t0, t1 = (elo / NELO_SCALE * math.sqrt(per_unit) for elo in (elo0, elo1))
+        if method == "exact":
+            return exact_llr_t_value(sample, t0, t1)
+        return approximate_llr_t_value(sample, t0, t1, games_per_unit=per_unit)
     s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    return estimate.n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * variance)
+    if method == "exact":
+        return exact_llr_mean(sample, s0, s1)
+    return approximate_llr_mean(sample, s0, s1)
 
 
 SPRT_EMPTY_CLASS = 1e-3
+"""The weight an outcome class nobody observed gets in the SPRT, as in fishtest."""
 
 
-def _regularized_moments(estimate: EloEstimate) -> tuple[float, float]:
-    """Mean score and variance per unit, with empty outcome classes counted as 1e-3."""
-    scores = PENTA_SCORES if estimate.kind == "pentanomial" else (1.0, 0.5, 0.0)
-    counts = [k if k > 0 else SPRT_EMPTY_CLASS for k in estimate.counts]
-    total = sum(counts)
-    s = sum(a * k for a, k in zip(scores, counts, strict=True)) / total
-    variance = sum(k * (a - s) ** 2 for a, k in zip(scores, counts, strict=True)) / total
-    return s, variance
+def sprt_sample(estimate: EloEstimate) -> ScoreSample:
+    """The sample the SPRT weighs: unit scores with their counts, an empty class counting 1e-3.
+
+    Games score 0, 1/2, 1 (L, D, W); pairs 0, 1/4, 1/2, 3/4, 1 (LL, LD, WL + DD, WD, WW).
+    """
+    if estimate.kind == "pentanomial":
+        ll, ld, wl, dd, wd, ww = estimate.counts
+        counts: tuple[int, ...] = (ll, ld, wl + dd, wd, ww)
+    else:
+        wins, draws, losses = estimate.counts
+        counts = (losses, draws, wins)
+    values = tuple(i / (len(counts) - 1) for i in range(len(counts)))
+    return ScoreSample(values, tuple(float(k) if k > 0 else SPRT_EMPTY_CLASS for k in counts))
 
 
 def sprt_verdict(llr: float, bounds: SprtBounds) -> Verdict:
@@ -390,11 +489,12 @@ def sprt(
     alpha: float = 0.05,
     beta: float = 0.05,
     model: Model = "normalized",
+    method: LlrMethod = "exact",
 ) -> SprtResult:
     """Run one SPRT check of H0: elo = elo0 against H1: elo = elo1 on a sample."""
     bounds = sprt_bounds(alpha, beta)
-    llr = sprt_llr(estimate, elo0, elo1, model)
-    return SprtResult(elo0, elo1, model, llr, bounds, sprt_verdict(llr, bounds))
+    llr = sprt_llr(estimate, elo0, elo1, model, method)
+    return SprtResult(elo0, elo1, model, method, llr, bounds, sprt_verdict(llr, bounds))
 
 
 # --- comparing two W/T/L results ---------------------------------------------------------

@@ -1,8 +1,13 @@
 """games.csv -> one summary row per pairing (agent A, agent B): results, Elo, forfeits, speed.
 
 The file is read as a stream, so a run of millions of games is summarised in little memory.
-Elo, nElo and LOS come from pentanomial statistics when every game of the pairing has its
-pair partner (paired openings, colours swapped), from trinomial statistics otherwise.
+The score interval, Elo, nElo and LOS come from pentanomial statistics when every game of the
+pairing has its pair partner (paired openings, colours swapped), from trinomial statistics
+otherwise (column ``elo_model``); column ``interval`` says whether the score interval
+(score_low, score_high) is the normal approximation or the Wilson score interval, and
+elo_low, elo_high are its bounds in Elo (see arena.stats). A value that is undefined (nElo
+without variance, its interval without the normal approximation) is nan in a row and blank in
+summary.csv.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import numpy as np
 
 from arena.outcome import FORFEITS
 from arena.records import iter_columns
-from arena.stats import EloEstimate, pentanomial, pentanomial_counts, trinomial, wilson
+from arena.stats import EloEstimate, pentanomial, pentanomial_counts, trinomial
 
 # The columns of games.csv a summary reads, in the order PairingSummary.add takes them.
 READ_COLUMNS = ("game", "pair", "first", "moves", "result", "termination", "plies",
@@ -29,7 +34,7 @@ READ_COLUMNS = ("game", "pair", "first", "moves", "result", "termination", "plie
 SUMMARY_COLUMNS = (
     "agent_a", "agent_b", "games", "wins", "draws", "losses",
     "score", "score_low", "score_high",
-    "elo_model", "pairs", "elo", "elo_low", "elo_high", "nelo", "nelo_error", "los",
+    "elo_model", "interval", "pairs", "elo", "elo_low", "elo_high", "nelo", "nelo_error", "los",
     *(f"{kind}_{side}" for kind in FORFEITS for side in ("a", "b")),
     "distinct_games", "mean_plies",
     "ms_per_move_a", "ms_per_move_b", "nodes_per_move_a", "nodes_per_move_b",
@@ -141,12 +146,12 @@ class PairingSummary:
         """The pairing's row of summary.csv."""
         estimate = self.estimate
         score = (self.wins + self.draws / 2) / self.games
-        interval = wilson(self.wins + self.draws / 2, self.games)
         return {
             "agent_a": self.agent_a, "agent_b": self.agent_b, "games": self.games,
             "wins": self.wins, "draws": self.draws, "losses": self.losses,
-            "score": score, "score_low": interval.low, "score_high": interval.high,
-            "elo_model": estimate.kind, "pairs": estimate.n if self.paired else "",
+            "score": score, "score_low": estimate.score_interval.low,
+            "score_high": estimate.score_interval.high, "elo_model": estimate.kind,
+            "interval": estimate.interval_method, "pairs": estimate.n if self.paired else "",
             "elo": estimate.elo, "elo_low": estimate.elo_interval.low,
             "elo_high": estimate.elo_interval.high, "nelo": estimate.nelo,
             "nelo_error": estimate.nelo_error, "los": estimate.los,
@@ -161,6 +166,12 @@ class PairingSummary:
 
 def _blank_if_none(value: float | None) -> float | str:
     return "" if value is None else value
+
+
+def csv_cells(row: dict[str, Any]) -> dict[str, Any]:
+    """A row for a CSV file: undefined (nan) statistics become blank cells."""
+    return {key: "" if isinstance(value, float) and math.isnan(value) else value
+            for key, value in row.items()}
 
 
 def seeds_line(agent_a: str, wins: int, draws: int, losses: int, agent_b: str,
@@ -185,4 +196,4 @@ def write_summary(summaries: list[PairingSummary], path: Path) -> None:
     with path.open("w", newline="", encoding="utf-8") as file:
         writer = csv.DictWriter(file, SUMMARY_COLUMNS, lineterminator="\n")
         writer.writeheader()
-        writer.writerows(summary.row() for summary in summaries)
+        writer.writerows(csv_cells(summary.row()) for summary in summaries)

@@ -98,6 +98,10 @@ BAD = [
      'sprt #1 "s": ', "expected finite elo0 < elo1"),
     ('[[sprt]]\nname = "s"\na = "random"\nb = "immediate-win"\nelo0 = 0\nelo1 = 5\n'
      'openings = "none"\n', 'sprt #1 "s": ', "an SPRT plays game pairs"),
+    ('[[sprt]]\nname = "s"\na = "random"\nb = "immediate-win"\nelo0 = 0\nelo1 = 5\n'
+     'llr = "guess"\n', 'sprt #1 "s": ', "LLR method 'guess': expected one of exact, approximate"),
+    ('[[sprt]]\nname = "s"\na = "random"\nb = "immediate-win"\nelo0 = 0\nelo1 = 5\n'
+     'llr = 1\n', 'sprt #1 "s": ', "llr must be"),
     ('[[sprt]]\nname = "s"\na = { tournament = "t" }\nb = "random"\nelo0 = 0\nelo1 = 5\n',
      'sprt #1 "s": ', "a must be an agent spec or {tournament = NAME, rank = K}"),
     ('[[sprt]]\nname = "s"\na = { tournament = "t", rank = 1 }\nb = "random"\nelo0 = 0\n'
@@ -240,6 +244,7 @@ elo1 = 50
 max_games = 8
 batch_pairs = 1
 openings = "random:2"
+llr = "approximate"
 """
     path = write(tmp_path / "sprt.toml", text)
     root = tmp_path / "results"
@@ -251,6 +256,9 @@ openings = "random:2"
     assert {tuple(line.split(",")[3:5]) for line in games[1:]} == {(best, second)}
     sprt = (root / "best-vs-second" / "sprt.csv").read_text().splitlines()
     assert len(sprt) - 1 == (len(games) - 1) // 2  # one row per pair
+    method = sprt[0].split(",").index("llr_method")
+    assert {row.split(",")[method] for row in sprt[1:]} == {"approximate"}
+    assert load_experiment(path).entries[-1].test.llr == "approximate"  # type: ignore[attr-defined]
     output = result.stdout.split('sprt #1 "best-vs-second":\n')[1].splitlines()
     assert output[0].startswith(f"  {best} [")
     assert output[0].endswith(f"] {second} ({len(games) - 1})")

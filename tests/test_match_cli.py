@@ -52,8 +52,8 @@ def test_a_small_match_prints_the_table_and_the_seeds_line(arena: click.Group,
     assert wins + ties + losses == 30
     assert lines[1].split() == ["Games", "30", "(W", f"{wins},", "D", f"{ties},", "L", f"{losses})"]
     labels = [line.split()[0] for line in lines[1:]]
-    assert labels == ["Games", "Score", "Elo", "nElo", "LOS", "Forfeits", "Distinct", "Plies",
-                      "ms/move", "nodes/move", "Output", "Report"]
+    assert labels == ["Games", "Score", "Elo", "nElo", "LOS", "Intervals", "Forfeits",
+                      "Distinct", "Plies", "ms/move", "nodes/move", "Output", "Report"]
     assert lines[-2].split() == ["Output", str(tmp_path / "run")]
     assert lines[-1].split() == ["Report", str(tmp_path / "run" / "report.md")]
     games = load_games(tmp_path / "run" / "games.csv")

@@ -188,6 +188,8 @@ def test_hand_checked_report_from_the_command(tmp_path: Path) -> None:
     page = (run / "report.md").read_text()
     assert "x [3, 1, 2] y (6)" in page
     assert "| x | y | 6 | 3 | 1 | 2 | 58.3% [" in page
+    # 3.5/6 +- 1.96 sqrt(var / 6), var = (3 (5/12)^2 + (1/12)^2 + 2 (7/12)^2) / 6: inside (0, 1)
+    assert "| trinomial | normal |" in page
     assert "`arena match random random`" in page
 
 

@@ -94,6 +94,8 @@ def test_each_row_holds_the_statistics_of_the_games_before_it(tmp_path: Path) ->
         assert (row.elo, row.nelo) == pytest.approx((estimate.elo, estimate.nelo))
         assert (row.elo_low, row.elo_high) == pytest.approx(
             (estimate.elo_interval.low, estimate.elo_interval.high))
+        assert row.interval == estimate.interval_method
+        assert row.llr_method == "exact"
 
 
 def test_the_maximum_ends_the_test_without_a_decision(tmp_path: Path) -> None:
@@ -127,13 +129,23 @@ def test_pairs_that_all_score_the_same_lean_to_h0(tmp_path: Path) -> None:
     run = run_sprt(plan(spec, spec, max_games=20), H0_H1, tmp_path / "run")
     rows = sprt_rows(tmp_path / "run")
     assert (rows["wl"] + rows["dd"] == rows["pairs"]).all()
-    # Empty classes count 1e-3 (as in fishtest): the score stays 1/2, t = 0, and the LLR is
-    # games/2 ln(1 / (1 + t1^2)) with t1 = 50 nElo / (800 / ln 10).
-    t1 = 50 / NELO_SCALE
-    assert list(rows["llr"]) == pytest.approx([g / 2 * math.log(1 / (1 + t1**2))
-                                               for g in (10, 20)], rel=1e-9)
+    assert (rows["llr_method"] == "exact").all()
+    assert (rows["llr"] < 0).all()
+    for row in rows.itertuples():
+        estimate = pentanomial((0, 0, row.wl, row.dd, 0, 0))
+        assert row.llr == pytest.approx(sprt_llr(estimate, 0, 50), abs=1e-12)
     assert list(rows["verdict"]) == ["continue", NO_DECISION]
     assert run.conclusion().startswith("No decision after 20 games, the maximum")
+    # The approximation: empty classes count 1e-3 (as in fishtest, WL and DD being one class),
+    # so the score stays 1/2, t = 0, and the LLR is (games/2) ln(1 / (1 + t1^2)) with
+    # games = 2 (pairs + 4e-3) and t1 = 50 nElo / (800 / ln 10).
+    approximate = SprtTest(0.0, 50.0, batch_pairs=5, llr="approximate")
+    run_sprt(plan(spec, spec, max_games=20), approximate, tmp_path / "approximate")
+    rows = sprt_rows(tmp_path / "approximate")
+    assert (rows["llr_method"] == "approximate").all()
+    t1 = 50 / NELO_SCALE
+    assert list(rows["llr"]) == pytest.approx([(pairs + 4e-3) * math.log(1 / (1 + t1**2))
+                                               for pairs in (5, 10)], rel=1e-12)
 
 
 @pytest.mark.parametrize(("a", "b", "test", "conclusion"), [
@@ -200,6 +212,9 @@ def test_another_test_or_a_match_in_the_same_directory_is_refused(tmp_path: Path
                   SprtTest(0.0, 50.0, model="logistic", batch_pairs=5)):
         with pytest.raises(RunDirectoryError, match=r"holds a different run .*sprt_"):
             run_sprt(plan(), other, tmp_path)
+    # nor is the same test with the other LLR: one run never mixes the two
+    with pytest.raises(RunDirectoryError, match=r'sprt_llr "exact" there, "approximate" here'):
+        run_sprt(plan(), SprtTest(0.0, 50.0, batch_pairs=5, llr="approximate"), tmp_path)
     with pytest.raises(RunDirectoryError, match=r"sprt_alpha 0\.05 there, null here"):
         run_games(plan(), tmp_path)
     assert (tmp_path / "games.csv").read_text() == before
@@ -210,7 +225,10 @@ def test_the_default_directory_names_the_games_and_the_test() -> None:
     assert directory.parent == DEFAULT_SPRT_DIR
     assert directory.name.startswith("immediate-win-vs-random_n400_seed7_")
     assert default_sprt_dir(plan(), SprtTest(0, 40, batch_pairs=5)) != directory
+    assert default_sprt_dir(plan(), SprtTest(0, 50, batch_pairs=5, llr="approximate")) \
+        != directory
     assert default_sprt_dir(plan(), H0_H1) == directory
+    assert H0_H1.describe()["sprt_llr"] == "exact"
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
@@ -220,6 +238,8 @@ def test_the_default_directory_names_the_games_and_the_test() -> None:
     ({"beta": 1.5}, "beta must lie strictly between 0 and 1, got 1.5"),
     ({"alpha": 0.6, "beta": 0.5}, "alpha + beta must be below 1"),
     ({"model": "bayes"}, "model 'bayes': expected one of normalized, logistic"),
+    ({"llr": "guess"}, "LLR method 'guess': expected one of exact, approximate"),
+    ({"model": "logistic", "elo1": 7000}, "elo1 7000 Elo is out of the logistic model's range"),
     ({"batch_pairs": 0}, "pairs per batch must be a whole number >= 1, got 0"),
 ])
 def test_bad_tests_are_refused(arguments: dict[str, Any], message: str) -> None:
@@ -304,11 +324,12 @@ def test_the_command_prints_the_verdict_and_writes_the_chart(arena: click.Group,
     assert lines[0].startswith(f"{STRONG} [") and lines[0].endswith(f"] {WEAK} ({games})")
     assert lines[1] == f"H1 accepted: {STRONG} is stronger than {WEAK}"
     table = dict(line.split(maxsplit=1) for line in lines[2:])
-    assert list(table) == ["Games", "Score", "Elo", "nElo", "LOS", "SPRT", "LLR", "Bounds",
-                           "Verdict", "Batches", "Output", "Report"]
+    assert list(table) == ["Games", "Score", "Elo", "nElo", "LOS", "Intervals", "SPRT", "LLR",
+                           "Bounds", "Verdict", "Batches", "Output", "Report"]
     assert table["Games"].startswith(f"{games}  ({games // 2} pairs: LL ")
+    assert table["Intervals"].endswith(f"pentanomial variance of {games // 2} game pairs")
     assert table["SPRT"] == "H0 nElo 0.00, H1 nElo 50.00 (normalized model)"
-    assert table["LLR"] == f"{last['llr']:.2f}" and table["Bounds"] == "-2.94, 2.94"
+    assert table["LLR"] == f"{last['llr']:.2f} (exact)" and table["Bounds"] == "-2.94, 2.94"
     assert table["Verdict"] == "accept H1"
     assert table["Batches"] == f"{last['batch']} (5 pairs each); at most 400 games"
     assert table["Output"] == str(out) and table["Report"] == str(out / "report.md")
@@ -317,6 +338,22 @@ def test_the_command_prints_the_verdict_and_writes_the_chart(arena: click.Group,
     again = invoke(arena, *args, "--no-report", "-j", "2")  # resumes: nothing left to play
     assert again.exit_code == 0
     assert again.stdout.splitlines() == lines[:-1]
+
+
+def test_the_approximate_llr_is_asked_for_and_recorded(arena: click.Group,
+                                                       tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = [STRONG, WEAK, "--elo0", "0", "--elo1", "50", "--batch-pairs", "5", "-j", "1",
+            "--max-games", "40", "--no-report", "--out", str(out)]
+    result = invoke(arena, *args, "--llr", "approximate")
+    assert result.exit_code == 0, result.output
+    rows = sprt_rows(out)
+    assert (rows["llr_method"] == "approximate").all()
+    assert f"LLR         {rows['llr'].iloc[-1]:.2f} (approximate)\n" in result.stdout
+    assert json.loads((out / "meta.json").read_text())["run"]["sprt_llr"] == "approximate"
+    resumed = invoke(arena, *args)  # the default, exact: another test
+    assert resumed.exit_code == 2
+    assert 'sprt_llr "approximate" there, "exact" here' in resumed.output
 
 
 def test_without_a_decision_the_command_says_so(arena: click.Group, tmp_path: Path) -> None:
@@ -334,6 +371,8 @@ BAD_INPUT = [
     (["--elo0", "0", "--elo1", "5", "--alpha", "0.5", "--beta", "0.5"], "alpha + beta"),
     (["--elo1", "5"], "Missing option '--elo0'"),
     (["--elo0", "0", "--elo1", "5", "--model", "bayes"], "'bayes' is not one of"),
+    (["--elo0", "0", "--elo1", "5", "--llr", "guess"], "'guess' is not one of"),
+    (["--elo0", "0", "--elo1", "7000", "--model", "logistic"], "out of the logistic model"),
     (["--elo0", "0", "--elo1", "5", "--max-games", "101"], "must be even and at least 2"),
     (["--elo0", "0", "--elo1", "5", "--max-games", "0"], "0 is not in the range x>=2"),
     (["--elo0", "0", "--elo1", "5", "--batch-pairs", "0"], "0 is not in the range x>=1"),

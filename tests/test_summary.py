@@ -11,7 +11,7 @@ import pytest
 
 from arena.records import GameRow
 from arena.rundir import GamesTable
-from arena.stats import pentanomial, trinomial, wilson
+from arena.stats import Z95, elo_from_score, pentanomial, trinomial
 from arena.summary import SUMMARY_COLUMNS, summarize, write_summary
 
 
@@ -38,8 +38,13 @@ def test_unpaired_games_use_trinomial_statistics(tmp_path: Path) -> None:
     expected = trinomial(5, 2, 3)
     assert (row["games"], row["wins"], row["draws"], row["losses"]) == (10, 5, 2, 3)
     assert row["score"] == pytest.approx(0.6)
-    assert (row["score_low"], row["score_high"]) == pytest.approx(
-        (wilson(6, 10).low, wilson(6, 10).high))
+    # var = (5 * 0.4^2 + 2 * 0.1^2 + 3 * 0.6^2) / 10 = 0.19; 0.6 +- 1.96 sqrt(0.019) is inside
+    # (0, 1), so the normal interval with the trinomial variance
+    half = Z95 * math.sqrt(0.019)
+    assert (row["score_low"], row["score_high"]) == pytest.approx((0.6 - half, 0.6 + half))
+    assert row["interval"] == "normal"
+    assert (row["elo_low"], row["elo_high"]) == pytest.approx(
+        (elo_from_score(0.6 - half), elo_from_score(0.6 + half)))
     assert row["elo_model"] == "trinomial" and row["pairs"] == ""
     assert row["elo"] == pytest.approx(expected.elo)
     assert row["nelo"] == pytest.approx(expected.nelo)
@@ -58,9 +63,16 @@ def test_complete_pairs_use_pentanomial_statistics(tmp_path: Path) -> None:
     expected = pentanomial((0, 1, 1, 1, 1, 1))  # LL, LD, WL, DD, WD, WW
     assert row["elo_model"] == "pentanomial" and row["pairs"] == 5
     assert row["elo"] == pytest.approx(expected.elo)
-    assert row["elo_low"] == pytest.approx(expected.elo_interval.low)
-    assert row["nelo_error"] == pytest.approx(expected.nelo_error)
     assert (row["wins"], row["draws"], row["losses"]) == (4, 4, 2)
+    # Pair scores 1, 1/2, 1/2, 1/4, 3/4: s = 0.6, var = (0.16 + 0.01 + 0.01 + 0.1225 + 0.0225) / 5
+    # = 0.065 per pair, and 0.6 +- 1.96 sqrt(0.065 / 5) stays inside (0, 1): the score interval
+    # is the pairs' normal one (not the games' Wilson interval), and Elo's is its image.
+    half = Z95 * math.sqrt(0.065 / 5)
+    assert row["interval"] == "normal"
+    assert (row["score_low"], row["score_high"]) == pytest.approx((0.6 - half, 0.6 + half))
+    assert (row["elo_low"], row["elo_high"]) == pytest.approx(
+        (elo_from_score(0.6 - half), elo_from_score(0.6 + half)))
+    assert row["nelo_error"] == pytest.approx(expected.nelo_error)
 
 
 def test_an_unfinished_pair_falls_back_to_trinomial(tmp_path: Path) -> None:
@@ -112,7 +124,35 @@ def test_pairings_come_in_the_order_of_their_first_game(tmp_path: Path) -> None:
 
 def test_all_draws_give_a_zero_elo_and_undefined_normalized_elo(tmp_path: Path) -> None:
     row = summarize(write(tmp_path, [game(i, "draw") for i in range(4)]))[0].row()
-    assert row["elo"] == 0.0 and math.isnan(row["nelo"]) and row["los"] == 0.5
+    assert row["elo"] == 0.0 and row["los"] == 0.5
+    assert math.isnan(row["nelo"]) and math.isnan(row["nelo_error"])  # undefined
+    # no variance: the Wilson interval of 2 points in 4 games, 1/2 +- z / (1 + z^2/4)
+    # sqrt(1/16 + z^2/64), mapped to Elo
+    half = Z95 / (1 + Z95**2 / 4) * math.sqrt(1 / 16 + Z95**2 / 64)
+    assert row["interval"] == "wilson"
+    assert (row["score_low"], row["score_high"]) == pytest.approx((0.5 - half, 0.5 + half))
+    assert row["elo_high"] == pytest.approx(-row["elo_low"]) == pytest.approx(
+        elo_from_score(0.5 + half))
+
+
+def test_a_one_sided_pairing_has_finite_bounds_below_a_perfect_score(tmp_path: Path) -> None:
+    # 10 wins, 1 loss: the normal interval passes 100%, the Wilson one is [0.6226, 0.9838]
+    rows = [game(i, "win") for i in range(10)] + [game(10, "loss")]
+    row = summarize(write(tmp_path, rows))[0].row()
+    assert row["interval"] == "wilson"
+    assert (row["score_low"], row["score_high"]) == pytest.approx((0.622642, 0.983768),
+                                                                  abs=1e-6)
+    assert (row["elo_low"], row["elo_high"]) == pytest.approx((86.99, 713.01), abs=0.01)
+    assert math.isnan(row["nelo_error"]) and row["nelo"] == pytest.approx(494.41, abs=0.01)
+
+
+def test_undefined_statistics_are_blank_in_summary_csv(tmp_path: Path) -> None:
+    summaries = summarize(write(tmp_path, [game(i, "draw") for i in range(4)]))
+    write_summary(summaries, tmp_path / "summary.csv")
+    with (tmp_path / "summary.csv").open() as file:
+        [row] = list(csv.DictReader(file))
+    assert row["nelo"] == "" and row["nelo_error"] == "" and row["interval"] == "wilson"
+    assert "nan" not in (tmp_path / "summary.csv").read_text()
 
 
 def test_summary_csv_has_one_row_per_pairing(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ from arena.sprt import (
     run_sprt,
     sprt_plan,
 )
-from arena.stats import MODELS, Model
+from arena.stats import LLR_METHODS, MODELS, LlrMethod, Model
 from arena.summary import seeds_line
 
 __all__ = ["format_sprt", "sprt_command"]
@@ -92,6 +92,9 @@ def format_sprt(run: SprtRun) -> str:
               help="Chance of accepting H0 when H1 holds.")
 @click.option("--model", type=click.Choice(MODELS), default="normalized", show_default=True,
               help="normalized: ELO0 and ELO1 are normalized Elo (nElo); logistic: Elo.")
+@click.option("--llr", type=click.Choice(LLR_METHODS), default="exact", show_default=True,
+              help="exact: the generalised log-likelihood ratio of fishtest and fastchess; "
+                   "approximate: its closed form. A test resumes only with the same choice.")
 @click.option("--max-games", type=click.IntRange(min=2), default=DEFAULT_MAX_GAMES,
               show_default=True,
               help="Stop with no decision after this many games (even: whole pairs).")
@@ -101,9 +104,9 @@ def format_sprt(run: SprtRun) -> str:
                    "depends on it, not on --jobs.")
 @run_options(DEFAULT_SPRT_DIR, openings=DEFAULT_OPENINGS)
 def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: float,
-                 beta: float, model: Model, max_games: int, batch_pairs: int, jobs: int | None,
-                 settings: GameSettings, openings: str, out: Path | None, quiet: bool,
-                 backend: Backend, scheduler: str | None, no_report: bool) -> None:
+                 beta: float, model: Model, llr: LlrMethod, max_games: int, batch_pairs: int,
+                 jobs: int | None, settings: GameSettings, openings: str, out: Path | None,
+                 quiet: bool, backend: Backend, scheduler: str | None, no_report: bool) -> None:
     """Test whether AGENT_A is stronger than AGENT_B with the fewest games.
 
     AGENT_A is the agent under test, AGENT_B the baseline; results are from AGENT_A's point
@@ -117,9 +120,10 @@ def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: fl
     Examples:
       arena sprt negamax:depth=6 negamax:depth=4 --elo0 0 --elo1 10
       arena sprt minimax:depth=4 minimax:depth=3 --elo0 0 --elo1 5 --model logistic
+      arena sprt negamax:depth=5 negamax:depth=4 --elo0 0 --elo1 10 --llr approximate
       arena sprt immediate-win random --elo0 -5 --elo1 0 --max-games 2000 --batch-pairs 20
     """
-    test = SprtTest(elo0, elo1, alpha, beta, model, batch_pairs)
+    test = SprtTest(elo0, elo1, alpha, beta, model, batch_pairs, llr)
     plan = sprt_plan(agent_a, agent_b, max_games=max_games, openings=openings,
                      settings=settings)
     directory = out or default_sprt_dir(plan, test)

@@ -7,10 +7,14 @@ import math
 import click
 
 from arena.stats import (
+    LLR_METHODS,
+    MAX_UNITS,
+    MODELS,
     EloEstimate,
+    LlrMethod,
     Model,
     SprtResult,
-    elo_from_score,
+    check_hypotheses,
     pentanomial,
     sprt,
     trinomial,
@@ -21,21 +25,52 @@ __all__ = ["format_report", "stats_command"]
 _PENTA_HELP = "LL,LD,WL,DD,WD,WW"
 
 
+def _count(text: str) -> int:
+    """A non-negative whole count of at most MAX_UNITS, from its digits (ValueError if not)."""
+    text = text.strip()
+    if not text.isdigit():
+        raise ValueError(f"expected a non-negative whole number, got {text!r}")
+    if len(text.lstrip("0")) > len(str(MAX_UNITS)) or int(text) > MAX_UNITS:
+        shown = text if len(text) <= 20 else f"a number of {len(text)} digits"
+        raise ValueError(f"expected at most 10^15, got {shown}")
+    return int(text)
+
+
+class CountType(click.ParamType):
+    """A count of games or pairs: digits, at most 10^15."""
+
+    name = "count"
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        try:
+            return _count(str(value))
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+
+
 def _parse_penta(
     ctx: click.Context, param: click.Parameter, value: str | None
 ) -> tuple[int, ...] | None:
     """Parse six comma-separated non-negative integers."""
     if value is None:
         return None
-    parts = [p.strip() for p in value.split(",")]
-    if len(parts) != 6 or not all(p.isdigit() for p in parts):
+    parts = value.split(",")
+    if len(parts) != 6:
         raise click.BadParameter(
             f"expected six non-negative integers {_PENTA_HELP}, e.g. 34,54,31,32,64,75; "
-            f"got {value!r}",
-            ctx=ctx,
-            param=param,
+            f"got {len(parts)} item{'s' * (len(parts) != 1)}",
+            ctx=ctx, param=param,
         )
-    return tuple(int(p) for p in parts)
+    try:
+        return tuple(_count(p) for p in parts)
+    except ValueError as error:
+        raise click.BadParameter(
+            f"expected six non-negative integers {_PENTA_HELP}, e.g. 34,54,31,32,64,75: {error}",
+            ctx=ctx, param=param,
+        ) from None
 
 
 def _parse_sprt(
@@ -68,19 +103,58 @@ def _pct(x: float) -> str:
     return f"{100.0 * x:.2f}%"
 
 
+def _units(estimate: EloEstimate) -> str:
+    """'343 games' or '100 game pairs'."""
+    if estimate.kind == "pentanomial":
+        return f"{estimate.n} game pair{'s' * (estimate.n != 1)}"
+    return f"{estimate.n} game{'s' * (estimate.n != 1)}"
+
+
+def _alike(estimate: EloEstimate) -> str:
+    """Why a sample has no variance."""
+    return "every pair scored the same" if estimate.kind == "pentanomial" else \
+        "every game ended alike"
+
+
+def _interval_text(estimate: EloEstimate) -> str:
+    """Which 95% interval the Score and Elo rows show, and why."""
+    if estimate.interval_method == "normal":
+        return f"95%, normal approximation with the {estimate.kind} variance of {_units(estimate)}"
+    if estimate.variance == 0.0:
+        reason = f"no variance: {_alike(estimate)}"
+    else:
+        side = "100%" if estimate.score > 0.5 else "0%"
+        reason = f"the normal approximation would pass {side}"
+    return f"95%, Wilson score interval of {_units(estimate)} ({reason})"
+
+
 def _elo_text(estimate: EloEstimate) -> str:
-    """Elo ± error; for a one-sided result, the bound from the score's Wilson interval."""
-    if math.isfinite(estimate.elo):
+    """Elo ± error (normal approximation), else Elo with its interval's bounds."""
+    if estimate.interval_method == "normal":
         return f"{_num(estimate.elo)} ± {_num(estimate.error)}"
-    if estimate.elo > 0:
-        bound = elo_from_score(estimate.score_interval.low)
-        return f"+inf (A won every game; 95% lower bound {_num(bound)})"
-    bound = elo_from_score(estimate.score_interval.high)
-    return f"-inf (A lost every game; 95% upper bound {_num(bound)})"
+    low, high = estimate.elo_interval.low, estimate.elo_interval.high
+    if estimate.elo == math.inf:
+        return f"at least {_num(low)} (A won every game: no finite estimate)"
+    if estimate.elo == -math.inf:
+        return f"at most {_num(high)} (A lost every game: no finite estimate)"
+    return f"{_num(estimate.elo)}  [{_bound(low)}, {_bound(high)}]"
+
+
+def _bound(x: float) -> str:
+    return _num(x) if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+
+
+def _nelo_text(estimate: EloEstimate) -> str:
+    """nElo ± error, nElo alone when there is no normal interval, or why it is undefined."""
+    if estimate.variance == 0.0:
+        return f"undefined (no variance: {_alike(estimate)})"
+    if estimate.interval_method == "normal":
+        return f"{_num(estimate.nelo)} ± {_num(estimate.nelo_error)}"
+    return f"{_num(estimate.nelo)} (no interval: the normal approximation fails here)"
 
 
 def format_report(estimate: EloEstimate, test: SprtResult | None = None) -> str:
-    """The plain-text table printed by `arena stats`."""
+    """The plain-text table printed by `arena stats` (and by `arena match` and `arena sprt`)."""
     if estimate.kind == "trinomial":
         w, d, lo = estimate.counts
         detail = f"(W {w}, D {d}, L {lo})"
@@ -93,9 +167,9 @@ def format_report(estimate: EloEstimate, test: SprtResult | None = None) -> str:
         ("Games", f"{estimate.games}  {detail}"),
         ("Score", f"{_pct(estimate.score)}  [{_pct(ci.low)}, {_pct(ci.high)}]"),
         ("Elo", _elo_text(estimate)),
-        ("nElo", f"{_num(estimate.nelo)} ± {_num(estimate.nelo_error)}"
-                 if math.isfinite(estimate.nelo_error) else _num(estimate.nelo)),
+        ("nElo", _nelo_text(estimate)),
         ("LOS", _pct(estimate.los)),
+        ("Intervals", _interval_text(estimate)),
     ]
     if test is not None:
         unit = "nElo" if test.model == "normalized" else "Elo"
@@ -104,7 +178,7 @@ def format_report(estimate: EloEstimate, test: SprtResult | None = None) -> str:
                 "SPRT",
                 f"H0 {unit} {_num(test.elo0)}, H1 {unit} {_num(test.elo1)} ({test.model} model)",
             ),
-            ("LLR", _num(test.llr)),
+            ("LLR", f"{_num(test.llr)} ({test.method})"),
             ("Bounds", f"{_num(test.bounds.lower)}, {_num(test.bounds.upper)}"),
             ("Verdict", str(test.verdict)),
         ]
@@ -112,8 +186,9 @@ def format_report(estimate: EloEstimate, test: SprtResult | None = None) -> str:
     return "\n".join(f"{label:<{width}}{text}" for label, text in rows)
 
 
-_COUNT = click.IntRange(min=0)
+_COUNT = CountType()
 _PROB = click.FloatRange(0.0, 1.0, min_open=True, max_open=True)
+_SPRT_OPTIONS = ("alpha", "beta", "model", "llr")
 
 
 @click.command("stats")
@@ -128,13 +203,17 @@ _PROB = click.FloatRange(0.0, 1.0, min_open=True, max_open=True)
     "loss-loss, loss-draw, win-loss, draw-draw, win-draw, win-win; "
     "e.g. --penta 34,54,31,32,64,75. Use instead of --wins/--draws/--losses.",
 )
+@click.option("--elo0", type=float, metavar="ELO0",
+              help="Also run an SPRT: H0 says A is ELO0 stronger than B (with --elo1), e.g. 0. "
+                   "Normalized Elo for the normalized model, logistic Elo for the logistic one.")
+@click.option("--elo1", type=float, metavar="ELO1",
+              help="The SPRT's H1: A is ELO1 stronger than B, ELO1 > ELO0, e.g. 2.")
 @click.option(
     "--sprt",
     "bounds",
     callback=_parse_sprt,
     metavar="ELO0,ELO1",
-    help="Also run an SPRT of H0: Elo = ELO0 against H1: Elo = ELO1 (ELO0 < ELO1), e.g. "
-    "--sprt 0,2. Normalized Elo for the normalized model, logistic Elo for the logistic one.",
+    help="The same as --elo0 ELO0 --elo1 ELO1, e.g. --sprt 0,2.",
 )
 @click.option(
     "--alpha",
@@ -152,10 +231,18 @@ _PROB = click.FloatRange(0.0, 1.0, min_open=True, max_open=True)
 )
 @click.option(
     "--model",
-    type=click.Choice(["normalized", "logistic"]),
+    type=click.Choice(MODELS),
     default="normalized",
     show_default=True,
-    help="SPRT log-likelihood-ratio model, e.g. --model logistic.",
+    help="SPRT model: normalized (ELO0, ELO1 in normalized Elo) or logistic (in Elo).",
+)
+@click.option(
+    "--llr",
+    type=click.Choice(LLR_METHODS),
+    default="exact",
+    show_default=True,
+    help="SPRT log-likelihood ratio: exact (the generalised likelihood ratio of fishtest and "
+    "fastchess) or approximate (its closed form).",
 )
 @click.pass_context
 def stats_command(
@@ -164,21 +251,28 @@ def stats_command(
     draws: int | None,
     losses: int | None,
     penta: tuple[int, ...] | None,
+    elo0: float | None,
+    elo1: float | None,
     bounds: tuple[float, float] | None,
     alpha: float,
     beta: float,
     model: Model,
+    llr: LlrMethod,
 ) -> None:
     """Score, Elo, normalized Elo and LOS of agent A against agent B, from result counts.
 
     Give either --wins/--draws/--losses (independent games; a missing count is 0) or
-    --penta (game pairs). Intervals are 95%.
+    --penta (game pairs). Intervals are 95%: the normal approximation with the sample's
+    variance (of games, or of pairs with --penta), or, when that fails (no variance, or an
+    interval passing 0% or 100%), the Wilson score interval; the Intervals row says which.
+    The Elo interval is always the score interval's bounds mapped to Elo.
 
     \b
     Examples:
       arena stats --wins 136 --draws 111 --losses 96
       arena stats --penta 34,54,31,32,64,75
-      arena stats --wins 36433 --draws 68692 --losses 36027 --sprt 0,2
+      arena stats --penta 8,3,43,1,6,39 --elo0 0 --elo1 20
+      arena stats --wins 36433 --draws 68692 --losses 36027 --sprt 0,2 --llr approximate
       arena stats --penta 871,26175,55003,980,26678,821 --sprt 0,2 --model logistic
     """
     trinomial_given = any(x is not None for x in (wins, draws, losses))
@@ -188,10 +282,12 @@ def stats_command(
         raise click.UsageError(
             "no results: expected --wins/--draws/--losses or --penta LL,LD,WL,DD,WD,WW", ctx=ctx
         )
-    if bounds is None:
-        for name in ("alpha", "beta", "model"):
+    hypotheses = _hypotheses(ctx, elo0, elo1, bounds)
+    if hypotheses is None:
+        for name in _SPRT_OPTIONS:
             if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE:
-                raise click.UsageError(f"--{name} only applies with --sprt ELO0,ELO1", ctx=ctx)
+                raise click.UsageError(
+                    f"--{name} only applies to an SPRT: give --elo0 and --elo1", ctx=ctx)
     if alpha + beta >= 1.0:
         raise click.BadParameter(
             f"expected alpha + beta < 1, got {alpha} + {beta}", ctx=ctx, param_hint="--alpha/--beta"
@@ -203,15 +299,40 @@ def stats_command(
                 ctx=ctx,
                 param_hint="--penta",
             )
-        estimate = pentanomial(penta)
-    else:
-        w, d, lo = wins or 0, draws or 0, losses or 0
-        if w + d + lo == 0:
-            raise click.UsageError(
-                "no games: expected --wins + --draws + --losses to be positive", ctx=ctx
-            )
-        estimate = trinomial(w, d, lo)
+    elif (wins or 0) + (draws or 0) + (losses or 0) == 0:
+        raise click.UsageError(
+            "no games: expected --wins + --draws + --losses to be positive", ctx=ctx
+        )
+    try:
+        estimate = pentanomial(penta) if penta is not None else \
+            trinomial(wins or 0, draws or 0, losses or 0)
+    except ValueError as error:
+        raise click.UsageError(str(error), ctx=ctx) from None
     test = None
-    if bounds is not None:
-        test = sprt(estimate, bounds[0], bounds[1], alpha=alpha, beta=beta, model=model)
+    if hypotheses is not None:
+        try:
+            check_hypotheses(*hypotheses, model, llr)
+        except ValueError as error:
+            raise click.BadParameter(str(error), ctx=ctx, param_hint="--elo0/--elo1") from None
+        test = sprt(estimate, *hypotheses, alpha=alpha, beta=beta, model=model, method=llr)
     click.echo(format_report(estimate, test))
+
+
+def _hypotheses(ctx: click.Context, elo0: float | None, elo1: float | None,
+                bounds: tuple[float, float] | None) -> tuple[float, float] | None:
+    """The SPRT's (ELO0, ELO1) from --elo0/--elo1 or --sprt, or None without an SPRT."""
+    if bounds is not None:
+        if elo0 is not None or elo1 is not None:
+            raise click.UsageError("give either --sprt ELO0,ELO1 or --elo0/--elo1, not both",
+                                   ctx=ctx)
+        return bounds
+    if elo0 is None and elo1 is None:
+        return None
+    if elo0 is None or elo1 is None:
+        missing = "--elo1" if elo1 is None else "--elo0"
+        raise click.UsageError(f"an SPRT needs both --elo0 and --elo1: {missing} is missing",
+                               ctx=ctx)
+    if not (math.isfinite(elo0) and math.isfinite(elo1)) or elo0 >= elo1:
+        raise click.BadParameter(f"expected finite ELO0 < ELO1, got {elo0:g} and {elo1:g}",
+                                 ctx=ctx, param_hint="--elo0/--elo1")
+    return elo0, elo1
