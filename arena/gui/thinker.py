@@ -29,6 +29,7 @@ from arena.session import AgentReply, ask_agent, describe_error, tell_new_game
 
 STOP_SECONDS = 2.0  # how long a child asked to stop may take before it is killed
 EXITED = "exited"  # put on the reply queue when the child's output ends
+CHILD_PROGRAM = "from arena.gui.thinker import serve; serve()"
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ class AgentProcess:
         seed = self.seed if not self._starts else self.seed.spawn(1)[0]
         self._starts += 1
         self._process = subprocess.Popen(
-            [sys.executable, "-c", "from arena.gui.thinker import serve; serve()"], stdin=subprocess.PIPE,
+            [sys.executable, "-c", CHILD_PROGRAM], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, start_new_session=True)
         self._replies = queue.Queue()
         threading.Thread(target=_read_replies, args=(self._process.stdout, self._replies),
