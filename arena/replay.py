@@ -7,7 +7,7 @@ meta.json. An oracle (the solver), when given, scores every move against the bes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -127,7 +127,7 @@ def _run_rules(directory: Path) -> Rules:
     return Rules(**{key: int(board[key]) for key in ("rows", "cols", "connect") if key in board})
 
 
-def _recorded(row: dict[str, Any], rules: Rules, path: Path) -> RecordedGame:
+def _recorded(row: Mapping[Any, Any], rules: Rules, path: Path) -> RecordedGame:
     text = {key: str(row[key]) for key in ("agent_a", "agent_b", "first", "opening", "moves",
                                            "result", "termination", "error")}
     game = RecordedGame(game=int(row["game"]), rules=rules, **text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.board import Rules
+from arena.board import DEFAULT_RULES, Rules
 from arena.errors import IllegalMoveError
 from arena.game import AGENT_ERROR, BOARD_FULL, FOUR_IN_A_ROW, ILLEGAL_MOVE
 from arena.notation import parse_moves
@@ -18,7 +18,7 @@ from arena.session import (
 )
 
 
-def session(moves: str = "", humans: tuple[int, ...] = (1,), rules: Rules = Rules()
+def session(moves: str = "", humans: tuple[int, ...] = (1,), rules: Rules = DEFAULT_RULES
             ) -> PlaySession:
     return PlaySession(rules, humans, parse_moves(moves, rules))
 

@@ -24,6 +24,7 @@ BUTTON = (52, 60, 80)
 BUTTON_OFF = (36, 40, 52)
 HINT_COLOURS = {1: (90, 220, 120), 0: (200, 200, 200), -1: (240, 110, 100)}  # by score sign
 FRAMES_PER_SECOND = 30
+MIN_RING_CELL = 24  # smaller cells get no ring on the last disc: it would hide the colour
 
 COLUMN_KEYS = {getattr(pygame, f"K_{n}"): n - 1 for n in range(1, 10)}
 COLUMN_KEYS.update({getattr(pygame, f"K_KP{n}"): n - 1 for n in range(1, 10)})
@@ -148,7 +149,7 @@ class GameWindow:
         for col, row in winning:
             pygame.draw.circle(self.screen, WINNING, layout.cell_centre(col, row),
                                layout.radius, ring + 1)
-        if session.moves and not winning:
+        if session.moves and not winning and layout.cell >= MIN_RING_CELL:
             col = session.moves[-1]
             row = (position.mask & rules.geometry.columns[col]).bit_count() - 1
             pygame.draw.circle(self.screen, LAST_MOVE, layout.cell_centre(col, row),
