@@ -13,9 +13,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.errors import ArenaError
 from arena.replay import RecordedGame, load_recorded_games
 
 PAGE_FILE = "replay.html"
+
+
+class PageWriteError(ArenaError):
+    """The page cannot be written where it was asked for."""
 
 
 def game_record(game: RecordedGame) -> dict[str, Any]:
@@ -47,8 +52,11 @@ def write_replay_page(directory: Path, games: Sequence[int] | None = None,
     path = out or directory / PAGE_FILE
     title = f"Replays: {directory.resolve().name}"
     temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(replay_page(recorded, title), encoding="utf-8")
-    temporary.replace(path)
+    try:
+        temporary.write_text(replay_page(recorded, title), encoding="utf-8")
+        temporary.replace(path)
+    except OSError as error:
+        raise PageWriteError(f"cannot write {path}: {error.strerror or error}") from None
     return path, len(recorded)
 
 

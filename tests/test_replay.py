@@ -166,6 +166,12 @@ def test_game_data_cannot_close_the_script_element(run_dir: Path) -> None:
     assert page_data(page)[0]["result"].endswith("Error: </script><script>alert(1)")
 
 
+def test_export_refuses_a_page_it_cannot_write(run_dir: Path, tmp_path: Path) -> None:
+    code, out = arena("export", "html", str(run_dir), "--out", str(tmp_path / "no" / "p.html"))
+    assert code == 2 and out.count("\n") == 1
+    assert f"cannot write {tmp_path / 'no' / 'p.html'}: No such file or directory" in out
+
+
 def test_export_takes_indices_and_ranges() -> None:
     assert parse_game_indices(()) is None
     assert parse_game_indices(("3", "10-12", "11")) == [3, 10, 11, 12]
