@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal, overload
 
 import click
 import numpy as np
@@ -12,6 +13,7 @@ from arena.board import Position
 from arena.render import render_for_stdout
 
 QUIT_WORDS = ("q", "quit", "exit")
+UNDO_WORDS = ("u", "undo")
 
 
 class HumanAgent(BaseAgent):
@@ -28,15 +30,29 @@ class HumanAgent(BaseAgent):
 
         End of input or q abandons the game.
         """
+        return self.ask_column(position)
+
+    @overload
+    def ask_column(self, position: Position, can_undo: Literal[False] = False) -> int: ...
+
+    @overload
+    def ask_column(self, position: Position, can_undo: bool) -> int | None: ...
+
+    def ask_column(self, position: Position, can_undo: bool = False) -> int | None:
+        """Show the board and ask for a legal column; None when the person asks to undo
+        (only offered when ``can_undo``). End of input or q abandons the game."""
         cols = position.rules.cols
         self.tell(render_for_stdout(position))
+        prompt = f"Your move (1-{cols}, {'u to undo, ' if can_undo else ''}q to quit): "
         while True:
             try:
-                answer = self.ask(f"Your move (1-{cols}, q to quit): ").strip().lower()
+                answer = self.ask(prompt).strip().lower()
             except EOFError:
                 raise GameAbandoned("end of input") from None
             if answer in QUIT_WORDS:
                 raise GameAbandoned("you quit")
+            if can_undo and answer in UNDO_WORDS:
+                return None
             if not answer.isdigit() or not 1 <= int(answer) <= cols:
                 self.tell(f"{answer!r} is not a column: type a number from 1 to {cols}.")
                 continue

@@ -292,6 +292,18 @@ class Position:
         cells = threat_cells(stones, self.mask, self.rules) & self.playable_cells()
         return _bits_to_columns(cells, self.rules)
 
+    def winning_cells(self) -> list[tuple[int, int]]:
+        """The (column, row) cells of every completed line of the winner; empty if none."""
+        if not self.won:
+            return []
+        rules, stones = self.rules, self.current ^ self.mask  # the last mover won
+        cells = 0
+        for line in rules.geometry.lines:
+            if line & stones == line:
+                cells |= line
+        return [(c, r) for c in range(rules.cols) for r in range(rules.rows)
+                if cells & rules.cell_bit(c, r)]
+
     def key(self) -> int:
         """An integer unique to this position on its board (discs of both players)."""
         return self.current + self.mask

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+import sys
+
+import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
@@ -45,3 +49,48 @@ def test_the_board_options_and_an_unknown_agent() -> None:
     assert code == 0 and "on 4x5 connect 3" in out and "(1-5, q to quit)" in out
     code, out = play("alphazero", typed="")
     assert code == 2 and out.count("\n") == 1 and "unknown agent 'alphazero'" in out
+
+
+def test_the_board_draws_x_and_o_as_well_as_colours() -> None:
+    # Player 1 (you) plays 4, immediate-win answers; the plain board (not a terminal) shows
+    # X at the bottom of column 4 and the agent's O in the bottom row.
+    code, out = play("immediate-win", "--first", "human", "--seed", "3", typed="4\nq\n")
+    assert code == 0, out
+    boards = [line for line in out.splitlines() if line and set(line) <= set(" .XO")]
+    bottom = boards[-1].split()
+    assert len(bottom) == 7 and bottom[3] == "X" and bottom.count("O") == 1
+
+
+def test_moves_starts_from_a_position() -> None:
+    code, out = play("immediate-win", "--first", "human", "--moves", "445566", "--seed", "1",
+                     typed="7\n")
+    assert code == 0, out
+    assert "Starting from 445566." in out
+    assert out.rstrip().splitlines()[-1] == "You win! Game: 4455667"
+    assert "X X X X" in out  # the bottom row of the final board: 4567 are X
+
+
+def test_undo_takes_back_your_move_and_the_agents_reply() -> None:
+    code, out = play("random", "--first", "human", "--seed", "5", typed="4\nu\n3\nq\n")
+    assert code == 0, out
+    assert "(1-7, q to quit)" in out  # nothing to take back before the first move
+    taken = out.split("Took back ")[1].split(".")[0]
+    assert len(taken) == 2 and taken[0] == "4"
+    assert "Moves now: (none)" in out
+    last = out.rstrip().splitlines()[-1]
+    assert re.fullmatch(r"Game abandoned \(you quit\)\. Moves so far: 3[1-7]", last), last
+
+
+def test_bad_move_strings_are_refused_in_one_line() -> None:
+    for moves, message in (("48", "character 2 ('8') is not a column 1 to 7"),
+                           ("4444444", "column 3 (move digit 4) is full")):
+        code, out = play("random", "--moves", moves, typed="")
+        assert code == 2 and out.count("\n") == 1 and message in out, out
+
+
+def test_gui_without_pygame_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pygame", None)  # find_spec then reports it missing
+    code, out = play("random", "--gui", typed="")
+    assert code == 2 and out.count("\n") == 1
+    assert out.strip() == ("arena: error: the window needs pygame, which is not installed: "
+                           "pip install 'connect-four-arena[gui]'")

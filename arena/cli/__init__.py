@@ -13,12 +13,14 @@ import click
 from arena import __version__
 from arena.cli.agents import agents_command
 from arena.cli.bench import bench_command
+from arena.cli.export import export_command
 from arena.cli.match import match_command
 from arena.cli.perft import perft_command
 from arena.cli.play import play_command
 from arena.cli.progress import INTERRUPTED
 from arena.cli.report import report_command
 from arena.cli.run import run_command
+from arena.cli.show import show_command
 from arena.cli.sprt import sprt_command
 from arena.cli.stats import stats_command
 from arena.cli.tournament import tournament_command
@@ -60,5 +62,6 @@ def main() -> None:
 
 
 for command in (agents_command, bench_command, match_command, perft_command, play_command,
-                report_command, run_command, sprt_command, stats_command, tournament_command):
+                report_command, run_command, sprt_command, stats_command, tournament_command,
+                show_command, export_command):
     main.add_command(command)

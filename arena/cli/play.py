@@ -1,66 +1,85 @@
-"""``arena play``: a person plays an agent in the terminal."""
+"""``arena play``: a person plays an agent, in the terminal or in a window."""
 
 from __future__ import annotations
 
 import click
 import numpy as np
 
-from agents.human import HumanAgent
-from arena.agent import Agent, GameAbandoned, check_agent_rules
+from arena.agent import GameAbandoned, check_agent_rules
 from arena.board import Position, Rules
 from arena.cli.options import board_options
-from arena.game import play_game
-from arena.notation import format_moves
+from arena.notation import parse_moves, play_moves
 from arena.registry import make_agent
 from arena.render import render_for_stdout
+from arena.session import FIRST_CHOICES, SYMBOLS, PlaySession, draw_human_side
+from arena.terminal import play_in_terminal
 
 
 @click.command("play")
 @click.argument("agent")
-@click.option("--first", type=click.Choice(["human", "agent", "random"]), default="random",
-              show_default=True, help="Who moves first.")
+@click.option("--first", type=click.Choice(FIRST_CHOICES), default="random",
+              show_default=True, help="Who moves first (random: a coin toss each game).")
+@click.option("--moves", default="", metavar="MOVES",
+              help="Start from the position of this move string (1 = leftmost column), "
+                   "e.g. 4453.")
+@click.option("--gui", is_flag=True,
+              help="Play in a window (needs pygame: pip install 'connect-four-arena[gui]').")
 @board_options
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed for the agent's choices and the coin toss (default: a fresh one, "
                    "printed so the game can be replayed).")
-def play_command(agent: str, first: str, rules: Rules, seed: int | None) -> None:
-    """Play against AGENT (a spec string such as negamax:depth=6) in the terminal.
+def play_command(agent: str, first: str, moves: str, gui: bool, rules: Rules,
+                 seed: int | None) -> None:
+    """Play against AGENT (a spec string such as negamax:depth=6).
 
-    Type a column number (1 = leftmost) on your turn; q, end of input or Ctrl-C ends the game.
+    In the terminal, type a column number (1 = leftmost) on your turn, u to take back your
+    last move and the agent's reply, q (or end of input, or Ctrl-C) to stop. X is player 1
+    (red), O player 2 (yellow); player 1 moves first.
+
+    With --gui, a window opens: click a column to drop your disc; U or Backspace undoes,
+    N starts a new game, 1-9 drop in a column, Escape or Q closes. The agent thinks in its
+    own process, so the window stays responsive. The move string of the game is printed
+    when the window closes.
+
+    \b
+    Examples:
+      arena play negamax:depth=6
+      arena play minimax:depth=4 --gui --first human
+      arena play random --moves 4453 --rows 6 --cols 7
+      arena play human --gui          (two people at one window)
     """
+    if gui:
+        from arena.gui import require_pygame
+
+        require_pygame()
+    start = parse_moves(moves, rules)
+    play_moves(Position.empty(rules), start, moves)  # refuses a string that is no legal game
     opponent = make_agent(agent)
     check_agent_rules(opponent, rules)
+    interactive = bool(getattr(opponent, "interactive", False))
     sequence = np.random.SeedSequence(seed)
-    coin, agent_rng = (np.random.default_rng(s) for s in sequence.spawn(2))
-    human_first = first == "human" or (first == "random" and bool(coin.integers(2)))
-    players: list[Agent] = [HumanAgent(), opponent] if human_first else [opponent, HumanAgent()]
-    rngs = [agent_rng, agent_rng]
-    moves: list[int] = []
-    final: list[Position] = []
+    if gui:
+        from arena.gui import play_window
 
-    def announce(position: Position, column: int | None) -> None:
-        final[:] = [position]
-        if column is not None:
-            moves.append(column)
-            who = "You" if (position.side_to_move == 2) == human_first else "The agent"
-            click.echo(f"{who} played column {column + 1}.")
-
-    click.echo(f"Seed {sequence.entropy}. You are player {1 if human_first else 2} "
-               f"({'red, X' if human_first else 'yellow, O'}) against {agent} on {rules}.")
-    try:
-        outcome = play_game(players, rngs, Position.empty(rules), observer=announce)
-    except (GameAbandoned, KeyboardInterrupt) as stop:
-        reason = str(stop) or "interrupted"
-        click.echo(f"\nGame abandoned ({reason}). Moves so far: {format_moves(moves) or '(none)'}")
+        click.echo(f"Seed {sequence.entropy}. Playing {agent} on {rules} in a window.")
+        play_window(agent, rules, start, first, sequence, interactive, echo=click.echo)
         return
-    click.echo(render_for_stdout(final[0]))
-    human = 1 if human_first else 2
-    if outcome.winner == 0:
-        verdict = "Draw."
-    elif outcome.winner == human:
-        verdict = "You win!"
+    coin, agent_rng = (np.random.default_rng(s) for s in sequence.spawn(2))
+    session = PlaySession(rules, {1, 2} if interactive else {draw_human_side(first, coin)},
+                          start)
+    if interactive:
+        click.echo(f"Seed {sequence.entropy}. Two players on {rules}: player 1 "
+                   f"({SYMBOLS[1]}) moves first, player 2 ({SYMBOLS[2]}).")
     else:
-        verdict = "The agent wins."
-    if outcome.error:
-        verdict += f" ({outcome.termination}: {outcome.error})"
-    click.echo(f"\n{verdict} Game: {outcome.move_string}")
+        (human,) = session.humans
+        click.echo(f"Seed {sequence.entropy}. You are player {human} ({SYMBOLS[human]}) "
+                   f"against {agent} on {rules}.")
+    if start:
+        click.echo(f"Starting from {session.move_string}.")
+    try:
+        play_in_terminal(session, None if interactive else opponent, agent_rng)
+    except (GameAbandoned, KeyboardInterrupt) as stop:
+        click.echo("\n" + session.summary_line(str(stop) or "interrupted"))
+        return
+    click.echo(render_for_stdout(session.position))
+    click.echo("\n" + session.summary_line(""))

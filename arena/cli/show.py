@@ -1,0 +1,75 @@
+"""``arena show``: replay a recorded game of a run directory in the terminal."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from arena.errors import MalformedInputError
+from arena.oracle import Oracle
+from arena.render import render_for_stdout
+from arena.replay import header_lines, load_recorded_games, move_lines
+
+
+@click.command("show")
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.argument("game", type=int)
+@click.option("--step", is_flag=True,
+              help="Move by move: each move and the board after it (on a terminal, Enter "
+                   "shows the next move, q stops).")
+@click.option("--ply", type=click.IntRange(min=0), default=None,
+              help="Show the board after this many plies instead of the final one.")
+@click.option("--list", "list_moves", is_flag=True, help="List every move, one per line.")
+def show_command(directory: Path, game: int, step: bool, ply: int | None,
+                 list_moves: bool) -> None:
+    """Replay GAME (its index, the game column of games.csv) of the run in DIRECTORY.
+
+    Prints who played with which symbol (X moved first), the opening, the moves, the result
+    and how the game ended, then the final board.
+
+    \b
+    Examples:
+      arena show results/matches/random-vs-immediate-win_n100_seed42_1a2b3c4d 7
+      arena show DIR 7 --step
+      arena show DIR 7 --ply 10
+    """
+    show_game(directory, game, step, ply, list_moves)
+
+
+def show_game(directory: Path, index: int, step: bool = False, ply: int | None = None,
+              list_moves: bool = False, oracle: Oracle | None = None) -> None:
+    """Print a recorded game; with ``oracle``, every listed move gets its score."""
+    (game,) = load_recorded_games(directory, [index])
+    plies = len(game.columns)
+    if ply is not None and ply > plies:
+        raise MalformedInputError(f"--ply {ply}: game {index} has only {plies} plies")
+    for line in header_lines(game, directory):
+        click.echo(line)
+    if step:
+        lines = move_lines(game, oracle)
+        wait = sys.stdin.isatty() and sys.stdout.isatty()
+        if wait:
+            click.echo("(Enter: next move, q and Enter: stop)")
+        click.echo("\n" + render_for_stdout(game.positions[0]))
+        for done, line in enumerate(lines, start=1):
+            if wait and _next_or_stop():
+                return
+            click.echo("\n" + line + "\n" + render_for_stdout(game.positions[done]))
+        return
+    if list_moves:
+        for line in move_lines(game, oracle):
+            click.echo(line)
+    shown = plies if ply is None else ply
+    if shown < plies:
+        click.echo(f"\nAfter {shown} of {plies} plies:")
+    click.echo("\n" + render_for_stdout(game.positions[shown]))
+
+
+def _next_or_stop() -> bool:
+    """Wait for Enter; True when the person typed q or input ended."""
+    try:
+        return input().strip().lower() == "q"
+    except EOFError:
+        return True

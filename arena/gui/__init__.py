@@ -1,0 +1,73 @@
+"""The pygame window for people who play the agents (the optional extra ``gui``).
+
+``play_window`` opens it; pygame is imported only then, so the rest of the project runs
+without it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from arena.board import Rules
+from arena.errors import ArenaError
+from arena.oracle import Oracle
+from arena.session import PlaySession, draw_human_side
+
+INSTALL_HINT = "pip install 'connect-four-arena[gui]'"
+
+
+class GuiUnavailableError(ArenaError):
+    """The window was asked for but pygame is not installed."""
+
+
+def require_pygame() -> None:
+    """Raise GuiUnavailableError, saying how to install it, when pygame is missing."""
+    if importlib.util.find_spec("pygame") is None:
+        raise GuiUnavailableError(f"the window needs pygame, which is not installed: "
+                                  f"{INSTALL_HINT}")
+
+
+def play_window(
+    agent: str,
+    rules: Rules,
+    start: Sequence[int] = (),
+    first: str = "random",
+    seed: np.random.SeedSequence | None = None,
+    interactive_agent: bool = False,
+    oracle: Oracle | None = None,
+    echo: Callable[[str], None] = print,
+) -> PlaySession:
+    """Play ``agent`` (a spec string) in a window until it is closed; returns the session.
+
+    ``start`` is the position's move list; ``first`` (human, agent, random) picks the
+    person's side at every new game; ``seed`` seeds the coin and the agent, as in the
+    terminal game. An interactive agent (``human``) makes it a game for two people at one
+    window. ``oracle``, when given, offers hints (H). ``echo`` receives one line per game.
+    """
+    require_pygame()
+    from arena.gui.controller import PlayController
+    from arena.gui.thinker import AgentProcess
+    from arena.gui.window import GameWindow
+
+    coin_seed, agent_seed = (seed or np.random.SeedSequence()).spawn(2)
+    coin = np.random.default_rng(coin_seed)
+    humans = {1, 2} if interactive_agent else {draw_human_side(first, coin)}
+    session = PlaySession(rules, humans, start)
+    thinker = None if interactive_agent else AgentProcess(agent, agent_seed)
+    controller = PlayController(session, thinker, agent, first, coin, oracle, echo)
+    window = None
+    reason = "window closed"
+    try:
+        window = GameWindow(controller, f"Connect Four Arena: {agent}")
+        window.run()
+    except KeyboardInterrupt:
+        reason = "interrupted"
+    finally:
+        controller.close(reason)
+        if window is not None:
+            window.close()
+    return session
+

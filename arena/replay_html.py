@@ -1,0 +1,250 @@
+"""A self-contained HTML page that replays recorded games: no network, no outside files.
+
+The games travel inside the page as JSON; a small script draws the board at any ply. A
+slider and the arrow keys step through a game (left, right; Home, End), up and down change
+game, space plays and pauses, and the address remembers the place (``#game=7&ply=12``).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.replay import RecordedGame, load_recorded_games
+
+PAGE_FILE = "replay.html"
+
+
+class PageWriteError(ArenaError):
+    """The page cannot be written where it was asked for."""
+
+
+def game_record(game: RecordedGame) -> dict[str, Any]:
+    """What the page knows of one game."""
+    final = game.positions[-1]
+    x_player, o_player = game.players
+    return {
+        "game": game.game, "x": x_player, "o": o_player, "moves": game.moves,
+        "opening": len(game.opening), "winner": game.winner, "result": game.result_line(),
+        "rows": game.rules.rows, "cols": game.rules.cols, "connect": game.rules.connect,
+        "line": [list(cell) for cell in final.winning_cells()],
+    }
+
+
+def replay_page(games: Sequence[RecordedGame], title: str) -> str:
+    """The page replaying ``games``, titled ``title``."""
+    data = json.dumps([game_record(game) for game in games], separators=(",", ":"))
+    data = data.replace("</", "<\\/")  # nothing in the data can close the script element
+    return (PAGE.replace("%TITLE%", html.escape(title))
+            .replace("%STYLE%", STYLE).replace("%SCRIPT%", SCRIPT).replace("%DATA%", data))
+
+
+def write_replay_page(directory: Path, games: Sequence[int] | None = None,
+                      out: Path | None = None) -> tuple[Path, int]:
+    """Write the replay page of a run's games (all, or the indices ``games``); returns the
+    file written (default DIRECTORY/replay.html) and the number of games in it."""
+    directory = Path(directory)
+    recorded = load_recorded_games(directory, games)
+    path = out or directory / PAGE_FILE
+    title = f"Replays: {directory.resolve().name}"
+    temporary = path.with_name(path.name + ".tmp")
+    try:
+        temporary.write_text(replay_page(recorded, title), encoding="utf-8")
+        temporary.replace(path)
+    except OSError as error:
+        raise PageWriteError(f"cannot write {path}: {error.strerror or error}") from None
+    return path, len(recorded)
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>%TITLE%</title>
+<style>%STYLE%</style>
+</head>
+<body>
+<h1>%TITLE%</h1>
+<div class="bar">
+  <label>Game <select id="game"></select></label>
+  <button id="prev-game" title="previous game (up arrow)">&#8593;</button>
+  <button id="next-game" title="next game (down arrow)">&#8595;</button>
+</div>
+<div id="players"></div>
+<div class="main">
+  <div>
+    <div id="board" class="board"></div>
+    <div class="bar">
+      <button id="start" title="start (Home)">|&#9664;</button>
+      <button id="back" title="back (left arrow)">&#9664;</button>
+      <button id="forward" title="forward (right arrow)">&#9654;</button>
+      <button id="end" title="end (End)">&#9654;|</button>
+      <button id="play" title="play or pause (space)">Play</button>
+    </div>
+    <input id="ply" type="range" min="0" max="0" value="0" aria-label="ply">
+    <div id="where"></div>
+    <div id="result"></div>
+  </div>
+  <ol id="moves"></ol>
+</div>
+<p class="help">Keys: &#8592; &#8594; step, Home and End jump, &#8593; &#8595; change game,
+space plays and pauses. X (red) moved first.</p>
+<script id="games" type="application/json">%DATA%</script>
+<script>%SCRIPT%</script>
+</body>
+</html>
+"""
+
+STYLE = """
+body { font-family: system-ui, sans-serif; background: #161a24; color: #e8eaf0; margin: 1.5em; }
+h1 { font-size: 1.2em; font-weight: 600; }
+.bar { display: flex; gap: .4em; align-items: center; margin: .5em 0; }
+button, select { background: #343c50; color: inherit; border: 0; border-radius: 5px;
+  padding: .35em .7em; font-size: 1em; }
+.main { display: flex; gap: 2em; align-items: flex-start; flex-wrap: wrap; }
+.board { display: grid; gap: 6px; padding: 8px; background: #1c56c4; border-radius: 10px;
+  width: max-content; }
+.cell { width: 52px; height: 52px; border-radius: 50%; background: #161a24;
+  display: flex; align-items: center; justify-content: center; font-weight: 700;
+  font-size: 20px; color: rgba(0, 0, 0, .35); box-sizing: border-box; }
+.cell.p1 { background: #de2c2c; }
+.cell.p2 { background: #f6cc2e; }
+.cell.last { border: 4px solid #fafafa; }
+.cell.win { border: 5px solid #46eb78; }
+input[type=range] { width: 100%; margin: .6em 0; }
+#players, #where, #result { margin: .3em 0; }
+#moves { columns: 3; min-width: 18em; margin: 0; font-family: ui-monospace, monospace; }
+#moves li { cursor: pointer; padding: 0 .3em; }
+#moves li.current { background: #343c50; border-radius: 4px; }
+#moves li.opening { color: #9aa3b8; }
+.help { color: #9aa3b8; font-size: .9em; }
+"""
+
+SCRIPT = """
+"use strict";
+const games = JSON.parse(document.getElementById("games").textContent);
+const $ = (id) => document.getElementById(id);
+let current = 0, ply = 0, timer = null;
+
+function discs(game, plies) {
+  const grid = Array.from({length: game.rows}, () => new Array(game.cols).fill(0));
+  const heights = new Array(game.cols).fill(0);
+  let last = null;
+  for (let i = 0; i < plies; i++) {
+    const col = Number(game.moves[i]) - 1;
+    grid[heights[col]][col] = 1 + (i % 2);
+    last = [col, heights[col]];
+    heights[col]++;
+  }
+  return {grid, last};
+}
+
+function drawBoard(game) {
+  const board = $("board");
+  board.style.gridTemplateColumns = "repeat(" + game.cols + ", 52px)";
+  const {grid, last} = discs(game, ply);
+  const end = ply === game.moves.length;
+  const winning = new Set(end ? game.line.map(([c, r]) => c + "," + r) : []);
+  board.replaceChildren();
+  for (let row = game.rows - 1; row >= 0; row--) {
+    for (let col = 0; col < game.cols; col++) {
+      const cell = document.createElement("div");
+      const player = grid[row][col];
+      cell.className = "cell" + (player ? " p" + player : "");
+      cell.dataset.col = col;
+      cell.dataset.row = row;
+      if (player) cell.textContent = player === 1 ? "X" : "O";
+      if (winning.has(col + "," + row)) cell.classList.add("win");
+      else if (last && last[0] === col && last[1] === row) cell.classList.add("last");
+      board.appendChild(cell);
+    }
+  }
+}
+
+function drawMoves(game) {
+  const list = $("moves");
+  list.replaceChildren();
+  for (let i = 0; i < game.moves.length; i++) {
+    const item = document.createElement("li");
+    item.textContent = (i % 2 ? "O " : "X ") + game.moves[i];
+    if (i < game.opening) item.classList.add("opening");
+    if (i === ply - 1) item.classList.add("current");
+    item.addEventListener("click", () => go(current, i + 1));
+    list.appendChild(item);
+  }
+}
+
+function draw() {
+  const game = games[current];
+  $("game").value = String(current);
+  $("players").textContent = "X (red, moved first): " + game.x + "  \u00b7  O (yellow): " +
+    game.o + "  \u00b7  " + game.rows + "x" + game.cols + " connect " + game.connect;
+  $("ply").max = String(game.moves.length);
+  $("ply").value = String(ply);
+  $("where").textContent = "Ply " + ply + " of " + game.moves.length +
+    (ply > 0 ? ": " + (ply % 2 ? "X" : "O") + " played column " + game.moves[ply - 1] : "") +
+    (ply > 0 && ply <= game.opening ? " (opening)" : "");
+  $("result").textContent = ply === game.moves.length ? game.result : "";
+  drawBoard(game);
+  drawMoves(game);
+  history.replaceState(null, "", "#game=" + game.game + "&ply=" + ply);
+}
+
+function go(index, plies) {
+  current = Math.max(0, Math.min(games.length - 1, index));
+  ply = Math.max(0, Math.min(games[current].moves.length, plies));
+  draw();
+}
+
+function toggle() {
+  if (timer) { clearInterval(timer); timer = null; $("play").textContent = "Play"; return; }
+  if (ply === games[current].moves.length) ply = 0;
+  $("play").textContent = "Pause";
+  timer = setInterval(() => {
+    if (ply >= games[current].moves.length) { toggle(); return; }
+    go(current, ply + 1);
+  }, 600);
+}
+
+function start() {
+  const select = $("game");
+  games.forEach((game, index) => {
+    const option = document.createElement("option");
+    option.value = String(index);
+    option.textContent = game.game + ": " + game.x + " (X) vs " + game.o + " (O)";
+    select.appendChild(option);
+  });
+  select.addEventListener("change", () => go(Number(select.value), 0));
+  $("ply").addEventListener("input", (event) => go(current, Number(event.target.value)));
+  $("prev-game").addEventListener("click", () => go(current - 1, 0));
+  $("next-game").addEventListener("click", () => go(current + 1, 0));
+  $("start").addEventListener("click", () => go(current, 0));
+  $("back").addEventListener("click", () => go(current, ply - 1));
+  $("forward").addEventListener("click", () => go(current, ply + 1));
+  $("end").addEventListener("click", () => go(current, Infinity));
+  $("play").addEventListener("click", toggle);
+  document.addEventListener("keydown", (event) => {
+    const tag = event.target.tagName;
+    if (tag === "SELECT" || tag === "INPUT" || (tag === "BUTTON" && event.key === " ")) return;
+    const keys = {
+      ArrowLeft: () => go(current, ply - 1), ArrowRight: () => go(current, ply + 1),
+      Home: () => go(current, 0), End: () => go(current, Infinity),
+      ArrowUp: () => go(current - 1, 0), ArrowDown: () => go(current + 1, 0),
+      " ": toggle,
+    };
+    if (keys[event.key]) { event.preventDefault(); keys[event.key](); }
+  });
+  const wanted = new URLSearchParams(location.hash.slice(1));
+  const index = games.findIndex((game) => String(game.game) === wanted.get("game"));
+  const plies = wanted.has("ply") ? Number(wanted.get("ply")) : Infinity;
+  go(Math.max(index, 0), plies);
+}
+
+if (games.length) start();
+else document.body.appendChild(document.createTextNode("No games."));
+"""

@@ -1,0 +1,97 @@
+"""Screenshots of the window and of the replay page, for the README (not a test).
+
+    python benchmarks/screenshots.py [--out-dir docs/images]
+
+The window: a game of a scripted person (random columns) against negamax:depth=4, on the
+display in DISPLAY (run it under ``xvfb-run`` for a real X server) or SDL's dummy driver,
+saved after six plies and when the game ends. The replay page: two games of a
+match exported with ``arena export html`` and drawn by headless Chromium at the last ply.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--hide-scrollbars")
+
+
+def window_screenshots(playing: Path, ended: Path) -> str:
+    """Play a scripted game in the window; save a frame after six plies (the mouse over a
+    column) and the last one. Returns the verdict."""
+    if not os.environ.get("DISPLAY"):
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    from arena.board import Rules
+    from arena.gui.controller import PlayController
+    from arena.gui.thinker import AgentProcess
+    from arena.gui.window import GameWindow, pygame
+    from arena.session import PlaySession
+
+    agent = "negamax:depth=4"
+    session = PlaySession(Rules(), {1})
+    controller = PlayController(session, AgentProcess(agent, np.random.SeedSequence(4)),
+                                agent, "human", echo=print)
+    window = GameWindow(controller, f"Connect Four Arena: {agent}")
+    person = np.random.default_rng(2)
+    while not session.over:
+        if session.human_to_move and len(session.moves) == 6 and not playing.exists():
+            controller.hover = 4
+            window.step()
+            window.save_frame(str(playing))
+        if session.human_to_move:
+            column = int(person.choice(session.position.legal_moves()))
+            x, y = window.layout.hover_centre(column)
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1))
+        window.step()
+        time.sleep(0.01)
+    window.step()
+    window.save_frame(str(ended))
+    verdict = session.verdict()
+    controller.close()
+    window.close()
+    return verdict
+
+
+def replay_screenshot(path: Path) -> None:
+    """Export two games of a match and let Chromium draw the page."""
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        raise SystemExit("Chromium is not installed: apt-get install chromium")
+    with tempfile.TemporaryDirectory() as work:
+        run = Path(work) / "run"
+        arena = [sys.executable, "-c", "from arena.cli import main; main()"]
+        subprocess.run([*arena, "match", "negamax:depth=2", "immediate-win", "-n", "2", "-j",
+                        "1", "--out", str(run), "--quiet", "--no-report"],
+                       check=True, capture_output=True)
+        subprocess.run([*arena, "export", "html", str(run)], check=True, capture_output=True)
+        subprocess.run([browser, *CHROMIUM_FLAGS, f"--user-data-dir={work}/profile",
+                        "--window-size=900,640", f"--screenshot={path}",
+                        f"{(run / 'replay.html').as_uri()}#game=1"],
+                       check=True, capture_output=True, timeout=120)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out-dir", type=Path, default=Path("docs/images"))
+    args = parser.parse_args()
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    playing, ended = args.out_dir / "window-playing.png", args.out_dir / "window-ended.png"
+    playing.unlink(missing_ok=True)
+    verdict = window_screenshots(playing, ended)
+    print(f"window: {playing} and {ended} ({verdict})")
+    replay_screenshot(args.out_dir / "replay.png")
+    print(f"replay page: {args.out_dir / 'replay.png'}")
+
+
+if __name__ == "__main__":
+    main()
