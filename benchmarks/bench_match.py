@@ -1,15 +1,18 @@
 """`arena match` speed and memory, measured on whole commands (not a test).
 
     python benchmarks/bench_match.py speed      # random vs random, 100,000 games, --quiet
-    python benchmarks/bench_match.py scaling    # negamax:depth=6 self-play, 200 games, jobs 1 vs 2
+    python benchmarks/bench_match.py scaling    # negamax depth 6, 200 and 2,000 games, jobs 1 vs 2
+    python benchmarks/bench_match.py timing     # ms/move of 20-game runs against `arena bench`
     python benchmarks/bench_match.py memory     # random vs random, 1,000,000 games: peak memory
 
 Run them from the repository root with the package installed (or PYTHONPATH=.). Each runs
 the real command in a fresh temporary run directory and prints wall-clock figures. ``speed``
-also prints the CPU time of the command and its workers. ``scaling`` also times the playing
-alone: ``run_games`` in this process, once the workers are started and have built (and
-compiled) their agents in a first, untimed run. ``memory`` samples the resident memory of the
-whole process group (the command and its worker processes) every 0.2 s.
+also prints the CPU time of the command and its workers. ``scaling`` alternates --jobs 1 and
+--jobs 2 runs of the same command, several rounds, and compares their medians. ``timing``
+plays each built-in agent 20 games against random and compares the mean milliseconds per move
+in its summary with ``arena bench``'s mean on the positions of its ``games`` set. ``memory``
+samples the resident memory of the whole process group (the command and its worker
+processes) every 0.2 s.
 """
 
 from __future__ import annotations
@@ -18,15 +21,15 @@ import argparse
 import os
 import resource
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from arena.board import Rules
-from arena.openings import load_openings
-from arena.plan import GameSettings, MatchPlan, Pairing
+from arena.bench import game_positions, measure
+from arena.plan import GameSettings, match_plan
 from arena.runner import run_games
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,36 +83,43 @@ def speed(games: int) -> None:
           f"{1e6 * cpu / rows:.0f} CPU microseconds per game")
 
 
+SCALING_AGENTS = ("negamax:depth=6", "negamax:depth=6,heuristic=threats")
+SCALING_ROUNDS = 3
+
+
 def scaling(games: int) -> None:
-    """--jobs 2 against --jobs 1 for negamax:depth=6 self-play with random openings."""
-    agent = "negamax:depth=6"
-    times = {}
-    with tempfile.TemporaryDirectory() as scratch:
-        for jobs in (1, 2):
-            command = arena(agent, agent, "-n", str(games), "--openings", "random:4",
-                            "--jobs", str(jobs), out=Path(scratch) / f"jobs{jobs}")
-            times[jobs] = timed(command)[0]
-            print(f"{agent} self-play, {games} games, --jobs {jobs}: {times[jobs]:.2f} s")
-    print(f"--jobs 2 is {times[1] / times[2]:.2f} times as fast as --jobs 1 (whole command)")
-    warm = {jobs: warm_seconds(agent, games, jobs) for jobs in (1, 2)}
-    for jobs, seconds in warm.items():
-        print(f"playing only, workers started, --jobs {jobs}: {seconds:.2f} s")
-    print(f"--jobs 2 is {warm[1] / warm[2]:.2f} times as fast as --jobs 1 (playing only)")
+    """--jobs 2 against --jobs 1, whole command: negamax depth 6 without and with threats,
+    random 4-ply openings; ``games`` and ten times as many, medians of alternating rounds."""
+    for count in (games, 10 * games):
+        times: dict[int, list[float]] = {1: [], 2: []}
+        with tempfile.TemporaryDirectory() as scratch:
+            for round_ in range(SCALING_ROUNDS):
+                for jobs in (1, 2):
+                    command = arena(*SCALING_AGENTS, "-n", str(count), "--openings", "random:4",
+                                    "--jobs", str(jobs), "--no-report",
+                                    out=Path(scratch) / f"r{round_}-j{jobs}")
+                    times[jobs].append(timed(command)[0])
+        one, two = (statistics.median(times[jobs]) for jobs in (1, 2))
+        print(f"{' vs '.join(SCALING_AGENTS)}, {count} games: --jobs 1 {one:.2f} s, --jobs 2 "
+              f"{two:.2f} s (medians of {SCALING_ROUNDS}): --jobs 2 is {one / two:.2f} times "
+              "as fast")
 
 
-def warm_seconds(agent: str, games: int, jobs: int) -> float:
-    """Seconds ``run_games`` takes once the workers have played a first run."""
-    rules = Rules()
+TIMING_AGENTS = ("random", "immediate-win", "immediate-win:block=true", "minimax:depth=4",
+                 "negamax:depth=2", "negamax:depth=4",
+                 "negamax:depth=6,heuristic=threats+positional")
 
-    def plan(seed: int) -> MatchPlan:
-        return MatchPlan((Pairing(agent, agent, games),), GameSettings(rules, seed),
-                         load_openings("random:4", rules, seed))
 
-    with tempfile.TemporaryDirectory() as scratch:
-        run_games(plan(1), Path(scratch) / "warm-up", jobs=jobs)
-        began = time.perf_counter()
-        run_games(plan(2), Path(scratch) / "timed", jobs=jobs)
-        return time.perf_counter() - began
+def timing(games: int) -> None:
+    """Milliseconds per move of each built-in agent in a short run against `arena bench`."""
+    print(f"{'agent':<46}{'run ms/move':>12}{'bench ms/move':>15}{'ratio':>8}")
+    for spec in TIMING_AGENTS:
+        plan = match_plan(spec, "random", games, GameSettings(seed=7), "random:4")
+        with tempfile.TemporaryDirectory() as scratch:
+            [summary] = run_games(plan, Path(scratch) / "run").summaries
+        run_ms = summary.side_a.ms_per_move
+        bench_ms = measure(spec, game_positions(), "games").ms_mean
+        print(f"{spec:<46}{run_ms:>12.4f}{bench_ms:>15.4f}{run_ms / bench_ms:>8.2f}")
 
 
 def memory(games: int) -> None:
@@ -135,11 +145,12 @@ def memory(games: int) -> None:
 def main() -> None:
     """Run the benchmark named on the command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("which", choices=["speed", "scaling", "memory"])
+    parser.add_argument("which", choices=["speed", "scaling", "timing", "memory"])
     parser.add_argument("-n", "--games", type=int, help="games (default per benchmark)")
     args = parser.parse_args()
-    default = {"speed": 100_000, "scaling": 200, "memory": 1_000_000}[args.which]
-    {"speed": speed, "scaling": scaling, "memory": memory}[args.which](args.games or default)
+    default = {"speed": 100_000, "scaling": 200, "timing": 20, "memory": 1_000_000}[args.which]
+    run = {"speed": speed, "scaling": scaling, "timing": timing, "memory": memory}[args.which]
+    run(args.games or default)
 
 
 if __name__ == "__main__":
