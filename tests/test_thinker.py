@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import time
 from pathlib import Path
 
@@ -31,7 +32,7 @@ def test_the_child_answers_with_a_legal_column_and_stops_when_closed() -> None:
     assert thinker.thinking
     reply = wait_for_reply(thinker)
     assert reply.column is not None and reply.column != 3 and not thinker.thinking
-    process = thinker._process
+    process = thinker.host._process
     thinker.close()
     assert process is not None and process.returncode == 0  # asked to stop, it returned
 
@@ -77,10 +78,19 @@ def test_what_the_agent_prints_does_not_garble_its_answers() -> None:
 def test_cancel_ends_a_long_thought_and_the_next_question_gets_a_new_child() -> None:
     thinker = AgentProcess(f"{AGENTS}:Sleeper:seconds=60", np.random.SeedSequence(1))
     thinker.ask(Question(from_moves("", Rules()), 1, epoch=1))
-    first = thinker._process
+    first = started(thinker)
     thinker.cancel()
-    assert first is not None and first.poll() is not None and not thinker.thinking
+    assert first.poll() is not None and not thinker.thinking
     assert thinker.poll() is None
     thinker.ask(Question(from_moves(""), 1, epoch=2))
-    assert thinker._process is not None and thinker._process is not first
+    assert started(thinker) is not first
     thinker.close()
+
+
+def started(thinker: AgentProcess) -> subprocess.Popen[bytes]:
+    """The agent's process, once the thinking thread has started it."""
+    deadline = time.monotonic() + 60
+    while (process := thinker.host._process) is None:
+        assert time.monotonic() < deadline, "no process"
+        time.sleep(0.01)
+    return process

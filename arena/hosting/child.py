@@ -9,7 +9,6 @@ its parent.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import sys
@@ -26,24 +25,19 @@ from arena.agent import Agent, GameStart, as_choice
 from arena.board import Position, Rules
 from arena.hosting.base import describe, traits_of
 
-PR_SET_PDEATHSIG = 1
 WATCH_SECONDS = 0.5
 
 
 def die_with_parent(parent: int) -> None:
-    """Make sure this process ends when the process that started it ends."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):  # not Linux: watch the parent instead
-        def watch() -> None:
-            while os.getppid() == parent:
-                time.sleep(WATCH_SECONDS)
-            os._exit(1)
-
-        threading.Thread(target=watch, daemon=True).start()
-    if os.getppid() != parent:  # the parent ended before the watch began
+    """End this process soon after the process that started it ends (checked every
+    WATCH_SECONDS by a thread; Linux's parent-death signal would follow the starting
+    *thread*, and hosts may start agents from short-lived threads)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH_SECONDS)
         os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="arena parent watch").start()
 
 
 @cache

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import subprocess
@@ -35,9 +36,11 @@ class ProcessHost:
     fails breaks the host for good: every later game of the agent forfeits with that reason.
     """
 
-    def __init__(self, spec: str):
+    def __init__(self, spec: str, move_bound: float | None = None):
         self.spec = spec
+        self.move_bound = DEFAULT_MOVE_BOUND if move_bound is None else move_bound
         self._traits: Traits | None = None
+        self._interrupted = False
         self._process: subprocess.Popen[bytes] | None = None
         self._reader: Connection | None = None
         self._writer: Connection | None = None
@@ -53,10 +56,12 @@ class ProcessHost:
             raise AgentFault(Termination.AGENT_ERROR, self._broken)
         self._spawn()
         try:
-            reply = self._request(("build", self.spec), DEFAULT_MOVE_BOUND, "building it")
+            reply = self._request(("build", self.spec), self.move_bound, "building it")
         except AgentFault as fault:
-            self._broken = f"could not build the agent: {fault}"
             self._stop()
+            if self._interrupted:  # not the agent's fault: the next start tries again
+                raise
+            self._broken = f"could not build the agent: {fault}"
             raise AgentFault(Termination.AGENT_ERROR, self._broken) from None
         self._traits = reply[1]
         if self._traits.interactive:
@@ -75,14 +80,14 @@ class ProcessHost:
     def new_game(self, game: GameStart) -> None:
         """Tell the agent of a game (starting a fresh child after a kill or a crash)."""
         self.start()
-        self._request(("game", game), DEFAULT_MOVE_BOUND, "starting a game")
+        self._request(("game", game), self.move_bound, "starting a game")
 
     def move(self, position: Position, rng: np.random.Generator,
              bound: float | None) -> tuple[int | Choice, float]:
         """Ask for a move; not back within ``bound`` seconds, the child is killed."""
         state = rng.bit_generator.state
         reply = self._request(("move", position.current, position.mask, position.won, state),
-                              DEFAULT_MOVE_BOUND if bound is None else bound, "a move")
+                              self.move_bound if bound is None else bound, "a move")
         if reply[0] == "illegal":
             raise AgentFault(Termination.ILLEGAL_MOVE, reply[1])
         _, choice, seconds, state = reply
@@ -115,6 +120,18 @@ class ProcessHost:
             self._log.close()
             self._log, self._read_at = None, 0
 
+    def interrupt(self) -> None:
+        """From another thread: kill the child, so that the request it is answering fails at
+        once (an ``agent_crash``); every request fails until ``resume``."""
+        self._interrupted = True
+        process = self._process
+        if process is not None:
+            process.kill()
+
+    def resume(self) -> None:
+        """Take requests again after ``interrupt`` (a new child starts with the next game)."""
+        self._interrupted = False
+
     def abandon(self) -> None:
         """Forget the child without touching it (in a forked copy of the host's process)."""
         for connection in (self._reader, self._writer):
@@ -144,11 +161,14 @@ class ProcessHost:
 
     def _request(self, request: tuple[Any, ...], bound: float, what: str) -> tuple[Any, ...]:
         """Send a request and wait for its reply, at most ``bound`` seconds."""
+        if self._interrupted:
+            self._stop()
+            raise AgentFault(Termination.AGENT_CRASH, "the agent's process was interrupted")
         if self._reader is None or self._writer is None:
             raise AgentFault(Termination.AGENT_CRASH, "the agent's process is not running")
         try:
             self._writer.send(request)
-            answered = self._reader.poll(bound)
+            answered = self._reader.poll(None if math.isinf(bound) else bound)
             reply = self._reader.recv() if answered else None
         except (EOFError, OSError):
             raise self._crashed() from None
