@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from arena.agent import Agent, GameStart, as_choice
+from arena.agent import GameStart, as_choice
 from arena.board import Position, Rules
 from arena.errors import IllegalMoveError
 from arena.game import GameRecord
-from arena.hosting.base import describe
+from arena.hosting.base import AgentFault, Host
 from arena.notation import format_moves
 from arena.outcome import Termination
 
@@ -43,24 +43,28 @@ class AgentReply:
     error: str = ""
 
 
-def ask_agent(agent: Agent, position: Position, rng: np.random.Generator) -> AgentReply:
-    """Ask ``agent`` for its move; a crash or an illegal column becomes a forfeit."""
+def ask_agent(host: Host, position: Position, rng: np.random.Generator) -> AgentReply:
+    """Ask the hosted agent for its move, with no time limit; a failure or an illegal column
+    becomes a forfeit."""
     try:
-        column = as_choice(agent.choose(position, rng)).column
-    except Exception as error:  # noqa: BLE001 - any crash is the agent's forfeit
-        return AgentReply(None, Termination.AGENT_ERROR, describe(error))
+        answer, _ = host.move(position, rng, None)
+        column = as_choice(answer).column
+    except AgentFault as fault:
+        return AgentReply(None, fault.termination, str(fault))
+    except TypeError as error:  # not a column
+        return AgentReply(None, Termination.ILLEGAL_MOVE, str(error))
     if not position.can_play(column):
         return AgentReply(None, Termination.ILLEGAL_MOVE, f"column {column} is not a legal move in "
                                               f"position {position.describe()}")
     return AgentReply(column)
 
 
-def tell_new_game(agent: Agent, rules: Rules, player: int) -> AgentReply | None:
-    """Tell ``agent`` a game starts in which it is ``player``; a forfeit if it crashes."""
+def tell_new_game(host: Host, rules: Rules, player: int) -> AgentReply | None:
+    """Tell the hosted agent a game starts in which it is ``player``; a forfeit if it fails."""
     try:
-        agent.new_game(GameStart(rules, player))
-    except Exception as error:  # noqa: BLE001
-        return AgentReply(None, Termination.AGENT_ERROR, f"new_game: {describe(error)}")
+        host.new_game(GameStart(rules, player))
+    except AgentFault as fault:
+        return AgentReply(None, fault.termination, f"new_game: {fault}")
     return None
 
 

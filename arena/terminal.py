@@ -10,6 +10,7 @@ import numpy as np
 from agents.human import HumanAgent
 from arena.agent import Agent
 from arena.game import GameRecord
+from arena.hosting.inline import InlineHost
 from arena.notation import format_moves
 from arena.session import SYMBOLS, PlaySession, ask_agent, tell_new_game
 
@@ -24,6 +25,7 @@ def play_in_terminal(
     """Play ``session`` to its end: the people through ``human``'s prompt, the other side
     by ``agent``. GameAbandoned (q, end of input) and KeyboardInterrupt pass through."""
     human = human or HumanAgent()
+    host = InlineHost.of(agent) if agent is not None else None
     told_epoch = None
     while not session.over:
         mover = session.position.side_to_move
@@ -38,13 +40,13 @@ def play_in_terminal(
                 continue
             session.play(column)
         else:
-            if agent is None:
+            if host is None:
                 raise ValueError("the agent is to move but the session has no agent")
             reply = None
             if told_epoch != session.epoch:
                 told_epoch = session.epoch
-                reply = tell_new_game(agent, session.rules, mover)
-            reply = reply or ask_agent(agent, session.position, rng)
+                reply = tell_new_game(host, session.rules, mover)
+            reply = reply or ask_agent(host, session.position, rng)
             session.apply(reply)
             if reply.column is None:
                 break

@@ -7,6 +7,7 @@ import pytest
 
 from arena.board import DEFAULT_RULES, Rules
 from arena.errors import IllegalMoveError
+from arena.hosting.inline import InlineHost
 from arena.notation import parse_moves
 from arena.outcome import Termination
 from arena.session import (
@@ -131,13 +132,14 @@ def test_ask_agent_turns_crashes_and_illegal_columns_into_forfeits() -> None:
 
     rng = np.random.default_rng(0)
     full = session("444444").position
-    assert ask_agent(Crashes(), full, rng) == AgentReply(None, Termination.AGENT_ERROR,
-                                                         "RuntimeError: boom")
-    reply = ask_agent(PlaysFullColumn(), full, rng)
+    crashes, plays_full = InlineHost.of(Crashes()), InlineHost.of(PlaysFullColumn())
+    assert ask_agent(crashes, full, rng) == AgentReply(None, Termination.AGENT_ERROR,
+                                                       "RuntimeError: boom")
+    reply = ask_agent(plays_full, full, rng)
     assert reply.column is None and reply.termination == Termination.ILLEGAL_MOVE
-    assert ask_agent(PlaysFullColumn(), session().position, rng) == AgentReply(3)
-    assert tell_new_game(Crashes(), Rules(), 2) == AgentReply(None, Termination.AGENT_ERROR,
-                                                              "new_game: KeyError: 'no'")
+    assert ask_agent(plays_full, session().position, rng) == AgentReply(3)
+    assert tell_new_game(crashes, Rules(), 2) == AgentReply(None, Termination.AGENT_ERROR,
+                                                            "new_game: KeyError: 'no'")
 
 
 def test_the_coin_picks_the_persons_side() -> None:

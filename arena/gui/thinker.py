@@ -16,12 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from arena.agent import GameStart, as_choice
 from arena.board import Position
-from arena.hosting.base import AgentFault
 from arena.hosting.process import ProcessHost
-from arena.outcome import Termination
-from arena.session import AgentReply
+from arena.session import AgentReply, ask_agent, tell_new_game
 
 
 @dataclass(frozen=True)
@@ -86,21 +83,12 @@ class AgentProcess:
     def _think(self, question: Question) -> None:
         """In the background thread: tell the agent of a new game if need be, then ask."""
         position = question.position
-        try:
-            if question.epoch != self._told:
-                self.host.new_game(GameStart(position.rules, question.player))
-                self._told = question.epoch
-            answer, _ = self.host.move(position, self.rng, None)
-            column = as_choice(answer).column
-        except AgentFault as fault:
-            self._reply = AgentReply(None, fault.termination, str(fault))
+        reply = None
+        if question.epoch != self._told:
+            reply = tell_new_game(self.host, position.rules, question.player)
+            self._told = question.epoch
+        reply = reply or ask_agent(self.host, position, self.rng)
+        if reply.column is None:
             self._told = None  # its process may be gone: tell the next one of the game
-            return
-        finally:
-            sys.stderr.write(self.host.take_output())
-        if position.can_play(column):
-            self._reply = AgentReply(column)
-        else:
-            self._reply = AgentReply(None, Termination.ILLEGAL_MOVE,
-                                     f"column {column} is not a legal move in position "
-                                     f"{position.describe()}")
+        sys.stderr.write(self.host.take_output())
+        self._reply = reply
