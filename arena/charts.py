@@ -7,6 +7,8 @@ from agent spec to its short label, and returns a Figure in the report's style.
 from __future__ import annotations
 
 import functools
+import os
+import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec
@@ -73,8 +75,14 @@ def _figure(height: float, width: float = WIDTH) -> Figure:
 
 
 def save(figure: Figure, path: Path) -> Path:
-    """Write ``figure`` as a PNG."""
-    figure.savefig(path, dpi=DPI)
+    """Write ``figure`` as a PNG, atomically (under a unique temporary name first)."""
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    try:
+        figure.savefig(name, dpi=DPI, format="png")
+        os.replace(name, path)
+    finally:
+        Path(name).unlink(missing_ok=True)
     return path
 
 
@@ -84,9 +92,9 @@ def _interval_bars(
 ) -> None:
     """Points at ``value`` with horizontal bars from ``low`` to ``high``."""
     value_, low_, high_ = (np.asarray(v, dtype=float) for v in (value, low, high))
-    xerr = np.vstack([value_ - low_, high_ - value_])
-    ax.errorbar(value_, y, xerr=np.nan_to_num(xerr), capsize=3, linestyle="none", clip_on=False,
-                **style)
+    xerr = np.vstack([value_ - low_, high_ - value_])  # rounding may leave -1e-13: clipped
+    ax.errorbar(value_, y, xerr=np.clip(np.nan_to_num(xerr), 0, None), capsize=3,
+                linestyle="none", clip_on=False, **style)
 
 
 def _percent_axis(ax: Axes, which: str = "x") -> None:

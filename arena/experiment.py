@@ -61,7 +61,7 @@ from arena.errors import ArenaError
 from arena.openings import load_openings
 from arena.plan import DEFAULT_SEED, FIRST_CHOICES, GameSettings, MatchPlan, Pairing
 from arena.players import canonical_player
-from arena.rundir import GAMES_FILE, claim_run_dir
+from arena.rundir import GAMES_FILE, check_directory, write_atomically
 from arena.runner import Progress, run_games
 from arena.sprt import (
     DEFAULT_BATCH_PAIRS,
@@ -359,7 +359,7 @@ class Experiment:
             try:
                 run = entry.describe(root)
                 if run is not None:
-                    claim_run_dir(root / entry.name, run)
+                    check_directory(root / entry.name, run)
             except ArenaError as error:
                 raise Where(self.path, entry.label).error(str(error)) from None
 
@@ -531,7 +531,7 @@ def write_experiment_report(experiment: Experiment, root: Path,
     for entry in experiment.entries:
         lines += _entry_section(entry, root)
     path = root / REPORT
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_atomically(path, "\n".join(lines) + "\n")
     return path
 
 

@@ -11,16 +11,17 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+import math
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from arena.board import DEFAULT_RULES, Rules
 from arena.errors import ArenaError
 from arena.hosting.base import HOSTINGS, Hosting
-from arena.openings import NoOpenings, OpeningBook, load_openings
+from arena.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
 from arena.players import canonical_player
 
 DEFAULT_SEED = 42
@@ -102,11 +103,22 @@ class GameTask(NamedTuple):
     opening: str
 
 
+class _Segment(NamedTuple):
+    """Rounds in which the same pairings play: from game ``game`` and round ``round``."""
+
+    game: int
+    round: int
+    pairings: tuple[int, ...]
+
+
 @dataclass(frozen=True)
 class MatchPlan:
-    """Every game of a run, numbered from 0: pairing after pairing, in order.
+    """Every game of a run, numbered from 0 in rounds: round ``r`` holds game ``r`` of every
+    pairing that has more than ``r`` games, in pairing order.
 
-    Within a pairing, game ``j`` (counted from the pairing's first game) uses opening pair
+    With one pairing, game ``i`` is its game ``i``; in a tournament every pairing advances
+    together, and a plan with more games per pairing numbers the games of one with fewer
+    alike, so a run can be extended. Within a pairing, its game ``j`` uses opening pair
     ``j // 2`` when there are openings, and with ``first="alternate"`` agent A moves first
     when ``j`` is even. Every pairing plays the same openings.
     """
@@ -115,20 +127,25 @@ class MatchPlan:
     settings: GameSettings = GameSettings()
     openings: OpeningBook = field(default_factory=NoOpenings)
 
-    _starts: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _segments: tuple[_Segment, ...] = field(init=False, repr=False, compare=False)
+    _total: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        starts = (0, *accumulate(p.games for p in self.pairings))
-        if not self.pairings or starts[-1] >= 1 << GAME_BITS:
-            raise MatchSetupError(
-                f"a run holds 1 to {(1 << GAME_BITS) - 1} games, got {starts[-1]}"
-            )
-        object.__setattr__(self, "_starts", starts)
+        segments, game, round_ = [], 0, 0
+        for count in sorted({p.games for p in self.pairings}):
+            playing = tuple(i for i, p in enumerate(self.pairings) if p.games >= count)
+            segments.append(_Segment(game, round_, playing))
+            game += (count - round_) * len(playing)
+            round_ = count
+        if not self.pairings or game >= 1 << GAME_BITS:
+            raise MatchSetupError(f"a run holds 1 to {(1 << GAME_BITS) - 1} games, got {game}")
+        object.__setattr__(self, "_segments", tuple(segments))
+        object.__setattr__(self, "_total", game)
 
     @property
     def total(self) -> int:
         """The number of games in the run."""
-        return self._starts[-1]
+        return self._total
 
     @property
     def specs(self) -> list[str]:
@@ -153,8 +170,10 @@ class MatchPlan:
         """Game ``game`` of the run."""
         if not 0 <= game < self.total:
             raise IndexError(f"game {game} is not in a run of {self.total} games")
-        index = bisect.bisect_right(self._starts, game) - 1
-        pairing, local = self.pairings[index], game - self._starts[index]
+        segment = self._segments[bisect.bisect_right(self._segments, (game, math.inf)) - 1]
+        offset = game - segment.game
+        pairing = self.pairings[segment.pairings[offset % len(segment.pairings)]]
+        local = segment.round + offset // len(segment.pairings)
         a_first = pairing.first == "a" or (pairing.first == "alternate" and local % 2 == 0)
         pair = local // 2 if self.openings.paired else None
         opening = self.openings.opening(pair) if pair is not None else ""
@@ -163,11 +182,15 @@ class MatchPlan:
 
 
 def default_out_dir(plan: MatchPlan, root: Path = DEFAULT_RESULTS_DIR) -> Path:
-    """A directory named after the run: its agents, games and seed, plus a digest of it all."""
-    digest = hashlib.sha256(json.dumps(plan.describe(), sort_keys=True).encode()).hexdigest()
+    """A directory named after the run: its agents and seed, plus a digest of everything that
+    decides its games but their number (the same command with more games extends it)."""
+    description = plan.describe()
+    description.pop("games")
+    description["pairings"] = [[a, b, first] for a, b, _, first in description["pairings"]]
+    digest = hashlib.sha256(json.dumps(description, sort_keys=True).encode()).hexdigest()
     agents = "_".join(f"{p.agent_a}-vs-{p.agent_b}" for p in plan.pairings)
     readable = re.sub(r"[^A-Za-z0-9=+.-]+", "_", agents)[:80]
-    return root / f"{readable}_n{plan.total}_seed{plan.settings.seed}_{digest[:8]}"
+    return root / f"{readable}_seed{plan.settings.seed}_{digest[:8]}"
 
 
 def game_seed(run_seed: int, game: int) -> int:
@@ -186,3 +209,25 @@ def match_plan(agent_a: str, agent_b: str, games: int, settings: GameSettings,
     name_a, name_b = (canonical_player(text, settings.rules) for text in (agent_a, agent_b))
     return MatchPlan((Pairing(name_a, name_b, games, first),), settings,
                      load_openings(openings, settings.rules, settings.seed))
+
+
+def plan_from_description(run: Mapping[str, Any],
+                          opening_moves: Sequence[str] | None = None) -> MatchPlan:
+    """The plan a run description (``MatchPlan.describe``, kept in meta.json) stands for;
+    ``opening_moves`` are the openings of a run from an openings file.
+
+    KeyError, TypeError or ValueError (an ArenaError among them) if it describes no plan.
+    """
+    board = run["board"]
+    rules = Rules(board["rows"], board["cols"], board["connect"])
+    settings = GameSettings(rules, run["seed"], run.get("time_per_move"), run.get("time_bank"))
+    pairings = tuple(Pairing(str(a), str(b), games, first)
+                     for a, b, games, first in run["pairings"])
+    spec = run.get("openings", "none")
+    if spec == "file":
+        if not opening_moves:
+            raise ValueError("the run's openings file is not recorded")
+        book: OpeningBook = FileOpenings(Path(), tuple(opening_moves))
+    else:
+        book = load_openings(spec, rules, settings.seed)
+    return MatchPlan(pairings, settings, book)

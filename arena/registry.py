@@ -9,6 +9,7 @@ agent's constructor; their annotations give their types and their defaults the d
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import inspect
@@ -18,7 +19,7 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.metadata import entry_points
+from importlib.metadata import PackageNotFoundError, entry_points, version
 from pathlib import Path
 from typing import Any, Literal
 
@@ -190,6 +191,21 @@ class AgentSpec:
         """True if the agent asks a person (declared by its class)."""
         return bool(getattr(self.factory, "interactive", False))
 
+    def fingerprint(self) -> str:
+        """What identifies the agent's code: the arena's version for a built-in, the
+        distribution's version for an installed plugin, else the SHA-256 of its source file."""
+        if self.name in BUILTIN_AGENTS:
+            return f"connect-four-arena {version_of('connect-four-arena')}"
+        entry = registry().get(self.name)
+        if entry is not None:
+            return f"{entry.origin} {version_of(entry.origin)}"
+        try:
+            source = inspect.getsourcefile(self.factory)
+            data = Path(source).read_bytes() if source else b""
+        except (OSError, TypeError):
+            data = b""
+        return "sha256 " + hashlib.sha256(data).hexdigest() if data else "unknown source"
+
     def build(self) -> Agent:
         """A new agent from this spec."""
         factory = self.factory
@@ -205,6 +221,14 @@ class AgentSpec:
                 "and new_game(game) methods"
             )
         return agent
+
+
+def version_of(distribution: str) -> str:
+    """The installed version of a distribution, or "unknown"."""
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def parse_spec(text: str) -> AgentSpec:

@@ -15,6 +15,7 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.replay import RecordedGame, load_recorded_games
+from arena.rundir import write_atomically
 
 PAGE_FILE = "replay.html"
 
@@ -51,10 +52,8 @@ def write_replay_page(directory: Path, games: Sequence[int] | None = None,
     recorded = load_recorded_games(directory, games)
     path = out or directory / PAGE_FILE
     title = f"Replays: {directory.resolve().name}"
-    temporary = path.with_name(path.name + ".tmp")
     try:
-        temporary.write_text(replay_page(recorded, title), encoding="utf-8")
-        temporary.replace(path)
+        write_atomically(path, replay_page(recorded, title))
     except OSError as error:
         raise PageWriteError(f"cannot write {path}: {error.strerror or error}") from None
     return path, len(recorded)

@@ -24,9 +24,26 @@ from arena.errors import ArenaError
 from arena.names import depth_family, short_names
 from arena.ratings import RATING_COLUMNS, RESULT_SCORES
 from arena.records import COLUMNS
-from arena.rundir import GAMES_FILE, META_FILE, SUMMARY_FILE, read_meta
+from arena.rundir import (
+    GAMES_FILE,
+    META_FILE,
+    SUMMARY_FILE,
+    RunDirectory,
+    RunDirectoryError,
+    read_meta,
+    run_plan,
+    write_atomically,
+    write_meta,
+)
 from arena.stats import wilson
-from arena.summary import seeds_line, summarize
+from arena.summary import (
+    current_summary,
+    seeds_line,
+    summarize,
+    summary_fingerprint,
+    write_summary,
+)
+from arena.validation import check_games
 
 __all__ = [
     "MalformedRunError", "NoRunError", "Run", "agent_scores", "cost_per_move", "crosstable",
@@ -54,6 +71,7 @@ class Run:
 
     directory: Path
     games: pd.DataFrame
+    summary: pd.DataFrame
     ratings: pd.DataFrame | None
     sprt: pd.DataFrame | None
     meta: dict[str, Any]
@@ -141,17 +159,31 @@ def _read_optional(path: Path, columns: Sequence[str]) -> pd.DataFrame | None:
 
 
 def load_run(run_dir: Path) -> Run:
-    """Read a run directory; NoRunError if it holds no games."""
+    """Read a run directory (locked by the caller); NoRunError if it holds no games.
+
+    games.csv is trusted as the run left it (its digest is in meta.json beside summary.csv's);
+    otherwise every row is checked against the run's plan (GamesTableError names the first
+    that does not fit) and summary.csv is written afresh.
+    """
     directory = Path(run_dir)
-    if not (directory / GAMES_FILE).is_file():
-        what = "does not exist" if not directory.exists() else f"holds no run (no {GAMES_FILE})"
-        raise NoRunError(f"{directory} {what}")
+    for name in (GAMES_FILE, META_FILE):
+        if not (directory / name).is_file():
+            what = "does not exist" if not directory.exists() else f"holds no run (no {name})"
+            raise NoRunError(f"{directory} {what}")
+    meta = read_meta(directory)
+    if not current_summary(directory, meta):
+        check_games(directory / GAMES_FILE, run_plan(directory, meta))
+        write_summary(summarize(directory / GAMES_FILE), directory / SUMMARY_FILE)
+        meta["summary"] = summary_fingerprint(directory)
+        write_meta(directory, meta)
     return Run(
         directory=directory,
         games=_read_games(directory / GAMES_FILE),
+        summary=_read_csv(directory / SUMMARY_FILE,
+                          dtype={"agent_a": str, "agent_b": str, "elo_model": str}),
         ratings=_read_optional(directory / "ratings.csv", RATING_COLUMNS),
         sprt=_read_optional(directory / "sprt.csv", ("games", "llr", "lower", "upper")),
-        meta=read_meta(directory) if (directory / META_FILE).is_file() else {},
+        meta=meta,
     )
 
 
@@ -159,14 +191,8 @@ def load_run(run_dir: Path) -> Run:
 
 
 def pairings(run: Run) -> pd.DataFrame:
-    """summary.csv's rows, one per (agent_a, agent_b); computed afresh from games.csv when
-    summary.csv is missing or older than games.csv (a run stopped before writing it)."""
-    games, summary = run.directory / GAMES_FILE, run.directory / SUMMARY_FILE
-    if summary.is_file() and summary.stat().st_mtime >= games.stat().st_mtime:
-        table = _read_csv(summary, dtype={"agent_a": str, "agent_b": str, "elo_model": str})
-        if not table.empty and {"agent_a", "agent_b", "wins", "elo"} <= set(table.columns):
-            return table
-    return pd.DataFrame([row.row() for row in summarize(games)])
+    """summary.csv's rows, one per (agent_a, agent_b)."""
+    return run.summary
 
 
 def _points_against_others(games: pd.DataFrame) -> pd.DataFrame:
@@ -440,11 +466,19 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
 
 
 def write_report(run_dir: Path) -> Path:
-    """Write the charts and report.md into ``run_dir``; return report.md's path."""
-    run = load_run(Path(run_dir))
-    rated = [] if run.ratings is None else [str(agent) for agent in run.ratings["agent"]]
-    labels = short_names([*run.agents, *rated])
-    page = "\n\n".join("\n".join(section) for section in _sections(run, labels))
-    path = run.directory / REPORT
-    path.write_text(page + "\n", encoding="utf-8")
+    """Write the charts and report.md into ``run_dir`` (locked meanwhile); return report.md's
+    path."""
+    if not Path(run_dir).is_dir():
+        raise NoRunError(f"{run_dir} does not exist")
+    with RunDirectory(Path(run_dir), create=False):
+        try:
+            run = load_run(Path(run_dir))
+            rated = [] if run.ratings is None else [str(agent) for agent in run.ratings["agent"]]
+            labels = short_names([*run.agents, *rated])
+            page = "\n\n".join("\n".join(section) for section in _sections(run, labels))
+            path = run.directory / REPORT
+            write_atomically(path, page + "\n")
+        except OSError as error:
+            raise RunDirectoryError(f"cannot write the report in {run_dir}: "
+                                    f"{error.strerror or error}") from None
     return path

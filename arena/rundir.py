@@ -1,17 +1,23 @@
-"""The run directory: ``meta.json`` (what the run is), ``games.csv`` (one row per finished game,
-in completion order) and ``summary.csv`` (derived from games.csv).
+"""The run directory: ``meta.json`` (what the run is), ``games.csv`` (one row per finished game)
+and ``summary.csv`` (derived from games.csv), plus the report and ``agents.log``.
 
-games.csv is only ever appended to; a line without its newline (the process died while writing
-it) is cut off when the run is opened again. While a run writes, games.csv is locked against a
-second run.
+A run claims its directory with an exclusive lock before it writes anything; every file but
+games.csv is written atomically under a unique temporary name. games.csv is appended to as
+games finish, every row it already holds checked against the plan when the run is opened
+again (a last line without its newline, cut short by a kill, is dropped), and sorted by game
+when the run ends, so that the same command gives the same file.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
+import mmap
 import os
-from collections.abc import Iterable, Iterator
+import tempfile
+from collections.abc import Iterable
+from contextlib import suppress
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
@@ -19,13 +25,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from arena.errors import ArenaError
+from arena.plan import MatchPlan, plan_from_description
+from arena.records import COLUMNS, GameRow
+from arena.validation import check_games
 
 try:
     import fcntl
 except ImportError:  # not POSIX: runs are not locked
     fcntl = None  # type: ignore[assignment]
-
-from arena.records import COLUMNS, GameRow, GamesTableError, read_header
 
 if TYPE_CHECKING:
     from arena.worker import AgentOutput
@@ -36,8 +43,105 @@ META_FILE = "meta.json"
 AGENTS_LOG = "agents.log"
 
 
+LOCK_FILE = ".lock"
+META_KEYS = {"run": dict, "agents": dict, "sessions": list}
+
+
 class RunDirectoryError(ArenaError):
-    """A run directory that belongs to another command, or is in use."""
+    """A run directory that belongs to another command, is in use, or cannot be used."""
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` at once: a reader sees the old file or the new one, never
+    half, and two writers never share a temporary file."""
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", dir=path.parent,
+                                     prefix=f".{path.name}.", suffix=".tmp",
+                                     delete=False) as file:
+        temporary = Path(file.name)
+        try:
+            file.write(text)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+    try:
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes (hex)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class RunDirectory:
+    """A run directory claimed by this process: created if need be, and locked for as long as
+    the ``with`` block lasts, so that no other run (nor report) writes into it meanwhile.
+
+    A directory this process created is removed again if the block fails before anything but
+    the lock was written into it.
+    """
+
+    def __init__(self, path: Path, create: bool = True):
+        self.path = path
+        self.create = create
+        self._fd: int | None = None
+        self._created = False
+
+    @property
+    def games(self) -> Path:
+        """The run's games.csv."""
+        return self.path / GAMES_FILE
+
+    def __enter__(self) -> RunDirectory:
+        where = f"cannot use {self.path} as a run directory"
+        try:
+            if self.create:
+                self._created = not self.path.exists()
+                self.path.mkdir(parents=True, exist_ok=True)
+            self._fd = os.open(self.path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise RunDirectoryError(f"{where}: {error.strerror or error}") from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(self._fd)
+                self._fd = None
+                raise RunDirectoryError(f"{self.path} is in use by another run (or report); "
+                                        "wait for it to finish") from None
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # releases the lock
+            self._fd = None
+        if error is not None and self._created:
+            with suppress(OSError):
+                (self.path / LOCK_FILE).unlink()
+                self.path.rmdir()  # only if nothing else was written
+
+    def read_meta(self) -> dict[str, Any] | None:
+        """meta.json, checked, or None when the directory holds no run yet."""
+        if not (self.path / META_FILE).exists():
+            strays = [name for name in (GAMES_FILE, SUMMARY_FILE)
+                      if (self.path / name).exists()]
+            if strays:
+                raise RunDirectoryError(
+                    f"{self.path} holds {', '.join(strays)} but no {META_FILE}: not a run this "
+                    "command can resume; give another --out")
+            return None
+        return read_meta(self.path)
+
+    def write_meta(self, meta: dict[str, Any]) -> None:
+        """Write meta.json atomically."""
+        write_meta(self.path, meta)
 
 
 def run_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
@@ -53,92 +157,105 @@ def _show(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def claim_run_dir(directory: Path, run: dict[str, Any]) -> dict[str, Any]:
-    """Check that ``directory`` is new, or holds this very run; return its meta.json (or {}).
+def _counts(run: dict[str, Any]) -> list[int]:
+    return [pairing[2] for pairing in run.get("pairings", [])]
 
-    Refuses a directory whose meta.json describes a different run, or that holds run files
-    without a meta.json, so that nothing there is overwritten.
-    """
-    meta_path = directory / META_FILE
-    if meta_path.exists():
-        meta = read_meta(directory)
-        differences = run_differences(meta.get("run", {}), run)
-        if differences:
-            raise RunDirectoryError(
-                f"{directory} holds a different run ({'; '.join(differences)}); "
-                "give another --out or remove that directory"
-            )
-        return meta
-    strays = [name for name in (GAMES_FILE, SUMMARY_FILE) if (directory / name).exists()]
-    if strays:
-        raise RunDirectoryError(
-            f"{directory} holds {', '.join(strays)} but no {META_FILE}: not a run this "
-            "command can resume; give another --out"
-        )
-    return {}
+
+def _without_counts(run: dict[str, Any]) -> dict[str, Any]:
+    return {**{k: v for k, v in run.items() if k != "games"},
+            "pairings": [pairing[:2] + pairing[3:] for pairing in run.get("pairings", [])]}
+
+
+def extends(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """True if ``new`` is ``old`` with more games for every pairing alike, so that every game
+    of ``old`` keeps its index (see MatchPlan's numbering)."""
+    before, after = _counts(old), _counts(new)
+    return (_without_counts(old) == _without_counts(new) and len(set(before)) == 1
+            and len(set(after)) == 1 and after[0] > before[0])
+
+
+def check_run(directory: Path, meta: dict[str, Any], run: dict[str, Any]) -> None:
+    """Refuse a directory whose run is not ``run`` and that ``run`` does not extend."""
+    old = meta["run"]
+    if old == run or extends(old, run):
+        return
+    differences = run_differences(old, run)
+    hint = ("give more games to extend it, another --out, or remove that directory"
+            if _without_counts(old) == _without_counts(run) else
+            "give another --out or remove that directory")
+    raise RunDirectoryError(f"{directory} holds a different run ({'; '.join(differences)}); "
+                            f"{hint}")
+
+
+def check_directory(directory: Path, run: dict[str, Any]) -> None:
+    """Refuse, before any game, a directory that holds another run (without locking it)."""
+    meta = RunDirectory(directory, create=False).read_meta()
+    if meta is not None:
+        check_run(directory, meta, run)
 
 
 def read_meta(directory: Path) -> dict[str, Any]:
-    """The run's meta.json."""
+    """The run's meta.json; RunDirectoryError if it is unreadable or damaged."""
     path = directory / META_FILE
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError) as error:  # UnicodeDecodeError is a ValueError
         raise RunDirectoryError(f"{path}: cannot read it: {error}") from None
     if not isinstance(meta, dict):
-        raise RunDirectoryError(f"{path}: expected a JSON object")
+        raise RunDirectoryError(f"{path}: damaged: expected a JSON object")
+    for key, kind in META_KEYS.items():
+        if not isinstance(meta.get(key), kind):
+            raise RunDirectoryError(f"{path}: damaged: no {key!r} {kind.__name__} in it; "
+                                    "remove the directory or give another --out")
     return meta
 
 
 def write_meta(directory: Path, meta: dict[str, Any]) -> None:
-    """Write meta.json atomically (a reader sees the old or the new file, never half)."""
-    directory.mkdir(parents=True, exist_ok=True)
-    temporary = directory / (META_FILE + ".tmp")
-    temporary.write_text(json.dumps(meta, indent=2, default=str) + "\n", encoding="utf-8")
-    os.replace(temporary, directory / META_FILE)
+    """Write meta.json atomically."""
+    write_atomically(directory / META_FILE, json.dumps(meta, indent=2, default=str) + "\n")
+
+
+def run_plan(directory: Path, meta: dict[str, Any]) -> MatchPlan:
+    """The plan of the run meta.json describes; RunDirectoryError if it describes none."""
+    try:
+        return plan_from_description(meta["run"], meta.get("openings"))
+    except (KeyError, TypeError, ValueError) as error:
+        raise RunDirectoryError(f"{directory / META_FILE}: damaged run description: "
+                                f"{error}") from None
 
 
 class GamesTable:
-    """games.csv opened for appending, locked, with its last partial line removed.
+    """games.csv opened for appending, each row it holds checked against the plan first.
 
-    Use as a context manager; ``finished`` tells which game indices are already in the file.
+    Use as a context manager, in a locked ``RunDirectory``; ``finished`` tells which game
+    indices the file holds. A last line without its newline (a write cut short by a kill) is
+    cut off, once the rest of the file has passed the check.
     """
 
-    def __init__(self, path: Path, total_games: int):
+    def __init__(self, path: Path, plan: MatchPlan):
         self.path = path
-        self.total_games = total_games
+        self.plan = plan
         self._file: TextIO | None = None
         self._writer: Any = None
-        self.finished = np.zeros(total_games, dtype=bool)
+        self.finished = np.zeros(plan.total, dtype=bool)
 
     def __enter__(self) -> GamesTable:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.exists():
+            complete = complete_length(self.path)
+            self.finished = check_games(self.path, self.plan, complete)
+            if complete < self.path.stat().st_size:
+                os.truncate(self.path, complete)
         self._file = file = self.path.open("a", newline="", encoding="utf-8")
-        try:
-            self._lock(file)
-            truncate_partial_line(self.path)
-            if self.path.stat().st_size == 0:
-                file.write(",".join(COLUMNS) + "\n")
-                file.flush()
-            else:
-                self._read_finished()
-        except BaseException:
-            self._close()
-            raise
+        if file.tell() == 0:
+            file.write(",".join(COLUMNS) + "\n")
+            file.flush()
         self._writer = csv.writer(file, lineterminator="\n")
         return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self._close()
-
-    def _close(self) -> None:
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
         if self._file is not None:
-            self._file.close()  # also releases the lock
+            self._file.close()
             self._file = None
 
     def append(self, rows: Iterable[GameRow]) -> None:
@@ -150,27 +267,6 @@ class GamesTable:
         self._file.flush()
         self.finished[[row.game for row in rows]] = True
 
-    def _lock(self, file: TextIO) -> None:
-        if fcntl is None:
-            return
-        try:
-            fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise RunDirectoryError(
-                f"{self.path} is being written by another run; wait for it to finish"
-            ) from None
-
-    def _read_finished(self) -> None:
-        for line, game in _game_indices(self.path):
-            if not 0 <= game < self.total_games:
-                raise GamesTableError(
-                    f"{self.path}, line {line}: game {game} is outside this run's "
-                    f"0 to {self.total_games - 1}"
-                )
-            if self.finished[game]:
-                raise GamesTableError(f"{self.path}, line {line}: game {game} appears twice")
-            self.finished[game] = True
-
 
 def _clean(row: GameRow) -> GameRow:
     """Keep every row on one line: an agent's error message may hold line breaks."""
@@ -179,38 +275,36 @@ def _clean(row: GameRow) -> GameRow:
     return row
 
 
-def truncate_partial_line(path: Path) -> None:
-    """Cut a last line that lacks its newline (a write cut short by a kill or a crash)."""
-    with path.open("r+b") as file:
-        size = file.seek(0, os.SEEK_END)
-        end = size
+def complete_length(path: Path) -> int:
+    """The bytes of ``path`` up to its last newline (a last line without one is cut short)."""
+    with path.open("rb") as file:
+        end = file.seek(0, os.SEEK_END)
         while end > 0:
             start = max(0, end - 65536)
             file.seek(start)
-            chunk = file.read(end - start)
-            newline = chunk.rfind(b"\n")
+            newline = file.read(end - start).rfind(b"\n")
             if newline >= 0:
-                keep = start + newline + 1
-                break
+                return start + newline + 1
             end = start
-        else:
-            keep = 0
-        if keep < size:
-            file.truncate(keep)
+    return 0
 
 
-def _game_indices(path: Path) -> Iterator[tuple[int, int]]:
-    """(line number, game index) of every row of a games.csv, checking its header."""
-    with path.open(newline="", encoding="utf-8") as file:
-        reader = csv.reader(file)
-        if read_header(path, reader):
-            for row in reader:
-                try:
-                    yield reader.line_num, int(row[0])
-                except (ValueError, IndexError):
-                    raise GamesTableError(
-                        f"{path}, line {reader.line_num}: expected a game index, got {row[:1]}"
-                    ) from None
+def sort_games(path: Path) -> None:
+    """Leave games.csv sorted by game index (atomically), unless it is already."""
+    offsets, games = [], []
+    with path.open("rb") as file:
+        header = file.readline()
+        while line := file.readline():
+            offsets.append(file.tell() - len(line))
+            games.append(int(line[:line.index(b",")]))
+    order = np.argsort(np.array(games, dtype=np.int64), kind="stable")
+    if np.all(order[1:] > order[:-1]):
+        return
+    starts = np.array(offsets, dtype=np.int64)
+    ends = np.append(starts[1:], path.stat().st_size)
+    with path.open("rb") as source, mmap.mmap(source.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        text = header + b"".join(data[starts[i]:ends[i]] for i in order)
+    write_atomically(path, text.decode("utf-8"))
 
 
 def write_outputs(path: Path, outputs: Iterable[AgentOutput]) -> None:

@@ -27,6 +27,7 @@ from arena.errors import AgentSpecError
 from arena.hosting.base import AgentFault, Traits
 from arena.hosting.process import ProcessHost
 from arena.interrupts import watch_interrupts
+from arena.openings import FileOpenings
 from arena.plan import MatchPlan, MatchSetupError
 from arena.players import effective_limit, split_limit, unsupported
 from arena.pool import Backend, BatchSizer, Pool, batches, open_pool
@@ -34,16 +35,15 @@ from arena.records import GameRow
 from arena.registry import AgentSpec, parse_spec
 from arena.rundir import (
     AGENTS_LOG,
-    GAMES_FILE,
-    META_FILE,
     SUMMARY_FILE,
     GamesTable,
-    claim_run_dir,
-    read_meta,
-    write_meta,
+    RunDirectory,
+    RunDirectoryError,
+    check_run,
+    sort_games,
     write_outputs,
 )
-from arena.summary import PairingSummary, summarize, write_summary
+from arena.summary import PairingSummary, summarize, summary_fingerprint, write_summary
 from arena.worker import AgentCache
 
 
@@ -167,6 +167,7 @@ def run_games(
     progress: Progress | None = None,
     session: dict[str, Any] | None = None,
     stopping: StoppingRule | None = None,
+    allow_changed_agents: bool = False,
 ) -> MatchRun:
     """Play the games of ``plan`` that ``out_dir`` does not hold yet; write summary.csv.
 
@@ -174,42 +175,45 @@ def run_games(
     ``stopping``, games are played stage by stage until the rule stops the run (or the plan's
     games are all played); the rule's description is part of the run's. What agents print
     goes to agents.log in ``out_dir``. Refuses (RunDirectoryError) a directory that holds a
-    different run, and checks the agents (AgentSpecError, MatchSetupError) before any game.
+    different run (a plan with more games per pairing extends it), whose rows do not fit the
+    plan (GamesTableError), or whose agents' code changed (unless ``allow_changed_agents``),
+    and checks the agents (AgentSpecError, MatchSetupError) before any game.
     """
     if stopping is not None and stopping.stage < 1:
         raise MatchSetupError(f"a stage holds at least 1 game, got {stopping.stage}")
     run = {**plan.describe(), **(stopping.describe() if stopping is not None else {})}
-    claim_run_dir(out_dir, run)
     agents = AgentCache()
     pool: Pool | None = None
     try:
-        with watch_interrupts():
+        with watch_interrupts(), RunDirectory(out_dir) as directory:
+            meta = directory.read_meta()
+            if meta is not None:
+                check_run(out_dir, meta, run)
             resolved = resolve_agents(plan, agents)
             check_workers(resolved, jobs, backend)
-            if not (out_dir / META_FILE).exists():
-                write_meta(out_dir, _new_meta(run, resolved))  # before games.csv exists
-            with GamesTable(out_dir / GAMES_FILE, plan.total) as table:
-                meta = read_meta(out_dir)  # read under the lock: another session may have ended
-                record = {"started": _now(), "ended": None, "jobs": jobs, "backend": backend,
-                          "hosting": plan.settings.hosting, "scheduler": scheduler,
-                          "cores": os.cpu_count(), "versions": _versions(), **(session or {})}
-                meta["sessions"].append(record)
-                meta["ended"] = None
-                write_meta(out_dir, meta)
+            record = {"started": _now(), "ended": None, "jobs": jobs, "backend": backend,
+                      "hosting": plan.settings.hosting, "scheduler": scheduler,
+                      "cores": os.cpu_count(), "versions": _versions(), **(session or {})}
+            meta = _session_meta(meta, plan, run, resolved, record, allow_changed_agents,
+                                 out_dir)
+            with GamesTable(directory.games, plan) as table:
+                directory.write_meta(meta)
                 if not table.finished.all():  # workers start before any thread does
                     pool = open_pool(backend, jobs, scheduler, agents)
                 if progress is not None:
                     progress.start(plan.total, int(table.finished.sum()))
                 played = _play(plan, table, pool, BatchSizer(jobs), stopping, progress,
                                out_dir / AGENTS_LOG)
-                pool, finished = None, pool
-                if finished is not None:
-                    finished.close()
-                summaries = summarize(out_dir / GAMES_FILE)
-                write_summary(summaries, out_dir / SUMMARY_FILE)
-                record.update(ended=_now(), games_played=played)
-                meta["ended"] = record["ended"]
-                write_meta(out_dir, meta)
+            pool, finished = None, pool
+            if finished is not None:
+                finished.close()
+            sort_games(directory.games)
+            summaries = summarize(directory.games)
+            write_summary(summaries, out_dir / SUMMARY_FILE)
+            record.update(ended=_now(), games_played=played)
+            meta["ended"] = record["ended"]
+            meta["summary"] = summary_fingerprint(out_dir)
+            directory.write_meta(meta)
     finally:
         if pool is not None:
             pool.close(abort=True)
@@ -236,19 +240,41 @@ def _play(plan: MatchPlan, table: GamesTable, pool: Pool | None, sizer: BatchSiz
     return played
 
 
-def _new_meta(run: dict[str, Any], agents: Sequence[ResolvedAgent]) -> dict[str, Any]:
-    return {
-        "run": run,
-        "agents": {
-            agent.name: {"target": agent.spec.target, "params": agent.spec.resolved(),
-                         "limit": asdict(agent.limit), "hosting": agent.hosting,
-                         "reproducible": agent.traits.reproducible}
-            for agent in agents
-        },
-        "started": _now(),
-        "ended": None,
-        "sessions": [],
-    }
+def _session_meta(meta: dict[str, Any] | None, plan: MatchPlan, run: dict[str, Any],
+                  agents: Sequence[ResolvedAgent], record: dict[str, Any],
+                  allow_changed_agents: bool, directory: Path) -> dict[str, Any]:
+    """meta.json with this session added: new for a new run; else the run extended if it
+    grows, and the agents' code checked against what the run began with."""
+    described = {agent.name: {"target": agent.spec.target, "params": agent.spec.resolved(),
+                              "limit": asdict(agent.limit), "hosting": agent.hosting,
+                              "reproducible": agent.traits.reproducible,
+                              "fingerprint": agent.spec.fingerprint()}
+                 for agent in agents}
+    if meta is None:
+        meta = {"run": run, "agents": described, "started": _now(), "ended": None,
+                "sessions": []}
+        if isinstance(plan.openings, FileOpenings):
+            meta["openings"] = list(plan.openings.moves)
+    else:
+        if meta["run"] != run:
+            record["extended_from"] = meta["run"].get("games")
+            meta["run"] = run
+        changed = {name: [meta["agents"][name].get("fingerprint"), now["fingerprint"]]
+                   for name, now in described.items()
+                   if meta["agents"].get(name, {}).get("fingerprint", now["fingerprint"])
+                   != now["fingerprint"]}
+        if changed and not allow_changed_agents:
+            name, (before, after) = next(iter(changed.items()))
+            raise RunDirectoryError(
+                f"{directory}: the code of agent {name!r} changed since the run began "
+                f"({before} then, {after} now); its games would mix two agents: give another "
+                "--out, or --allow-changed-agents to resume anyway (recorded in meta.json)")
+        if changed:
+            record["changed_agents"] = changed
+        meta["agents"] = {**meta["agents"], **described}
+    meta["sessions"].append(record)
+    meta["ended"] = None
+    return meta
 
 
 def _now() -> str:

@@ -351,6 +351,7 @@ def run_sprt(
     scheduler: str | None = None,
     progress: Progress | None = None,
     session: dict[str, Any] | None = None,
+    allow_changed_agents: bool = False,
     on_step: Callable[[SprtStep], None] | None = None,
 ) -> SprtRun:
     """Play ``plan`` (see ``sprt_plan``) batch by batch until ``test`` accepts a hypothesis or
@@ -363,5 +364,6 @@ def run_sprt(
     check_sprt_plan(plan)
     monitor = _Monitor(test, Path(out_dir), plan.total, on_step)
     match = run_games(plan, Path(out_dir), jobs=jobs, backend=backend, scheduler=scheduler,
-                      progress=progress, session=session, stopping=monitor)
+                      progress=progress, session=session, stopping=monitor,
+                      allow_changed_agents=allow_changed_agents)
     return SprtRun(Path(out_dir), test, monitor.steps, match, plan.total)

@@ -13,6 +13,7 @@ summary.csv.
 from __future__ import annotations
 
 import csv
+import io
 import math
 from array import array
 from collections import Counter
@@ -25,6 +26,7 @@ import numpy as np
 
 from arena.outcome import FORFEITS
 from arena.records import iter_columns
+from arena.rundir import GAMES_FILE, SUMMARY_FILE, file_digest, write_atomically
 from arena.stats import EloEstimate, pentanomial, pentanomial_counts, trinomial
 
 # The columns of games.csv a summary reads, in the order PairingSummary.add takes them.
@@ -192,8 +194,22 @@ def summarize(games_csv: Path) -> list[PairingSummary]:
 
 
 def write_summary(summaries: list[PairingSummary], path: Path) -> None:
-    """Write summary.csv (replacing it: it is derived from games.csv)."""
-    with path.open("w", newline="", encoding="utf-8") as file:
-        writer = csv.DictWriter(file, SUMMARY_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(csv_cells(summary.row()) for summary in summaries)
+    """Write summary.csv atomically (replacing it: it is derived from games.csv)."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, SUMMARY_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(csv_cells(summary.row()) for summary in summaries)
+    write_atomically(path, text.getvalue())
+
+
+def summary_fingerprint(directory: Path) -> dict[str, str]:
+    """The digests of games.csv and summary.csv, kept in meta.json: summary.csv is current
+    (and untouched) only while both still match."""
+    return {name: file_digest(directory / name) for name in (GAMES_FILE, SUMMARY_FILE)}
+
+
+def current_summary(directory: Path, meta: dict[str, Any]) -> bool:
+    """True if summary.csv is the one written from games.csv as it is now."""
+    recorded = meta.get("summary")
+    return (isinstance(recorded, dict) and (directory / SUMMARY_FILE).is_file()
+            and recorded == summary_fingerprint(directory))

@@ -24,7 +24,7 @@ from arena.plan import GameSettings, MatchPlan, Pairing
 from arena.players import canonical_player
 from arena.pool import Backend
 from arena.records import load_games
-from arena.rundir import GAMES_FILE
+from arena.rundir import GAMES_FILE, write_atomically
 from arena.runner import MatchRun, Progress, run_games
 
 if TYPE_CHECKING:
@@ -144,8 +144,8 @@ def write_standings(directory: Path, anchor: str | None, seed: int) -> Standings
     games = load_games(directory / GAMES_FILE)
     ratings = rate(games, anchor=anchor, rng=ratings_rng(seed), bootstrap=BOOTSTRAP)
     table = crosstable(games, list(ratings["agent"]))
-    ratings.to_csv(directory / RATINGS_FILE, index=False)
-    table.to_csv(directory / CROSSTABLE_FILE, index=False)
+    write_atomically(directory / RATINGS_FILE, ratings.to_csv(index=False))
+    write_atomically(directory / CROSSTABLE_FILE, table.to_csv(index=False))
     return Standings(ratings, table)
 
 
@@ -169,10 +169,12 @@ def run_tournament(
     scheduler: str | None = None,
     progress: Progress | None = None,
     session: dict[str, Any] | None = None,
+    allow_changed_agents: bool = False,
 ) -> TournamentRun:
     """Play the games of ``plan`` that ``out_dir`` lacks (see ``run_games``), then write
     ratings.csv (anchored as ``resolve_anchor`` says) and crosstable.csv."""
     anchored = resolve_anchor(anchor, plan.specs)
     run = run_games(plan, out_dir, jobs=jobs, backend=backend, scheduler=scheduler,
-                    progress=progress, session=session)
+                    progress=progress, session=session,
+                    allow_changed_agents=allow_changed_agents)
     return TournamentRun(run, anchored, write_standings(out_dir, anchored, plan.settings.seed))

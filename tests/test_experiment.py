@@ -224,7 +224,7 @@ def test_an_entry_changed_after_a_run_is_refused_before_any_game(arena: click.Gr
     root = tmp_path / "results"
     assert run(arena, path, "--out", str(root), "--no-report").exit_code == 0
     before = (root / "iw-vs-random" / "games.csv").read_text()
-    write(path, TINY.replace("games = 2", "games = 4"))
+    write(path, TINY.replace("games = 2", "games = 2\nseed = 9"))
     result = run(arena, path, "--out", str(root))
     assert result.exit_code == 2
     assert result.stderr.startswith(f'arena: error: {path}: tournament #1 "three": ')

@@ -125,8 +125,8 @@ def test_an_agent_that_changes_its_position_changes_no_other_game(tmp_path: Path
     mutated = load_games(tmp_path / "mutated" / "games.csv")
     clean = load_games(tmp_path / "clean" / "games.csv")
     columns = ["game", "moves", "result", "termination"]
-    assert mutated[columns][6:].to_dict("records") == clean[columns][6:].to_dict("records")
-    first = mutated[:6]
+    assert mutated[columns][1::2].to_dict("records") == clean[columns][1::2].to_dict("records")
+    first = mutated[::2]  # the pairings play in turns
     if hosting == "inline":  # it changed the position the game holds: caught, its loss
         assert set(first["termination"]) == {"agent_error"}
         assert set(first["error"]) == {"the agent changed the position it was given"}
@@ -218,7 +218,7 @@ def test_dask_workers_survive_hangs_and_crashes(tmp_path: Path) -> None:
                       Pairing(canonical_player(agent("HardExits")), "random", 2)), settings)
     run_games(plan, tmp_path, jobs=2, backend="dask")
     games = load_games(tmp_path / "games.csv")
-    assert games["termination"].tolist() == ["time_forfeit"] * 2 + ["agent_crash"] * 2
+    assert games["termination"].tolist() == ["time_forfeit", "agent_crash"] * 2
 
 
 def test_ctrl_c_is_one_line_and_leaves_nothing_running(tmp_path: Path) -> None:

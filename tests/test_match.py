@@ -138,17 +138,27 @@ def test_a_fixed_first_mover_moves_first_in_every_game(first: str) -> None:
     assert {plan.task(g).first for g in range(4)} == {first}
 
 
-def test_several_pairings_number_games_on_and_share_the_openings() -> None:
+def test_several_pairings_play_in_rounds_and_share_the_openings() -> None:
     rules = Rules()
     plan = MatchPlan((Pairing("p", "q", 3), Pairing("q", "r", 4)), GameSettings(rules, 1),
                      load_openings("random:4", rules, 1))
     assert plan.total == 7
-    later = plan.task(3)
-    assert (later.agent_a, later.agent_b, later.first, later.pair) == ("q", "r", "a", 0)
-    assert later.opening == plan.task(0).opening
-    assert plan.task(6).pair == 1
+    tasks = [plan.task(game) for game in range(7)]
+    assert [(t.agent_a, t.agent_b) for t in tasks] == [("p", "q"), ("q", "r")] * 3 + [("q", "r")]
+    assert [t.first for t in tasks] == ["a", "a", "b", "b", "a", "a", "b"]
+    assert [t.pair for t in tasks] == [0, 0, 0, 0, 1, 1, 1]
+    assert tasks[1].opening == tasks[0].opening != tasks[4].opening
     with pytest.raises(IndexError):
         plan.task(7)
+
+
+def test_more_games_per_pairing_keep_every_game_of_fewer() -> None:
+    def plan(games: int) -> MatchPlan:
+        return MatchPlan(tuple(Pairing(a, b, games) for a, b in (("p", "q"), ("p", "r"),
+                                                                   ("q", "r"))))
+
+    small, large = plan(4), plan(10)
+    assert [small.task(g) for g in range(small.total)] == [large.task(g) for g in range(12)]
 
 
 def test_plans_need_games() -> None:
@@ -337,12 +347,23 @@ def test_a_resumed_run_plays_only_the_missing_games(tmp_path: Path) -> None:
 def test_a_different_run_in_the_same_directory_is_refused(tmp_path: Path) -> None:
     run_games(plan_of("random", "random", 6), tmp_path)
     before = (tmp_path / "games.csv").read_text()
-    for other in (plan_of("random", "random", 8), plan_of("random", "random", 6, seed=6),
+    for other in (plan_of("random", "random", 4), plan_of("random", "random", 6, seed=6),
                   plan_of("random", "immediate-win", 6), plan_of("random", "random", 6,
                                                                  openings="random:2")):
         with pytest.raises(RunDirectoryError, match="holds a different run"):
             run_games(other, tmp_path)
     assert (tmp_path / "games.csv").read_text() == before
+
+
+def test_more_games_extend_a_run_and_play_only_the_new_ones(tmp_path: Path) -> None:
+    run_games(plan_of("random", "immediate-win", 6, openings="random:2"), tmp_path / "grown")
+    grown = run_games(plan_of("random", "immediate-win", 10, openings="random:2"),
+                      tmp_path / "grown")
+    assert grown.played == 4 and grown.summaries[0].games == 10
+    run_games(plan_of("random", "immediate-win", 10, openings="random:2"), tmp_path / "whole")
+    assert games_without_timing(tmp_path / "grown") == games_without_timing(tmp_path / "whole")
+    meta = json.loads((tmp_path / "grown" / "meta.json").read_text())
+    assert meta["run"]["games"] == 10 and meta["sessions"][1]["extended_from"] == 6
 
 
 def test_meta_records_agents_options_and_versions(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -24,10 +23,11 @@ from arena.cli.report import report_command
 from arena.game import play_game
 from arena.names import short_name
 from arena.notation import from_moves, parse_moves
+from arena.openings import FileOpenings, NoOpenings
+from arena.plan import GameSettings, MatchPlan, Pairing, game_seed
 from arena.ratings import rate
-from arena.records import COLUMNS
+from arena.records import COLUMNS, GamesTableError
 from arena.report import (
-    MalformedRunError,
     NoRunError,
     cost_per_move,
     depth_series,
@@ -53,6 +53,10 @@ STAND_INS: dict[str, Agent] = {
 }
 
 
+SEED = 11
+"""The run seed of the synthetic runs."""
+
+
 def _row(game: int, pair: str, a: str, b: str, first: str, opening: str, moves: str,
          result: str, nodes: Mapping[str, int | None]) -> dict[str, object]:
     """A row of games.csv; agents think 1 ms (a) and 0.1 ms (b) per ply of the game."""
@@ -72,11 +76,13 @@ def _row(game: int, pair: str, a: str, b: str, first: str, opening: str, moves: 
 
 def play_rows(a: str, b: str, pairs: int, seed: int, start: int = 0,
               openings: bool = True) -> list[dict[str, object]]:
-    """Rows of real games between the stand-ins of ``a`` and ``b``, in colour-swapped pairs."""
+    """Rows of real games between the stand-ins of ``a`` and ``b``, in colour-swapped pairs
+    from the same two-ply openings whatever the agents."""
     rng = np.random.default_rng(seed)
+    drawn = np.random.default_rng(0).integers(1, 8, size=(pairs, 2))
     rows: list[dict[str, object]] = []
     for p in range(pairs):
-        opening = "".join(str(c) for c in rng.integers(1, 8, size=2)) if openings else ""
+        opening = "".join(str(c) for c in drawn[p]) if openings else ""
         for first in ("a", "b"):
             specs = (a, b) if first == "a" else (b, a)
             outcome = play_game([STAND_INS[s] for s in specs], [rng, rng],
@@ -89,14 +95,41 @@ def play_rows(a: str, b: str, pairs: int, seed: int, start: int = 0,
 
 
 def write_run(directory: Path, rows: Sequence[Mapping[str, object]], **extra: object) -> Path:
-    """A run directory: games.csv from ``rows``, meta.json, and any extra CSV tables."""
+    """A run directory: games.csv from ``rows``, meta.json, and any extra CSV tables.
+
+    The run is the plan whose pairings are the rows' (in order of appearance, as many games
+    each as rows), seed SEED, and the openings of the first pairing's rows; each row gets the
+    index, seed and pair of its pairing's game in that plan (rows stay in order per pairing).
+    """
+    by_pairing: dict[tuple[str, str], list[Mapping[str, object]]] = {}
+    for row in rows:
+        by_pairing.setdefault((str(row["agent_a"]), str(row["agent_b"])), []).append(row)
+    first_rows = next(iter(by_pairing.values()))
+    openings = tuple(str(row["opening"]) for row in first_rows[::2]) if first_rows[0]["pair"] \
+        != "" else ()
+    plan = MatchPlan(tuple(Pairing(a, b, len(games)) for (a, b), games in by_pairing.items()),
+                     GameSettings(seed=SEED),
+                     FileOpenings(Path(), openings) if openings else NoOpenings())
+    played = dict.fromkeys(by_pairing, 0)
+    numbered = []
+    for game in range(plan.total):
+        task = plan.task(game)
+        key = (task.agent_a, task.agent_b)
+        row = by_pairing[key][played[key]]
+        played[key] += 1
+        assert (row["first"], row["opening"]) == (task.first, task.opening)
+        numbered.append({**row, "game": game, "seed": game_seed(SEED, game),
+                         "pair": "" if task.pair is None else task.pair})
     directory.mkdir(parents=True, exist_ok=True)
     with open(directory / "games.csv", "w", newline="") as out:
         writer = csv.DictWriter(out, COLUMNS)
         writer.writeheader()
-        writer.writerows(rows)
-    (directory / "meta.json").write_text(json.dumps(
-        {"command": "arena match random random", "date": "2025-01-02T03:04:05"}))
+        writer.writerows(numbered)
+    meta = {"run": plan.describe(), "agents": {}, "sessions": [],
+            "command": "arena match random random", "date": "2025-01-02T03:04:05"}
+    if openings:
+        meta["openings"] = list(openings)
+    (directory / "meta.json").write_text(json.dumps(meta))
     for name, table in extra.items():
         assert isinstance(table, pd.DataFrame)
         table.to_csv(directory / f"{name}.csv", index=False)
@@ -247,19 +280,23 @@ def test_no_run_is_refused(tmp_path: Path) -> None:
     with pytest.raises(NoRunError, match="does not exist"):
         write_report(tmp_path / "missing")
     (tmp_path / "games.csv").write_text(",".join(COLUMNS) + "\n")
-    with pytest.raises(NoRunError, match="no games"):
+    with pytest.raises(NoRunError, match=r"no meta\.json"):
         write_report(tmp_path)
+    write_run(tmp_path / "empty", hand_rows())
+    (tmp_path / "empty" / "games.csv").write_text(",".join(COLUMNS) + "\n")
+    with pytest.raises(NoRunError, match="no games"):
+        write_report(tmp_path / "empty")
 
 
 def test_malformed_games_are_refused(tmp_path: Path) -> None:
     rows = hand_rows()
     rows[2]["result"] = "victory"
-    with pytest.raises(MalformedRunError, match="victory"):
+    with pytest.raises(GamesTableError, match=r"games\.csv, line 4: result 'victory'"):
         write_report(write_run(tmp_path / "bad", rows))
-    (tmp_path / "cols").mkdir()
-    (tmp_path / "cols" / "games.csv").write_text("agent_a,agent_b\nx,y\n")
-    with pytest.raises(MalformedRunError, match="lacks column"):
-        write_report(tmp_path / "cols")
+    directory = write_run(tmp_path / "cols", hand_rows())
+    (directory / "games.csv").write_text("agent_a,agent_b\nx,y\n")
+    with pytest.raises(GamesTableError, match="unexpected columns"):
+        write_report(directory)
 
 
 def test_command_refuses_an_empty_directory(tmp_path: Path) -> None:
@@ -291,14 +328,15 @@ def test_many_pairings_leave_out_the_bars(tmp_path: Path, monkeypatch: pytest.Mo
     assert "](crosstable.png)" in page
 
 
-def test_a_current_summary_is_read_and_a_stale_one_recomputed(tmp_path: Path) -> None:
+def test_a_current_summary_is_read_and_an_edited_one_recomputed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     directory = write_run(tmp_path, hand_rows())
     summary = directory / "summary.csv"
     fresh = pairings(load_run(directory))  # no summary.csv: computed from games.csv
     assert fresh[["wins", "draws", "losses"]].values.tolist() == [[3, 1, 2]]
-    doctored = fresh.assign(wins=99)
-    doctored.to_csv(summary, index=False)
-    assert pairings(load_run(directory))["wins"].tolist() == [99]  # current: it is the source
-    games_time = (directory / "games.csv").stat().st_mtime
-    os.utime(summary, (games_time - 60, games_time - 60))  # older than games.csv: stale
+    with monkeypatch.context() as patched:  # current: read as it is, nothing recomputed
+        patched.setattr(report, "summarize", None)
+        assert pairings(load_run(directory))["wins"].tolist() == [3]
+    fresh.assign(wins=99).to_csv(summary, index=False)  # newer than games.csv, but edited
     assert pairings(load_run(directory))["wins"].tolist() == [3]
+    assert pd.read_csv(summary)["wins"].tolist() == [3]  # summary.csv written afresh

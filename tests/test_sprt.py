@@ -223,7 +223,7 @@ def test_another_test_or_a_match_in_the_same_directory_is_refused(tmp_path: Path
 def test_the_default_directory_names_the_games_and_the_test() -> None:
     directory = default_sprt_dir(plan(), H0_H1)
     assert directory.parent == DEFAULT_SPRT_DIR
-    assert directory.name.startswith("immediate-win-vs-random_n400_seed7_")
+    assert directory.name.startswith("immediate-win-vs-random_seed7_")
     assert default_sprt_dir(plan(), SprtTest(0, 40, batch_pairs=5)) != directory
     assert default_sprt_dir(plan(), SprtTest(0, 50, batch_pairs=5, llr="approximate")) \
         != directory

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from arena.records import GameRow
-from arena.rundir import GamesTable
+from arena.records import COLUMNS, GameRow
 from arena.stats import Z95, elo_from_score, pentanomial, trinomial
 from arena.summary import SUMMARY_COLUMNS, summarize, write_summary
 
@@ -25,8 +24,10 @@ def game(index: int, result: str, **changes: Any) -> GameRow:
 
 def write(tmp_path: Path, rows: list[GameRow]) -> Path:
     path = tmp_path / "games.csv"
-    with GamesTable(path, total_games=100) as table:
-        table.append(rows)
+    with path.open("w", newline="", encoding="utf-8") as file:
+        writer = csv.writer(file, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        writer.writerows(rows)
     return path
 
 

@@ -73,7 +73,8 @@ def repeated_games_warning(summary: PairingSummary) -> str | None:
 @run_options(DEFAULT_RESULTS_DIR)
 def match_command(agent_a: str, agent_b: str, games: int, first: First, jobs: int | None,
                   settings: GameSettings, openings: str, out: Path | None, quiet: bool,
-                  backend: Backend, scheduler: str | None, no_report: bool) -> None:
+                  backend: Backend, scheduler: str | None, no_report: bool,
+                  allow_changed_agents: bool) -> None:
     """Play GAMES games of AGENT_A against AGENT_B and print the statistics.
 
     Agents are spec strings (see `arena agents`), optionally with their own limit after @.
@@ -96,7 +97,7 @@ def match_command(agent_a: str, agent_b: str, games: int, first: First, jobs: in
     workers = jobs or (1 if interactive else available_cores())
     run = with_progress(plan.total, directory, quiet or interactive, lambda progress: run_games(
         plan, directory, jobs=workers, backend=backend, scheduler=scheduler, progress=progress,
-        session=session), ProgressBar)
+        session=session, allow_changed_agents=allow_changed_agents), ProgressBar)
     _print_run(run)
     if not no_report:
         write_run_report(run.directory)

@@ -85,6 +85,9 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
         click.option("--no-report", is_flag=True,
                      help="Skip the charts and report.md written at the end (see "
                           "`arena report`)."),
+        click.option("--allow-changed-agents", is_flag=True,
+                     help="Resume a run although an agent's code changed since it began "
+                          "(recorded in meta.json; by default that is refused)."),
         click.option("--backend", type=click.Choice(BACKENDS), default="local",
                      show_default=True,
                      help="local: processes on this machine; dask: a dask cluster."),

@@ -106,7 +106,8 @@ def format_sprt(run: SprtRun) -> str:
 def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: float,
                  beta: float, model: Model, llr: LlrMethod, max_games: int, batch_pairs: int,
                  jobs: int | None, settings: GameSettings, openings: str, out: Path | None,
-                 quiet: bool, backend: Backend, scheduler: str | None, no_report: bool) -> None:
+                 quiet: bool, backend: Backend, scheduler: str | None, no_report: bool,
+                 allow_changed_agents: bool) -> None:
     """Test whether AGENT_A is stronger than AGENT_B with the fewest games.
 
     AGENT_A is the agent under test, AGENT_B the baseline; results are from AGENT_A's point
@@ -130,7 +131,8 @@ def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: fl
     session = {"command": shlex.join(sys.argv), "options": click.get_current_context().params}
     run = with_progress(plan.total, directory, quiet, lambda progress: run_sprt(
         plan, test, directory, jobs=jobs or available_cores(), backend=backend,
-        scheduler=scheduler, progress=progress, session=session, on_step=progress.step),
+        scheduler=scheduler, progress=progress, session=session, on_step=progress.step,
+        allow_changed_agents=allow_changed_agents),
         SprtProgressBar)
     click.echo(format_sprt(run))
     warning = repeated_games_warning(run.summary)

@@ -116,7 +116,7 @@ def format_tournament(done: TournamentRun) -> str:
 def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, anchor: str | None,
                        jobs: int | None, settings: GameSettings, openings: str,
                        out: Path | None, quiet: bool, no_report: bool, backend: Backend,
-                       scheduler: str | None) -> None:
+                       scheduler: str | None, allow_changed_agents: bool) -> None:
     """Play every pair of agents GAMES games (or, with --gauntlet, the first agent against each
     other one), then print the crosstable and the agents' Elo ratings.
 
@@ -136,7 +136,8 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, ancho
     session = {"command": shlex.join(sys.argv), "options": click.get_current_context().params}
     done = with_progress(plan.total, directory, quiet, lambda progress: run_tournament(
         plan, directory, anchor=anchor, jobs=jobs or available_cores(), backend=backend,
-        scheduler=scheduler, progress=progress, session=session), TournamentProgressBar)
+        scheduler=scheduler, progress=progress, session=session,
+        allow_changed_agents=allow_changed_agents), TournamentProgressBar)
     click.echo(format_tournament(done))
     if not no_report:
         write_run_report(directory)

@@ -1,0 +1,249 @@
+"""games.csv checked row by row against the plan of its run, before anything trusts it.
+
+Every row must be a game of the plan (index in range, once), with the plan's pairing, seed,
+first mover and opening; a result and a termination from the known sets; numbers where numbers
+belong; and a move string that replays legally from the opening to exactly that ending: a
+line by the last move for ``four_in_a_row``, a full board for ``board_full``, a game still
+going for a forfeit, with the result that follows. The move strings are replayed in bulk by a
+numba kernel, so a run of a million games is checked in seconds.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+from numba import njit
+
+from arena.board import Rules
+from arena.outcome import FORFEITS, Termination
+from arena.plan import MatchPlan, game_seed
+from arena.records import COLUMNS, GamesTableError, read_header
+
+RESULTS = ("win", "draw", "loss")
+TERMINATIONS = frozenset(Termination)
+CHUNK = 100_000
+"""Rows replayed by the kernel at a time (bounded memory for any run)."""
+
+ONGOING, WON, FULL, BAD_COLUMN, PAST_END = 0, 1, 2, -1, -2
+PLAN_FIELDS = ("pair", "seed", "agent_a", "agent_b", "first", "opening")
+
+
+@njit(cache=True)
+def _has_line(stones: np.uint64, rows: int, cols: int, connect: int) -> bool:
+    height = rows + 1
+    tall, wide = rows >= connect, cols >= connect
+    for step, fits in ((1, tall), (height, wide), (height - 1, tall and wide),
+                       (height + 1, tall and wide)):
+        if not fits:  # no line in that direction, and its shifts could pass 63 bits
+            continue
+        run = stones
+        for i in range(1, connect):
+            run &= stones >> np.uint64(step * i)
+        if run:
+            return True
+    return False
+
+
+@njit(cache=True)
+def replay(columns: np.ndarray, offsets: np.ndarray, rows: int, cols: int,
+           connect: int) -> np.ndarray:
+    """How each move string ends: ONGOING, WON (by its last move), FULL, or BAD_COLUMN /
+    PAST_END (a column off the board or full; a move after a line)."""
+    height = rows + 1
+    one = np.uint64(1)
+    board = np.uint64(0)
+    for c in range(cols):
+        board |= ((one << np.uint64(rows)) - one) << np.uint64(c * height)
+    codes = np.zeros(len(offsets) - 1, dtype=np.int8)
+    for game in range(len(offsets) - 1):
+        mover = np.uint64(0)
+        other = np.uint64(0)
+        code = ONGOING
+        for i in range(offsets[game], offsets[game + 1]):
+            column = columns[i]
+            if code == WON:
+                code = PAST_END
+                break
+            if column < 0 or column >= cols:
+                code = BAD_COLUMN
+                break
+            base = np.uint64(column * height)
+            filled = mover | other
+            if filled & (one << (base + np.uint64(rows - 1))):  # the column is full
+                code = BAD_COLUMN
+                break
+            mover |= (filled + (one << base)) & ~filled
+            if _has_line(mover, rows, cols, connect):
+                code = WON
+            elif (mover | other) == board:
+                code = FULL
+            mover, other = other, mover
+        codes[game] = code
+    return codes
+
+
+class _Pending:
+    """Rows waiting for the replay kernel: their line, move string and what they claim."""
+
+    def __init__(self) -> None:
+        self.lines: list[int] = []
+        self.moves: list[str] = []
+        self.claims: list[tuple[str, str, str]] = []  # first, result, termination
+
+    def add(self, line: int, moves: str, claim: tuple[str, str, str]) -> None:
+        self.lines.append(line)
+        self.moves.append(moves)
+        self.claims.append(claim)
+
+
+def check_games(path: Path, plan: MatchPlan, length: int | None = None) -> np.ndarray:
+    """Check every row of ``path`` (its first ``length`` bytes) against ``plan``; the mask of
+    the games it holds.
+
+    GamesTableError names the file and the line of the first row that does not fit.
+    """
+    finished = np.zeros(plan.total, dtype=bool)
+    pending = _Pending()
+    for line, row in _rows(path, length):
+        game, moves, claim = _check_row(path, line, row, plan, finished)
+        finished[game] = True
+        pending.add(line, moves, claim)
+        if len(pending.lines) >= CHUNK:
+            _check_endings(path, pending, plan.settings.rules)
+            pending = _Pending()
+    _check_endings(path, pending, plan.settings.rules)
+    return finished
+
+
+def _rows(path: Path, length: int | None) -> Iterator[tuple[int, list[str]]]:
+    """(line number, fields) of every row after the header."""
+    try:
+        with path.open("rb") as file:
+            reader = csv.reader(_lines(path, file, length), strict=True)
+            if not read_header(path, reader):
+                return
+            while True:
+                try:
+                    row = next(reader)
+                except StopIteration:
+                    return
+                except csv.Error as error:
+                    raise GamesTableError(f"{path}, line {reader.line_num}: not a CSV row "
+                                          f"({error})") from None
+                yield reader.line_num, row
+    except OSError as error:
+        raise GamesTableError(f"{path}: cannot read it: {error.strerror}") from None
+
+
+def _lines(path: Path, file: BinaryIO, length: int | None) -> Iterator[str]:
+    """The file's lines as text, up to ``length`` bytes."""
+    read = 0
+    for number, raw in enumerate(file, start=1):
+        read += len(raw)
+        if length is not None and read > length:
+            return
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise GamesTableError(f"{path}, line {number}: not UTF-8 text") from None
+
+
+def _check_row(path: Path, line: int, row: list[str], plan: MatchPlan,
+               finished: np.ndarray) -> tuple[int, str, tuple[str, str, str]]:
+    """The row's game, moves and claimed ending, once every field fits the plan."""
+    def bad(problem: str) -> GamesTableError:
+        return GamesTableError(f"{path}, line {line}: {problem}; this row is not a game of "
+                               "this run")
+
+    if len(row) != len(COLUMNS):
+        raise bad(f"{len(row)} fields, expected {len(COLUMNS)}")
+    (index, pair, seed, agent_a, agent_b, first, opening, moves, result, termination, plies,
+     *numbers, _) = row
+    game = _whole(index)
+    if game is None or not 0 <= game < plan.total:
+        raise bad(f"game {index!r} is not a game index from 0 to {plan.total - 1}")
+    if finished[game]:
+        raise bad(f"game {game} appears twice")
+    task = plan.task(game)
+    expected = ("" if task.pair is None else str(task.pair),
+                str(game_seed(plan.settings.seed, game)), task.agent_a, task.agent_b,
+                task.first, task.opening)
+    found = (pair, seed, agent_a, agent_b, first, opening)
+    if found != expected:
+        name, value, wanted = next(item for item in zip(PLAN_FIELDS, found, expected,
+                                                        strict=True) if item[1] != item[2])
+        raise bad(f"{name} is {value!r} where game {game} has {wanted!r}")
+    if result not in RESULTS:
+        raise bad(f"result {result!r} is not one of {', '.join(RESULTS)}")
+    if termination not in TERMINATIONS:
+        raise bad(f"termination {termination!r} is not one of {', '.join(Termination)}")
+    if not moves.startswith(opening):
+        raise bad(f"moves {moves!r} do not start with the opening {opening!r}")
+    if _whole(plies) != len(moves):
+        raise bad(f"plies {plies!r} is not the number of moves ({len(moves)})")
+    time_a, time_b, nodes_a, nodes_b, turns_a, turns_b = numbers
+    for name, value in (("time_a", time_a), ("time_b", time_b)):
+        if not _seconds(value):
+            raise bad(f"{name} {value!r} is not a number of seconds")
+    for name, value in (("nodes_a", nodes_a or "0"), ("nodes_b", nodes_b or "0"),
+                        ("turns_a", turns_a), ("turns_b", turns_b)):
+        if not value.isdigit():
+            raise bad(f"{name} {value!r} is not a whole number")
+    return game, moves, (first, result, termination)
+
+
+def _whole(text: str) -> int | None:
+    return int(text) if text.isdigit() else None
+
+
+def _seconds(text: str) -> bool:
+    try:
+        value = float(text)
+    except ValueError:
+        return False
+    return math.isfinite(value) and value >= 0
+
+
+def _check_endings(path: Path, pending: _Pending, rules: Rules) -> None:
+    """Replay the pending rows' moves and match each ending with the row's claim."""
+    if not pending.lines:
+        return
+    text = "".join(pending.moves).encode("ascii", errors="replace")
+    columns = np.frombuffer(text, dtype=np.uint8).astype(np.int64) - ord("1")
+    offsets = np.zeros(len(pending.moves) + 1, dtype=np.int64)
+    np.cumsum([len(moves) for moves in pending.moves], out=offsets[1:])
+    codes = replay(columns, offsets, rules.rows, rules.cols, rules.connect)
+    for line, moves, claim, code in zip(pending.lines, pending.moves, pending.claims, codes,
+                                        strict=True):
+        problem = _ending_problem(moves, claim, int(code))
+        if problem:
+            raise GamesTableError(f"{path}, line {line}: {problem}; this row is not a game of "
+                                  "this run")
+
+
+def _ending_problem(moves: str, claim: tuple[str, str, str], code: int) -> str:
+    """What is wrong with a row's claimed ending, given how its moves replay ('' if right)."""
+    first, result, termination = claim
+    if code == BAD_COLUMN:
+        return f"moves {moves!r} play a column that is off the board or full"
+    if code == PAST_END:
+        return f"moves {moves!r} go on after a line was completed"
+    endings = {WON: Termination.FOUR_IN_A_ROW, FULL: Termination.BOARD_FULL}
+    if code in endings and termination != endings[code]:
+        return f"moves {moves!r} end in {endings[code]}, not {termination}"
+    if code == ONGOING and termination not in FORFEITS:
+        return f"moves {moves!r} leave the game unfinished, yet it ended in {termination}"
+    a_player = 1 if first == "a" else 2
+    if code == FULL:
+        expected = "draw"
+    else:  # the last mover won, or the side to move (the other player) forfeited
+        winner = 2 - len(moves) % 2
+        expected = "win" if winner == a_player else "loss"
+    if result != expected:
+        return f"moves {moves!r} ending in {termination} make the result {expected}, not {result}"
+    return ""
