@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import gc
+import io
 import math
 import os
 import statistics
@@ -35,6 +36,7 @@ import numpy as np
 from arena.agent import GameStart, as_choice
 from arena.board import Position, Rules
 from arena.errors import MalformedInputError
+from arena.files import write_atomically
 from arena.game import play_game
 from arena.notation import from_moves
 from arena.registry import make_agent
@@ -255,9 +257,10 @@ def format_table(rows: Sequence[BenchRow]) -> str:
 
 
 def write_csv(rows: Sequence[BenchRow], path: Path) -> None:
-    """Write the rows to ``path`` as CSV with a header."""
-    with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=[f.name for f in fields(BenchRow)])
-        writer.writeheader()
-        for row in rows:
-            writer.writerow(asdict(row))
+    """Write the rows to ``path`` as CSV with a header (atomically)."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=[f.name for f in fields(BenchRow)],
+                            lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(asdict(row) for row in rows)
+    write_atomically(path, text.getvalue())

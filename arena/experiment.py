@@ -58,10 +58,11 @@ import numpy as np
 
 from arena.board import Rules
 from arena.errors import ArenaError
+from arena.files import write_atomically
 from arena.openings import load_openings
 from arena.plan import DEFAULT_SEED, FIRST_CHOICES, GameSettings, MatchPlan, Pairing
 from arena.players import canonical_player
-from arena.rundir import GAMES_FILE, check_directory, write_atomically
+from arena.rundir import GAMES_FILE, check_directory
 from arena.runner import Progress, run_games
 from arena.sprt import (
     DEFAULT_BATCH_PAIRS,
@@ -302,11 +303,8 @@ class SprtEntry(Entry):
     def plan(self, root: Path) -> MatchPlan:
         """The test's game pairs, up to its maximum."""
         a, b = (x.spec(root) if isinstance(x, Ranked) else x for x in (self.a, self.b))
-        plan = sprt_plan(a, b, max_games=self.max_games, settings=self.settings,
+        return sprt_plan(a, b, max_games=self.max_games, settings=self.settings,
                          openings=self.openings)
-        if len(plan.specs) < 2:
-            raise ExperimentError(f"{self.label}: A and B are both {a!r}")
-        return plan
 
     def describe(self, root: Path) -> dict[str, Any] | None:
         """The run's description, None while a tournament it names is not rated."""

@@ -40,6 +40,7 @@ COLUMNS: tuple[str, ...] = GameRow._fields
 
 
 TIMING_COLUMNS = ("time_a", "time_b")
+CATEGORIES = ("agent_a", "agent_b", "first", "result", "termination")
 
 
 class GamesTableError(ArenaError):
@@ -66,15 +67,21 @@ def iter_columns(path: Path, names: Sequence[str]) -> Iterator[tuple[str, ...]]:
 
 
 def load_games(path: Path) -> pd.DataFrame:
-    """games.csv as a DataFrame sorted by game index."""
+    """games.csv as a DataFrame sorted by game index, with proper dtypes.
+
+    Move strings and openings stay strings (``""`` for none), agents, first mover, result and
+    termination are categories, ``pair`` and the node counts nullable integers (``<NA>`` where
+    blank), times floats.
+    """
     import pandas as pd  # imported here: pandas is slow to import and the match path avoids it
 
+    dtypes: dict[str, str] = {"opening": "str", "moves": "str", "error": "str", "pair": "Int64",
+                              "nodes_a": "Int64", "nodes_b": "Int64",
+                              **dict.fromkeys(CATEGORIES, "category")}
     table = pd.read_csv(
         path,
-        dtype={"opening": str, "moves": str, "error": str},
+        dtype=dtypes,
         keep_default_na=False,
         na_values={"pair": [""], "nodes_a": [""], "nodes_b": [""]},
     )
-    for column in ("pair", "nodes_a", "nodes_b"):
-        table[column] = table[column].astype("Int64")
     return table.sort_values("game", ignore_index=True)

@@ -25,6 +25,8 @@ from typing import Any, Literal
 
 from arena.agent import Agent, FunctionAgent
 from arena.errors import AgentSpecError
+from arena.hosting.base import describe
+from arena.interrupts import from_user
 
 ENTRY_POINT_GROUP = "connect_four_arena.agents"
 
@@ -305,6 +307,11 @@ def _import_target(target: str, spec: str) -> Callable[..., Any]:
             module = importlib.import_module(module_name)
     except (ImportError, OSError) as error:
         raise AgentSpecError(f"agent spec {spec!r}: cannot import {module_name}: {error}") from None
+    except BaseException as error:
+        if from_user(error):
+            raise
+        raise AgentSpecError(f"agent spec {spec!r}: importing {module_name} failed: "
+                             f"{describe(error)}") from None
     try:
         factory = getattr(module, attr)
     except AttributeError:
@@ -333,5 +340,9 @@ def _import_file(path: Path) -> Any:
         raise ImportError(f"{path} is not a Python file")
     module = importlib.util.module_from_spec(loader_spec)
     sys.modules[module_name] = module
-    loader_spec.loader.exec_module(module)
+    try:
+        loader_spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[module_name]  # a later attempt imports it afresh
+        raise
     return module

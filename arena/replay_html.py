@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.files import write_atomically
 from arena.replay import RecordedGame, load_recorded_games
-from arena.rundir import write_atomically
 
 PAGE_FILE = "replay.html"
 

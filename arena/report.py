@@ -21,6 +21,7 @@ from matplotlib.figure import Figure
 
 from arena import charts
 from arena.errors import ArenaError
+from arena.files import write_atomically
 from arena.names import depth_family, short_names
 from arena.ratings import RATING_COLUMNS, RESULT_SCORES
 from arena.records import COLUMNS
@@ -32,7 +33,6 @@ from arena.rundir import (
     RunDirectoryError,
     read_meta,
     run_plan,
-    write_atomically,
     write_meta,
 )
 from arena.stats import wilson

@@ -11,11 +11,9 @@ when the run ends, so that the same command gives the same file.
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
 import mmap
 import os
-import tempfile
 from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
@@ -25,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from arena.errors import ArenaError
+from arena.files import UnwritableError, check_writable, write_atomically
 from arena.plan import MatchPlan, plan_from_description
 from arena.records import COLUMNS, GameRow
 from arena.validation import check_games
@@ -49,34 +48,6 @@ META_KEYS = {"run": dict, "agents": dict, "sessions": list}
 
 class RunDirectoryError(ArenaError):
     """A run directory that belongs to another command, is in use, or cannot be used."""
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` at once: a reader sees the old file or the new one, never
-    half, and two writers never share a temporary file."""
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", dir=path.parent,
-                                     prefix=f".{path.name}.", suffix=".tmp",
-                                     delete=False) as file:
-        temporary = Path(file.name)
-        try:
-            file.write(text)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
-    try:
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-
-
-def file_digest(path: Path) -> str:
-    """The SHA-256 of a file's bytes (hex)."""
-    digest = hashlib.sha256()
-    with path.open("rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class RunDirectory:
@@ -104,9 +75,12 @@ class RunDirectory:
             if self.create:
                 self._created = not self.path.exists()
                 self.path.mkdir(parents=True, exist_ok=True)
+            check_writable(self.path, "a run")
             self._fd = os.open(self.path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as error:
             raise RunDirectoryError(f"{where}: {error.strerror or error}") from None
+        except UnwritableError as error:
+            raise RunDirectoryError(f"{where}: {error.reason}") from None
         if fcntl is not None:
             try:
                 fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -260,6 +260,10 @@ def sprt_plan(
             f"got {max_games}"
         )
     name_a, name_b = (canonical_player(text, settings.rules) for text in (agent_a, agent_b))
+    if name_a == name_b:
+        raise SprtSetupError(
+            f"A and B are both {name_a!r}: an SPRT tells two different agents apart (to pit "
+            "an agent against itself, play a match)")
     plan = MatchPlan((Pairing(name_a, name_b, max_games),), settings, book)
     check_sprt_plan(plan)
     return plan

@@ -24,9 +24,10 @@ from typing import Any
 
 import numpy as np
 
+from arena.files import file_digest, write_atomically
 from arena.outcome import FORFEITS
 from arena.records import iter_columns
-from arena.rundir import GAMES_FILE, SUMMARY_FILE, file_digest, write_atomically
+from arena.rundir import GAMES_FILE, SUMMARY_FILE
 from arena.stats import EloEstimate, pentanomial, pentanomial_counts, trinomial
 
 # The columns of games.csv a summary reads, in the order PairingSummary.add takes them.

@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from arena.errors import ArenaError
+from arena.files import write_atomically
 from arena.openings import NoOpenings, OpeningBook
 from arena.plan import GameSettings, MatchPlan, Pairing
 from arena.players import canonical_player
 from arena.pool import Backend
 from arena.records import load_games
-from arena.rundir import GAMES_FILE, write_atomically
+from arena.rundir import GAMES_FILE
 from arena.runner import MatchRun, Progress, run_games
 
 if TYPE_CHECKING:

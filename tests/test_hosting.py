@@ -261,3 +261,44 @@ def running_in_group(group: int) -> list[int]:
         if int(fields[2]) == group and fields[0] != "Z":
             running.append(int(stat.parent.name))
     return running
+
+
+@pytest.mark.parametrize(("source", "problem"), [
+    ("def f(:\n", "importing {path} failed: SyntaxError: invalid syntax"),
+    ("raise RuntimeError('no GPU')\n", "importing {path} failed: RuntimeError: no GPU"),
+    ("import sys\nsys.exit(3)\n", "importing {path} failed: SystemExit: 3"),
+    ("raise KeyboardInterrupt\n", "importing {path} failed: KeyboardInterrupt"),
+])
+def test_an_agent_file_that_fails_to_load_is_one_line(arena: click.Group, tmp_path: Path,
+                                                      source: str, problem: str) -> None:
+    path = tmp_path / "broken.py"
+    path.write_text(source)
+    result = CliRunner().invoke(arena, ["match", f"{path}:Agent", "random", "-n", "2",
+                                        "--out", str(tmp_path / "run")])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert problem.format(path=path) in result.stderr
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(("out", "problem"), [
+    ("{tmp}/a_file.txt/sub", "Not a directory"),
+    ("/proc/arena-run", "No such file or directory"),
+])
+def test_a_run_directory_that_cannot_be_written_is_one_line(arena: click.Group, tmp_path: Path,
+                                                            out: str, problem: str) -> None:
+    (tmp_path / "a_file.txt").write_text("not a directory")
+    directory = out.format(tmp=tmp_path)
+    result = CliRunner().invoke(arena, ["match", "random", "random", "-n", "2", "--out",
+                                        directory])
+    assert result.exit_code == 2
+    assert result.stderr == f"arena: error: cannot use {directory} as a run directory: " \
+                            f"{problem}\n"
+
+
+def test_bench_checks_its_output_before_it_measures(arena: click.Group,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("arena.cli.bench.run_bench", None)  # measuring would fail the test
+    result = CliRunner().invoke(arena, ["bench", "--quick", "--out", "/proc/arena.csv"])
+    assert result.exit_code == 2
+    assert result.stderr == ("arena: error: cannot write the table arena.csv in /proc: "
+                             "No such file or directory\n")

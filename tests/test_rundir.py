@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.files import write_atomically
 from arena.plan import GameSettings, match_plan
 from arena.records import COLUMNS, TIMING_COLUMNS, load_games
 from arena.rundir import (
@@ -21,7 +22,6 @@ from arena.rundir import (
     complete_length,
     read_meta,
     sort_games,
-    write_atomically,
 )
 from arena.runner import run_games
 from arena.worker import AgentCache, play_task

@@ -39,6 +39,10 @@ STRONG, WEAK = "immediate-win", "random"
 H0_H1 = SprtTest(0.0, 50.0, batch_pairs=5)
 
 
+TWINS = ("negamax:depth=1", "negamax:depth=1,tt=false")
+"""Two agents that play alike (an SPRT refuses one agent against itself)."""
+
+
 def plan(a: str = STRONG, b: str = WEAK, max_games: int = 400, seed: int = 7) -> MatchPlan:
     return sprt_plan(a, b, max_games=max_games, openings="random:8",
                      settings=GameSettings(seed=seed))
@@ -99,7 +103,7 @@ def test_each_row_holds_the_statistics_of_the_games_before_it(tmp_path: Path) ->
 
 
 def test_the_maximum_ends_the_test_without_a_decision(tmp_path: Path) -> None:
-    run = run_sprt(plan(WEAK, WEAK, max_games=36), SprtTest(0.0, 50.0, batch_pairs=5), tmp_path)
+    run = run_sprt(plan(*TWINS, max_games=36), SprtTest(0.0, 50.0, batch_pairs=5), tmp_path)
     rows = sprt_rows(tmp_path)
     assert list(rows["games"]) == [10, 20, 30, 36]  # the last batch is what is left
     assert list(rows["verdict"]) == ["continue"] * 3 + [NO_DECISION]
@@ -123,10 +127,11 @@ class Leftmost(BaseAgent):
 
 
 def test_pairs_that_all_score_the_same_lean_to_h0(tmp_path: Path) -> None:
-    agent = tmp_path / "leftmost.py"
-    agent.write_text(LEFTMOST)
-    spec = f"{agent}:Leftmost"  # against itself: each pair is a win and a loss, or two draws
-    run = run_sprt(plan(spec, spec, max_games=20), H0_H1, tmp_path / "run")
+    specs = []
+    for name in ("leftmost.py", "twin.py"):  # one agent twice: each pair is a win and a loss,
+        (tmp_path / name).write_text(LEFTMOST)  # or two draws
+        specs.append(f"{tmp_path / name}:Leftmost")
+    run = run_sprt(plan(*specs, max_games=20), H0_H1, tmp_path / "run")
     rows = sprt_rows(tmp_path / "run")
     assert (rows["wl"] + rows["dd"] == rows["pairs"]).all()
     assert (rows["llr_method"] == "exact").all()
@@ -140,7 +145,7 @@ def test_pairs_that_all_score_the_same_lean_to_h0(tmp_path: Path) -> None:
     # so the score stays 1/2, t = 0, and the LLR is (games/2) ln(1 / (1 + t1^2)) with
     # games = 2 (pairs + 4e-3) and t1 = 50 nElo / (800 / ln 10).
     approximate = SprtTest(0.0, 50.0, batch_pairs=5, llr="approximate")
-    run_sprt(plan(spec, spec, max_games=20), approximate, tmp_path / "approximate")
+    run_sprt(plan(*specs, max_games=20), approximate, tmp_path / "approximate")
     rows = sprt_rows(tmp_path / "approximate")
     assert (rows["llr_method"] == "approximate").all()
     t1 = 50 / NELO_SCALE
@@ -287,15 +292,15 @@ class StopAfter:
 
 def test_run_games_plays_stage_by_stage_and_replays_finished_stages(tmp_path: Path) -> None:
     rule = StopAfter(stages=3)
-    run = run_games(plan(WEAK, WEAK, max_games=40), tmp_path, stopping=rule, jobs=2)
+    run = run_games(plan(*TWINS, max_games=40), tmp_path, stopping=rule, jobs=2)
     assert rule.asked == [7, 14, 21] and run.played == 21
     assert sorted(load_games(tmp_path / "games.csv")["game"]) == list(range(21))
     assert json.loads((tmp_path / "meta.json").read_text())["run"]["rule"] == "stop after"
     rule = StopAfter(stages=9)  # asked about the finished stages again, then to the end
-    run = run_games(plan(WEAK, WEAK, max_games=40), tmp_path, stopping=rule)
+    run = run_games(plan(*TWINS, max_games=40), tmp_path, stopping=rule)
     assert rule.asked == [7, 14, 21, 28, 35, 40] and run.played == 19
     with pytest.raises(RunDirectoryError, match="rule \"stop after\" there, \"other\" here"):
-        run_games(plan(WEAK, WEAK, max_games=40), tmp_path, stopping=StopAfter(1, "other"))
+        run_games(plan(*TWINS, max_games=40), tmp_path, stopping=StopAfter(1, "other"))
 
 
 # --- the command ------------------------------------------------------------------------
@@ -357,7 +362,7 @@ def test_the_approximate_llr_is_asked_for_and_recorded(arena: click.Group,
 
 
 def test_without_a_decision_the_command_says_so(arena: click.Group, tmp_path: Path) -> None:
-    result = invoke(arena, WEAK, WEAK, "--elo0", "0", "--elo1", "50", "--batch-pairs", "5",
+    result = invoke(arena, *TWINS, "--elo0", "0", "--elo1", "50", "--batch-pairs", "5",
                     "--max-games", "20", "--no-report", "--out", str(tmp_path / "run"))
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[1].startswith("No decision after 20 games, the maximum")

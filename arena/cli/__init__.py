@@ -25,6 +25,7 @@ from arena.cli.sprt import sprt_command
 from arena.cli.stats import stats_command
 from arena.cli.tournament import tournament_command
 from arena.errors import ArenaError
+from arena.interrupts import watch_interrupts
 
 USAGE_ERROR = 2
 
@@ -36,7 +37,8 @@ class ArenaGroup(click.Group):
         """Run the command; report bad input in one line with exit status 2."""
         kwargs["standalone_mode"] = False
         try:
-            result = super().main(*args, **kwargs)
+            with watch_interrupts():  # a KeyboardInterrupt not from Ctrl-C is an agent's
+                result = super().main(*args, **kwargs)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         except (click.exceptions.Abort, KeyboardInterrupt):

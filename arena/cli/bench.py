@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from arena.bench import QUICK_POSITIONS, SETS, format_table, make_plan, run_bench, write_csv
+from arena.files import check_writable
 
 
 @click.command("bench")
@@ -33,6 +34,8 @@ def bench_command(specs: tuple[str, ...], position_set: str, quick: bool, fresh_
     if out is not None and out.exists() and not force:
         raise click.BadParameter(f"{out} exists; use --force to overwrite it",
                                  param_hint="--out")
+    if out is not None:
+        check_writable(out.parent, f"the table {out.name}")  # before minutes of measuring
     plan = make_plan(specs, position_set, quick)
     rows = run_bench(plan, fresh_process=fresh_process,
                      progress=lambda message: click.echo(message, err=True))

@@ -1,0 +1,58 @@
+"""Writing files safely: atomic replacement under unique temporary names, digests, and a
+check that a directory can be written before any work is done for it."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+from arena.errors import ArenaError
+
+
+class UnwritableError(ArenaError):
+    """A place the arena must write to and cannot; ``reason`` is the system's word for why."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+def check_writable(directory: Path, what: str) -> None:
+    """Raise UnwritableError unless a file can be created in ``directory`` (``what`` names
+    the output in the message)."""
+    try:
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise UnwritableError(f"cannot write {what} in {directory}: {reason}", reason) from None
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` at once: a reader sees the old file or the new one, never
+    half, and two writers never share a temporary file."""
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", dir=path.parent,
+                                     prefix=f".{path.name}.", suffix=".tmp",
+                                     delete=False) as file:
+        temporary = Path(file.name)
+        try:
+            file.write(text)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+    try:
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes (hex)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
