@@ -1,4 +1,5 @@
-"""Shared hypothesis strategies: ``st.from_type(Rules)`` and ``st.from_type(Position)``.
+"""Shared hypothesis strategies (``st.from_type(Rules)``, ``st.from_type(Position)``) and
+hand-drawn positions (``position_of``).
 
 Rules are drawn from the whole allowed space (cols <= 9, cols x (rows + 1) <= 64,
 3 <= connect <= max(rows, cols)), with the extreme boards offered first; positions are
@@ -7,9 +8,11 @@ random legal games on such boards, stopped at a random ply or when the game ends
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import strategies as st
 
 from arena.board import BITBOARD_BITS, MAX_COLUMNS, Position, Rules
+from arena.notation import from_array
 
 EXTREME_RULES = (
     Rules(rows=63, cols=1, connect=3),  # one tall column
@@ -47,3 +50,9 @@ def random_positions(draw: st.DrawFn) -> Position:
 
 st.register_type_strategy(Rules, st.one_of(st.sampled_from(EXTREME_RULES), any_rules()))
 st.register_type_strategy(Position, random_positions())
+
+
+def position_of(rows: list[str], connect: int = 4) -> Position:
+    """A position from rows drawn top to bottom: x = player 1, o = player 2, . = empty."""
+    cells = [[".xo".index(c) for c in row] for row in reversed(rows)]
+    return from_array(np.array(cells, dtype=np.int8), connect=connect)

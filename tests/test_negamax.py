@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import EXTREME_RULES
+from conftest import EXTREME_RULES, position_of
 
 from agents._kernels import negamax as kernels
-from agents.heuristics import HEURISTICS, WIN_SCORE
+from agents.heuristics import HEURISTICS, WIN_SCORE, positional_weights
 from agents.negamax import NegamaxAgent
 from arena.agent import Choice, make_agent
 from arena.board import Position, Rules
@@ -214,7 +214,7 @@ def test_spec_strings() -> None:
     agent = make_agent("negamax:depth=3,heuristic=threats*2+positional,tt=false")
     assert isinstance(agent, NegamaxAgent)
     assert agent.depth == 3
-    assert agent.terms.tolist() == [[HEURISTICS["threats"], 2], [HEURISTICS["positional"], 1]]
+    assert agent.terms.tolist() == [[HEURISTICS["threats"], 2, 0], [HEURISTICS["positional"], 1, 0]]
 
 
 @pytest.mark.parametrize(("spec", "message"), [
@@ -241,3 +241,175 @@ def test_bad_parameters_are_reported(spec: str) -> None:
 def test_a_finished_game_is_refused() -> None:
     with pytest.raises(IllegalMoveError, match="already over"):
         NegamaxAgent().choose(from_moves("1212121"), np.random.default_rng(0))
+
+
+# --- seed 002's rules, as switches --------------------------------------------------------
+
+INFINITY = 2 * WIN_SCORE
+
+# x to move: column 6 wins now; columns 0 and 3 make a second playable threat beside the
+# one in column 6, and win on x's next move (ply 3).
+QUICK_AND_SLOW_WINS = [
+    ".......",
+    ".......",
+    ".......",
+    ".o....x",
+    ".oo...x",
+    ".xx.oox",
+]
+# A drawn game (no line when the board fills); o plays the last cell, column 7.
+DRAWN_GAME = "666165577462463234152541333211132724554777"
+
+
+@pytest.mark.parametrize(("tiebreak", "column"), [("left", 0), ("right", 6), ("first", 3)])
+def test_tiebreaks_on_the_empty_board(tiebreak: str, column: int) -> None:
+    agent = NegamaxAgent(depth=1, tiebreak=tiebreak)  # type: ignore[arg-type]
+    assert set(agent.root_scores(Position.empty(STANDARD)).values()) == {0}
+    assert agent.choose(Position.empty(STANDARD), np.random.default_rng(0)).column == column
+
+
+def test_right_tiebreak_at_depth_one_stacks_the_rightmost_column() -> None:
+    agent = NegamaxAgent(depth=1, tiebreak="right", wins="flat")
+    position, columns = Position.empty(STANDARD), []
+    while len(columns) < 3:  # o replies in the same column: nothing is ever at stake
+        columns.append(agent.choose(position, np.random.default_rng(0)).column)
+        position = position.play(columns[-1]).play(columns[-1])
+    assert columns == [6] * 3
+    assert agent.choose(position, np.random.default_rng(0)).column == 5  # column 6 is full
+
+
+def test_flat_wins_score_a_slow_win_like_a_quick_one() -> None:
+    position = position_of(QUICK_AND_SLOW_WINS)
+    rng = np.random.default_rng(0)
+    sooner = NegamaxAgent(depth=3, tiebreak="left")
+    assert sooner.choose(position, rng).column == 6
+    flat = NegamaxAgent(depth=3, tiebreak="left", wins="flat")
+    scores = flat.root_scores(position)
+    assert {c for c, score in scores.items() if score == WIN_SCORE} == {0, 3, 6}
+    assert flat.choose(position, rng).column == 0
+    assert NegamaxAgent(depth=3, tiebreak="right", wins="flat").choose(position, rng).column == 6
+
+
+def plain_minimax(position: Position, depth: int) -> dict[int, int]:
+    """Root scores of full-width minimax from the mover's side: a win +WIN_SCORE, a loss
+    -WIN_SCORE however far, 0 for a draw and at the depth limit (seed 002's rows 1-5)."""
+    root = position.side_to_move
+
+    def value(node: Position, left: int) -> int:
+        if node.won:
+            return WIN_SCORE if node.winner == root else -WIN_SCORE
+        if left == 0 or node.is_terminal:
+            return 0
+        values = [value(node.play(c), left - 1) for c in node.legal_moves()]
+        return max(values) if node.side_to_move == root else min(values)
+
+    return {c: value(position.play(c), depth - 1) for c in position.legal_moves()}
+
+
+def test_flat_right_left_to_right_negamax_plays_the_seeds_plain_minimax() -> None:
+    rng = np.random.default_rng(0)
+    for index, position in enumerate(random_positions(STANDARD, 24, seed=12)):
+        depth = 1 + index % 3
+        scores = plain_minimax(position, depth)
+        best = max(scores.values())
+        last_best = max(c for c, score in scores.items() if score == best)
+        agent = NegamaxAgent(depth=depth, wins="flat", tiebreak="right",
+                             move_order="left-to-right")
+        choice = agent.choose(position, rng)
+        assert (choice.column, choice.score) == (last_best, best), position.describe()
+
+
+def reference_nodes(position: Position, depth: int, order: tuple[int, ...]) -> int:
+    """The nodes the kernel visits without ordering and table, with every root tie exact:
+    fail-soft alpha-beta trying columns in ``order``, mate-distance pruned as the kernel is."""
+    nodes = 1
+
+    def search(node: Position, left: int, alpha: int, beta: int, ply: int) -> int:
+        nonlocal nodes
+        nodes += 1
+        if not node.legal_moves() or left == 0:
+            return 0
+        if node.winning_moves():
+            return WIN_SCORE - ply - 1
+        ceiling = WIN_SCORE - ply - 3
+        if beta > ceiling:
+            beta = ceiling
+            if alpha >= beta:
+                return beta
+        best = -INFINITY
+        for column in (c for c in order if node.can_play(c)):
+            value = -search(node.play(column), left - 1, -beta, -alpha, ply + 1)
+            if value > best:
+                best, alpha = value, max(alpha, value)
+            if alpha >= beta:
+                break
+        return best
+
+    best = -INFINITY
+    for column in (c for c in order if position.can_play(c)):
+        if column in position.winning_moves():
+            value = WIN_SCORE - 1
+        else:
+            value = -search(position.play(column), depth - 1, -INFINITY, -(best - 1), 1)
+        best = max(best, value)
+    return nodes
+
+
+@pytest.mark.parametrize(("move_order", "order"), [("centre-first", (3, 2, 4, 1, 5, 0, 6)),
+                                                   ("left-to-right", tuple(range(7)))])
+def test_move_order_is_the_order_columns_are_tried(move_order: str, order: tuple[int, ...]
+                                                   ) -> None:
+    counts = set()
+    for index, position in enumerate(random_positions(STANDARD, 10, seed=4)):
+        depth = 3 + index % 3
+        agent = NegamaxAgent(depth=depth, ordering=False, tt=False,
+                             move_order=move_order)  # type: ignore[arg-type]
+        scores = agent.root_scores(position)
+        assert tuple(scores) == tuple(c for c in order if position.can_play(c))
+        assert agent.nodes == reference_nodes(position, depth, order), position.describe()
+        counts.add(agent.nodes)
+    assert len(counts) > 1
+
+
+def test_move_order_never_changes_the_best_columns() -> None:
+    for index, position in enumerate(random_positions(STANDARD, 12, seed=5)):
+        depth = 1 + index % 6
+        scores = [NegamaxAgent(depth=depth, heuristic="threats+positional", tiebreak="right",
+                               move_order=order).root_scores(position)  # type: ignore[arg-type]
+                  for order in ("centre-first", "left-to-right")]
+        best = max(scores[0].values())
+        assert max(scores[1].values()) == best, position.describe()
+        assert ({c for c, v in scores[0].items() if v == best}
+                == {c for c, v in scores[1].items() if v == best}), position.describe()
+
+
+def test_seed_scoring_evaluates_a_full_board_at_the_depth_limit() -> None:
+    position = from_moves(DRAWN_GAME[:-1])  # o to move into the last cell
+    final = to_array(position.play(6))
+    weights = positional_weights(STANDARD)
+    o_minus_x = int(weights[final == 2].sum() - weights[final == 1].sum())
+    assert o_minus_x != 0
+    for depth in (1, 2):
+        project = NegamaxAgent(depth=depth, heuristic="positional")
+        assert project.root_scores(position) == {6: 0}
+    seed = NegamaxAgent(depth=1, heuristic="positional", seed_scoring=True)
+    assert seed.root_scores(position) == {6: o_minus_x}
+    # above the depth limit a full board is a draw, as always
+    assert NegamaxAgent(depth=2, heuristic="positional",
+                        seed_scoring=True).root_scores(position) == {6: 0}
+
+
+@pytest.mark.parametrize("switches", [
+    {"move_order": "left-to-right"}, {"wins": "flat"}, {"clearing": "always"},
+    {"seed_scoring": True}, {"seed_clearing_bug": True, "clearing": "always"},
+    {"seed_live_bug": True}, {"tiebreak": "left"}, {"tiebreak": "right"},
+])
+def test_seed_switches_combine_with_ordering_and_the_table(switches: dict[str, object]) -> None:
+    heuristic = "live-threats+stacked-threats*50+threats*10+positional"
+    for index, position in enumerate(random_positions(STANDARD, 8, seed=6)):
+        depth = 2 + index % 4
+        scores = [NegamaxAgent(depth=depth, heuristic=heuristic, ordering=ordering, tt=tt,
+                               **switches).root_scores(position)  # type: ignore[arg-type]
+                  for ordering, tt in SWITCHES]
+        best = max(scores[0].values())
+        assert all(max(s.values()) == best for s in scores), position.describe()
