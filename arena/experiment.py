@@ -5,7 +5,7 @@ An experiment file reads::
     description = "What question the experiment answers."   # optional
     [defaults]            # optional; every entry may override these game options
     seed = 42             # the run seed of each entry (default 42)
-    openings = "none"     # none, random:K or a file (relative to the experiment file)
+    openings = "none"     # none, random:K, uniform:K or a file (relative to the file)
     rows = 6              # rows, cols, connect: the board
     time_per_move = 1.0   # seconds, optional
 
@@ -66,7 +66,7 @@ from arena.match import (
     resolve_agents,
     run_games,
 )
-from arena.openings import load_openings
+from arena.openings import load_openings, names_a_file
 from arena.results import GAMES_FILE, claim_run_dir
 from arena.sprt import (
     DEFAULT_BATCH_PAIRS,
@@ -428,7 +428,7 @@ def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> En
 def _openings(options: Mapping[str, Any], path: Path, default: str = "none") -> str:
     """The entry's openings spec; a file is found relative to the experiment file."""
     spec = str(options.get("openings", default))
-    if spec != "none" and not spec.startswith("random:") and not Path(spec).is_absolute():
+    if names_a_file(spec) and not Path(spec).is_absolute():
         return str(path.parent / spec)
     return spec
 

@@ -134,8 +134,9 @@ class MatchPlan:
     """Every game of a run, numbered from 0: pairing after pairing, in order.
 
     Within a pairing, game ``j`` (counted from the pairing's first game) uses opening pair
-    ``j // 2`` when there are openings, and with ``first="alternate"`` agent A moves first
-    when ``j`` is even. Every pairing plays the same openings.
+    ``j // 2`` when the openings are paired, and with ``first="alternate"`` agent A moves
+    first when ``j`` is even. Every pairing plays the same paired openings; unpaired ones
+    (``uniform:K``) are the game's own, by its index in the run.
     """
 
     pairings: tuple[Pairing, ...]
@@ -182,7 +183,7 @@ class MatchPlan:
         pairing, local = self.pairings[index], game - self._starts[index]
         a_first = pairing.first == "a" or (pairing.first == "alternate" and local % 2 == 0)
         pair = local // 2 if self.openings.paired else None
-        opening = self.openings.opening(pair) if pair is not None else ""
+        opening = self.openings.opening(game if pair is None else pair)
         return GameTask(game, pairing.agent_a, pairing.agent_b, "a" if a_first else "b",
                         pair, opening)
 
