@@ -130,7 +130,8 @@ class NegamaxAgent(BaseAgent):
                        else tuple(range(rules.cols)))
         settings = kernels.settings_array(self._order, win_step=int(self.wins == "sooner"),
                                           ordering=self.ordering,
-                                          full_board_evaluation=self.seed_scoring)
+                                          full_board_evaluation=self.seed_scoring,
+                                          soonest_win=2 if self.seed_scoring else 3)
         first_in_order = "first" if self.move_order == "centre-first" else "left"
         self._arguments = (board_array(rules), settings, self.terms, windows.lines,
                            windows.points, self._table, self._stats, self._stack,

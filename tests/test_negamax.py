@@ -7,6 +7,8 @@ import pytest
 from conftest import EXTREME_RULES, position_of
 
 from agents._kernels import negamax as kernels
+from agents._kernels.bitboard import board_tables
+from agents._kernels.evaluation import board_windows, evaluate
 from agents.heuristics import HEURISTICS, WIN_SCORE, positional_weights
 from agents.negamax import NegamaxAgent
 from arena.agent import Choice, make_agent
@@ -413,3 +415,66 @@ def test_seed_switches_combine_with_ordering_and_the_table(switches: dict[str, o
                   for ordering, tt in SWITCHES]
         best = max(scores[0].values())
         assert all(max(s.values()) == best for s in scores), position.describe()
+
+
+# x to move, searched 3 plies: below x's columns 1, 2 and 5 the opponent can be left two
+# playable threats at the depth limit, which seed 002 scores as a win one ply sooner than
+# it can happen; a search that bounds the best score by the soonest real win gets it wrong.
+SOONER_LOSS_IN_THE_TREE = [
+    "....o..",
+    "....o..",
+    "....o..",
+    "....x..",
+    "x..xx..",
+    "x..xooo",
+]
+
+
+def full_width_scores(agent: NegamaxAgent, position: Position, full_board: bool) -> dict[int, int]:
+    """Root scores of plain full-width negamax with the agent's heuristic at the depth limit
+    (the kernel's ``evaluate``, checked on its own in test_kernels) and its win scoring."""
+    rules = position.rules
+    tables, windows = board_tables(rules), board_windows(rules)
+    step = int(agent.wins == "sooner")
+
+    def leaf(node: Position, ply: int) -> int:
+        return int(evaluate(np.uint64(node.current), np.uint64(node.mask), ply, step, tables,
+                            agent.terms, *windows))
+
+    def move_value(node: Position, column: int, left: int, ply: int) -> int:
+        child = node.play(column)
+        if child.won:
+            return WIN_SCORE - step * (ply + 1)
+        if child.is_terminal and not (left == 0 and full_board):
+            return 0
+        if left == 0:
+            return -leaf(child, ply + 1)
+        return -max(move_value(child, c, left - 1, ply + 1) for c in child.legal_moves())
+
+    return {c: move_value(position, c, agent.depth - 1, 0) for c in position.legal_moves()}
+
+
+@pytest.mark.parametrize(("heuristic", "switches"), [
+    ("live-threats+stacked-threats*50+threats*10+positional",
+     {"clearing": "always", "seed_scoring": True, "seed_live_bug": True}),
+    ("threats*10+positional", {"clearing": "always", "seed_scoring": True,
+                               "seed_clearing_bug": True, "wins": "flat"}),
+    ("live-threats+stacked-threats+threats+positional", {}),
+    ("live-threats+positional", {"seed_scoring": True, "wins": "flat"}),
+])
+def test_seed_rules_give_the_full_width_root_scores(heuristic: str,
+                                                    switches: dict[str, object]) -> None:
+    positions = random_positions(STANDARD, 40, seed=13)
+    positions = [p for p in positions if p.plies >= 14][:11]  # where threats abound
+    for index, position in enumerate([*positions, position_of(SOONER_LOSS_IN_THE_TREE)]):
+        depth = 3 if index == len(positions) else 1 + index % 4
+        agents = [NegamaxAgent(depth=depth, heuristic=heuristic, tiebreak="right",
+                               ordering=ordering, tt=tt, **switches)  # type: ignore[arg-type]
+                  for ordering, tt in SWITCHES]
+        expected = full_width_scores(agents[0], position, bool(switches.get("seed_scoring")))
+        best = max(expected.values())
+        ties = {c for c, score in expected.items() if score == best}
+        for agent in agents:
+            scores = agent.root_scores(position)
+            assert max(scores.values()) == best, (position.describe(), agent.ordering)
+            assert {c for c, s in scores.items() if s == best} == ties, position.describe()

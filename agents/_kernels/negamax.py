@@ -60,19 +60,26 @@ class Settings(NamedTuple):
     win_step: int  # a win p plies ahead scores WIN_SCORE - win_step * p
     ordering: int  # 1: skip moves that lose at once and sort the rest (see ``_open``)
     full_board_evaluation: int  # 1: a full board at the depth limit is evaluated, not 0
+    soonest_win: int  # plies from a node without a win in one to the soonest win scored below
 
 
 def settings_array(order: Sequence[int], win_step: int = 1, ordering: bool = True,
-                   full_board_evaluation: bool = False) -> np.ndarray:
-    """The fields of a Settings packed in an int64 array: ``order`` lists every column."""
+                   full_board_evaluation: bool = False, soonest_win: int = 3) -> np.ndarray:
+    """The fields of a Settings packed in an int64 array: ``order`` lists every column.
+
+    ``soonest_win`` is 3 (our next move but one) unless the evaluation scores a win sooner
+    than it can happen: seed 002's live threats score the opponent's two playable threats
+    as its loss on its next ply, 2 plies below us.
+    """
     packed = sum(column << (COLUMN_BITS * i) for i, column in enumerate(order))
-    return np.array([packed, win_step, ordering, full_board_evaluation], dtype=np.int64)
+    return np.array([packed, win_step, ordering, full_board_evaluation, soonest_win],
+                    dtype=np.int64)
 
 
 @njit(cache=True)
 def unpack_settings(packed: np.ndarray) -> Settings:
     """The Settings packed by ``settings_array``."""
-    return Settings(np.uint64(packed[0]), packed[1], packed[2], packed[3])
+    return Settings(np.uint64(packed[0]), packed[1], packed[2], packed[3], packed[4])
 
 
 @njit(cache=True, inline="always")
@@ -156,7 +163,7 @@ def _open(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, pl
         moves &= ~(threats >> ONE)  # a move below an opponent's threat loses at once
         if not moves:
             return s.win_step * (ply + 2) - WIN_SCORE, False
-    ceiling = WIN_SCORE - s.win_step * (ply + 3)  # the fastest win left: our next move but one
+    ceiling = WIN_SCORE - s.win_step * (ply + s.soonest_win)  # the best score left
     if beta > ceiling:
         beta = ceiling
         if alpha >= beta:
