@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import csv
 import re
-import textwrap
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -624,6 +623,17 @@ def _wtl(counts: Sequence[int]) -> str:
     return f"[{', '.join(map(str, counts))}]"
 
 
+def wrap_title(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters where it can be, broken after spaces
+    and commas only, so that an agent spec is never cut inside a parameter."""
+    lines = [""]
+    for piece in re.findall(r"[^ ,]+[ ,]*|[ ,]+", text):
+        if lines[-1] and len(lines[-1] + piece.rstrip()) > width:
+            lines.append("")
+        lines[-1] += piece
+    return [line.rstrip() for line in lines]
+
+
 def _write_comparison_chart(compared: Sequence[Comparison], path: Path) -> None:
     """Stacked W/T/L shares of each compared entry: ours above the reference's, under a
     title naming the agents."""
@@ -636,8 +646,8 @@ def _write_comparison_chart(compared: Sequence[Comparison], path: Path) -> None:
     rows = [row for c in compared for row in (
         (f"ours ({sum(c.ours)})", c.ours, ""),
         (f"reference ({sum(c.reference)})", c.reference, c.test.verdict))]
-    titles = [textwrap.wrap(f"{c.entry.name}:  " + "  vs  ".join(c.entry.specs), TITLE_WIDTH,
-                            break_on_hyphens=False) for c in compared]
+    titles = [wrap_title(f"{c.entry.name}:  " + "  vs  ".join(c.entry.specs), TITLE_WIDTH)
+              for c in compared]
     # In bar heights: a title line takes LINE, then ours, the reference and a gap.
     heights = [LINE * len(lines) for lines in titles]
     tops = -np.cumsum([0.0, *(h + 2.3 for h in heights[:-1])])
