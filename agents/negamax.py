@@ -14,6 +14,7 @@ seed's code, ``seed_clearing_bug`` and ``seed_live_bug`` (see ``agents.heuristic
 
 from __future__ import annotations
 
+from time import perf_counter
 from typing import Any, Literal
 
 import numpy as np
@@ -21,8 +22,14 @@ import numpy as np
 from agents._kernels import negamax as kernels
 from agents._kernels.bitboard import board_array
 from agents._kernels.evaluation import board_windows
-from agents.heuristics import ThreatRules, centre_first, parse_heuristic, terms_array
-from arena.agent import BaseAgent, Choice
+from agents.heuristics import (
+    HEURISTIC_LIMIT,
+    ThreatRules,
+    centre_first,
+    parse_heuristic,
+    terms_array,
+)
+from arena.agent import BaseAgent, Choice, GameStart
 from arena.board import BITBOARD_BITS, Position, Rules
 from arena.errors import IllegalMoveError
 
@@ -54,6 +61,8 @@ def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
 class NegamaxAgent(BaseAgent):
     """Bitboard negamax with alpha-beta and named heuristics (seed 002), numba-fast.
 
+    A game's ``Limit.depth`` caps ``depth``.
+
     ``heuristic`` names the evaluation at the depth limit (see ``agents.heuristics``:
     none, positional, threats, live-threats, stacked-threats, window; combine with ``+``,
     weight with ``*``). Among equally scored moves ``tiebreak`` picks one at random with
@@ -72,6 +81,8 @@ class NegamaxAgent(BaseAgent):
     also wipes all later columns) and ``seed_live_bug`` (the bottom cell of column 0 never
     counts as playable for live threats).
     """
+
+    supported_limits = frozenset({"depth"})
 
     def __init__(
         self,
@@ -102,24 +113,37 @@ class NegamaxAgent(BaseAgent):
         bits = min(MAX_TABLE_BITS, TABLE_BITS_PER_DEPTH + depth) if tt else 0
         self._table = kernels.new_table(bits)
         self._stack = kernels.new_stack(depth)
-        self._stats = np.zeros(2, dtype=np.int64)  # nodes of the last search, generation
+        self._stats = kernels.new_stats()
         self._rules: Rules | None = None
         self._arguments: tuple[Any, ...] = ()
 
-    def root_scores(self, position: Position) -> dict[int, int]:
-        """The score of each legal column, in the move order, searched ``depth`` plies.
+    def new_game(self, game: GameStart) -> None:
+        """Remember the game and have the kernels loaded before the first move is timed."""
+        super().new_game(game)
+        if game.rules is not self._rules:
+            self.root_scores(Position.empty(game.rules), depth=1)
+
+    def root_scores(self, position: Position, depth: int | None = None,
+                    node_limit: int = kernels.NO_NODE_LIMIT) -> dict[int, int]:
+        """The score of each legal column, in the move order, searched ``depth`` plies
+        (at most the agent's ``depth``, which is the default).
 
         The best score is exact, and so is every column that ties with it unless the
         tie-break takes the first best column in the move order anyway (``first`` with
         centre-first, ``left`` with left-to-right); the others may be upper bounds below
-        the best.
+        the best. A search that would visit more than ``node_limit`` positions stops early
+        and returns no scores (``aborted`` says so).
         """
         if position.is_terminal:
             raise IllegalMoveError(f"negamax: the game is already over in {position.describe()}")
         if position.rules is not self._rules:  # the same Rules object all game long
             self._use_board(position.rules)
+        self._stats[kernels.NODE_LIMIT] = node_limit
         scores = kernels.root_scores(np.uint64(position.current), np.uint64(position.mask),
-                                     self.depth, *self._arguments).tolist()
+                                     min(depth or self.depth, self.depth),
+                                     *self._arguments).tolist()
+        if self.aborted:
+            return {}
         return {c: scores[c] for c in self._order if scores[c] != kernels.NO_SCORE}
 
     def _use_board(self, rules: Rules) -> None:
@@ -140,15 +164,30 @@ class NegamaxAgent(BaseAgent):
     @property
     def nodes(self) -> int:
         """The positions visited by the last search, the root included."""
-        return int(self._stats[0])
+        return int(self._stats[kernels.NODES])
+
+    @property
+    def aborted(self) -> bool:
+        """True if the last search stopped at its node limit."""
+        return bool(self._stats[kernels.ABORTED])
+
+    def depth_limit(self) -> int:
+        """The agent's depth, capped by the game's ``Limit.depth`` when it has one."""
+        cap = self.game.limit.depth if self.game is not None else None
+        return self.depth if cap is None else max(1, min(self.depth, cap))
 
     def choose(self, position: Position, rng: np.random.Generator) -> Choice:
         """A best-scoring column, ties broken by ``tiebreak``."""
-        scores = self.root_scores(position)
+        depth = self.depth_limit()
+        scores = self.root_scores(position, depth)
+        return self._choice(scores, position, rng, nodes=self.nodes, depth=depth)
+
+    def _choice(self, scores: dict[int, int], position: Position, rng: np.random.Generator,
+                nodes: int, depth: int) -> Choice:
         best = max(scores.values())
         ties = [c for c, score in scores.items() if score == best]
         return Choice(break_tie(ties, self.tiebreak, position.rules.cols, rng),
-                      nodes=self.nodes, depth=self.depth, score=best)
+                      nodes=nodes, depth=depth, score=best)
 
 
 def break_tie(ties: list[int], tiebreak: Tiebreak, cols: int, rng: np.random.Generator) -> int:
@@ -160,3 +199,91 @@ def break_tie(ties: list[int], tiebreak: Tiebreak, cols: int, rng: np.random.Gen
     if tiebreak == "first":
         return min(ties, key=centre_first(cols).index)
     return ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
+
+
+DEFAULT_TIME = 0.1  # seconds per move when neither the agent nor the game sets a budget
+PLANNED_SHARE = 0.8  # the share of its time budget a move plans to use; the rest is margin
+MIN_GROWTH, MAX_GROWTH = 1.5, 8.0  # bounds of the predicted time ratio of depth d+1 to d
+RATE_SHARE = 0.7  # deeper searches visit fewer nodes a second: count on this share of the
+# last depth's speed when turning the time left into a node limit
+
+
+class DeepeningNegamaxAgent(NegamaxAgent):
+    """Negamax by iterative deepening: searches as deep as its time per move allows.
+
+    The budget of a move is ``time`` seconds, or the game's ``Limit.time`` (the smaller of
+    the two when both are set; ``DEFAULT_TIME`` when neither is); ``Limit.nodes`` bounds
+    the positions visited and ``Limit.depth`` (or ``depth``) the plies. It searches depth
+    1, 2, 3, ... and plays the best move of the deepest search it completed (the Choice
+    reports that depth), starting a depth only when the times of the last ones predict it
+    ends within ``PLANNED_SHARE`` of the budget; a node limit computed from the speed so far
+    stops a search that would run over. It stops early once a win or loss is proven. Its
+    moves depend on the machine's speed: it is not reproducible move for move.
+    """
+
+    supported_limits = frozenset({"time", "depth", "nodes"})
+    reproducible = False
+
+    def __init__(
+        self,
+        time: float | None = None,
+        depth: int = MAX_DEPTH,
+        heuristic: str = "none",
+        tiebreak: Tiebreak = "random",
+        ordering: bool = True,
+        tt: bool = True,
+    ):
+        if time is not None and not time > 0:
+            raise ValueError(f"time must be a positive number of seconds, got {time!r}")
+        super().__init__(depth=depth, heuristic=heuristic, tiebreak=tiebreak, ordering=ordering,
+                         tt=tt)
+        self.time = time
+
+    def budget(self) -> tuple[float | None, int | None]:
+        """The seconds and the nodes one move may spend (None: unbounded)."""
+        limit = self.game.limit if self.game is not None else None
+        times = [t for t in (self.time, limit.time if limit else None) if t is not None]
+        nodes = limit.nodes if limit else None
+        if not times and nodes is None:
+            times = [DEFAULT_TIME]
+        return (min(times) if times else None), nodes
+
+    def choose(self, position: Position, rng: np.random.Generator) -> Choice:
+        """The best move of the deepest search that fits the budget."""
+        start = perf_counter()
+        seconds, nodes_left = self.budget()
+        deadline = None if seconds is None else start + PLANNED_SHARE * seconds
+        deepest = min(self.depth_limit(), position.rules.rows * position.rules.cols
+                      - position.plies)
+        scores: dict[int, int] = {}
+        reached = total_nodes = 0
+        spent: list[float] = []  # seconds of each completed depth
+        rate = 0.0  # nodes per second of the deepest completed search
+        for depth in range(1, deepest + 1):
+            now = perf_counter()
+            node_limit = kernels.NO_NODE_LIMIT
+            if scores and deadline is not None:
+                if now + spent[-1] * _growth(spent) > deadline:
+                    break
+                node_limit = int(RATE_SHARE * rate * (deadline - now)) + 1
+            if scores and nodes_left is not None:
+                node_limit = min(node_limit, nodes_left - total_nodes)
+            if node_limit < 2:  # not even the root and one move
+                break
+            found = self.root_scores(position, depth, node_limit)
+            total_nodes += self.nodes
+            if not found:  # stopped at its node limit
+                break
+            scores, reached = found, depth
+            spent.append(perf_counter() - now)
+            rate = self.nodes / max(spent[-1], 1e-6)
+            if abs(max(scores.values())) > HEURISTIC_LIMIT:  # a win or a loss is proven
+                break
+        return self._choice(scores, position, rng, nodes=total_nodes, depth=reached)
+
+
+def _growth(spent: list[float]) -> float:
+    """The predicted ratio of the next depth's time to the last one's."""
+    if len(spent) < 2 or spent[-2] <= 0:
+        return MAX_GROWTH
+    return min(MAX_GROWTH, max(MIN_GROWTH, spent[-1] / spent[-2]))

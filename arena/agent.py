@@ -39,6 +39,7 @@ BUILTIN_AGENTS = {
     "human": "agents.human:HumanAgent",
     "minimax": "agents.minimax:MinimaxAgent",
     "negamax": "agents.negamax:NegamaxAgent",
+    "negamax-id": "agents.negamax:DeepeningNegamaxAgent",
 }
 
 
@@ -92,10 +93,20 @@ class Agent(Protocol):
         """The column to play in ``position`` (the agent is the side to move)."""
 
 
+LIMITS = frozenset({"time", "depth", "nodes"})  # the measures of a Limit
+
+
 class BaseAgent:
-    """A convenient base class: remembers the game and plays on every board."""
+    """A convenient base class: remembers the game and plays on every board.
+
+    ``supported_limits`` names the measures of a ``Limit`` the agent honours by itself
+    (``time``, ``depth``, ``nodes``); ``reproducible`` is False for an agent whose moves
+    depend on more than the position and its Generator (on the clock, say).
+    """
 
     game: GameStart | None = None
+    supported_limits: frozenset[str] = frozenset()
+    reproducible: bool = True
 
     def check_rules(self, rules: Rules) -> None:
         """Raise UnsupportedBoardError if this agent cannot play on ``rules``."""

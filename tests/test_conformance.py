@@ -18,7 +18,8 @@ HERE = __name__  # this module, importable by name in specs: f"{HERE}:IllegalCol
 
 # Search agents are checked at shallow depth on every position, and with their default
 # parameters on a few positions per board.
-QUICK_SPECS = {"minimax": "minimax:depth=2", "negamax": "negamax:depth=3"}
+QUICK_SPECS = {"minimax": "minimax:depth=2", "negamax": "negamax:depth=3",
+               "negamax-id": "negamax-id:time=0.005"}
 DEFAULT_SPEC_POSITIONS = 3
 
 
@@ -64,6 +65,18 @@ class Unseeded(BaseAgent):
     def choose(self, position: Position, rng: np.random.Generator) -> int:
         """A random legal column from an unseeded source."""
         return random.SystemRandom().choice(position.legal_moves())
+
+
+class DeclaredUnseeded(Unseeded):
+    """Plays at random from an unseeded source, and says so."""
+
+    reproducible = False
+
+
+class DeclaredUnseededIllegal(IllegalColumn):
+    """Says it is not reproducible, and plays column 0 even when it is full."""
+
+    reproducible = False
 
 
 class Stateful(BaseAgent):
@@ -150,6 +163,12 @@ def test_failure_names_the_position() -> None:
     found = re.search(r"on 6x7 connect 4, position (\d+): returned column 0", str(caught.value))
     assert found is not None
     assert not from_moves(found.group(1)).can_play(0)
+
+
+def test_an_agent_that_declares_it_is_not_reproducible_is_checked_for_the_rest() -> None:
+    check_agent(f"{HERE}:DeclaredUnseeded")
+    with pytest.raises(ConformanceError, match="returned column 0"):
+        check_agent(f"{HERE}:DeclaredUnseededIllegal")
 
 
 def test_refused_boards_are_skipped_and_functions_are_agents() -> None:

@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 from conftest import EXTREME_RULES, position_of
 
+from agents import negamax as negamax_module
 from agents._kernels import negamax as kernels
 from agents._kernels.bitboard import board_tables
 from agents._kernels.evaluation import board_windows, evaluate
 from agents.heuristics import HEURISTICS, WIN_SCORE, positional_weights
-from agents.negamax import NegamaxAgent
-from arena.agent import Choice, make_agent
+from agents.negamax import DEFAULT_TIME, PLANNED_SHARE, DeepeningNegamaxAgent, NegamaxAgent
+from arena.agent import Choice, GameStart, Limit, make_agent
 from arena.board import Position, Rules
 from arena.errors import AgentSpecError, IllegalMoveError
 from arena.game import BOARD_FULL, FOUR_IN_A_ROW, play_game
@@ -478,3 +479,115 @@ def test_seed_rules_give_the_full_width_root_scores(heuristic: str,
             scores = agent.root_scores(position)
             assert max(scores.values()) == best, (position.describe(), agent.ordering)
             assert {c for c, s in scores.items() if s == best} == ties, position.describe()
+
+
+# --- iterative deepening -------------------------------------------------------------------
+
+
+class FakeClock:
+    """A clock for ``agents.negamax.perf_counter`` that a search advances by 1 µs a node."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def deepening_agent(monkeypatch: pytest.MonkeyPatch, limit: Limit, **params: object
+                    ) -> tuple[DeepeningNegamaxAgent, FakeClock]:
+    """A deepening agent playing by a fake clock that its searches advance."""
+    clock = FakeClock()
+    monkeypatch.setattr(negamax_module, "perf_counter", clock)
+    agent = DeepeningNegamaxAgent(heuristic="threats+positional", **params)  # type: ignore[arg-type]
+    agent.new_game(GameStart(STANDARD, 1, limit))
+    search = agent.root_scores
+
+    def timed(position: Position, depth: int | None = None,
+              node_limit: int = kernels.NO_NODE_LIMIT) -> dict[int, int]:
+        scores = search(position, depth, node_limit)
+        clock.now += agent.nodes * 1e-6
+        return scores
+
+    monkeypatch.setattr(agent, "root_scores", timed)
+    return agent, clock
+
+
+@pytest.mark.parametrize("budget", [0.005, 0.02, 0.1])
+def test_deepening_stays_within_its_share_of_the_time(monkeypatch: pytest.MonkeyPatch,
+                                                      budget: float) -> None:
+    agent, clock = deepening_agent(monkeypatch, Limit(time=budget))
+    depths = set()
+    for position in random_positions(STANDARD, 12, seed=21):
+        start = clock.now
+        choice = agent.choose(position, np.random.default_rng(0))
+        assert clock.now - start <= PLANNED_SHARE * budget + 1e-6 * choice.depth, \
+            position.describe()
+        depths.add(choice.depth)
+    assert max(depths) > 4  # it did deepen
+
+
+def test_the_deeper_the_budget_the_deeper_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    position = from_moves("4453")
+    reached = []
+    for budget in (0.001, 0.01, 0.1):
+        agent, _ = deepening_agent(monkeypatch, Limit(time=budget))
+        reached.append(agent.choose(position, np.random.default_rng(0)).depth)
+    assert reached == sorted(reached) and reached[0] < reached[-1]
+
+
+def test_deepening_plays_the_fixed_depth_move_of_the_depth_it_reached() -> None:
+    for index, position in enumerate(random_positions(STANDARD, 8, seed=22)):
+        agent = DeepeningNegamaxAgent(heuristic="threats+positional", tiebreak="first")
+        agent.new_game(GameStart(STANDARD, position.side_to_move, Limit(nodes=3000 * index + 1)))
+        choice = agent.choose(position, np.random.default_rng(0))
+        assert choice.nodes is not None and choice.depth is not None
+        fixed = NegamaxAgent(depth=choice.depth, heuristic="threats+positional",
+                             tiebreak="first")
+        expected = fixed.choose(position, np.random.default_rng(0))
+        assert (choice.column, choice.score) == (expected.column, expected.score)
+        first_depth = 8  # depth 1 always completes: at most a node per column and the root
+        assert choice.nodes <= max(3000 * index + 1, first_depth), position.describe()
+
+
+def test_limit_depth_and_the_depth_parameter_cap_the_search() -> None:
+    agent = DeepeningNegamaxAgent(time=10.0, depth=6)
+    agent.new_game(GameStart(STANDARD, 1, Limit(time=10.0, depth=4)))
+    assert agent.choose(Position.empty(STANDARD), np.random.default_rng(0)).depth == 4
+    agent.new_game(GameStart(STANDARD, 1, Limit(time=10.0)))
+    assert agent.choose(Position.empty(STANDARD), np.random.default_rng(0)).depth == 6
+    fixed = NegamaxAgent(depth=6)
+    fixed.new_game(GameStart(STANDARD, 1, Limit(depth=2)))
+    assert fixed.choose(Position.empty(STANDARD), np.random.default_rng(0)).depth == 2
+
+
+def test_a_proven_result_ends_the_deepening() -> None:
+    agent = DeepeningNegamaxAgent(time=10.0)
+    agent.new_game(GameStart(STANDARD, 1))
+    choice = agent.choose(from_moves("4455"), np.random.default_rng(0))  # x wins at ply 3
+    assert (choice.depth, choice.score) == (3, WIN_SCORE - 3)
+
+
+@pytest.mark.parametrize(("own", "limit", "expected"), [
+    (None, Limit(), (DEFAULT_TIME, None)),
+    (0.5, Limit(), (0.5, None)),
+    (None, Limit(time=0.2), (0.2, None)),
+    (0.5, Limit(time=0.2), (0.2, None)),
+    (0.1, Limit(time=0.2, nodes=1000), (0.1, 1000)),
+    (None, Limit(nodes=1000), (None, 1000)),
+])
+def test_the_budget_is_the_tightest_of_the_agents_and_the_games(
+        own: float | None, limit: Limit, expected: tuple[float | None, int | None]) -> None:
+    agent = DeepeningNegamaxAgent(time=own)
+    agent.new_game(GameStart(STANDARD, 1, limit))
+    assert agent.budget() == expected
+
+
+def test_deepening_declares_its_limits_and_that_it_is_not_reproducible() -> None:
+    agent = make_agent("negamax-id:time=0.05,heuristic=threats")
+    assert isinstance(agent, DeepeningNegamaxAgent)
+    assert not agent.reproducible and NegamaxAgent.reproducible
+    assert agent.supported_limits == {"time", "depth", "nodes"}
+    assert NegamaxAgent.supported_limits == {"depth"}
+    with pytest.raises(AgentSpecError, match="positive number of seconds"):
+        make_agent("negamax-id:time=0")

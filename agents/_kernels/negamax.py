@@ -93,6 +93,16 @@ def new_stack(depth: int) -> np.ndarray:
     return np.zeros((depth + 1, STACK_WIDTH), dtype=np.int64)
 
 
+NODES, GENERATION, NODE_LIMIT, ABORTED = range(4)  # the fields of a stats array
+NO_NODE_LIMIT = 1 << 62
+
+
+def new_stats() -> np.ndarray:
+    """A stats array: nodes of the last search, table generation, the node limit of a
+    search (``NO_NODE_LIMIT`` by default) and whether the last search hit it (0 or 1)."""
+    return np.array([0, 0, NO_NODE_LIMIT, 0], dtype=np.int64)
+
+
 def new_table(bits: int) -> np.ndarray:
     """An empty transposition table of ``2**bits`` rows (``bits = 0``: no table).
 
@@ -145,7 +155,7 @@ def _open(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, pl
 
     An opened node has its fields and ordered columns written to row ``ply`` of ``stack``.
     """
-    stats[0] += 1
+    stats[NODES] += 1
     if mask == t.board and not (depth == 0 and s.full_board_evaluation):
         return 0, False
     if depth == 0:
@@ -173,7 +183,7 @@ def _open(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, pl
     if store:
         entry = _row(tt, cur + mask)
         meta = tt[entry, 1]
-        if tt[entry, 0] == np.int64(cur + mask) and (meta & LOW_32) >> 8 == stats[1]:
+        if tt[entry, 0] == np.int64(cur + mask) and (meta & LOW_32) >> 8 == stats[GENERATION]:
             value = meta >> 32
             first = (meta >> 2) & 63
             if meta & 3 == EXACT:
@@ -227,12 +237,16 @@ def search(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, p
     """The negamax value of a position, ``ply`` plies below the root, searched ``depth`` deep.
 
     Alpha-beta, fail-soft: a value at or below ``alpha`` is an upper bound, one at or above
-    ``beta`` a lower bound. ``stats`` holds [nodes, generation]; ``tt`` is the
+    ``beta`` a lower bound. ``stats`` is a ``new_stats`` array: past its node limit the
+    search stops, sets ``stats[ABORTED]`` and returns a meaningless 0. ``tt`` is the
     transposition table (one row disables it); ``stack`` has a row per ply below ``ply``.
     With ``s.ordering``, moves that lose at once are skipped and the rest ordered.
     """
     top = ply
     while True:
+        if stats[NODES] >= stats[NODE_LIMIT]:
+            stats[ABORTED] = 1
+            return 0
         value, opened = _open(cur, mask, depth, alpha, beta, ply, t, s, terms, lines, points,
                               tt, stats, stack)
         while not opened:
@@ -249,7 +263,7 @@ def search(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, p
             opened = (stack[ply, ALPHA] < stack[ply, BETA]
                       and stack[ply, NEXT] < stack[ply, COUNT])
             if not opened:
-                value = _close(stack, ply, tt, stats[1])
+                value = _close(stack, ply, tt, stats[GENERATION])
         parent = np.uint64(stack[ply, MASK])
         cur = np.uint64(stack[ply, CUR]) ^ parent
         column = column_cells(t, stack[ply, SLOTS + stack[ply, NEXT]])
@@ -269,16 +283,18 @@ def root_scores(cur: np.uint64, mask: np.uint64, depth: int, packed: np.ndarray,
     The best score is exact, and so is every column that ties with it when ``all_ties``;
     without it only the first best column in the move order is sure to show the best
     score. ``packed`` is the board's ``board_array``, ``settings`` the agent's
-    ``settings_array``. ``stats[0]`` counts the nodes of this search; ``stats[1]`` is
-    advanced so the table entries of earlier searches are ignored.
+    ``settings_array``. ``stats`` (see ``new_stats``) counts the nodes of this search, and
+    its generation is advanced so the table entries of earlier searches are ignored; a
+    search that reaches the node limit stops with ``stats[ABORTED]`` set, its scores void.
     """
     t = unpack(packed)
     s = unpack_settings(settings)
-    stats[0] = 1
-    stats[1] += 1
-    if stats[1] == GENERATIONS:
+    stats[NODES] = 1
+    stats[ABORTED] = 0
+    stats[GENERATION] += 1
+    if stats[GENERATION] == GENERATIONS:
         tt[:] = 0
-        stats[1] = 1
+        stats[GENERATION] = 1
     scores = np.full(t.cols, NO_SCORE, dtype=np.int64)
     moves = playable(mask, t)
     wins = winning_cells(cur, mask, t) & moves
@@ -294,6 +310,8 @@ def root_scores(cur: np.uint64, mask: np.uint64, depth: int, packed: np.ndarray,
             alpha = best - 1 if all_ties else best
             value = -search(cur ^ mask, mask | bit, depth - 1, -INFINITY, -alpha, 1, t, s,
                             terms, lines, points, tt, stats, stack)
+            if stats[ABORTED]:
+                break
         scores[c] = value
         best = max(best, value)
     return scores
