@@ -22,6 +22,13 @@ import numpy as np
 from agents._kernels import negamax as kernels
 from agents._kernels.bitboard import board_array
 from agents._kernels.evaluation import board_windows
+from agents.budget import (
+    PLANNED_SHARE,
+    RATE_SHARE,
+    check_time,
+    nodes_for_move,
+    seconds_for_move,
+)
 from agents.heuristics import (
     HEURISTIC_LIMIT,
     ThreatRules,
@@ -202,10 +209,7 @@ def break_tie(ties: list[int], tiebreak: Tiebreak, cols: int, rng: np.random.Gen
 
 
 DEFAULT_TIME = 0.1  # seconds per move when neither the agent nor the game sets a budget
-PLANNED_SHARE = 0.8  # the share of its time budget a move plans to use; the rest is margin
 MIN_GROWTH, MAX_GROWTH = 1.5, 8.0  # bounds of the predicted time ratio of depth d+1 to d
-RATE_SHARE = 0.7  # deeper searches visit fewer nodes a second: count on this share of the
-# last depth's speed when turning the time left into a node limit
 
 
 class DeepeningNegamaxAgent(NegamaxAgent):
@@ -233,20 +237,17 @@ class DeepeningNegamaxAgent(NegamaxAgent):
         ordering: bool = True,
         tt: bool = True,
     ):
-        if time is not None and not time > 0:
-            raise ValueError(f"time must be a positive number of seconds, got {time!r}")
+        check_time(time)
         super().__init__(depth=depth, heuristic=heuristic, tiebreak=tiebreak, ordering=ordering,
                          tt=tt)
         self.time = time
 
     def budget(self) -> tuple[float | None, int | None]:
         """The seconds and the nodes one move may spend (None: unbounded)."""
-        limit = self.game.limit if self.game is not None else None
-        times = [t for t in (self.time, limit.time if limit else None) if t is not None]
-        nodes = limit.nodes if limit else None
-        if not times and nodes is None:
-            times = [DEFAULT_TIME]
-        return (min(times) if times else None), nodes
+        seconds, nodes = seconds_for_move(self.time, self.game), nodes_for_move(self.game)
+        if seconds is None and nodes is None:
+            seconds = DEFAULT_TIME
+        return seconds, nodes
 
     def choose(self, position: Position, rng: np.random.Generator) -> Choice:
         """The best move of the deepest search that fits the budget."""

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import EXTREME_RULES, position_of
+from conftest import (
+    EXTREME_RULES,
+    blocking_positions,
+    position_of,
+    random_positions,
+    winning_positions,
+)
 
 from agents import negamax as negamax_module
 from agents._kernels import negamax as kernels
 from agents._kernels.bitboard import board_tables
 from agents._kernels.evaluation import board_windows, evaluate
+from agents.budget import PLANNED_SHARE
 from agents.heuristics import HEURISTICS, WIN_SCORE, positional_weights
-from agents.negamax import DEFAULT_TIME, PLANNED_SHARE, DeepeningNegamaxAgent, NegamaxAgent
+from agents.negamax import DEFAULT_TIME, DeepeningNegamaxAgent, NegamaxAgent
 from arena.agent import Choice, GameStart, Limit, make_agent
 from arena.board import Position, Rules
 from arena.errors import AgentSpecError, IllegalMoveError
@@ -40,21 +47,6 @@ SOLVED = (
     ("3455565261655364217", -10),
     ("2737772244262123677516643354", 0),
 )
-
-
-def random_positions(rules: Rules, count: int, seed: int) -> list[Position]:
-    """Non-terminal positions of random games, stopped at random plies."""
-    rng = np.random.default_rng(seed)
-    positions: list[Position] = []
-    while len(positions) < count:
-        position = Position.empty(rules)
-        for _ in range(int(rng.integers(rules.rows * rules.cols))):
-            position = position.play(int(rng.choice(position.legal_moves())))
-            if position.is_terminal:
-                break
-        if not position.is_terminal:
-            positions.append(position)
-    return positions
 
 
 def root_score(position: Position, depth: int, **options: object) -> int:
@@ -133,24 +125,6 @@ def test_a_faster_win_scores_higher() -> None:
 
 
 # --- tactics ---------------------------------------------------------------------------
-
-
-def winning_positions(count: int) -> list[Position]:
-    """Random positions where the side to move can win at once."""
-    return [p for p in random_positions(STANDARD, 20 * count, seed=1) if p.winning_moves()][:count]
-
-
-def blocking_positions(count: int) -> list[tuple[Position, int]]:
-    """Random positions with a single opponent win to block, which the block does not feed."""
-    found = []
-    for position in random_positions(STANDARD, 30 * count, seed=2):
-        threats = position.winning_moves(3 - position.side_to_move)
-        if position.winning_moves() or len(threats) != 1:
-            continue
-        after = position.play(threats[0])
-        if not after.is_terminal and not after.winning_moves():
-            found.append((position, threats[0]))
-    return found[:count]
 
 
 @pytest.mark.parametrize("heuristic", HEURISTICS)
