@@ -55,6 +55,14 @@ class OpeningBook(Protocol):
         """What decides the openings, for comparing runs (JSON-friendly)."""
 
 
+def _check_plies(kind: str, plies: int, rules: Rules) -> None:
+    """Refuse a ply count that leaves no empty cell, or none at all."""
+    cells = rules.rows * rules.cols
+    if not 1 <= plies < cells:
+        raise OpeningsError(
+            f"openings {kind}:{plies}: expected 1 to {cells - 1} plies on a {rules} board")
+
+
 class NoOpenings:
     """Every game starts from the empty board."""
 
@@ -88,12 +96,7 @@ class RandomOpenings:
     _rng: np.random.Generator = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        cells = self.rules.rows * self.rules.cols
-        if not 1 <= self.plies < cells:
-            raise OpeningsError(
-                f"openings random:{self.plies}: expected 1 to {cells - 1} plies on a "
-                f"{self.rules} board"
-            )
+        _check_plies("random", self.plies, self.rules)
         sequence = np.random.SeedSequence(self.seed, spawn_key=(OPENINGS_STREAM,))
         self._rng = np.random.Generator(np.random.PCG64(sequence))
         self.opening(0)  # fails now, before any game, if no such opening exists
@@ -159,12 +162,7 @@ class UniformOpenings:
     paired = False
 
     def __post_init__(self) -> None:
-        cells = self.rules.rows * self.rules.cols
-        if not 1 <= self.plies < cells:
-            raise OpeningsError(
-                f"openings uniform:{self.plies}: expected 1 to {cells - 1} plies on a "
-                f"{self.rules} board"
-            )
+        _check_plies("uniform", self.plies, self.rules)
         self.opening(0)  # fails now, before any game, if no such opening exists
 
     def opening(self, index: int) -> str:
