@@ -111,6 +111,7 @@ class NegamaxAgent(BaseAgent):
         _check_choice("wins", wins, WINS)
         rules = ThreatRules(clearing, seed_scoring, seed_clearing_bug, seed_live_bug)
         self.depth = depth
+        self.depth_limit = depth  # the depth searched: ``depth``, or less by the game's limit
         self.terms = terms_array(parse_heuristic(heuristic), rules)
         self.tiebreak = tiebreak
         self.ordering = ordering
@@ -121,12 +122,16 @@ class NegamaxAgent(BaseAgent):
         self._table = kernels.new_table(bits)
         self._stack = kernels.new_stack(depth)
         self._stats = kernels.new_stats()
+        self._node_limit = kernels.NO_NODE_LIMIT
         self._rules: Rules | None = None
         self._arguments: tuple[Any, ...] = ()
 
     def new_game(self, game: GameStart) -> None:
-        """Remember the game and have the kernels loaded before the first move is timed."""
+        """Remember the game (a ``Limit.depth`` caps the depth) and have the kernels loaded
+        before the first move is timed."""
         super().new_game(game)
+        cap = game.limit.depth
+        self.depth_limit = self.depth if cap is None else max(1, min(self.depth, cap))
         if game.rules is not self._rules:
             self.root_scores(Position.empty(game.rules), depth=1)
 
@@ -145,11 +150,12 @@ class NegamaxAgent(BaseAgent):
             raise IllegalMoveError(f"negamax: the game is already over in {position.describe()}")
         if position.rules is not self._rules:  # the same Rules object all game long
             self._use_board(position.rules)
-        self._stats[kernels.NODE_LIMIT] = node_limit
+        if node_limit != self._node_limit:
+            self._stats[kernels.NODE_LIMIT] = self._node_limit = node_limit
         scores = kernels.root_scores(np.uint64(position.current), np.uint64(position.mask),
                                      min(depth or self.depth, self.depth),
                                      *self._arguments).tolist()
-        if self.aborted:
+        if node_limit != kernels.NO_NODE_LIMIT and self.aborted:
             return {}
         return {c: scores[c] for c in self._order if scores[c] != kernels.NO_SCORE}
 
@@ -159,14 +165,14 @@ class NegamaxAgent(BaseAgent):
         self._rules = rules
         self._order = (centre_first(rules.cols) if self.move_order == "centre-first"
                        else tuple(range(rules.cols)))
-        settings = kernels.settings_array(self._order, win_step=int(self.wins == "sooner"),
-                                          ordering=self.ordering,
-                                          full_board_evaluation=self.seed_scoring,
-                                          soonest_win=2 if self.seed_scoring else 3)
+        packed = kernels.search_array(board_array(rules), self._order,
+                                      win_step=int(self.wins == "sooner"),
+                                      ordering=self.ordering,
+                                      full_board_evaluation=self.seed_scoring,
+                                      soonest_win=2 if self.seed_scoring else 3)
         first_in_order = "first" if self.move_order == "centre-first" else "left"
-        self._arguments = (board_array(rules), settings, self.terms, windows.lines,
-                           windows.points, self._table, self._stats, self._stack,
-                           self.tiebreak != first_in_order)
+        self._arguments = (packed, self.terms, windows.lines, windows.points, self._table,
+                           self._stats, self._stack, self.tiebreak != first_in_order)
 
     @property
     def nodes(self) -> int:
@@ -178,34 +184,29 @@ class NegamaxAgent(BaseAgent):
         """True if the last search stopped at its node limit."""
         return bool(self._stats[kernels.ABORTED])
 
-    def depth_limit(self) -> int:
-        """The agent's depth, capped by the game's ``Limit.depth`` when it has one."""
-        cap = self.game.limit.depth if self.game is not None else None
-        return self.depth if cap is None else max(1, min(self.depth, cap))
-
     def choose(self, position: Position, rng: np.random.Generator) -> Choice:
         """A best-scoring column, ties broken by ``tiebreak``."""
-        depth = self.depth_limit()
-        scores = self.root_scores(position, depth)
-        return self._choice(scores, position, rng, nodes=self.nodes, depth=depth)
+        scores = self.root_scores(position, self.depth_limit)
+        return self._choice(scores, position, rng, self.nodes, self.depth_limit)
 
     def _choice(self, scores: dict[int, int], position: Position, rng: np.random.Generator,
                 nodes: int, depth: int) -> Choice:
         best = max(scores.values())
         ties = [c for c, score in scores.items() if score == best]
-        return Choice(break_tie(ties, self.tiebreak, position.rules.cols, rng),
-                      nodes=nodes, depth=depth, score=best)
+        column = ties[0] if len(ties) == 1 else break_tie(ties, self.tiebreak,
+                                                           position.rules.cols, rng)
+        return Choice(column, nodes=nodes, depth=depth, score=best)
 
 
 def break_tie(ties: list[int], tiebreak: Tiebreak, cols: int, rng: np.random.Generator) -> int:
-    """The column ``tiebreak`` picks among the equally scored ``ties``."""
+    """The column ``tiebreak`` picks among two or more equally scored ``ties``."""
     if tiebreak == "left":
         return min(ties)
     if tiebreak == "right":
         return max(ties)
     if tiebreak == "first":
         return min(ties, key=centre_first(cols).index)
-    return ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
+    return ties[int(rng.integers(len(ties)))]
 
 
 DEFAULT_TIME = 0.1  # seconds per move when neither the agent nor the game sets a budget
@@ -254,7 +255,7 @@ class DeepeningNegamaxAgent(NegamaxAgent):
         start = perf_counter()
         seconds, nodes_left = self.budget()
         deadline = None if seconds is None else start + PLANNED_SHARE * seconds
-        deepest = min(self.depth_limit(), position.rules.rows * position.rules.cols
+        deepest = min(self.depth_limit, position.rules.rows * position.rules.cols
                       - position.plies)
         scores: dict[int, int] = {}
         reached = total_nodes = 0

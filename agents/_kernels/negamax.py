@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from agents._kernels.bitboard import (
+    BOARD_FIELDS,
     ONE,
     Int,
     Tables,
@@ -54,7 +55,7 @@ COLUMN_BITS = 4  # bits per column in ``Settings.order``
 
 class Settings(NamedTuple):
     """How one agent searches, all scalars (as ``Tables``, packed in an array by
-    ``settings_array`` and unpacked once per search)."""
+    ``search_array`` after the board's tables and unpacked once per search)."""
 
     order: np.uint64  # the columns in the order moves are tried, COLUMN_BITS each, first lowest
     win_step: int  # a win p plies ahead scores WIN_SCORE - win_step * p
@@ -63,23 +64,26 @@ class Settings(NamedTuple):
     soonest_win: int  # plies from a node without a win in one to the soonest win scored below
 
 
-def settings_array(order: Sequence[int], win_step: int = 1, ordering: bool = True,
-                   full_board_evaluation: bool = False, soonest_win: int = 3) -> np.ndarray:
-    """The fields of a Settings packed in an int64 array: ``order`` lists every column.
+def search_array(board: np.ndarray, order: Sequence[int], win_step: int = 1,
+                 ordering: bool = True, full_board_evaluation: bool = False,
+                 soonest_win: int = 3) -> np.ndarray:
+    """A board's ``board_array`` followed by the fields of a Settings (one array, so that a
+    search takes one argument less): ``order`` lists every column.
 
     ``soonest_win`` is 3 (our next move but one) unless the evaluation scores a win sooner
     than it can happen: seed 002's live threats score the opponent's two playable threats
     as its loss on its next ply, 2 plies below us.
     """
     packed = sum(column << (COLUMN_BITS * i) for i, column in enumerate(order))
-    return np.array([packed, win_step, ordering, full_board_evaluation, soonest_win],
-                    dtype=np.int64)
+    settings = [packed, win_step, ordering, full_board_evaluation, soonest_win]
+    return np.concatenate([board, np.array(settings, dtype=np.uint64)])
 
 
 @njit(cache=True)
 def unpack_settings(packed: np.ndarray) -> Settings:
-    """The Settings packed by ``settings_array``."""
-    return Settings(np.uint64(packed[0]), packed[1], packed[2], packed[3], packed[4])
+    """The Settings in a ``search_array``."""
+    fields = packed[BOARD_FIELDS:].view(np.int64)
+    return Settings(packed[BOARD_FIELDS], fields[1], fields[2], fields[3], fields[4])
 
 
 @njit(cache=True, inline="always")
@@ -275,20 +279,19 @@ def search(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, p
 
 @njit(cache=True)
 def root_scores(cur: np.uint64, mask: np.uint64, depth: int, packed: np.ndarray,
-                settings: np.ndarray, terms: np.ndarray, lines: np.ndarray, points: np.ndarray,
-                tt: np.ndarray, stats: np.ndarray, stack: np.ndarray,
-                all_ties: bool) -> np.ndarray:
+                terms: np.ndarray, lines: np.ndarray, points: np.ndarray, tt: np.ndarray,
+                stats: np.ndarray, stack: np.ndarray, all_ties: bool) -> np.ndarray:
     """The score of every root column (NO_SCORE if illegal), searching ``depth`` plies.
 
     The best score is exact, and so is every column that ties with it when ``all_ties``;
     without it only the first best column in the move order is sure to show the best
-    score. ``packed`` is the board's ``board_array``, ``settings`` the agent's
-    ``settings_array``. ``stats`` (see ``new_stats``) counts the nodes of this search, and
+    score. ``packed`` is the agent's ``search_array`` (the board and its settings).
+    ``stats`` (see ``new_stats``) counts the nodes of this search, and
     its generation is advanced so the table entries of earlier searches are ignored; a
     search that reaches the node limit stops with ``stats[ABORTED]`` set, its scores void.
     """
     t = unpack(packed)
-    s = unpack_settings(settings)
+    s = unpack_settings(packed)
     stats[NODES] = 1
     stats[ABORTED] = 0
     stats[GENERATION] += 1
