@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from arena.agent import BaseAgent, Choice, registry
+from arena.agent import LIMITS, BaseAgent, Choice, registry
 from arena.board import Position, Rules
 from arena.conformance import ConformanceError, check_agent, is_interactive
 from arena.errors import UnsupportedBoardError
@@ -178,3 +178,10 @@ def test_refused_boards_are_skipped_and_functions_are_agents() -> None:
 
 def test_conformance_error_is_an_assertion() -> None:
     assert issubclass(ConformanceError, AssertionError)
+
+
+def test_registered_agents_declare_only_the_measures_of_a_limit() -> None:
+    declared = {name: getattr(entry.load(), "supported_limits", frozenset())
+                for name, entry in registry().items()}
+    assert all(limits <= LIMITS for limits in declared.values()), declared
+    assert declared["negamax-id"] == LIMITS and declared["mcts"] == {"time", "nodes"}
