@@ -21,12 +21,18 @@ heuristics; the kernels in ``agents._kernels.evaluation`` compute them):
 - ``window``: the minimax agent's window heuristic, from the root player's point of view
   as minimax values positions (negated when the other player is to move, as negamax
   needs), so that the two searches give the same root score.
+
+``ThreatRules`` switches the threat terms to seed 002's own rules (see ``terms_array``):
+threats above the lowest stacked pair of a column left out whenever threats are counted,
+stacked pairs scored per pair, live-threat losses one ply sooner, and two bugs of the
+seed's code reproduced on request.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 
@@ -38,8 +44,14 @@ HEURISTIC_LIMIT = WIN_SCORE // 2  # heuristic values are clamped to +-HEURISTIC_
 MAX_WEIGHT = 1000
 
 # Kernel ids, in the order the terms are evaluated: live threats may end the evaluation,
-# and stacked pairs must be known before threats are counted.
-LIVE_THREATS, STACKED_THREATS, THREATS, POSITIONAL, WINDOW = 1, 2, 3, 4, 5
+# and unreachable threats must be cleared before stacked pairs and threats are counted.
+# The two clearing steps are not heuristics of their own: ``terms_array`` adds them.
+(CLEAR_ALL_LATER, LIVE_THREATS, CLEAR_ABOVE_PAIRS, STACKED_THREATS, THREATS, POSITIONAL,
+ WINDOW) = range(1, 8)
+# Variant bits of a term (the third column of ``terms_array``).
+LOSS_SOONER = 1  # live threats: two playable opponent threats lose on the next ply
+BOTTOM_LEFT_BUG = 2  # live threats: the bottom cell of column 0 never counts as playable
+PER_PAIR = 1  # stacked threats: the weight per stacked pair of each player
 HEURISTICS = {
     "none": 0,
     "positional": POSITIONAL,
@@ -82,10 +94,58 @@ def parse_heuristic(text: str) -> tuple[Term, ...]:
                         key=lambda term: HEURISTICS[term.name]))
 
 
-def terms_array(terms: tuple[Term, ...]) -> np.ndarray:
-    """The (heuristic id, weight) rows the kernels take."""
-    return np.array([(HEURISTICS[t.name], t.weight) for t in terms],
-                    dtype=np.int64).reshape(-1, 2)
+@dataclass(frozen=True)
+class ThreatRules:
+    """How the threat terms are computed: the project's rules (the defaults) or seed 002's.
+
+    - ``clearing``: threats above the lowest stacked pair of a column are left out of every
+      threat term only when ``stacked-threats`` is one of them (``stacked``), or whenever
+      threats are counted (``always``, as seed 002 did);
+    - ``seed_scoring``: ``stacked-threats`` scores its weight for every stacked pair of each
+      player (the seed scores 5 per pair where a threat scores 1) instead of
+      ``STACKED_SCORE`` per column for the owner of its lowest pair, and ``live-threats``
+      scores two playable opponent threats as a loss on the next ply, one ply sooner than
+      it can happen (the seed's ``-1000 + turn + 1``);
+    - ``seed_clearing_bug``: bug for bug, seed 002's first clearing code (its rows 6 and 8):
+      clearing wipes every threat cell above the lowest stacked pair of the board, in all
+      later columns too;
+    - ``seed_live_bug``: bug for bug, seed 002's live-threat test, which never counts the
+      bottom cell of the leftmost column as playable.
+    """
+
+    clearing: Literal["stacked", "always"] = "stacked"
+    seed_scoring: bool = False
+    seed_clearing_bug: bool = False
+    seed_live_bug: bool = False
+
+    def __post_init__(self) -> None:
+        if self.clearing not in ("stacked", "always"):
+            raise ValueError(f"clearing must be stacked or always, got {self.clearing!r}")
+
+
+PROJECT_THREAT_RULES = ThreatRules()
+
+
+def terms_array(terms: tuple[Term, ...],
+                rules: ThreatRules = PROJECT_THREAT_RULES) -> np.ndarray:
+    """The (kernel id, weight, variant bits) rows the kernels take, in evaluation order.
+
+    Clearing rows come in where threats above stacked pairs must be left out: with
+    ``stacked-threats``, or with any threat term when ``rules.clearing`` is ``always``.
+    """
+    rows = [(HEURISTICS[t.name], t.weight, 0) for t in terms]
+    kinds = {kind for kind, _, _ in rows}
+    cleared = THREATS in kinds or (LIVE_THREATS in kinds and rules.seed_clearing_bug)
+    if STACKED_THREATS in kinds or (rules.clearing == "always" and cleared):
+        rows.append((CLEAR_ABOVE_PAIRS, 1, 0))
+        if rules.seed_clearing_bug:
+            rows.append((CLEAR_ALL_LATER, 1, 0))
+    variants = {
+        LIVE_THREATS: LOSS_SOONER * rules.seed_scoring + BOTTOM_LEFT_BUG * rules.seed_live_bug,
+        STACKED_THREATS: PER_PAIR * rules.seed_scoring,
+    }
+    rows = [(kind, weight, variants.get(kind, 0)) for kind, weight, _ in rows]
+    return np.array(sorted(rows), dtype=np.int64).reshape(-1, 3)
 
 
 def _known() -> str:

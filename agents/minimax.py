@@ -5,6 +5,13 @@ maximises, its opponent minimises), optionally with alpha-beta pruning. Position
 depth limit are valued by the seeds' window heuristic for the agent only; won and lost
 positions score ``WIN_SCORE`` minus the ply of the winning move, so a faster win scores
 higher and a slower loss scores higher than a faster one.
+
+Scoring windows from the agent's side only is the seeds' own rule (their minimax always
+calls ``score_position(board, AI_PIECE)``), and it is kept: the agent's twos and threes
+score, the opponent's count only as -4 per open three. It makes odd depths optimistic: at
+depth 1, 3 or 5 the last ply searched is the agent's own, no reply of the opponent's is
+weighed at the horizon, and a move that adds the agent's windows looks better than it is
+(``experiments/minimax-depths.toml`` measures what each depth is worth in games).
 """
 
 from __future__ import annotations

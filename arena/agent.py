@@ -19,12 +19,20 @@ from arena.board import Position, Rules
 
 @dataclass(frozen=True)
 class Choice:
-    """A chosen column with what the agent reports about the search behind it."""
+    """A chosen column with what the agent reports about the search behind it.
+
+    ``nodes``: positions searched; ``depth``: plies searched; ``score``: the agent's value
+    of the move, in its own units (negamax: ``agents.heuristics``' scale; MCTS: the mean
+    playout result, 1 a win, 0.5 a draw, 0 a loss); ``playouts``: random games played;
+    ``visit_share``: the share of a tree search's visits the chosen move received.
+    """
 
     column: int
     nodes: int | None = None
     depth: int | None = None
     score: float | None = None
+    playouts: int | None = None
+    visit_share: float | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +77,9 @@ class Agent(Protocol):
 
     def choose(self, position: Position, rng: np.random.Generator) -> int | Choice:
         """The column to play in ``position`` (the agent is the side to move)."""
+
+
+LIMITS = frozenset({"time", "depth", "nodes"})  # the measures of a Limit
 
 
 class BaseAgent:

@@ -1,4 +1,4 @@
-"""Speed of agents on fixed positions: milliseconds per move and nodes per second.
+"""Speed of agents on fixed positions: milliseconds per move, nodes and playouts per second.
 
 Two fixed position sets, both on the standard 6 x 7 board:
 
@@ -11,8 +11,9 @@ Each agent is built fresh and plays the first position once untimed (compilation
 cached kernels), then every position ``repeat`` times; a position's time is its fastest
 run on the wall clock, with garbage collection paused, so that other processes on the
 machine disturb the figures less. Nodes per second is the sum of the nodes over the sum
-of those times. The fresh-process row times a new Python process from its start to its
-first move, on the empty board.
+of those times, playouts per second (for agents that report playouts, as MCTS does) the same
+for the random games played out. The fresh-process row times a new Python process from its
+start to its first move, on the empty board.
 """
 
 from __future__ import annotations
@@ -98,6 +99,8 @@ DEFAULT_PLAN = (
         "none", "positional", "threats", "live-threats", "stacked-threats", "window",
         "positional+threats", "live-threats+stacked-threats+threats+positional")),
     PlanRow("minimax:depth=4", "games", limit=50),
+    PlanRow("mcts:iterations=10000", "games"),
+    PlanRow("mcts:iterations=10000,rollout=immediate-win", "games"),
     PlanRow("immediate-win:block=true", "games"),
     PlanRow("random", "games"),
 )
@@ -116,6 +119,7 @@ class BenchRow:
     ms_max: float
     nodes_per_move: float | None
     nodes_per_second: float | None
+    playouts_per_second: float | None = None  # random games played out, for MCTS
 
 
 def pons_positions(limit: int | None = None) -> list[Position]:
@@ -151,7 +155,7 @@ def measure(spec: str, positions: Sequence[Position], set_name: str,
     rng = np.random.default_rng(0)
     agent.new_game(GameStart(positions[0].rules, positions[0].side_to_move))
     agent.choose(positions[0], rng)
-    seconds, nodes, depths = [], [], []
+    seconds, nodes, depths, playouts = [], [], [], []
     gc.disable()
     try:
         for position in positions:
@@ -163,9 +167,11 @@ def measure(spec: str, positions: Sequence[Position], set_name: str,
             seconds.append(fastest)
             nodes.append(choice.nodes)
             depths.append(choice.depth)
+            playouts.append(choice.playouts)
     finally:
         gc.enable()
-    total_nodes = None if None in nodes else sum(n for n in nodes if n is not None)
+    total_nodes = _total(nodes)
+    total_playouts = _total(playouts)
     known_depths = [d for d in depths if d is not None]
     return BenchRow(
         agent=spec,
@@ -177,7 +183,13 @@ def measure(spec: str, positions: Sequence[Position], set_name: str,
         ms_max=1000 * max(seconds),
         nodes_per_move=None if total_nodes is None else total_nodes / len(positions),
         nodes_per_second=None if total_nodes is None else total_nodes / sum(seconds),
+        playouts_per_second=None if total_playouts is None else total_playouts / sum(seconds),
     )
+
+
+def _total(counts: list[int | None]) -> int | None:
+    """The sum of ``counts``, or None if an agent did not report one of them."""
+    return None if None in counts else sum(n for n in counts if n is not None)
 
 
 def fresh_process_row(spec: str = FRESH_PROCESS_SPEC) -> BenchRow:

@@ -5,7 +5,7 @@ An experiment file reads::
     description = "What question the experiment answers."   # optional
     [defaults]            # optional; every entry may override these game options
     seed = 42             # the run seed of each entry (default 42)
-    openings = "none"     # none, random:K or a file (relative to the experiment file)
+    openings = "none"     # none, random:K, uniform:K or a file (relative to the file)
     rows = 6              # rows, cols, connect: the board
     time_per_move = 1.0   # seconds, optional; an agent may have its own: "random@time=0.5"
     time_bank = 10.0      # seconds of overtime per agent and game, optional
@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import csv
 import re
-import textwrap
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -59,7 +58,7 @@ import numpy as np
 from arena.board import Rules
 from arena.errors import ArenaError
 from arena.files import write_atomically
-from arena.openings import load_openings
+from arena.openings import load_openings, names_a_file
 from arena.plan import DEFAULT_SEED, FIRST_CHOICES, GameSettings, MatchPlan, Pairing
 from arena.players import canonical_player
 from arena.rundir import GAMES_FILE, check_directory
@@ -423,7 +422,7 @@ def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> En
 def _openings(options: Mapping[str, Any], path: Path, default: str = "none") -> str:
     """The entry's openings spec; a file is found relative to the experiment file."""
     spec = str(options.get("openings", default))
-    if spec != "none" and not spec.startswith("random:") and not Path(spec).is_absolute():
+    if names_a_file(spec) and not Path(spec).is_absolute():
         return str(path.parent / spec)
     return spec
 
@@ -619,6 +618,17 @@ def _wtl(counts: Sequence[int]) -> str:
     return f"[{', '.join(map(str, counts))}]"
 
 
+def wrap_title(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters where it can be, broken after spaces
+    and commas only, so that an agent spec is never cut inside a parameter."""
+    lines = [""]
+    for piece in re.findall(r"[^ ,]+[ ,]*|[ ,]+", text):
+        if lines[-1] and len(lines[-1] + piece.rstrip()) > width:
+            lines.append("")
+        lines[-1] += piece
+    return [line.rstrip() for line in lines]
+
+
 def _write_comparison_chart(compared: Sequence[Comparison], path: Path) -> None:
     """Stacked W/T/L shares of each compared entry: ours above the reference's, under a
     title naming the agents."""
@@ -631,8 +641,8 @@ def _write_comparison_chart(compared: Sequence[Comparison], path: Path) -> None:
     rows = [row for c in compared for row in (
         (f"ours ({sum(c.ours)})", c.ours, ""),
         (f"reference ({sum(c.reference)})", c.reference, c.test.verdict))]
-    titles = [textwrap.wrap(f"{c.entry.name}:  " + "  vs  ".join(c.entry.specs), TITLE_WIDTH,
-                            break_on_hyphens=False) for c in compared]
+    titles = [wrap_title(f"{c.entry.name}:  " + "  vs  ".join(c.entry.specs), TITLE_WIDTH)
+              for c in compared]
     # In bar heights: a title line takes LINE, then ours, the reference and a gap.
     heights = [LINE * len(lines) for lines in titles]
     tops = -np.cumsum([0.0, *(h + 2.3 for h in heights[:-1])])

@@ -2,16 +2,19 @@
 
 An opening spec is ``none`` (every game starts from the empty board), ``random:K`` (K random
 plies per opening, with nobody having won and no immediate win for the side to move, distinct
-positions where possible) or the path of a file of move strings, one per line (the first word
-of a line is the move string; further words such as a score are ignored, as are blank lines and
-lines starting with ``#``). With openings, games come in pairs: opening ``k`` is played twice,
-colours swapped. File openings are used in file order and reused from the top when the file has
-fewer openings than the run has pairs.
+positions where possible), ``uniform:K`` (K uniformly random legal plies drawn afresh for every
+game, as seed 002 started its games) or the path of a file of move strings, one per line (the
+first word of a line is the move string; further words such as a score are ignored, as are
+blank lines and lines starting with ``#``). With ``random:K`` and file openings, games come in
+pairs: opening ``k`` is played twice, colours swapped. File openings are used in file order and
+reused from the top when the file has fewer openings than the run has pairs. ``uniform:K``
+openings are unpaired: game ``i`` of a run gets its own, from the run seed and ``i``.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -22,8 +25,10 @@ from arena.board import Position, Rules
 from arena.errors import ArenaError, IllegalMoveError, MalformedInputError
 from arena.notation import format_moves, from_moves
 
-# Random openings come from SeedSequence(run seed, spawn_key=(OPENINGS_STREAM,)).
+# Random openings come from SeedSequence(run seed, spawn_key=(OPENINGS_STREAM,)); the uniform
+# opening of game i from SeedSequence(run seed, spawn_key=(UNIFORM_STREAM, i)).
 OPENINGS_STREAM = 1
+UNIFORM_STREAM = 2
 
 # Tries for one random opening that is legal (no line, no immediate win for the side to move).
 VALID_ATTEMPTS = 1000
@@ -42,11 +47,20 @@ class OpeningBook(Protocol):
     def paired(self) -> bool:
         """True when each opening is played twice with colours swapped."""
 
-    def opening(self, pair: int) -> str:
-        """The move string of opening ``pair`` (0-based)."""
+    def opening(self, index: int) -> str:
+        """The move string of opening ``index`` (0-based): a pair's when the book is paired,
+        else a game's (its index in the run)."""
 
     def describe(self) -> dict[str, Any]:
         """What decides the openings, for comparing runs (JSON-friendly)."""
+
+
+def _check_plies(kind: str, plies: int, rules: Rules) -> None:
+    """Refuse a ply count that leaves no empty cell, or none at all."""
+    cells = rules.rows * rules.cols
+    if not 1 <= plies < cells:
+        raise OpeningsError(
+            f"openings {kind}:{plies}: expected 1 to {cells - 1} plies on a {rules} board")
 
 
 class NoOpenings:
@@ -54,7 +68,7 @@ class NoOpenings:
 
     paired = False
 
-    def opening(self, pair: int) -> str:
+    def opening(self, index: int) -> str:
         """The empty move string."""
         return ""
 
@@ -82,12 +96,7 @@ class RandomOpenings:
     _rng: np.random.Generator = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        cells = self.rules.rows * self.rules.cols
-        if not 1 <= self.plies < cells:
-            raise OpeningsError(
-                f"openings random:{self.plies}: expected 1 to {cells - 1} plies on a "
-                f"{self.rules} board"
-            )
+        _check_plies("random", self.plies, self.rules)
         sequence = np.random.SeedSequence(self.seed, spawn_key=(OPENINGS_STREAM,))
         self._rng = np.random.Generator(np.random.PCG64(sequence))
         self.opening(0)  # fails now, before any game, if no such opening exists
@@ -138,6 +147,48 @@ class RandomOpenings:
 
 
 @dataclass(frozen=True)
+class UniformOpenings:
+    """K uniformly random legal plies for each game, drawn from the run seed and the game's
+    index alone (so a run gives the same openings whatever the order games are played in).
+
+    Each ply is a uniformly random legal column, with no other filter: the side to move may
+    have a win in one. Only a walk that ends the game (possible from ``2 * connect - 1``
+    plies on) is drawn again.
+    """
+
+    plies: int
+    rules: Rules
+    seed: int
+    paired = False
+
+    def __post_init__(self) -> None:
+        _check_plies("uniform", self.plies, self.rules)
+        self.opening(0)  # fails now, before any game, if no such opening exists
+
+    def opening(self, index: int) -> str:
+        """The opening of game ``index``."""
+        sequence = np.random.SeedSequence(self.seed, spawn_key=(UNIFORM_STREAM, index))
+        rng = np.random.Generator(np.random.PCG64(sequence))
+        for _ in range(VALID_ATTEMPTS):
+            position = Position.empty(self.rules)
+            columns: list[int] = []
+            while len(columns) < self.plies and not position.is_terminal:
+                legal = position.legal_moves()
+                columns.append(legal[int(rng.integers(len(legal)))])
+                position = position.play(columns[-1])
+            if not position.is_terminal:
+                return format_moves(columns)
+        raise OpeningsError(
+            f"openings uniform:{self.plies}: found no {self.plies}-ply opening on a "
+            f"{self.rules} board that leaves the game open"
+        )
+
+    def describe(self) -> dict[str, Any]:
+        """The spec ``uniform:K`` (the seed and board are part of the run already)."""
+        return {"openings": f"uniform:{self.plies}"}
+
+
+@dataclass(frozen=True)
 class FileOpenings:
     """Openings read from a file of move strings, used in order and reused when exhausted."""
 
@@ -183,23 +234,33 @@ def _checked_opening(moves: str, rules: Rules, where: str) -> str:
     return moves
 
 
+GENERATED: dict[str, Callable[[int, Rules, int], OpeningBook]] = {
+    "random": RandomOpenings, "uniform": UniformOpenings}
+
+
+def names_a_file(spec: str) -> bool:
+    """True unless ``spec`` is ``none``, ``random:K`` or ``uniform:K`` (any K)."""
+    text = spec.strip()
+    return text != "none" and text.partition(":")[0] not in GENERATED
+
+
 def load_openings(spec: str, rules: Rules, seed: int) -> OpeningBook:
-    """The opening book named by ``spec``: ``none``, ``random:K`` or a file path."""
+    """The opening book named by ``spec``: ``none``, ``random:K``, ``uniform:K`` or a file."""
     text = spec.strip()
     if text == "none":
         return NoOpenings()
-    kind, colon, count = text.partition(":")
-    if kind == "random" and colon:
+    kind, _, count = text.partition(":")
+    if not names_a_file(text):
         if not count.strip().isdigit():
             raise OpeningsError(
-                f"openings {spec!r}: expected random:K with K a whole number of plies, "
-                "e.g. random:4"
+                f"openings {spec!r}: expected {kind}:K with K a whole number of plies, "
+                f"e.g. {kind}:4"
             )
-        return RandomOpenings(int(count), rules, seed)
+        return GENERATED[kind](int(count), rules, seed)
     path = Path(text)
     if not path.is_file():
         raise OpeningsError(
-            f"openings {spec!r}: no such file; expected none, random:K (e.g. random:4) or "
-            "a file of move strings"
+            f"openings {spec!r}: no such file; expected none, random:K (e.g. random:4), "
+            "uniform:K or a file of move strings"
         )
     return read_openings_file(path, rules)

@@ -119,8 +119,9 @@ class MatchPlan:
     With one pairing, game ``i`` is its game ``i``; in a tournament every pairing advances
     together, and a plan with more games per pairing numbers the games of one with fewer
     alike, so a run can be extended. Within a pairing, its game ``j`` uses opening pair
-    ``j // 2`` when there are openings, and with ``first="alternate"`` agent A moves first
-    when ``j`` is even. Every pairing plays the same openings.
+    ``j // 2`` when the openings are paired, and with ``first="alternate"`` agent A moves
+    first when ``j`` is even. Every pairing plays the same paired openings; unpaired ones
+    (``uniform:K``) are each game's own, by its index in the run.
     """
 
     pairings: tuple[Pairing, ...]
@@ -176,7 +177,7 @@ class MatchPlan:
         local = segment.round + offset // len(segment.pairings)
         a_first = pairing.first == "a" or (pairing.first == "alternate" and local % 2 == 0)
         pair = local // 2 if self.openings.paired else None
-        opening = self.openings.opening(pair) if pair is not None else ""
+        opening = self.openings.opening(game if pair is None else pair)
         return GameTask(game, pairing.agent_a, pairing.agent_b, "a" if a_first else "b",
                         pair, opening)
 

@@ -36,6 +36,8 @@ BUILTIN_AGENTS = {
     "human": "agents.human:HumanAgent",
     "minimax": "agents.minimax:MinimaxAgent",
     "negamax": "agents.negamax:NegamaxAgent",
+    "negamax-id": "agents.negamax:DeepeningNegamaxAgent",
+    "mcts": "agents.mcts:MCTSAgent",
 }
 
 

@@ -1,4 +1,5 @@
-"""Shared hypothesis strategies: ``st.from_type(Rules)`` and ``st.from_type(Position)``.
+"""Shared hypothesis strategies (``st.from_type(Rules)``, ``st.from_type(Position)``),
+hand-drawn positions (``position_of``) and positions of random games for the search agents.
 
 Rules are drawn from the whole allowed space (cols <= 9, cols x (rows + 1) <= 64,
 3 <= connect <= max(rows, cols)), with the extreme boards offered first; positions are
@@ -7,9 +8,11 @@ random legal games on such boards, stopped at a random ply or when the game ends
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import strategies as st
 
 from arena.board import BITBOARD_BITS, MAX_COLUMNS, Position, Rules
+from arena.notation import from_array
 
 EXTREME_RULES = (
     Rules(rows=63, cols=1, connect=3),  # one tall column
@@ -34,7 +37,7 @@ def any_rules(draw: st.DrawFn) -> Rules:
 
 
 @st.composite
-def random_positions(draw: st.DrawFn) -> Position:
+def any_positions(draw: st.DrawFn) -> Position:
     """A position reached by a random legal game on a random board."""
     rules = draw(st.from_type(Rules))
     position = Position.empty(rules)
@@ -46,4 +49,43 @@ def random_positions(draw: st.DrawFn) -> Position:
 
 
 st.register_type_strategy(Rules, st.one_of(st.sampled_from(EXTREME_RULES), any_rules()))
-st.register_type_strategy(Position, random_positions())
+st.register_type_strategy(Position, any_positions())
+
+
+def position_of(rows: list[str], connect: int = 4) -> Position:
+    """A position from rows drawn top to bottom: x = player 1, o = player 2, . = empty."""
+    cells = [[".xo".index(c) for c in row] for row in reversed(rows)]
+    return from_array(np.array(cells, dtype=np.int8), connect=connect)
+
+
+def random_positions(rules: Rules, count: int, seed: int) -> list[Position]:
+    """Non-terminal positions of random games, stopped at random plies."""
+    rng = np.random.default_rng(seed)
+    positions: list[Position] = []
+    while len(positions) < count:
+        position = Position.empty(rules)
+        for _ in range(int(rng.integers(rules.rows * rules.cols))):
+            position = position.play(int(rng.choice(position.legal_moves())))
+            if position.is_terminal:
+                break
+        if not position.is_terminal:
+            positions.append(position)
+    return positions
+
+
+def winning_positions(count: int) -> list[Position]:
+    """Random positions of the standard board where the side to move can win at once."""
+    return [p for p in random_positions(Rules(), 20 * count, seed=1) if p.winning_moves()][:count]
+
+
+def blocking_positions(count: int) -> list[tuple[Position, int]]:
+    """Random positions with a single opponent win to block, which the block does not feed."""
+    found = []
+    for position in random_positions(Rules(), 30 * count, seed=2):
+        threats = position.winning_moves(3 - position.side_to_move)
+        if position.winning_moves() or len(threats) != 1:
+            continue
+        after = position.play(threats[0])
+        if not after.is_terminal and not after.winning_moves():
+            found.append((position, threats[0]))
+    return found[:count]

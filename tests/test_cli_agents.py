@@ -14,7 +14,7 @@ def test_listing_names_every_agent_with_its_parameters() -> None:
     names = [line for line in result.output.splitlines() if line and not line.startswith(" ")]
     assert names == list(registry())
     assert "    block=bool  (default False)" in result.output
-    assert "    tiebreak=random|first  (default random)" in result.output
+    assert "    tiebreak=random|first|left|right  (default random)" in result.output
 
 
 def test_one_agent_is_described_in_full() -> None:

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from arena.agent import BaseAgent, Choice
+from arena.agent import LIMITS, BaseAgent, Choice
 from arena.board import Position, Rules
 from arena.conformance import ConformanceError, check_agent, is_interactive
 from arena.errors import UnsupportedBoardError
@@ -19,7 +19,8 @@ HERE = __name__  # this module, importable by name in specs: f"{HERE}:IllegalCol
 
 # Search agents are checked at shallow depth on every position, and with their default
 # parameters on a few positions per board.
-QUICK_SPECS = {"minimax": "minimax:depth=2", "negamax": "negamax:depth=3"}
+QUICK_SPECS = {"minimax": "minimax:depth=2", "negamax": "negamax:depth=3",
+               "negamax-id": "negamax-id:time=0.005"}
 DEFAULT_SPEC_POSITIONS = 3
 
 
@@ -65,6 +66,18 @@ class Unseeded(BaseAgent):
     def choose(self, position: Position, rng: np.random.Generator) -> int:
         """A random legal column from an unseeded source."""
         return random.SystemRandom().choice(position.legal_moves())
+
+
+class DeclaredUnseeded(Unseeded):
+    """Plays at random from an unseeded source, and says so."""
+
+    reproducible = False
+
+
+class DeclaredUnseededIllegal(IllegalColumn):
+    """Says it is not reproducible, and plays column 0 even when it is full."""
+
+    reproducible = False
 
 
 class Stateful(BaseAgent):
@@ -153,6 +166,12 @@ def test_failure_names_the_position() -> None:
     assert not from_moves(found.group(1)).can_play(0)
 
 
+def test_an_agent_that_declares_it_is_not_reproducible_is_checked_for_the_rest() -> None:
+    check_agent(f"{HERE}:DeclaredUnseeded")
+    with pytest.raises(ConformanceError, match="returned column 0"):
+        check_agent(f"{HERE}:DeclaredUnseededIllegal")
+
+
 def test_refused_boards_are_skipped_and_functions_are_agents() -> None:
     check_agent(f"{HERE}:StandardOnly")
     check_agent(f"{HERE}:leftmost", positions_per_board=5)
@@ -160,3 +179,10 @@ def test_refused_boards_are_skipped_and_functions_are_agents() -> None:
 
 def test_conformance_error_is_an_assertion() -> None:
     assert issubclass(ConformanceError, AssertionError)
+
+
+def test_registered_agents_declare_only_the_measures_of_a_limit() -> None:
+    declared = {name: getattr(entry.load(), "supported_limits", frozenset())
+                for name, entry in registry().items()}
+    assert all(limits <= LIMITS for limits in declared.values()), declared
+    assert declared["negamax-id"] == LIMITS and declared["mcts"] == {"time", "nodes"}

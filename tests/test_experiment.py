@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 
 from arena.cli import ArenaGroup
 from arena.cli.run import run_command
-from arena.experiment import ExperimentError, load_experiment
+from arena.experiment import ExperimentError, load_experiment, wrap_title
 from arena.stats import homogeneity
 
 TINY = """
@@ -314,3 +314,11 @@ def test_a_reference_with_a_wrong_count_is_an_experiment_error(tmp_path: Path) -
     path = write(tmp_path / "x.toml", TINY, "1, -2, 3")
     with pytest.raises(ExperimentError, match=r'x.toml: match #1 "iw-vs-random": reference must'):
         load_experiment(path)
+
+
+def test_chart_titles_break_after_spaces_and_commas_only() -> None:
+    title = "entry:  negamax:depth=4,heuristic=threats*10+positional,tiebreak=left  vs  random"
+    lines = wrap_title(title, 40)
+    assert lines == ["entry:  negamax:depth=4,", "heuristic=threats*10+positional,",
+                     "tiebreak=left  vs  random"]
+    assert wrap_title("a  vs  b", 40) == ["a  vs  b"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from conftest import position_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,8 +11,10 @@ from agents._kernels import bitboard as kernels
 from agents._kernels import evaluation
 from agents.heuristics import (
     HEURISTIC_LIMIT,
+    PROJECT_THREAT_RULES,
     STACKED_SCORE,
     WIN_SCORE,
+    ThreatRules,
     centre_first,
     parse_heuristic,
     positional_weights,
@@ -19,24 +22,19 @@ from agents.heuristics import (
     window_points,
 )
 from arena.board import Position, Rules, has_line, threat_cells
-from arena.notation import from_array, from_moves, to_array
+from arena.notation import from_moves, to_array
 
 STANDARD = Rules()
 U = np.uint64
 
 
-def evaluate(position: Position, heuristic: str, ply: int = 0) -> int:
+def evaluate(position: Position, heuristic: str, ply: int = 0, win_step: int = 1,
+             rules: ThreatRules = PROJECT_THREAT_RULES) -> int:
     """The kernel's heuristic value of ``position`` for the side to move."""
-    terms = terms_array(parse_heuristic(heuristic))
+    terms = terms_array(parse_heuristic(heuristic), rules)
     windows = evaluation.board_windows(position.rules)
-    return int(evaluation.evaluate(U(position.current), U(position.mask), ply,
-                                kernels.board_tables(position.rules), terms, *windows))
-
-
-def position_of(rows: list[str], connect: int = 4) -> Position:
-    """A position from rows drawn top to bottom: x = player 1, o = player 2, . = empty."""
-    cells = [[".xo".index(c) for c in row] for row in reversed(rows)]
-    return from_array(np.array(cells, dtype=np.int8), connect=connect)
+    return int(evaluation.evaluate(U(position.current), U(position.mask), ply, win_step,
+                                   kernels.board_tables(position.rules), terms, *windows))
 
 
 # --- rules -----------------------------------------------------------------------------
@@ -188,9 +186,9 @@ def test_window_evaluation_is_the_root_players_score() -> None:
     terms = terms_array(parse_heuristic("window"))
     # Windows [0, 1, 2] and [1, 2, 3]: two own discs and one empty cell, 5 points each,
     # and 3 for the disc in the centre column (4 // 2 = 2).
-    assert evaluation.evaluate(U(own), U(own | other), 0, tables, terms, *windows) == 13
+    assert evaluation.evaluate(U(own), U(own | other), 0, 1, tables, terms, *windows) == 13
     # One ply below the root the opponent is to move: minus the root player's score.
-    assert evaluation.evaluate(U(other), U(own | other), 1, tables, terms, *windows) == -13
+    assert evaluation.evaluate(U(other), U(own | other), 1, 1, tables, terms, *windows) == -13
     # The opponent's own score differs (-4 per window): it is not what is returned.
     assert evaluation.window_score(U(other), U(own), tables, *windows) == -8
 
@@ -212,3 +210,90 @@ def test_window_evaluation_matches_minimax() -> None:
 
 def test_no_heuristic_is_zero() -> None:
     assert evaluate(from_moves("4455"), "none") == 0
+
+
+# --- seed 002's threat rules -------------------------------------------------------------
+
+SEED_SCORING = ThreatRules(seed_scoring=True)
+ALWAYS = ThreatRules(clearing="always")
+ALWAYS_WITH_BUG = ThreatRules(clearing="always", seed_clearing_bug=True)
+
+# o to move. Both players threaten (3, 1) and (3, 2): a stacked pair each, in one column;
+# x also threatens (3, 3) above it and (0, 3), (2, 3) to the left; o threatens (5, 3) and
+# (6, 3), in later columns.
+SHARED_PAIR = [
+    ".......",
+    ".......",
+    ".......",
+    "xxx.ooo",
+    "xxx.ooo",
+    "xoxoxox",
+]
+
+
+def test_threats_above_a_pair_are_cleared_only_beside_stacked_threats_by_default() -> None:
+    position = position_of(SHARED_PAIR)
+    assert position.side_to_move == 2
+    assert evaluate(position, "threats") == 4 - 5
+    # clearing=always drops x's (3, 3), above the lowest pair of column 3
+    assert evaluate(position, "threats", rules=ALWAYS) == 4 - 4
+
+
+def test_the_seeds_clearing_bug_wipes_every_later_column() -> None:
+    position = position_of(SHARED_PAIR)
+    # column 3's pair tops out at bit 3 * 7 + 2: o's (5, 3) and (6, 3) are wiped as well,
+    # x's (0, 3) and (2, 3), in earlier columns, stay
+    assert evaluate(position, "threats", rules=ALWAYS_WITH_BUG) == 2 - 4
+    # the bug only changes how clearing is done, not when: nothing is cleared by default
+    assert evaluate(position, "threats", rules=ThreatRules(seed_clearing_bug=True)) == 4 - 5
+
+
+def test_stacked_pairs_score_per_pair_and_player_with_seed_scoring() -> None:
+    position = position_of(SHARED_PAIR)
+    # the project: the lowest pair of column 3 is the side to move's (it is o's too)
+    assert evaluate(position, "stacked-threats") == STACKED_SCORE
+    # the seed: one pair each after clearing (x's second pair, (3, 2)-(3, 3), is cleared)
+    assert evaluate(position, "stacked-threats*50", rules=SEED_SCORING) == 50 * (1 - 1)
+    assert evaluate(position_of(STACKED_BELOW_NOTHING), "stacked-threats*50",
+                    rules=SEED_SCORING) == -50
+    assert evaluate(position_of(STACKED_BELOW_NOTHING), "stacked-threats*50+threats*10",
+                    rules=SEED_SCORING) == -50 + 10 * (1 - 2)
+
+
+def test_seed_scoring_loses_to_two_live_threats_one_ply_sooner() -> None:
+    position = from_moves("4455661")  # o to move; x threatens columns 3 and 7, both playable
+    assert evaluate(position, "live-threats", ply=1) == -(WIN_SCORE - 3)
+    assert evaluate(position, "live-threats", ply=1, rules=SEED_SCORING) == -(WIN_SCORE - 2)
+    winning = from_moves("445566")  # x to move with playable threats: a win either way
+    assert evaluate(winning, "live-threats", ply=2, rules=SEED_SCORING) == WIN_SCORE - 3
+
+
+def test_flat_win_scoring_scores_live_threats_at_win_score() -> None:
+    assert evaluate(from_moves("445566"), "live-threats", ply=2, win_step=0) == WIN_SCORE
+    assert evaluate(from_moves("4455661"), "live-threats", ply=1, win_step=0) == -WIN_SCORE
+
+
+def test_the_seeds_live_threat_bug_ignores_the_bottom_left_cell() -> None:
+    bug = ThreatRules(seed_live_bug=True)
+    left = position_of([".......", ".......", ".......", ".......", ".......", ".xxxooo"])
+    assert left.side_to_move == 1  # x's only threat is (0, 0), playable
+    assert evaluate(left, "live-threats") == WIN_SCORE - 1
+    assert evaluate(left, "live-threats", rules=bug) == 0
+    right = position_of([".......", ".......", ".......", ".......", ".......", "oooxxx."])
+    assert right.side_to_move == 1  # x's only threat is (6, 0), playable
+    assert evaluate(right, "live-threats", rules=bug) == WIN_SCORE - 1
+
+
+def test_the_seeds_clearing_bug_comes_before_live_threats() -> None:
+    # o to move with a playable threat at (6, 3); x's pair (0, 1)-(0, 2) is the lowest
+    position = position_of([
+        ".......",
+        ".......",
+        ".......",
+        ".xxx..o",
+        ".xxx.xo",
+        ".ooxooo",
+    ])
+    assert position.side_to_move == 2
+    assert evaluate(position, "live-threats", rules=ALWAYS) == WIN_SCORE - 1
+    assert evaluate(position, "live-threats", rules=ALWAYS_WITH_BUG) == 0

@@ -132,6 +132,17 @@ def test_with_openings_each_opening_is_a_pair_with_colours_swapped() -> None:
     assert all(len(t.opening) == 3 for t in tasks)
 
 
+def test_uniform_openings_are_each_games_own_and_unpaired() -> None:
+    rules = Rules()
+    book = load_openings("uniform:4", rules, 1)
+    plan = MatchPlan((Pairing("p", "q", 4), Pairing("q", "r", 4)), GameSettings(rules, 1), book)
+    tasks = [plan.task(g) for g in reversed(range(8))][::-1]
+    assert [t.pair for t in tasks] == [None] * 8
+    assert [t.first for t in tasks] == ["a", "a", "b", "b"] * 2  # the pairings take turns
+    assert [t.opening for t in tasks] == [book.opening(g) for g in range(8)]
+    assert len({t.opening for t in tasks}) == 8
+
+
 @pytest.mark.parametrize("first", ["a", "b"])
 def test_a_fixed_first_mover_moves_first_in_every_game(first: str) -> None:
     plan = plan_of("random", "random", 4, openings="random:2", first=first)
@@ -316,8 +327,9 @@ def test_dask_needs_the_optional_extra(tmp_path: Path, monkeypatch: pytest.Monke
     assert not (tmp_path / "run").exists()
 
 
-def test_worker_count_does_not_change_the_games(tmp_path: Path) -> None:
-    plan = plan_of("immediate-win:block=true", "random", 150, openings="random:3")
+@pytest.mark.parametrize("openings", ["random:3", "uniform:4"])
+def test_worker_count_does_not_change_the_games(tmp_path: Path, openings: str) -> None:
+    plan = plan_of("immediate-win:block=true", "random", 150, openings=openings)
     one = run_games(plan, tmp_path / "one", jobs=1)
     two = run_games(plan, tmp_path / "two", jobs=2)
     assert one.played == two.played == 150

@@ -1,4 +1,5 @@
-"""Openings: none, random:K (legal, no win on the board or in one move, distinct) and files."""
+"""Openings: none, random:K (legal, no win on the board or in one move, distinct), uniform:K
+(unpaired, one per game) and files."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from arena.openings import (
     NoOpenings,
     OpeningsError,
     RandomOpenings,
+    UniformOpenings,
     load_openings,
 )
 
@@ -125,3 +127,58 @@ def test_an_opening_that_ends_the_game_is_refused(tmp_path: Path) -> None:
 def test_a_missing_openings_file_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(OpeningsError, match="no such file"):
         load_openings(str(tmp_path / "missing.txt"), Rules(), seed=1)
+
+
+# --- uniform:K ------------------------------------------------------------------------
+
+
+def test_uniform_openings_are_unpaired_k_legal_plies_per_game() -> None:
+    book = load_openings("uniform:4", Rules(), seed=7)
+    assert isinstance(book, UniformOpenings)
+    assert not book.paired
+    assert book.describe() == {"openings": "uniform:4"}
+    openings = [book.opening(game) for game in range(50)]
+    assert all(len(moves) == 4 for moves in openings)
+    assert all(not from_moves(moves, Rules()).is_terminal for moves in openings)
+    assert len(set(openings)) > 40  # 7**4 = 2401 equally likely openings
+
+
+def test_uniform_openings_depend_only_on_the_seed_and_the_game() -> None:
+    book = load_openings("uniform:6", Rules(), seed=3)
+    first = [book.opening(game) for game in range(20)]
+    again = load_openings("uniform:6", Rules(), seed=3)
+    assert [again.opening(game) for game in reversed(range(20))][::-1] == first
+    assert again.opening(1000) == book.opening(1000)  # no need to draw the games before it
+    other = load_openings("uniform:6", Rules(), seed=4)
+    assert [other.opening(game) for game in range(20)] != first
+
+
+def test_uniform_plies_are_uniform_over_the_legal_columns() -> None:
+    book = load_openings("uniform:2", Rules(), seed=1)
+    counts = {column: 0 for column in "1234567"}
+    for game in range(3500):
+        moves = book.opening(game)
+        counts[moves[0]] += 1
+        counts[moves[1]] += 1
+    # 7,000 plies, 1,000 expected per column; the standard deviation is about 29
+    assert all(850 < count < 1150 for count in counts.values()), counts
+
+
+def test_uniform_openings_are_not_filtered_for_immediate_wins() -> None:
+    rules = Rules(rows=4, cols=4, connect=3)
+    uniform = load_openings("uniform:4", rules, seed=2)
+    random = load_openings("random:4", rules, seed=2)
+    assert any(from_moves(uniform.opening(g), rules).winning_moves() for g in range(100))
+    assert not any(from_moves(random.opening(p), rules).winning_moves() for p in range(100))
+
+
+def test_uniform_openings_never_end_the_game() -> None:
+    rules = Rules(rows=3, cols=3, connect=3)  # a line is possible from the fifth ply on
+    book = load_openings("uniform:7", rules, seed=9)
+    assert all(not from_moves(book.opening(g), rules).is_terminal for g in range(200))
+
+
+@pytest.mark.parametrize("spec", ["uniform:0", "uniform:42", "uniform:x", "uniform:", "uniform"])
+def test_bad_uniform_specs_are_refused(spec: str) -> None:
+    with pytest.raises(OpeningsError, match="uniform:"):
+        load_openings(spec, Rules(), seed=1)

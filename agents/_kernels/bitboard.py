@@ -37,6 +37,7 @@ class Tables(NamedTuple):
 
 PLANES = 8  # bits of a positional weight: any board has at most 32 lines through a cell
 STEPS = 4
+BOARD_FIELDS = 8 + STEPS + PLANES  # the length of a ``board_array``
 
 
 @cache

@@ -23,8 +23,13 @@ from agents._kernels.bitboard import (
     winning_cells,
 )
 from agents.heuristics import (
+    BOTTOM_LEFT_BUG,
+    CLEAR_ABOVE_PAIRS,
+    CLEAR_ALL_LATER,
     HEURISTIC_LIMIT,
     LIVE_THREATS,
+    LOSS_SOONER,
+    PER_PAIR,
     POSITIONAL,
     STACKED_SCORE,
     STACKED_THREATS,
@@ -96,34 +101,58 @@ def stacked_pairs(mine: np.uint64, theirs: np.uint64, t: Tables) -> tuple[int, n
 
 
 @njit(cache=True, inline="always")
-def evaluate(cur: np.uint64, mask: np.uint64, ply: int, t: Tables, terms: np.ndarray,
-             lines: np.ndarray, points: np.ndarray) -> int:
+def above_lowest_pair(mine: np.uint64, theirs: np.uint64, t: Tables) -> np.uint64:
+    """Every cell above the lowest stacked threat pair of the board, in bit order: the
+    cells seed 002's first clearing code wiped (its bug: later columns too)."""
+    pairs = (mine & (mine >> ONE)) | (theirs & (theirs >> ONE))
+    lowest = pairs & (~pairs + ONE)
+    return t.board & ~((lowest << np.uint64(2)) - ONE) if pairs else ZERO
+
+
+@njit(cache=True, inline="always")
+def evaluate(cur: np.uint64, mask: np.uint64, ply: int, win_step: int, t: Tables,
+             terms: np.ndarray, lines: np.ndarray, points: np.ndarray) -> int:
     """The heuristic value of a position for the side to move, ``ply`` plies below the root.
 
-    ``terms`` holds (heuristic id, weight) rows sorted by id, so that live threats decide
-    first and stacked pairs are known before threats are counted. The window term is the
-    root player's window score, negated when the opponent of the root player is to move.
-    The weighted sum is clamped to ``HEURISTIC_LIMIT``; live threats score wins and losses.
+    ``terms`` holds (kernel id, weight, variant) rows sorted by id (see
+    ``agents.heuristics.terms_array``), so that live threats decide first and unreachable
+    threats are cleared before stacked pairs and threats are counted. The window term is
+    the root player's window score, negated when the opponent of the root player is to
+    move. The weighted sum is clamped to ``HEURISTIC_LIMIT``; live threats score wins and
+    losses, ``p`` plies ahead as ``WIN_SCORE - win_step * p``.
     """
     other = cur ^ mask
-    value = 0
-    mine = theirs = unreachable = ZERO
+    value = balance = 0
+    mine = theirs = ZERO
     if terms.shape[0] and terms[0, 0] <= THREATS:  # a threat term, as those sort first
         mine = winning_cells(cur, mask, t)
         theirs = winning_cells(other, mask, t)
     for i in range(terms.shape[0]):
-        kind, weight = terms[i, 0], terms[i, 1]
-        if kind == LIVE_THREATS:
+        kind, weight, variant = terms[i, 0], terms[i, 1], terms[i, 2]
+        if kind == CLEAR_ALL_LATER:
+            above = above_lowest_pair(mine, theirs, t)
+            mine &= ~above
+            theirs &= ~above
+        elif kind == LIVE_THREATS:
             cells = playable(mask, t)
+            if variant & BOTTOM_LEFT_BUG:
+                cells &= ~ONE
             if mine & cells:
-                return WIN_SCORE - ply - 1
+                return WIN_SCORE - win_step * (ply + 1)
             if popcount(theirs & cells) >= 2:
-                return ply + 2 - WIN_SCORE
+                return win_step * (ply + (1 if variant & LOSS_SOONER else 2)) - WIN_SCORE
+        elif kind == CLEAR_ABOVE_PAIRS:
+            balance, above = stacked_pairs(mine, theirs, t)
+            mine &= ~above
+            theirs &= ~above
         elif kind == STACKED_THREATS:
-            balance, unreachable = stacked_pairs(mine, theirs, t)
-            value += weight * STACKED_SCORE * balance
+            if variant & PER_PAIR:
+                value += weight * (popcount(mine & (mine >> ONE))
+                                   - popcount(theirs & (theirs >> ONE)))
+            else:
+                value += weight * STACKED_SCORE * balance
         elif kind == THREATS:
-            value += weight * (popcount(mine & ~unreachable) - popcount(theirs & ~unreachable))
+            value += weight * (popcount(mine) - popcount(theirs))
         elif kind == POSITIONAL:
             value += weight * (positional(cur, t) - positional(other, t))
         elif kind == WINDOW:

@@ -1,18 +1,24 @@
 """The negamax search of the negamax agent: iterative alpha-beta on uint64 bitboards.
 
 Scores are int64 and follow ``agents.heuristics``: a win for the side to move found ``p``
-plies below the root scores ``WIN_SCORE - p``, a loss ``-(WIN_SCORE - p)``, a draw 0.
+plies below the root scores ``WIN_SCORE - p``, a loss ``-(WIN_SCORE - p)``, a draw 0; with
+flat win scoring (``win_step = 0``) every win scores ``WIN_SCORE`` and every loss its
+negative, however far ahead.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from agents._kernels.bitboard import (
+    BOARD_FIELDS,
     ONE,
+    Int,
     Tables,
-    centre_column,
     column_cells,
     playable,
     popcount,
@@ -44,11 +50,61 @@ LOW_32 = 0xFFFF_FFFF
 CUR, MASK, MOVES, ALPHA, BETA, FLOOR, BEST, BEST_COLUMN, NEXT, COUNT, STORE = range(11)
 SLOTS = 11
 STACK_WIDTH = SLOTS + 2 * MAX_COLUMNS
+COLUMN_BITS = 4  # bits per column in ``Settings.order``
+
+
+class Settings(NamedTuple):
+    """How one agent searches, all scalars (as ``Tables``, packed in an array by
+    ``search_array`` after the board's tables and unpacked once per search)."""
+
+    order: np.uint64  # the columns in the order moves are tried, COLUMN_BITS each, first lowest
+    win_step: int  # a win p plies ahead scores WIN_SCORE - win_step * p
+    ordering: int  # 1: skip moves that lose at once and sort the rest (see ``_open``)
+    full_board_evaluation: int  # 1: a full board at the depth limit is evaluated, not 0
+    soonest_win: int  # plies from a node without a win in one to the soonest win scored below
+
+
+def search_array(board: np.ndarray, order: Sequence[int], win_step: int = 1,
+                 ordering: bool = True, full_board_evaluation: bool = False,
+                 soonest_win: int = 3) -> np.ndarray:
+    """A board's ``board_array`` followed by the fields of a Settings (one array, so that a
+    search takes one argument less): ``order`` lists every column.
+
+    ``soonest_win`` is 3 (our next move but one) unless the evaluation scores a win sooner
+    than it can happen: seed 002's live threats score the opponent's two playable threats
+    as its loss on its next ply, 2 plies below us.
+    """
+    packed = sum(column << (COLUMN_BITS * i) for i, column in enumerate(order))
+    settings = [packed, win_step, ordering, full_board_evaluation, soonest_win]
+    return np.concatenate([board, np.array(settings, dtype=np.uint64)])
+
+
+@njit(cache=True)
+def unpack_settings(packed: np.ndarray) -> Settings:
+    """The Settings in a ``search_array``."""
+    fields = packed[BOARD_FIELDS:].view(np.int64)
+    return Settings(packed[BOARD_FIELDS], fields[1], fields[2], fields[3], fields[4])
+
+
+@njit(cache=True, inline="always")
+def nth_column(s: Settings, index: int) -> Int:
+    """The ``index``-th column in the search's move order."""
+    return np.int64((s.order >> np.uint64(COLUMN_BITS * index)) & np.uint64(15))
 
 
 def new_stack(depth: int) -> np.ndarray:
     """The search stack for searches of up to ``depth`` plies."""
     return np.zeros((depth + 1, STACK_WIDTH), dtype=np.int64)
+
+
+NODES, GENERATION, NODE_LIMIT, ABORTED = range(4)  # the fields of a stats array
+NO_NODE_LIMIT = 1 << 62
+
+
+def new_stats() -> np.ndarray:
+    """A stats array: nodes of the last search, table generation, the node limit of a
+    search (``NO_NODE_LIMIT`` by default) and whether the last search hit it (0 or 1)."""
+    return np.array([0, 0, NO_NODE_LIMIT, 0], dtype=np.int64)
 
 
 def new_table(bits: int) -> np.ndarray:
@@ -70,16 +126,16 @@ def _row(tt: np.ndarray, key: np.uint64) -> np.int64:
 
 @njit(cache=True, inline="always")
 def _ordered_moves(cur: np.uint64, mask: np.uint64, moves: np.uint64, first: int,
-                   t: Tables, stack: np.ndarray, ply: int) -> int:
+                   t: Tables, s: Settings, stack: np.ndarray, ply: int) -> int:
     """Write the columns of ``moves`` into the slots of row ``ply``, best first; count them.
 
     ``first`` (a column, or -1) leads; the rest go by the number of threats the move
-    makes, ties in centre-first order. (Rows are indexed, never sliced: a slice costs two
+    makes, ties in the move order. (Rows are indexed, never sliced: a slice costs two
     atomic reference count updates.)
     """
     count = 0
     for i in range(t.cols):
-        c = centre_column(t, i)
+        c = nth_column(s, i)
         bit = moves & column_cells(t, c)
         if not bit:
             continue
@@ -97,31 +153,31 @@ def _ordered_moves(cur: np.uint64, mask: np.uint64, moves: np.uint64, first: int
 
 @njit(cache=True, inline="always")
 def _open(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, ply: int,
-          t: Tables, terms: np.ndarray, lines: np.ndarray, points: np.ndarray, tt: np.ndarray,
-          stats: np.ndarray, stack: np.ndarray, ordering: bool) -> tuple[int, bool]:
+          t: Tables, s: Settings, terms: np.ndarray, lines: np.ndarray, points: np.ndarray,
+          tt: np.ndarray, stats: np.ndarray, stack: np.ndarray) -> tuple[int, bool]:
     """Enter a node: (its value, False) when known without children, else (0, True).
 
     An opened node has its fields and ordered columns written to row ``ply`` of ``stack``.
     """
-    stats[0] += 1
-    if mask == t.board:
+    stats[NODES] += 1
+    if mask == t.board and not (depth == 0 and s.full_board_evaluation):
         return 0, False
     if depth == 0:
-        return evaluate(cur, mask, ply, t, terms, lines, points), False
+        return evaluate(cur, mask, ply, s.win_step, t, terms, lines, points), False
     moves = playable(mask, t)
     if winning_cells(cur, mask, t) & moves:
-        return WIN_SCORE - ply - 1, False
-    if ordering and depth >= 2:
+        return WIN_SCORE - s.win_step * (ply + 1), False
+    if s.ordering and depth >= 2:
         threats = winning_cells(cur ^ mask, mask, t)
         forced = threats & moves
         if forced:
             if forced & (forced - ONE):
-                return ply + 2 - WIN_SCORE, False
+                return s.win_step * (ply + 2) - WIN_SCORE, False
             moves = forced
         moves &= ~(threats >> ONE)  # a move below an opponent's threat loses at once
         if not moves:
-            return ply + 2 - WIN_SCORE, False
-    ceiling = WIN_SCORE - ply - 3  # the fastest win left: our next move but one
+            return s.win_step * (ply + 2) - WIN_SCORE, False
+    ceiling = WIN_SCORE - s.win_step * (ply + s.soonest_win)  # the best score left
     if beta > ceiling:
         beta = ceiling
         if alpha >= beta:
@@ -131,7 +187,7 @@ def _open(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, pl
     if store:
         entry = _row(tt, cur + mask)
         meta = tt[entry, 1]
-        if tt[entry, 0] == np.int64(cur + mask) and (meta & LOW_32) >> 8 == stats[1]:
+        if tt[entry, 0] == np.int64(cur + mask) and (meta & LOW_32) >> 8 == stats[GENERATION]:
             value = meta >> 32
             first = (meta >> 2) & 63
             if meta & 3 == EXACT:
@@ -142,12 +198,12 @@ def _open(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, pl
                 beta = min(beta, value)
             if alpha >= beta:
                 return value, False
-    if ordering and depth >= SORT_DEPTH:
-        count = _ordered_moves(cur, mask, moves, first, t, stack, ply)
+    if s.ordering and depth >= SORT_DEPTH:
+        count = _ordered_moves(cur, mask, moves, first, t, s, stack, ply)
     else:
         count = 0
         for i in range(t.cols):
-            c = centre_column(t, i)
+            c = nth_column(s, i)
             if moves & column_cells(t, c):
                 stack[ply, SLOTS + count] = c
                 count += 1
@@ -180,19 +236,23 @@ def _close(stack: np.ndarray, ply: int, tt: np.ndarray, generation: int) -> int:
 
 @njit(cache=True)
 def search(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, ply: int,
-           t: Tables, terms: np.ndarray, lines: np.ndarray, points: np.ndarray,
-           tt: np.ndarray, stats: np.ndarray, stack: np.ndarray, ordering: bool) -> int:
+           t: Tables, s: Settings, terms: np.ndarray, lines: np.ndarray, points: np.ndarray,
+           tt: np.ndarray, stats: np.ndarray, stack: np.ndarray) -> int:
     """The negamax value of a position, ``ply`` plies below the root, searched ``depth`` deep.
 
     Alpha-beta, fail-soft: a value at or below ``alpha`` is an upper bound, one at or above
-    ``beta`` a lower bound. ``stats`` holds [nodes, generation]; ``tt`` is the
+    ``beta`` a lower bound. ``stats`` is a ``new_stats`` array: past its node limit the
+    search stops, sets ``stats[ABORTED]`` and returns a meaningless 0. ``tt`` is the
     transposition table (one row disables it); ``stack`` has a row per ply below ``ply``.
-    With ``ordering``, moves that lose at once are skipped and the rest ordered.
+    With ``s.ordering``, moves that lose at once are skipped and the rest ordered.
     """
     top = ply
     while True:
-        value, opened = _open(cur, mask, depth, alpha, beta, ply, t, terms, lines, points, tt,
-                              stats, stack, ordering)
+        if stats[NODES] >= stats[NODE_LIMIT]:
+            stats[ABORTED] = 1
+            return 0
+        value, opened = _open(cur, mask, depth, alpha, beta, ply, t, s, terms, lines, points,
+                              tt, stats, stack)
         while not opened:
             if ply == top:
                 return value
@@ -207,7 +267,7 @@ def search(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, p
             opened = (stack[ply, ALPHA] < stack[ply, BETA]
                       and stack[ply, NEXT] < stack[ply, COUNT])
             if not opened:
-                value = _close(stack, ply, tt, stats[1])
+                value = _close(stack, ply, tt, stats[GENERATION])
         parent = np.uint64(stack[ply, MASK])
         cur = np.uint64(stack[ply, CUR]) ^ parent
         column = column_cells(t, stack[ply, SLOTS + stack[ply, NEXT]])
@@ -220,36 +280,41 @@ def search(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, p
 @njit(cache=True)
 def root_scores(cur: np.uint64, mask: np.uint64, depth: int, packed: np.ndarray,
                 terms: np.ndarray, lines: np.ndarray, points: np.ndarray, tt: np.ndarray,
-                stats: np.ndarray, stack: np.ndarray, ordering: bool,
-                all_ties: bool) -> np.ndarray:
+                stats: np.ndarray, stack: np.ndarray, all_ties: bool) -> np.ndarray:
     """The score of every root column (NO_SCORE if illegal), searching ``depth`` plies.
 
     The best score is exact, and so is every column that ties with it when ``all_ties``;
-    without it only the first best column in centre-first order is sure to show the best
-    score. ``packed`` is the board's ``board_array``. ``stats[0]`` counts the nodes of this
-    search; ``stats[1]`` is advanced so the table entries of earlier searches are ignored.
+    without it only the first best column in the move order is sure to show the best
+    score. ``packed`` is the agent's ``search_array`` (the board and its settings).
+    ``stats`` (see ``new_stats``) counts the nodes of this search, and
+    its generation is advanced so the table entries of earlier searches are ignored; a
+    search that reaches the node limit stops with ``stats[ABORTED]`` set, its scores void.
     """
     t = unpack(packed)
-    stats[0] = 1
-    stats[1] += 1
-    if stats[1] == GENERATIONS:
+    s = unpack_settings(packed)
+    stats[NODES] = 1
+    stats[ABORTED] = 0
+    stats[GENERATION] += 1
+    if stats[GENERATION] == GENERATIONS:
         tt[:] = 0
-        stats[1] = 1
+        stats[GENERATION] = 1
     scores = np.full(t.cols, NO_SCORE, dtype=np.int64)
     moves = playable(mask, t)
     wins = winning_cells(cur, mask, t) & moves
     best = -INFINITY
     for i in range(t.cols):
-        c = centre_column(t, i)
+        c = nth_column(s, i)
         bit = moves & column_cells(t, c)
         if not bit:
             continue
         if bit & wins:
-            value = WIN_SCORE - 1
+            value = WIN_SCORE - s.win_step
         else:
             alpha = best - 1 if all_ties else best
-            value = -search(cur ^ mask, mask | bit, depth - 1, -INFINITY, -alpha, 1, t, terms,
-                            lines, points, tt, stats, stack, ordering)
+            value = -search(cur ^ mask, mask | bit, depth - 1, -INFINITY, -alpha, 1, t, s,
+                            terms, lines, points, tt, stats, stack)
+            if stats[ABORTED]:
+                break
         scores[c] = value
         best = max(best, value)
     return scores

@@ -24,11 +24,12 @@ from arena.files import check_writable
 @click.option("--force", is_flag=True, help="Overwrite the --out file if it exists.")
 def bench_command(specs: tuple[str, ...], position_set: str, quick: bool, fresh_process: bool,
                   out: Path | None, force: bool) -> None:
-    """Measure milliseconds per move and nodes per second on fixed positions.
+    """Measure milliseconds per move, nodes and playouts per second on fixed positions.
 
     By default: negamax at depth 10 on the first 100 positions of Pons' Test_L2_R1 (set
-    pons), negamax at depth 4 with each heuristic, minimax at depth 4 and the simple
-    agents on the positions of 8 seeded games (set games). Each position is timed three
+    pons), negamax at depth 4 with each heuristic, minimax at depth 4, MCTS with 10,000
+    iterations (both rollouts) and the simple agents on the positions of 8 seeded games
+    (set games). Each position is timed three
     times and its fastest run counts; ms_per_move is the median over the positions.
     """
     if out is not None and out.exists() and not force:

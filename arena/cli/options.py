@@ -57,7 +57,9 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
                      help="Run seed: each game's seed comes from it and the game's index."),
         click.option("--openings", default=openings, show_default=True, metavar="SPEC",
                      help="none, random:K (K random plies, each opening played twice with "
-                          "colours swapped) or a file of move strings, one per line."),
+                          "colours swapped), uniform:K (K uniformly random plies drawn "
+                          "afresh for every game, unpaired) or a file of move strings, one "
+                          "per line."),
         click.option("--time-per-move", type=click.FloatRange(min=0, min_open=True),
                      default=None, metavar="SECONDS",
                      help=f"Time limit per move for both agents; a move over it (and over "
