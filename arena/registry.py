@@ -29,6 +29,8 @@ from arena.hosting.base import describe
 from arena.interrupts import from_user
 
 ENTRY_POINT_GROUP = "connect_four_arena.agents"
+KAGGLE_PREFIX = "kaggle"
+KAGGLE_TARGET = "arena.bridges.kaggle:KaggleAgent"
 
 BUILTIN_AGENTS = {
     "random": "agents.random_agent:RandomAgent",
@@ -203,8 +205,11 @@ class AgentSpec:
         entry = registry().get(self.name)
         if entry is not None:
             return f"{entry.origin} {version_of(entry.origin)}"
+        source = self.values.get("source") if self.target == KAGGLE_TARGET else None
+        if source is not None and not source.endswith(".py"):
+            return f"kaggle-environments {version_of('kaggle-environments')}"
         try:
-            source = inspect.getsourcefile(self.factory)
+            source = source or inspect.getsourcefile(self.factory)
             data = Path(source).read_bytes() if source else b""
         except (OSError, TypeError):
             data = b""
@@ -214,6 +219,10 @@ class AgentSpec:
         """A new agent from this spec."""
         factory = self.factory
         if not inspect.isclass(factory):
+            from arena.bridges.kaggle import KaggleAgent, is_kaggle_function
+
+            if is_kaggle_function(factory):
+                return KaggleAgent(function=factory)
             return FunctionAgent(factory)
         try:
             agent = factory(**self.values)
@@ -242,6 +251,9 @@ def parse_spec(text: str) -> AgentSpec:
         raise AgentSpecError("agent spec is empty: " + _known_agents_hint())
     head, _, rest = text.partition(":")
     first, _, tail = rest.partition(":")
+    if head == KAGGLE_PREFIX and rest:  # kaggle:random, kaggle:negamax, kaggle:PATH.py
+        _import_target(KAGGLE_TARGET, text)
+        return AgentSpec(text, f"{head}:{rest}", KAGGLE_TARGET, {"source": rest})
     if head in registry():
         entry = registry()[head]
         name, target, assignments = head, entry.target, rest
@@ -296,7 +308,8 @@ def _parse_values(assignments: str, params: tuple[Param, ...], spec: str) -> dic
 
 
 def _known_agents_hint() -> str:
-    return "known agents: " + ", ".join(registry()) + " (or module:Attr / file.py:Attr)"
+    return ("known agents: " + ", ".join(registry()) + " (or module:Attr / file.py:Attr, "
+            "kaggle:random / kaggle:negamax / kaggle:FILE.py)")
 
 
 def _import_target(target: str, spec: str) -> Callable[..., Any]:

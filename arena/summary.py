@@ -214,3 +214,31 @@ def current_summary(directory: Path, meta: dict[str, Any]) -> bool:
     recorded = meta.get("summary")
     return (isinstance(recorded, dict) and (directory / SUMMARY_FILE).is_file()
             and recorded == summary_fingerprint(directory))
+
+
+@dataclass(frozen=True)
+class Unanimous:
+    """An agent that lost every one of its games by the same kind of forfeit."""
+
+    agent: str
+    termination: str
+    example: str  # the error message of its first game
+
+
+def unanimous_forfeits(games_csv: Path) -> list[Unanimous]:
+    """The agents of a games.csv each of whose games ended in its own forfeit, all of one kind
+    (a broken agent, not a weak one)."""
+    kinds: dict[str, set[str]] = {}
+    examples: dict[str, str] = {}
+    for agent_a, agent_b, result, termination, error in iter_columns(
+            games_csv, ("agent_a", "agent_b", "result", "termination", "error")):
+        if result == "draw":
+            kinds.setdefault(agent_a, set()).add("")
+            kinds.setdefault(agent_b, set()).add("")
+            continue
+        loser, winner = (agent_a, agent_b) if result == "loss" else (agent_b, agent_a)
+        kinds.setdefault(winner, set()).add("")
+        kinds.setdefault(loser, set()).add(termination if termination in FORFEITS else "")
+        examples.setdefault(loser, error)
+    return [Unanimous(agent, next(iter(found)), examples[agent])
+            for agent, found in kinds.items() if len(found) == 1 and "" not in found]

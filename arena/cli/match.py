@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import run_options, write_run_report
+from arena.cli.options import finish_run, run_options
 from arena.cli.progress import ProgressBar, with_progress
 from arena.cli.stats import format_report
 from arena.plan import (
@@ -99,8 +99,7 @@ def match_command(agent_a: str, agent_b: str, games: int, first: First, jobs: in
         plan, directory, jobs=workers, backend=backend, scheduler=scheduler, progress=progress,
         session=session, allow_changed_agents=allow_changed_agents), ProgressBar)
     _print_run(run)
-    if not no_report:
-        write_run_report(run.directory)
+    finish_run(run.directory, not no_report)
 
 
 def _print_run(run: MatchRun) -> None:

@@ -11,6 +11,9 @@ import click
 
 from arena.board import Rules
 
+BROKEN_AGENT = 1
+"""Exit status of a run in which an agent forfeited every game for one reason."""
+
 
 def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add --rows, --cols and --connect; the command receives them as ``rules``."""
@@ -37,6 +40,20 @@ def write_run_report(directory: Path) -> None:
     from arena.report import write_report  # matplotlib and pandas load only when needed
 
     click.echo(f"Report      {write_report(directory)}")
+
+
+def finish_run(directory: Path, report: bool) -> None:
+    """After a run's tables: its report (if wanted); then, if an agent forfeited every one of
+    its games for one reason, a one-line error naming it and exit status 1."""
+    from arena.rundir import GAMES_FILE
+    from arena.summary import unanimous_forfeits
+
+    if report:
+        write_run_report(directory)
+    for broken in unanimous_forfeits(directory / GAMES_FILE):
+        click.echo(f"arena: error: every game of {broken.agent} ended in its forfeit, "
+                   f"{broken.termination}: {broken.example or 'no message'}", err=True)
+        raise click.exceptions.Exit(BROKEN_AGENT)
 
 
 def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable[..., Any]],

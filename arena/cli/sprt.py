@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from arena.cli.match import repeated_games_warning
-from arena.cli.options import run_options, write_run_report
+from arena.cli.options import finish_run, run_options
 from arena.cli.progress import ProgressBar, with_progress
 from arena.cli.stats import format_report
 from arena.plan import GameSettings
@@ -138,5 +138,4 @@ def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: fl
     warning = repeated_games_warning(run.summary)
     if warning:
         click.echo(f"arena: warning: {warning}", err=True)
-    if not no_report:
-        write_run_report(run.directory)
+    finish_run(run.directory, not no_report)

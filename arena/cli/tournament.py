@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from arena.cli.options import run_options, write_run_report
+from arena.cli.options import finish_run, run_options
 from arena.cli.progress import ProgressBar, with_progress
 from arena.names import short_names
 from arena.openings import load_openings
@@ -139,5 +139,4 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, ancho
         scheduler=scheduler, progress=progress, session=session,
         allow_changed_agents=allow_changed_agents), TournamentProgressBar)
     click.echo(format_tournament(done))
-    if not no_report:
-        write_run_report(directory)
+    finish_run(directory, not no_report)

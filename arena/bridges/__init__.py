@@ -1,0 +1,1 @@
+"""Agents written for other hosts, played here: Kaggle ConnectX agents, engine programs."""
