@@ -21,6 +21,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, NullFormatter, PercentFormatter
 
+from arena.files import FILE_MODE
+
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
@@ -80,6 +82,7 @@ def save(figure: Figure, path: Path) -> Path:
     os.close(handle)
     try:
         figure.savefig(name, dpi=DPI, format="png")
+        os.chmod(name, FILE_MODE)
         os.replace(name, path)
     finally:
         Path(name).unlink(missing_ok=True)

@@ -11,6 +11,16 @@ from pathlib import Path
 from arena.errors import ArenaError
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+FILE_MODE = 0o666 & ~_umask()
+"""The mode a new file gets here (temporary files are created private: they are widened)."""
+
+
 class UnwritableError(ArenaError):
     """A place the arena must write to and cannot; ``reason`` is the system's word for why."""
 
@@ -43,6 +53,7 @@ def write_atomically(path: Path, text: str) -> None:
             temporary.unlink(missing_ok=True)
             raise
     try:
+        os.chmod(temporary, FILE_MODE)
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)

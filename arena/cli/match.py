@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 
 import click
 
-from arena.cli.options import finish_run, run_options
+from arena.cli.options import command_line, finish_run, run_options
 from arena.cli.progress import ProgressBar, with_progress
 from arena.cli.stats import format_report
 from arena.plan import (
@@ -93,7 +91,7 @@ def match_command(agent_a: str, agent_b: str, games: int, first: First, jobs: in
     plan = match_plan(agent_a, agent_b, games, settings, openings, first)
     interactive = any(is_interactive(spec) for spec in plan.specs)
     directory = out or default_out_dir(plan)
-    session = {"command": shlex.join(sys.argv), "options": click.get_current_context().params}
+    session = {"command": command_line(), "options": click.get_current_context().params}
     workers = jobs or (1 if interactive else available_cores())
     run = with_progress(plan.total, directory, quiet or interactive, lambda progress: run_games(
         plan, directory, jobs=workers, backend=backend, scheduler=scheduler, progress=progress,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import shlex
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,11 @@ def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed(options):
         decorated = option(decorated)
     return decorated
+
+
+def command_line() -> str:
+    """The command as typed, for the record: ``arena`` and its arguments."""
+    return shlex.join(["arena", *sys.argv[1:]])
 
 
 def write_run_report(directory: Path) -> None:

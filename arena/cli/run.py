@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
+from arena.cli.options import command_line
 from arena.cli.progress import ProgressBar, with_progress
 from arena.cli.tournament import (
     LABEL_WIDTH,
@@ -76,7 +75,7 @@ def run_command(experiment_file: Path, jobs: int | None, out: Path | None, quiet
     root = out or experiment.default_root()
     experiment.check_directories(root)
     workers = jobs or available_cores()
-    command = shlex.join(sys.argv)
+    command = command_line()
     for entry in experiment.entries:
         session = {"command": command, "experiment": str(experiment.path), "entry": entry.label}
         summaries = _play(entry, root, workers, quiet, session)

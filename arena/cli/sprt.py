@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 
 import click
 
 from arena.cli.match import repeated_games_warning
-from arena.cli.options import finish_run, run_options
+from arena.cli.options import command_line, finish_run, run_options
 from arena.cli.progress import ProgressBar, with_progress
 from arena.cli.stats import format_report
 from arena.plan import GameSettings
@@ -128,7 +126,7 @@ def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: fl
     plan = sprt_plan(agent_a, agent_b, max_games=max_games, openings=openings,
                      settings=settings)
     directory = out or default_sprt_dir(plan, test)
-    session = {"command": shlex.join(sys.argv), "options": click.get_current_context().params}
+    session = {"command": command_line(), "options": click.get_current_context().params}
     run = with_progress(plan.total, directory, quiet, lambda progress: run_sprt(
         plan, test, directory, jobs=jobs or available_cores(), backend=backend,
         scheduler=scheduler, progress=progress, session=session, on_step=progress.step,

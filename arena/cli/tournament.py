@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import math
-import shlex
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from arena.cli.options import finish_run, run_options
+from arena.cli.options import command_line, finish_run, run_options
 from arena.cli.progress import ProgressBar, with_progress
 from arena.names import short_names
 from arena.openings import load_openings
@@ -133,7 +131,7 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, ancho
     plan = tournament_plan(specs, games, settings,
                            load_openings(openings, settings.rules, settings.seed), gauntlet)
     directory = out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR)
-    session = {"command": shlex.join(sys.argv), "options": click.get_current_context().params}
+    session = {"command": command_line(), "options": click.get_current_context().params}
     done = with_progress(plan.total, directory, quiet, lambda progress: run_tournament(
         plan, directory, anchor=anchor, jobs=jobs or available_cores(), backend=backend,
         scheduler=scheduler, progress=progress, session=session,
