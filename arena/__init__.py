@@ -1,4 +1,9 @@
-"""Connect Four Arena: play Connect Four agents against each other and measure them."""
+"""Connect Four Arena: play Connect Four agents against each other and measure them.
+
+The Python API: ``arena.match(a, b, games)`` and ``arena.tournament([a, b, c], games)`` play
+(agents as spec strings, objects, classes or functions) and return the games, the summary and
+(for a tournament) the ratings; ``arena.load_games(path)`` reads a run's games.csv.
+"""
 
 import importlib.util
 import sys
@@ -26,3 +31,12 @@ def _claim_agents_package() -> None:
 
 
 _claim_agents_package()
+
+_API = {"match": "arena.api", "tournament": "arena.api", "load_games": "arena.records"}
+
+
+def __getattr__(name: str) -> object:
+    """The API's functions, imported when first used (``import arena`` stays light)."""
+    if name in _API:
+        return getattr(importlib.import_module(_API[name]), name)
+    raise AttributeError(f"module 'arena' has no attribute {name!r}")

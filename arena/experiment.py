@@ -48,7 +48,7 @@ from __future__ import annotations
 import csv
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -74,7 +74,7 @@ from arena.sprt import (
 )
 from arena.stats import HOMOGENEITY_LEVEL, MIN_EXPECTED_COUNT, Homogeneity, homogeneity
 from arena.summary import PairingSummary, seeds_line, summarize
-from arena.tournament import RATINGS_FILE, resolve_anchor, run_tournament, tournament_plan
+from arena.tournaments import RATINGS_FILE, resolve_anchor, run_tournament, tournament_plan
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -504,6 +504,47 @@ _BUILDERS: dict[str, Builder] = {
                      "max_games": WHOLE, "batch_pairs": WHOLE},
                     ("name", "a", "b", "elo0", "elo1"), _make_sprt),
 }
+
+
+# --------------------------------------------------------------------------- running
+
+
+class EntryRun(NamedTuple):
+    """An entry of an experiment, played: its pairings' summaries."""
+
+    entry: Entry
+    summaries: list[PairingSummary]
+
+
+EntryPlayer = Callable[[Entry, Callable[[Progress | None], list[PairingSummary]]],
+                       list[PairingSummary]]
+"""Wraps the run of one entry, e.g. in a progress bar: ``play(entry, run)`` calls ``run``."""
+
+
+def run_experiment(experiment: Experiment, root: Path, *, jobs: int, command: str | None = None,
+                   report: bool = True, play: EntryPlayer | None = None) -> Iterator[EntryRun]:
+    """Play the entries of ``experiment`` into ``root`` in order, resuming what is there; after
+    each entry its report, and once all are played the experiment's page, ``root/report.md``.
+
+    Every entry's directory is checked before the first game. ``play`` may wrap each entry's
+    run (the CLI shows a progress bar); without it, entries run with none.
+    """
+    experiment.check_directories(root)
+    for entry in experiment.entries:
+        session = {"command": command, "experiment": str(experiment.path), "entry": entry.label}
+
+        def run(progress: Progress | None, entry: Entry = entry,
+                session: dict[str, Any] = session) -> list[PairingSummary]:
+            return entry.run(root, jobs=jobs, progress=progress, session=session)
+
+        summaries = play(entry, run) if play is not None else run(None)
+        if report:
+            from arena.report import write_report  # matplotlib loads only when needed
+
+            write_report(root / entry.name)
+        yield EntryRun(entry, summaries)
+    if report:
+        write_experiment_report(experiment, root, command)
 
 
 # --------------------------------------------------------------------------- the page

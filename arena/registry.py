@@ -31,6 +31,8 @@ from arena.interrupts import from_user
 ENTRY_POINT_GROUP = "connect_four_arena.agents"
 KAGGLE_PREFIX = "kaggle"
 KAGGLE_TARGET = "arena.bridges.kaggle:KaggleAgent"
+LOCAL_PREFIX = "local"
+LOCAL_TARGET = "arena.local:Local"
 
 BUILTIN_AGENTS = {
     "random": "agents.random_agent:RandomAgent",
@@ -205,6 +207,10 @@ class AgentSpec:
         entry = registry().get(self.name)
         if entry is not None:
             return f"{entry.origin} {version_of(entry.origin)}"
+        if self.target == LOCAL_TARGET:
+            from arena.local import lookup
+
+            return lookup(self.values["name"]).fingerprint()
         source = self.values.get("source") if self.target == KAGGLE_TARGET else None
         if source is not None and not source.endswith(".py"):
             return f"kaggle-environments {version_of('kaggle-environments')}"
@@ -254,6 +260,11 @@ def parse_spec(text: str) -> AgentSpec:
     if head == KAGGLE_PREFIX and rest:  # kaggle:random, kaggle:negamax, kaggle:PATH.py
         _import_target(KAGGLE_TARGET, text)
         return AgentSpec(text, f"{head}:{rest}", KAGGLE_TARGET, {"source": rest})
+    if head == LOCAL_PREFIX and rest:  # an object registered through the Python API
+        from arena.local import lookup
+
+        lookup(rest)
+        return AgentSpec(text, f"{head}:{rest}", LOCAL_TARGET, {"name": rest})
     if head in registry():
         entry = registry()[head]
         name, target, assignments = head, entry.target, rest

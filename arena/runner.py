@@ -9,6 +9,7 @@ so.
 from __future__ import annotations
 
 import importlib.util
+import multiprocessing
 import os
 import platform
 import sys
@@ -32,7 +33,7 @@ from arena.plan import MatchPlan, MatchSetupError
 from arena.players import effective_limit, split_limit, unsupported
 from arena.pool import Backend, BatchSizer, Pool, batches, open_pool
 from arena.records import GameRow
-from arena.registry import AgentSpec, parse_spec
+from arena.registry import LOCAL_PREFIX, AgentSpec, parse_spec
 from arena.rundir import (
     AGENTS_LOG,
     SUMMARY_FILE,
@@ -97,7 +98,14 @@ def check_workers(agents: Sequence[ResolvedAgent], jobs: int, backend: Backend) 
         raise MatchSetupError(
             "--backend dask needs dask.distributed: pip install 'connect-four-arena[dask]'"
         )
+    forks = "fork" in multiprocessing.get_all_start_methods()
     for resolved in agents:
+        if resolved.name.startswith(f"{LOCAL_PREFIX}:") and (
+                backend != "local" or (jobs > 1 and not forks)):
+            raise MatchSetupError(
+                f"agent {resolved.name!r} is a Python object of this process: it plays with "
+                "the local backend, and with more than one job only where workers are forked "
+                "(Linux)")
         if resolved.traits.interactive and (jobs > 1 or backend != "local"):
             raise MatchSetupError(
                 f"agent {resolved.name!r} is interactive: it needs --jobs 1 and the local "

@@ -18,8 +18,8 @@ from click.testing import CliRunner, Result
 
 from arena.cli import main
 from arena.cli.match import match_command
-from arena.cli.progress import ProgressBar
 from arena.plan import DEFAULT_SEED
+from arena.progress import ProgressBar
 from arena.records import TIMING_COLUMNS, GameRow, load_games
 
 # Runs `arena` as a user would.

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from arena.cli.options import command_line, finish_run, run_options
-from arena.cli.progress import ProgressBar, with_progress
+from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
 from arena.plan import (
     DEFAULT_RESULTS_DIR,
@@ -19,6 +19,7 @@ from arena.plan import (
 )
 from arena.players import is_interactive
 from arena.pool import Backend, available_cores
+from arena.progress import ProgressBar
 from arena.runner import MatchRun, run_games
 from arena.summary import FORFEITS, PairingSummary, seeds_line
 

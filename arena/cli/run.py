@@ -2,36 +2,45 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import click
 
 from arena.cli.options import command_line
-from arena.cli.progress import ProgressBar, with_progress
-from arena.cli.tournament import (
-    LABEL_WIDTH,
-    TournamentProgressBar,
-    format_ratings,
+from arena.cli.progress import with_progress
+from arena.cli.tournament import LABEL_WIDTH, format_ratings
+from arena.experiment import (
+    REPORT,
+    Entry,
+    EntryPlayer,
+    TournamentEntry,
+    entry_lines,
+    load_experiment,
+    run_experiment,
 )
-from arena.experiment import Entry, TournamentEntry, entry_lines, load_experiment
 from arena.names import short_names
 from arena.pool import available_cores
+from arena.progress import ProgressBar, TournamentProgressBar
+from arena.runner import Progress
 from arena.summary import PairingSummary
 
 __all__ = ["run_command"]
 
 
-def _play(entry: Entry, root: Path, jobs: int, quiet: bool,
-          session: dict[str, Any]) -> list[PairingSummary]:
-    """Play an entry's missing games with a progress bar."""
-    plan = entry.plan(root)
-    if not quiet:
-        click.echo(f"{entry.label}: {plan.total} games{' at most' if entry.kind == 'sprt' else ''}"
-                   f" in {root / entry.name}", err=True)
-    bar = TournamentProgressBar if isinstance(entry, TournamentEntry) else ProgressBar
-    return with_progress(plan.total, root / entry.name, quiet, lambda progress: entry.run(
-        root, jobs=jobs, progress=progress, session=session), bar)
+def _with_bar(root: Path, quiet: bool) -> EntryPlayer:
+    """Runs each entry with a progress bar and the CLI's handling of interruptions."""
+    def play(entry: Entry, run: Callable[[Progress | None], list[PairingSummary]]
+             ) -> list[PairingSummary]:
+        plan = entry.plan(root)
+        if not quiet:
+            at_most = " at most" if entry.kind == "sprt" else ""
+            click.echo(f"{entry.label}: {plan.total} games{at_most} in {root / entry.name}",
+                       err=True)
+        bar = TournamentProgressBar if isinstance(entry, TournamentEntry) else ProgressBar
+        return with_progress(plan.total, root / entry.name, quiet, run, bar)
+
+    return play
 
 
 def format_entry(entry: Entry, summaries: list[PairingSummary], root: Path) -> str:
@@ -73,18 +82,9 @@ def run_command(experiment_file: Path, jobs: int | None, out: Path | None, quiet
     """
     experiment = load_experiment(experiment_file)
     root = out or experiment.default_root()
-    experiment.check_directories(root)
-    workers = jobs or available_cores()
-    command = command_line()
-    for entry in experiment.entries:
-        session = {"command": command, "experiment": str(experiment.path), "entry": entry.label}
-        summaries = _play(entry, root, workers, quiet, session)
-        click.echo(format_entry(entry, summaries, root))
-        if not no_report:
-            from arena.report import write_report  # matplotlib loads only when needed
-
-            write_report(root / entry.name)
+    for done in run_experiment(experiment, root, jobs=jobs or available_cores(),
+                               command=command_line(), report=not no_report,
+                               play=_with_bar(root, quiet)):
+        click.echo(format_entry(done.entry, done.summaries, root))
     if not no_report:
-        from arena.experiment import write_experiment_report
-
-        click.echo(f"{'Report':<{LABEL_WIDTH}}{write_experiment_report(experiment, root, command)}")
+        click.echo(f"{'Report':<{LABEL_WIDTH}}{root / REPORT}")

@@ -8,10 +8,11 @@ import click
 
 from arena.cli.match import repeated_games_warning
 from arena.cli.options import command_line, finish_run, run_options
-from arena.cli.progress import ProgressBar, with_progress
+from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
 from arena.plan import GameSettings
 from arena.pool import Backend, available_cores
+from arena.progress import ProgressBar
 from arena.records import GameRow
 from arena.sprt import (
     DEFAULT_BATCH_PAIRS,

@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 from arena.cli.options import command_line, finish_run, run_options
-from arena.cli.progress import ProgressBar, with_progress
+from arena.cli.progress import with_progress
 from arena.names import short_names
 from arena.openings import load_openings
 from arena.plan import GameSettings, default_out_dir
 from arena.pool import Backend, available_cores
-from arena.records import GameRow
+from arena.progress import TournamentProgressBar
 from arena.summary import seeds_line
-from arena.tournament import (
+from arena.tournaments import (
     DEFAULT_TOURNAMENTS_DIR,
     Standings,
     TournamentRun,
@@ -28,23 +28,12 @@ from arena.tournament import (
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["TournamentProgressBar", "format_crosstable", "format_ratings", "tournament_command"]
+__all__ = ["format_crosstable", "format_ratings", "tournament_command"]
 
 T = TypeVar("T")
 
 LABEL_WIDTH = 12
 """Width of the Output label, as of the Report line written after it."""
-
-
-class TournamentProgressBar(ProgressBar):
-    """The match's progress bar without A's wins, ties and losses, which mean nothing summed
-    over the pairings of a tournament."""
-
-    def advance(self, rows: list[GameRow]) -> None:
-        """Count finished games."""
-        self.finished += len(rows)
-        if self._bar is not None:
-            self._bar.update(len(rows))
 
 
 def aligned(header: Sequence[str], rows: Sequence[Sequence[str]], right: set[int]) -> str:

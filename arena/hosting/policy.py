@@ -5,7 +5,7 @@ from __future__ import annotations
 from arena.hosting.base import Host, Hosting
 from arena.hosting.inline import InlineHost
 from arena.hosting.process import ProcessHost
-from arena.registry import BUILTIN_AGENTS, parse_spec
+from arena.registry import BUILTIN_AGENTS, LOCAL_PREFIX, parse_spec
 
 
 def is_builtin(spec: str) -> bool:
@@ -20,6 +20,7 @@ def make_host(spec: str, hosting: Hosting) -> Host:
     from the user's files is never imported here when it runs in a process.
     """
     builtin = is_builtin(spec)
-    if hosting == "inline" or (hosting == "auto" and builtin):
+    local = spec.startswith(f"{LOCAL_PREFIX}:")  # objects of this process: no child has them
+    if hosting == "inline" or local or (hosting == "auto" and builtin):
         return InlineHost(spec, lambda: parse_spec(spec).build(), capture_output=not builtin)
     return ProcessHost(spec)

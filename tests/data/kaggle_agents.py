@@ -13,7 +13,7 @@ def legal(observation, configuration):
 
 def checks_every_field(observation, configuration):
     """Plays the leftmost legal column after checking what Kaggle would give it."""
-    assert FIELDS <= set(observation) and SETTINGS <= set(configuration)
+    assert set(observation) >= FIELDS and set(configuration) >= SETTINGS
     assert len(observation.board) == configuration.rows * configuration.columns
     discs = sum(cell != 0 for cell in observation.board)
     assert observation.step == discs and observation.mark == 1 + discs % 2

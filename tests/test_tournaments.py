@@ -12,12 +12,13 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import ArenaGroup
-from arena.cli.tournament import TournamentProgressBar, tournament_command
+from arena.cli.tournament import tournament_command
 from arena.plan import GameSettings, MatchPlan, Pairing
+from arena.progress import TournamentProgressBar
 from arena.records import TIMING_COLUMNS, GameRow, load_games
 from arena.runner import run_games
 from arena.stats import elo_from_score
-from arena.tournament import (
+from arena.tournaments import (
     CROSSTABLE_COLUMNS,
     TournamentError,
     crosstable,

@@ -1,0 +1,92 @@
+"""Agents handed over as Python objects (from a notebook or a script), not as spec strings.
+
+An agent object, an agent class or a plain function ``f(position, rng)`` (or Kaggle's
+``f(observation, configuration)``) is registered under a name and played as the spec
+``local:NAME``. Workers are forked from the process that registered it, so an object defined
+in a notebook plays with any number of jobs; every host gets its own copy. Such agents run in
+the worker (they are the caller's own code) and need the local backend.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import inspect
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from arena.agent import Agent, FunctionAgent
+from arena.errors import AgentSpecError
+
+PREFIX = "local"
+
+
+@dataclass(frozen=True)
+class LocalAgent:
+    """A registered agent object, class or function."""
+
+    name: str
+    source: Any
+
+    def make(self) -> Agent:
+        """A fresh agent: an instance of a class, a copy of an object, a wrapped function."""
+        from arena.bridges.kaggle import KaggleAgent, is_kaggle_function
+
+        source = self.source
+        if inspect.isclass(source):
+            return typing.cast(Agent, source())
+        if hasattr(source, "choose"):
+            return typing.cast(Agent, copy.deepcopy(source))
+        if is_kaggle_function(source):
+            return KaggleAgent(function=source)
+        return FunctionAgent(source)
+
+    def fingerprint(self) -> str:
+        """A SHA-256 of the agent's source code where Python can find it."""
+        subject = self.source if inspect.isclass(self.source) or inspect.isfunction(
+            self.source) else type(self.source)
+        try:
+            return "sha256 " + hashlib.sha256(inspect.getsource(subject).encode()).hexdigest()
+        except (OSError, TypeError):
+            return "unknown source"
+
+
+_AGENTS: dict[str, LocalAgent] = {}
+
+
+def register(agent: Any, name: str | None = None) -> str:
+    """Register ``agent`` (object, class or function) and return its spec ``local:NAME``.
+
+    The name defaults to the class's or function's name; registering a name again replaces
+    the agent (a notebook cell run again defines its class anew).
+    """
+    if not (callable(agent) or hasattr(agent, "choose")):
+        raise AgentSpecError(f"{agent!r} is not an agent: expected an object with "
+                             "choose(position, rng), an agent class or a function")
+    name = name or getattr(agent, "__name__", None) or type(agent).__name__
+    _AGENTS[name] = LocalAgent(name, agent)
+    return f"{PREFIX}:{name}"
+
+
+def lookup(name: str) -> LocalAgent:
+    """The agent registered as ``name``."""
+    try:
+        return _AGENTS[name]
+    except KeyError:
+        raise AgentSpecError(f"no agent object is registered as {name!r} in this process "
+                             "(local: agents come from the Python API)") from None
+
+
+class Local:
+    """The registry's target for ``local:NAME``: builds the registered agent."""
+
+    def __new__(cls, name: str) -> Agent:  # type: ignore[misc]
+        """A fresh agent from the one registered as ``name``."""
+        return lookup(name).make()
+
+
+def factory_of(name: str) -> Callable[[], Agent]:
+    """What builds the agent registered as ``name``."""
+    return lookup(name).make

@@ -1,0 +1,59 @@
+"""Progress bars of runs: in a terminal on stderr, in Jupyter as tqdm's notebook bar."""
+
+from __future__ import annotations
+
+import sys
+from types import TracebackType
+from typing import Any, Self
+
+from tqdm.auto import tqdm
+
+from arena.records import GameRow
+
+
+class ProgressBar:
+    """A progress bar (tqdm's, a notebook widget in Jupyter, else on stderr): games done,
+    games per second, time left, and the wins, ties and losses of agent A in the games played
+    by this call."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.counts = {"win": 0, "draw": 0, "loss": 0}
+        self.finished = 0
+        self._bar: tqdm[Any] | None = None
+
+    def start(self, total: int, finished: int) -> None:
+        """Open the bar at the games already played."""
+        self.finished = finished
+        if self.enabled:
+            self._bar = tqdm(total=total, initial=finished, unit="game", file=sys.stderr,
+                             dynamic_ncols=True, smoothing=0.1)
+
+    def advance(self, rows: list[GameRow]) -> None:
+        """Count finished games."""
+        for row in rows:
+            self.counts[row.result] += 1
+        self.finished += len(rows)
+        if self._bar is not None:
+            self._bar.set_postfix_str("W/T/L {win}/{draw}/{loss}".format(**self.counts),
+                                      refresh=False)
+            self._bar.update(len(rows))
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+class TournamentProgressBar(ProgressBar):
+    """The match's progress bar without A's wins, ties and losses, which mean nothing summed
+    over the pairings of a tournament."""
+
+    def advance(self, rows: list[GameRow]) -> None:
+        """Count finished games."""
+        self.finished += len(rows)
+        if self._bar is not None:
+            self._bar.update(len(rows))
