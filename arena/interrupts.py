@@ -51,3 +51,17 @@ def from_user(error: BaseException) -> bool:
     if not isinstance(error, KeyboardInterrupt):
         return False
     return _state["requested"] or not _state["watching"]
+
+
+@contextmanager
+def inherited_sigint_ignored() -> Iterator[None]:
+    """Processes started inside the block ignore SIGINT (an ignored signal stays ignored
+    across fork and exec); this one handles it as before once the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

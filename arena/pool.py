@@ -27,7 +27,7 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from arena.hosting.child import die_with_parent
-from arena.interrupts import ignore_interrupts
+from arena.interrupts import ignore_interrupts, inherited_sigint_ignored
 from arena.plan import GameSettings, GameTask, MatchPlan, MatchSetupError
 from arena.worker import AgentCache, AgentOutput, BatchResult, play_batch, play_task
 
@@ -144,7 +144,8 @@ class LocalPool:
         self.agents = agents
         forked = "fork" in multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if forked else "spawn")
-        self._workers = [_Worker(context, agents, forked) for _ in range(jobs - 1)]
+        with inherited_sigint_ignored():  # no worker ever sees the user's Ctrl-C
+            self._workers = [_Worker(context, agents, forked) for _ in range(jobs - 1)]
 
     def results(self, batches: Iterator[list[GameTask]],
                 settings: GameSettings) -> Iterator[BatchResult]:
@@ -230,9 +231,10 @@ class DaskPool:
                 raise MatchSetupError(
                     f"cannot reach the dask scheduler {scheduler}: {error}") from None
         else:
-            self._cluster = distributed.LocalCluster(
-                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
-                silence_logs=logging.ERROR)
+            with inherited_sigint_ignored():  # Ctrl-C is this process's to handle, not theirs
+                self._cluster = distributed.LocalCluster(
+                    n_workers=jobs, threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=logging.ERROR)
             self._client = distributed.Client(self._cluster)
 
     def results(self, batches: Iterator[list[GameTask]],
