@@ -43,6 +43,7 @@ from arena.summary import (
     summary_fingerprint,
     write_summary,
 )
+from arena.tournaments import crosstable as tournament_crosstable
 from arena.validation import check_games
 
 __all__ = [
@@ -195,28 +196,12 @@ def pairings(run: Run) -> pd.DataFrame:
     return run.summary
 
 
-def _points_against_others(games: pd.DataFrame) -> pd.DataFrame:
-    """Per agent and opponent (two different agents): the points taken and the games played.
-
-    Self-play says nothing of strength and is left out.
-    """
-    by_pairing = games.groupby(["agent_a", "agent_b"], sort=False)["score_a"].agg(["sum", "size"])
-    by_pairing = by_pairing.reset_index()
-    by_pairing = by_pairing[by_pairing["agent_a"] != by_pairing["agent_b"]]
-    return pd.concat([
-        pd.DataFrame({"agent": by_pairing["agent_a"], "opponent": by_pairing["agent_b"],
-                      "points": by_pairing["sum"], "games": by_pairing["size"]}),
-        pd.DataFrame({"agent": by_pairing["agent_b"], "opponent": by_pairing["agent_a"],
-                      "points": by_pairing["size"] - by_pairing["sum"],
-                      "games": by_pairing["size"]}),
-    ], ignore_index=True)
-
-
 def crosstable(games: pd.DataFrame, agents: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Points each row agent took from each other agent, and the games they played."""
-    sides = _points_against_others(games)
-    points = sides.pivot_table("points", "agent", "opponent", aggfunc="sum", fill_value=0.0)
-    played = sides.pivot_table("games", "agent", "opponent", aggfunc="sum", fill_value=0)
+    """Points each row agent took from each other agent, and the games they played (the
+    tournament's crosstable as two matrices; self-play says nothing of strength and is out)."""
+    table = tournament_crosstable(games, agents)
+    points = table.pivot_table("points", "agent", "opponent", aggfunc="sum", fill_value=0.0)
+    played = table.pivot_table("games", "agent", "opponent", aggfunc="sum", fill_value=0)
     return (points.reindex(index=agents, columns=agents, fill_value=0.0),
             played.reindex(index=agents, columns=agents, fill_value=0))
 
@@ -231,7 +216,7 @@ def _wilson_row(points: float, n: int) -> dict[str, float]:
 
 def agent_scores(games: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
     """Each agent's games and score against other agents, with a Wilson interval."""
-    totals = _points_against_others(games).groupby("agent")[["points", "games"]].sum()
+    totals = tournament_crosstable(games, agents).groupby("agent")[["points", "games"]].sum()
     totals = totals.reindex(agents, fill_value=0)
     rows = [{"agent": agent, **_wilson_row(float(points), int(played))}
             for agent, points, played in zip(agents, totals["points"], totals["games"],
