@@ -63,6 +63,18 @@ from arena.plan import DEFAULT_SEED, FIRST_CHOICES, GameSettings, MatchPlan, Pai
 from arena.players import canonical_player
 from arena.rundir import GAMES_FILE, check_directory
 from arena.runner import Progress, run_games
+from arena.schema import (
+    BOOLEAN,
+    NUMBER,
+    STRING,
+    STRINGS,
+    TABLE,
+    TABLES,
+    WHOLE,
+    Kind,
+    check_fields,
+    is_whole,
+)
 from arena.sprt import (
     DEFAULT_BATCH_PAIRS,
     DEFAULT_MAX_GAMES,
@@ -104,35 +116,15 @@ class ExperimentError(ArenaError):
 # --------------------------------------------------------------------------- the schema
 
 
-class Kind(NamedTuple):
-    """What a field's value must be: described for errors, checked by ``accepts``."""
-
-    description: str
-    accepts: Callable[[Any], bool]
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-STRING = Kind("a string", lambda v: isinstance(v, str))
-WHOLE = Kind("a whole number", _whole)
-NUMBER = Kind("a number", lambda v: _whole(v) or isinstance(v, float))
-BOOLEAN = Kind("true or false", lambda v: isinstance(v, bool))
-STRINGS = Kind("a list of strings", lambda v: isinstance(v, list)
-               and all(isinstance(x, str) for x in v))
 WTL = Kind("a list of three whole numbers >= 0, [W, T, L]", lambda v: isinstance(v, list)
-           and len(v) == 3 and all(_whole(x) and x >= 0 for x in v) and sum(v) > 0)
-TABLE = Kind("a table", lambda v: isinstance(v, dict))
-TABLES = Kind("an array of tables ([[...]])", lambda v: isinstance(v, list)
-              and all(isinstance(x, dict) for x in v))
+           and len(v) == 3 and all(is_whole(x) and x >= 0 for x in v) and sum(v) > 0)
 
 GAME_OPTIONS: dict[str, Kind] = {"seed": WHOLE, "openings": STRING, "rows": WHOLE,
                                  "cols": WHOLE, "connect": WHOLE, "time_per_move": NUMBER,
                                  "time_bank": NUMBER, "hosting": STRING}
 AGENT = Kind("an agent spec or {tournament = NAME, rank = K}", lambda v: isinstance(v, str)
              or (isinstance(v, dict) and v.keys() == {"tournament", "rank"}
-                 and isinstance(v["tournament"], str) and _whole(v["rank"])))
+                 and isinstance(v["tournament"], str) and is_whole(v["rank"])))
 ENTRY_KINDS = ("match", "tournament", "sprt")
 TOP_LEVEL: dict[str, Kind] = {"description": STRING, "defaults": TABLE,
                               **dict.fromkeys(ENTRY_KINDS, TABLES)}
@@ -148,19 +140,6 @@ class Where:
     def error(self, problem: str) -> ExperimentError:
         """An ExperimentError at this place."""
         return ExperimentError(f"{self.file}: {self.entry + ': ' if self.entry else ''}{problem}")
-
-
-def check_fields(table: Mapping[str, Any], fields: Mapping[str, Kind], required: Sequence[str],
-                 where: Where) -> None:
-    """Refuse unknown keys, missing required ones and values of the wrong kind."""
-    for key, value in table.items():
-        if key not in fields:
-            raise where.error(f"unknown key {key!r}; expected one of {', '.join(fields)}")
-        if not fields[key].accepts(value):
-            raise where.error(f"{key} must be {fields[key].description}, got {value!r}")
-    missing = [key for key in required if key not in table]
-    if missing:
-        raise where.error(f"missing field {missing[0]!r}")
 
 
 # --------------------------------------------------------------------------- entries
