@@ -24,7 +24,8 @@ class Choice:
     ``nodes``: positions searched; ``depth``: plies searched; ``score``: the agent's value
     of the move, in its own units (negamax: ``agents.heuristics``' scale; MCTS: the mean
     playout result, 1 a win, 0.5 a draw, 0 a loss); ``playouts``: random games played;
-    ``visit_share``: the share of a tree search's visits the chosen move received.
+    ``visit_share``: the share of a tree search's visits the chosen move received; ``pv``: the
+    principal variation, the columns the agent expects to be played from this move on.
     """
 
     column: int
@@ -33,6 +34,7 @@ class Choice:
     score: float | None = None
     playouts: int | None = None
     visit_share: float | None = None
+    pv: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 An experiment file reads::
 
     description = "What question the experiment answers."   # optional
+    engines = "engines.toml"   # optional: an engines file (relative to this file), for engine:NAME
     [defaults]            # optional; every entry may override these game options
     seed = 42             # the run seed of each entry (default 42)
     openings = "none"     # none, random:K, uniform:K or a file (relative to the file)
@@ -47,7 +48,6 @@ from __future__ import annotations
 
 import csv
 import re
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 import numpy as np
 
 from arena.board import Rules
+from arena.bridges.engines_file import EnginesTable, load_engines, use_engines
 from arena.errors import ArenaError
 from arena.files import write_atomically
 from arena.openings import load_openings, names_a_file
@@ -74,6 +75,7 @@ from arena.schema import (
     Kind,
     check_fields,
     is_whole,
+    read_toml,
 )
 from arena.sprt import (
     DEFAULT_BATCH_PAIRS,
@@ -127,7 +129,7 @@ AGENT = Kind("an agent spec or {tournament = NAME, rank = K}", lambda v: isinsta
                  and isinstance(v["tournament"], str) and is_whole(v["rank"])))
 ENTRY_KINDS = ("match", "tournament", "sprt")
 TOP_LEVEL: dict[str, Kind] = {"description": STRING, "defaults": TABLE,
-                              **dict.fromkeys(ENTRY_KINDS, TABLES)}
+                              **dict.fromkeys(ENTRY_KINDS, TABLES), "engines": STRING}
 
 
 @dataclass(frozen=True)
@@ -347,19 +349,16 @@ def load_experiment(path: Path) -> Experiment:
     """Read and check an experiment file: every entry's options, agents and plan."""
     path = Path(path)
     where = Where(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise where.error(f"cannot read it: {error.strerror or error}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise where.error(f"not valid TOML: {error}") from None
+    data = read_toml(path, where)
     check_fields(data, TOP_LEVEL, (), where)
+    engines = _engines(data.get("engines"), path)
     defaults = data.get("defaults", {})
     check_fields(defaults, GAME_OPTIONS, (), Where(path, "[defaults]"))
     entries: list[Entry] = []
     for kind in ENTRY_KINDS:
         for index, table in enumerate(data.get(kind, []), start=1):
-            entries.append(_entry(kind, index, table, Context(path, defaults, entries)))
+            entries.append(_entry(kind, index, table, Context(path, defaults, entries,
+                                                              engines)))
     if not entries:
         raise where.error("no entries: add a [[match]], [[tournament]] or [[sprt]] table")
     return Experiment(path, data.get("description", ""), tuple(entries))
@@ -371,6 +370,18 @@ class Context(NamedTuple):
     path: Path
     defaults: dict[str, Any]
     entries: list[Entry]
+    engines: EnginesTable | None
+
+
+def _engines(file: str | None, path: Path) -> EnginesTable | None:
+    """The experiment's engines file (relative to the experiment file), loaded and made the
+    table that ``engine:NAME`` names (none without one)."""
+    try:
+        table = load_engines(path.parent / file) if file is not None else None
+    except ArenaError as error:
+        raise Where(path).error(f"engines: {error}") from None
+    use_engines(table)
+    return table
 
 
 def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> Entry:
@@ -392,7 +403,8 @@ def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> En
         settings = GameSettings(Rules(options.get("rows", 6), options.get("cols", 7),
                                       options.get("connect", 4)),
                                 options.get("seed", DEFAULT_SEED), options.get("time_per_move"),
-                                options.get("time_bank"), options.get("hosting", "auto"))
+                                options.get("time_bank"), options.get("hosting", "auto"),
+                                context.engines)
         return build.make(index, options, settings, context)
     except ArenaError as error:
         raise where.error(str(error)) from None

@@ -21,7 +21,6 @@ from arena.board import Position
 from arena.errors import ArenaError
 from arena.hosting.base import GRACE_SECONDS, AgentFault, Host
 from arena.hosting.inline import InlineHost
-from arena.hosting.process import ProcessHost
 from arena.notation import format_moves
 from arena.outcome import Termination
 
@@ -58,9 +57,9 @@ Observer = Callable[[Position, int | None], None]
 
 def as_host(player: Agent | Host) -> Host:
     """A host for ``player``: itself if it is one, else an in-process host of the agent."""
-    if isinstance(player, InlineHost | ProcessHost):
+    if isinstance(player, Host):
         return player
-    return InlineHost.of(player)  # type: ignore[arg-type]
+    return InlineHost.of(player)
 
 
 def play_game(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from arena.errors import ArenaError
@@ -50,3 +52,13 @@ def check_fields(table: Mapping[str, Any], fields: Mapping[str, Kind], required:
     missing = [key for key in required if key not in table]
     if missing:
         raise where.error(f"missing field {missing[0]!r}")
+
+
+def read_toml(path: Path, where: Place) -> dict[str, Any]:
+    """The tables of a TOML file; the error of ``where`` if it cannot be read or parsed."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise where.error(f"cannot read it: {error.strerror or error}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise where.error(f"not valid TOML: {error}") from None

@@ -15,7 +15,7 @@ import numpy as np
 import arena
 from arena.agent import Choice, GameStart
 from arena.board import Position
-from arena.hosting.base import DEFAULT_MOVE_BOUND, AgentFault, Traits
+from arena.hosting.base import DEFAULT_MOVE_BOUND, AgentFault, StartedOnDemand
 from arena.hosting.supervised import ChildProcess
 from arena.outcome import Termination
 
@@ -24,7 +24,7 @@ CLOSE_SECONDS = 1.0
 _PACKAGE_ROOT = str(Path(arena.__file__).resolve().parents[1])
 
 
-class ProcessHost:
+class ProcessHost(StartedOnDemand):
     """Hosts an agent in a child process (``arena.hosting.child``).
 
     A request not answered within its bound kills the child: a move is then a
@@ -36,7 +36,6 @@ class ProcessHost:
     def __init__(self, spec: str, move_bound: float | None = None):
         self.spec = spec
         self.move_bound = DEFAULT_MOVE_BOUND if move_bound is None else move_bound
-        self._traits: Traits | None = None
         self._interrupted = False
         self._child = ChildProcess()
         self._reader: Connection | None = None
@@ -63,14 +62,6 @@ class ProcessHost:
             self._broken = "an interactive agent cannot run in a child process"
             self._stop()
             raise AgentFault(Termination.AGENT_ERROR, self._broken)
-
-    @property
-    def traits(self) -> Traits:
-        """What the agent declares (starts the child if needed)."""
-        if self._traits is None:
-            self.start()
-        assert self._traits is not None
-        return self._traits
 
     def new_game(self, game: GameStart) -> None:
         """Tell the agent of a game (starting a fresh child after a kill or a crash)."""
