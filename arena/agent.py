@@ -53,12 +53,14 @@ class Limit:
 @dataclass(frozen=True)
 class GameStart:
     """What an agent is told when a game begins: the board, which player it is (1 moves
-    first), its limit per move and its time bank (seconds of overtime for the whole game)."""
+    first), its limit per move, its time bank (seconds of overtime for the whole game) and
+    the opening (the columns played from the empty board before the agents' first move)."""
 
     rules: Rules
     player: int
     limit: Limit = Limit()
     time_bank: float | None = None
+    opening: tuple[int, ...] = ()
 
     @property
     def time_per_move(self) -> float | None:

@@ -82,7 +82,8 @@ def play_game(
     record = GameRecord(moves=list(opening))
     for index, host in enumerate(hosts):
         try:
-            host.new_game(GameStart(start.rules, index + 1, limits[index], time_bank))
+            host.new_game(GameStart(start.rules, index + 1, limits[index], time_bank,
+                                    tuple(opening)))
         except AgentFault as fault:
             return record.forfeit(index + 1, fault.termination, f"new_game: {fault}")
     banks = [time_bank, time_bank]

@@ -9,11 +9,7 @@ import random
 import sys
 
 
-def say(line):
-    print(line, flush=True)
-
-
-def wins(columns, rows, connect, col, player):
+def wins(columns, connect, col, player):
     """True if `player` dropping a disc in column `col` makes `connect` in a row."""
     row = len(columns[col])
 
@@ -31,36 +27,40 @@ def wins(columns, rows, connect, col, player):
     return False
 
 
-def choose(moves, rows, cols, connect, block, seed):
-    columns = [[] for _ in range(cols)]
-    for ply, digit in enumerate(moves):
-        columns[int(digit) - 1].append(ply % 2 + 1)
-    me = len(moves) % 2 + 1
-    legal = [c for c in range(cols) if len(columns[c]) < rows]
+def choose(columns, rows, connect, me, block, seed):
+    """The column (0-based) to play; `columns` holds each column's discs, bottom first."""
+    legal = [c for c in range(len(columns)) if len(columns[c]) < rows]
     for player in (me, 3 - me) if block else (me,):
         for col in legal:
-            if wins(columns, rows, connect, col, player):
+            if wins(columns, connect, col, player):
                 return col
     return random.Random(seed).choice(legal)
 
 
-rows, cols, connect, block, moves = 6, 7, 4, True, ""
-for line in sys.stdin:
-    command, *args = line.split() or [""]
-    if command == "arena":
-        say("name Example engine")
-        say("option block true")
-        say("ready")
-    elif command == "setoption" and args[0] == "block":
-        block = args[1] == "true"
-    elif command == "board":
-        rows, cols, connect = map(int, args)
-    elif command == "newgame":
-        say("ready")
-    elif command == "position":
-        moves = args[0] if args else ""
-    elif command == "go":
-        seed = int(args[args.index("seed") + 1])
-        say(f"move {choose(moves, rows, cols, connect, block, seed) + 1}")
-    elif command == "quit":
-        break
+def main():
+    rows, cols, connect, block, moves = 6, 7, 4, True, ""
+    for line in sys.stdin:
+        command, *args = line.split() or [""]
+        if command == "arena":
+            print("name Example engine\noption block true\nready", flush=True)
+        elif command == "setoption" and args[0] == "block":
+            block = args[1] == "true"
+        elif command == "board":
+            rows, cols, connect = map(int, args)
+        elif command == "newgame":
+            print("ready", flush=True)
+        elif command == "position":
+            moves = args[0] if args else ""
+        elif command == "go":
+            columns = [[] for _ in range(cols)]
+            for ply, digit in enumerate(moves):
+                columns[int(digit) - 1].append(ply % 2 + 1)
+            seed = int(args[args.index("seed") + 1])
+            column = choose(columns, rows, connect, len(moves) % 2 + 1, block, seed)
+            print(f"move {column + 1}", flush=True)
+        elif command == "quit":
+            break
+
+
+if __name__ == "__main__":
+    main()

@@ -363,23 +363,13 @@ def test_malformed_move_lines_are_protocol_errors_quoting_the_line(line: str,
         parse_move(line, Rules())
 
 
-def test_the_host_says_what_the_protocol_promises(tmp_path: Path) -> None:
+def test_the_host_says_what_the_protocol_promises(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The lines an engine is sent over two games, as docs/engine-protocol.md shows them."""
-    recorder = tmp_path / "recorder.py"
     transcript = tmp_path / "transcript.txt"
-    recorder.write_text(
-        "import sys\n"
-        f"log = open({str(transcript)!r}, 'w')\n"
-        "for line in sys.stdin:\n"
-        "    log.write(line); log.flush()\n"
-        "    word = line.split()[0]\n"
-        "    if word == 'arena': print('option hash 16', 'limits depth', 'ready', sep='\\n')\n"
-        "    if word == 'newgame': print('ready')\n"
-        "    if word == 'go': print('move 1')\n"
-        "    sys.stdout.flush()\n"
-        "    if word == 'quit': break\n")
+    monkeypatch.setenv("ENGINE_TRANSCRIPT", str(transcript))
     use_engines(load_engines(engines_file(
-        tmp_path, f'[[engine]]\nname = "recorder"\ncommand = "{recorder}"\n'
+        tmp_path, f'[[engine]]\nname = "recorder"\ncommand = "{ENGINES / "recorder.py"}"\n'
                   'options = { hash = 32 }\n')))
     host = make_host("engine:recorder", "auto")
     rng = np.random.default_rng(0)
@@ -393,6 +383,24 @@ def test_the_host_says_what_the_protocol_promises(tmp_path: Path) -> None:
     assert lines == ["arena 1", "setoption hash 32", "board 6 7 4", "newgame 2", "position 4",
                      f"go time 0.5 bank 3.000 depth 4 seed {seeds[0]}", "board 5 6 4",
                      "newgame 1", "position", f"go seed {seeds[1]}", "quit"]
+
+
+def test_positions_are_the_game_s_moves_in_the_order_played(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    transcript = tmp_path / "transcript.txt"
+    monkeypatch.setenv("ENGINE_TRANSCRIPT", str(transcript))
+    settings = GameSettings(seed=5)
+    run_games(match_plan(engine("recorder"), "random", 2, settings, openings="random:4"),
+              tmp_path / "run")
+    games = load_games(tmp_path / "run" / "games.csv")
+    sent = [line.split()[1] for line in transcript.read_text().splitlines()
+            if line.startswith("position ")]
+    # After the 4 plies of its opening, the recorder (A) moves at plies 4, 6, ... when it
+    # moves first (it is then player 1), else at plies 5, 7, ...
+    expected = [moves[:plies] for moves, first in zip(games["moves"], games["first"], strict=True)
+                for plies in range(4 if first == "a" else 5, len(moves), 2)]
+    assert sent == expected and len(sent) > 10
 
 
 def test_a_named_engine_works_on_dask_workers(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from arena.board import Position, Rules
 from arena.bridges.engine import ProtocolError
 from arena.bridges.pons import INVALID_MOVE, OracleError, PonsOracle, parse_scores
 from arena.errors import AgentSpecError, UnsupportedBoardError
-from arena.notation import from_moves, to_moves
+from arena.notation import from_moves
 from arena.plan import GameSettings, match_plan
 from arena.players import canonical_player
 from arena.records import load_games
@@ -44,6 +44,13 @@ def analysis(position: Position) -> list[int]:
     return [scores.get(column, INVALID_MOVE) for column in range(position.rules.cols)]
 
 
+def key(position: Position) -> str:
+    """The position as the stand-in's table names it: each column's discs, bottom first."""
+    rules = position.rules
+    return "|".join("".join(str(position.cell(col, row)) for row in range(rules.rows)
+                            if position.cell(col, row)) for col in range(rules.cols))
+
+
 def reachable(start: Position) -> Iterator[Position]:
     """Every position reachable from ``start`` in which the game goes on."""
     seen, todo = set(), [start]
@@ -63,8 +70,8 @@ def table() -> dict[str, list[int]]:
     known: dict[str, list[int]] = {}
     for moves, score in late_positions():
         for position in reachable(from_moves(moves)):
-            known.setdefault(to_moves(position), analysis(position))
-        assert max(known[to_moves(from_moves(moves))]) == score, moves
+            known.setdefault(key(position), analysis(position))
+        assert max(known[key(from_moves(moves))]) == score, moves
     return known
 
 

@@ -32,7 +32,7 @@ from arena.hosting.base import (
     Traits,
 )
 from arena.hosting.supervised import MAX_OUTPUT, ChildProcess
-from arena.notation import to_moves
+from arena.notation import format_moves, play_moves, to_moves
 from arena.outcome import Termination
 
 QUIT_SECONDS = 1.0
@@ -88,6 +88,8 @@ class Turn:
     """What a dialect needs to ask for a move: the position, the game, the clock."""
 
     position: Position
+    moves: str
+    """The position as a move string from the empty board (1 = leftmost column)."""
     game: GameStart
     bank: float | None
     """Seconds left in the time bank, when the game has one."""
@@ -155,6 +157,7 @@ class EngineHost(StartedOnDemand):
         self._child = ChildProcess()
         self._channel: LineChannel | None = None
         self._game: GameStart | None = None
+        self._history: tuple[Position, str] | None = None
         self._notes: list[str] = []
         self._broken = ""
 
@@ -184,6 +187,8 @@ class EngineHost(StartedOnDemand):
         """Tell the engine of a game (starting it afresh after a fault)."""
         self.start()
         self._game = game
+        opening = play_moves(Position.empty(game.rules), game.opening)
+        self._history = opening, format_moves(game.opening)
         self._talk(lambda talk: self.dialect.new_game(talk, game), self.move_bound,
                    "the start of a game")
 
@@ -194,17 +199,18 @@ class EngineHost(StartedOnDemand):
         assert game is not None, "EngineHost.move before new_game"
         if self._channel is None:  # a fault since new_game stopped it
             raise AgentFault(Termination.AGENT_CRASH, "the engine is not running")
-        turn = Turn(position, game, _bank_left(game, bound), int(rng.integers(1 << 31)))
+        moves = self._moves(position)
+        turn = Turn(position, moves, game, _bank_left(game, bound), int(rng.integers(1 << 31)))
         began = time.perf_counter()
         choice = self._talk(lambda talk: self.dialect.move(talk, turn),
                             self.move_bound if bound is None else bound, "a move", move=True)
         seconds = time.perf_counter() - began
         if not position.can_play(choice.column):
             self._stop()
-            moves = to_moves(position)
             raise AgentFault(Termination.ILLEGAL_MOVE,
                              f"the engine played column {choice.column + 1}, which is full in "
                              f"position {moves or '(empty)'}")
+        self._history = position.play(choice.column), moves + str(choice.column + 1)
         return choice, seconds
 
     def take_output(self) -> str:
@@ -235,6 +241,20 @@ class EngineHost(StartedOnDemand):
         """Forget the engine without touching it (in a forked copy of the host's process)."""
         self._channel = None
         self._child.abandon()
+
+    def _moves(self, position: Position) -> str:
+        """The game's moves up to ``position`` in the order they were played: the opening or
+        the engine's last move, then the reply to it if any (a move string that reaches
+        ``position`` when the game did not start from its opening)."""
+        if self._history is not None:
+            before, moves = self._history
+            if (before.current, before.mask) == (position.current, position.mask):
+                return moves
+            for column in before.legal_moves():
+                after = before.play(column)
+                if (after.current, after.mask) == (position.current, position.mask):
+                    return moves + str(column + 1)
+        return to_moves(position)
 
     def _talk(self, conversation: Callable[[Talk], T], bound: float, what: str,
               move: bool = False) -> T:

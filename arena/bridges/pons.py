@@ -84,11 +84,10 @@ class PonsDialect:
 
     def move(self, talk: Talk, turn: Turn) -> Choice:
         """The position's scores, and a best column."""
-        moves = to_moves(turn.position)
-        talk.send(moves)
-        scores = parse_scores(talk.receive(), moves)
+        talk.send(turn.moves)
+        scores = parse_scores(talk.receive(), turn.moves)
         if not scores:
-            raise ProtocolError(f"the solver gave no legal column a score in {moves}")
+            raise ProtocolError(f"the solver gave no legal column a score in {turn.moves}")
         return best_column(scores, turn.seed)
 
     def goodbye(self, talk: Talk) -> None:

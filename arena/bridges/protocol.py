@@ -16,7 +16,6 @@ from arena.agent import Choice, GameStart
 from arena.board import Rules
 from arena.bridges.engine import BoardRefused, EngineRefused, ProtocolError, Talk, Turn, quote
 from arena.hosting.base import Traits
-from arena.notation import to_moves
 
 VERSION = 1
 SEARCH_LIMITS = ("depth", "nodes")
@@ -133,7 +132,7 @@ class ArenaDialect:
 
     def move(self, talk: Talk, turn: Turn) -> Choice:
         """``position`` and ``go``, answered ``move``; only ``info`` lines may come before."""
-        talk.send(f"position {to_moves(turn.position)}".rstrip(), go_command(turn))
+        talk.send(f"position {turn.moves}".rstrip(), go_command(turn))
         while True:
             line = talk.receive()
             word, _ = split(line)
