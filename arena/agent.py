@@ -24,7 +24,8 @@ class Choice:
     ``nodes``: positions searched; ``depth``: plies searched; ``score``: the agent's value
     of the move, in its own units (negamax: ``agents.heuristics``' scale; MCTS: the mean
     playout result, 1 a win, 0.5 a draw, 0 a loss); ``playouts``: random games played;
-    ``visit_share``: the share of a tree search's visits the chosen move received.
+    ``visit_share``: the share of a tree search's visits the chosen move received; ``pv``: the
+    principal variation, the columns the agent expects to be played from this move on.
     """
 
     column: int
@@ -33,6 +34,7 @@ class Choice:
     score: float | None = None
     playouts: int | None = None
     visit_share: float | None = None
+    pv: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -51,12 +53,14 @@ class Limit:
 @dataclass(frozen=True)
 class GameStart:
     """What an agent is told when a game begins: the board, which player it is (1 moves
-    first), its limit per move and its time bank (seconds of overtime for the whole game)."""
+    first), its limit per move, its time bank (seconds of overtime for the whole game) and
+    the opening (the columns played from the empty board before the agents' first move)."""
 
     rules: Rules
     player: int
     limit: Limit = Limit()
     time_bank: float | None = None
+    opening: tuple[int, ...] = ()
 
     @property
     def time_per_move(self) -> float | None:

@@ -3,6 +3,7 @@
 An experiment file reads::
 
     description = "What question the experiment answers."   # optional
+    engines = "engines.toml"   # optional: an engines file (relative to this file), for engine:NAME
     [defaults]            # optional; every entry may override these game options
     seed = 42             # the run seed of each entry (default 42)
     openings = "none"     # none, random:K, uniform:K or a file (relative to the file)
@@ -47,7 +48,6 @@ from __future__ import annotations
 
 import csv
 import re
-import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 import numpy as np
 
 from arena.board import Rules
+from arena.bridges.engines_file import EnginesTable, load_engines, use_engines
 from arena.errors import ArenaError
 from arena.files import write_atomically
 from arena.openings import load_openings, names_a_file
@@ -63,6 +64,19 @@ from arena.plan import DEFAULT_SEED, FIRST_CHOICES, GameSettings, MatchPlan, Pai
 from arena.players import canonical_player
 from arena.rundir import GAMES_FILE, check_directory
 from arena.runner import Progress, run_games
+from arena.schema import (
+    BOOLEAN,
+    NUMBER,
+    STRING,
+    STRINGS,
+    TABLE,
+    TABLES,
+    WHOLE,
+    Kind,
+    check_fields,
+    is_whole,
+    read_toml,
+)
 from arena.sprt import (
     DEFAULT_BATCH_PAIRS,
     DEFAULT_MAX_GAMES,
@@ -104,38 +118,18 @@ class ExperimentError(ArenaError):
 # --------------------------------------------------------------------------- the schema
 
 
-class Kind(NamedTuple):
-    """What a field's value must be: described for errors, checked by ``accepts``."""
-
-    description: str
-    accepts: Callable[[Any], bool]
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-STRING = Kind("a string", lambda v: isinstance(v, str))
-WHOLE = Kind("a whole number", _whole)
-NUMBER = Kind("a number", lambda v: _whole(v) or isinstance(v, float))
-BOOLEAN = Kind("true or false", lambda v: isinstance(v, bool))
-STRINGS = Kind("a list of strings", lambda v: isinstance(v, list)
-               and all(isinstance(x, str) for x in v))
 WTL = Kind("a list of three whole numbers >= 0, [W, T, L]", lambda v: isinstance(v, list)
-           and len(v) == 3 and all(_whole(x) and x >= 0 for x in v) and sum(v) > 0)
-TABLE = Kind("a table", lambda v: isinstance(v, dict))
-TABLES = Kind("an array of tables ([[...]])", lambda v: isinstance(v, list)
-              and all(isinstance(x, dict) for x in v))
+           and len(v) == 3 and all(is_whole(x) and x >= 0 for x in v) and sum(v) > 0)
 
 GAME_OPTIONS: dict[str, Kind] = {"seed": WHOLE, "openings": STRING, "rows": WHOLE,
                                  "cols": WHOLE, "connect": WHOLE, "time_per_move": NUMBER,
                                  "time_bank": NUMBER, "hosting": STRING}
 AGENT = Kind("an agent spec or {tournament = NAME, rank = K}", lambda v: isinstance(v, str)
              or (isinstance(v, dict) and v.keys() == {"tournament", "rank"}
-                 and isinstance(v["tournament"], str) and _whole(v["rank"])))
+                 and isinstance(v["tournament"], str) and is_whole(v["rank"])))
 ENTRY_KINDS = ("match", "tournament", "sprt")
 TOP_LEVEL: dict[str, Kind] = {"description": STRING, "defaults": TABLE,
-                              **dict.fromkeys(ENTRY_KINDS, TABLES)}
+                              **dict.fromkeys(ENTRY_KINDS, TABLES), "engines": STRING}
 
 
 @dataclass(frozen=True)
@@ -148,19 +142,6 @@ class Where:
     def error(self, problem: str) -> ExperimentError:
         """An ExperimentError at this place."""
         return ExperimentError(f"{self.file}: {self.entry + ': ' if self.entry else ''}{problem}")
-
-
-def check_fields(table: Mapping[str, Any], fields: Mapping[str, Kind], required: Sequence[str],
-                 where: Where) -> None:
-    """Refuse unknown keys, missing required ones and values of the wrong kind."""
-    for key, value in table.items():
-        if key not in fields:
-            raise where.error(f"unknown key {key!r}; expected one of {', '.join(fields)}")
-        if not fields[key].accepts(value):
-            raise where.error(f"{key} must be {fields[key].description}, got {value!r}")
-    missing = [key for key in required if key not in table]
-    if missing:
-        raise where.error(f"missing field {missing[0]!r}")
 
 
 # --------------------------------------------------------------------------- entries
@@ -368,19 +349,16 @@ def load_experiment(path: Path) -> Experiment:
     """Read and check an experiment file: every entry's options, agents and plan."""
     path = Path(path)
     where = Where(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise where.error(f"cannot read it: {error.strerror or error}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise where.error(f"not valid TOML: {error}") from None
+    data = read_toml(path, where)
     check_fields(data, TOP_LEVEL, (), where)
+    engines = _engines(data.get("engines"), path)
     defaults = data.get("defaults", {})
     check_fields(defaults, GAME_OPTIONS, (), Where(path, "[defaults]"))
     entries: list[Entry] = []
     for kind in ENTRY_KINDS:
         for index, table in enumerate(data.get(kind, []), start=1):
-            entries.append(_entry(kind, index, table, Context(path, defaults, entries)))
+            entries.append(_entry(kind, index, table, Context(path, defaults, entries,
+                                                              engines)))
     if not entries:
         raise where.error("no entries: add a [[match]], [[tournament]] or [[sprt]] table")
     return Experiment(path, data.get("description", ""), tuple(entries))
@@ -392,6 +370,18 @@ class Context(NamedTuple):
     path: Path
     defaults: dict[str, Any]
     entries: list[Entry]
+    engines: EnginesTable | None
+
+
+def _engines(file: str | None, path: Path) -> EnginesTable | None:
+    """The experiment's engines file (relative to the experiment file), loaded and made the
+    table that ``engine:NAME`` names (none without one)."""
+    try:
+        table = load_engines(path.parent / file) if file is not None else None
+    except ArenaError as error:
+        raise Where(path).error(f"engines: {error}") from None
+    use_engines(table)
+    return table
 
 
 def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> Entry:
@@ -413,7 +403,8 @@ def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> En
         settings = GameSettings(Rules(options.get("rows", 6), options.get("cols", 7),
                                       options.get("connect", 4)),
                                 options.get("seed", DEFAULT_SEED), options.get("time_per_move"),
-                                options.get("time_bank"), options.get("hosting", "auto"))
+                                options.get("time_bank"), options.get("hosting", "auto"),
+                                context.engines)
         return build.make(index, options, settings, context)
     except ArenaError as error:
         raise where.error(str(error)) from None

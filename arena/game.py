@@ -21,7 +21,6 @@ from arena.board import Position
 from arena.errors import ArenaError
 from arena.hosting.base import GRACE_SECONDS, AgentFault, Host
 from arena.hosting.inline import InlineHost
-from arena.hosting.process import ProcessHost
 from arena.notation import format_moves
 from arena.outcome import Termination
 
@@ -58,9 +57,9 @@ Observer = Callable[[Position, int | None], None]
 
 def as_host(player: Agent | Host) -> Host:
     """A host for ``player``: itself if it is one, else an in-process host of the agent."""
-    if isinstance(player, InlineHost | ProcessHost):
+    if isinstance(player, Host):
         return player
-    return InlineHost.of(player)  # type: ignore[arg-type]
+    return InlineHost.of(player)
 
 
 def play_game(
@@ -83,7 +82,8 @@ def play_game(
     record = GameRecord(moves=list(opening))
     for index, host in enumerate(hosts):
         try:
-            host.new_game(GameStart(start.rules, index + 1, limits[index], time_bank))
+            host.new_game(GameStart(start.rules, index + 1, limits[index], time_bank,
+                                    tuple(opening)))
         except AgentFault as fault:
             return record.forfeit(index + 1, fault.termination, f"new_game: {fault}")
     banks = [time_bank, time_bank]

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from arena.board import DEFAULT_RULES, Rules
+from arena.bridges.engines_file import EnginesTable
 from arena.errors import ArenaError
 from arena.hosting.base import HOSTINGS, Hosting
 from arena.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
@@ -74,6 +75,8 @@ class GameSettings:
     time_per_move: float | None = None
     time_bank: float | None = None
     hosting: Hosting = "auto"
+    engines: EnginesTable | None = None
+    """The engines that ``engine:NAME`` names (``--engines FILE``), for every worker."""
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:

@@ -3,8 +3,10 @@
 Spec strings: ``name`` or ``name:key=value,key=value`` for registered agents (built-ins and
 those installed packages register under the entry-point group ``connect_four_arena.agents``);
 ``module.path:Attr`` or ``path/to/file.py:Attr``, optionally followed by ``:key=value,...``,
-for an agent class or function of your own. Parameters are the keyword arguments of the
-agent's constructor; their annotations give their types and their defaults the defaults.
+for an agent class or function of your own; ``engine:PATH``, ``engine:NAME`` and
+``pons:PATH`` for programs of their own (``arena.bridges.external``). Parameters are the
+keyword arguments of the agent's constructor; their annotations give their types and their
+defaults the defaults.
 """
 
 from __future__ import annotations
@@ -43,6 +45,12 @@ BUILTIN_AGENTS = {
     "negamax-id": "agents.negamax:DeepeningNegamaxAgent",
     "mcts": "agents.mcts:MCTSAgent",
 }
+
+EXTERNAL_KINDS = {
+    "engine": "arena.bridges.external:engine_spec",
+    "pons": "arena.bridges.external:pons_spec",
+}
+"""Agents that are programs of their own (``KIND:...``), and the parser of each kind's specs."""
 
 
 # --- parameters -----------------------------------------------------------------------
@@ -256,6 +264,10 @@ def parse_spec(text: str) -> AgentSpec:
     if not text:
         raise AgentSpecError("agent spec is empty: " + _known_agents_hint())
     head, _, rest = text.partition(":")
+    if head in EXTERNAL_KINDS:
+        module, _, parser = EXTERNAL_KINDS[head].partition(":")
+        spec: AgentSpec = getattr(importlib.import_module(module), parser)(text)
+        return spec
     first, _, tail = rest.partition(":")
     if head == KAGGLE_PREFIX and rest:  # kaggle:random, kaggle:negamax, kaggle:PATH.py
         _import_target(KAGGLE_TARGET, text)
@@ -275,6 +287,11 @@ def parse_spec(text: str) -> AgentSpec:
     factory = _import_target(target, text)
     params = signature_params(factory)
     return AgentSpec(text, name, target, _parse_values(assignments, params, text), params)
+
+
+def is_external(text: str) -> bool:
+    """True for the spec of a program of its own (``engine:...``, ``pons:...``)."""
+    return text.strip().partition(":")[0] in EXTERNAL_KINDS
 
 
 def make_agent(text: str) -> Agent:
@@ -319,8 +336,9 @@ def _parse_values(assignments: str, params: tuple[Param, ...], spec: str) -> dic
 
 
 def _known_agents_hint() -> str:
-    return ("known agents: " + ", ".join(registry()) + " (or module:Attr / file.py:Attr, "
-            "kaggle:random / kaggle:negamax / kaggle:FILE.py)")
+    return ("known agents: " + ", ".join(registry()) + " (or module:Attr / file.py:Attr; "
+            "kaggle:random, kaggle:negamax, kaggle:FILE.py; a program: engine:PATH, "
+            "engine:NAME, pons:PATH)")
 
 
 def _import_target(target: str, spec: str) -> Callable[..., Any]:

@@ -24,6 +24,8 @@ import numpy as np
 
 from arena import __version__
 from arena.agent import GameStart, Limit
+from arena.bridges.engine import EngineHost
+from arena.bridges.engines_file import use_engines
 from arena.errors import AgentSpecError
 from arena.hosting.base import AgentFault, Traits
 from arena.hosting.process import ProcessHost
@@ -54,7 +56,7 @@ class ResolvedAgent(NamedTuple):
     name: str  # the player as the plan names it: canonical spec, then @limit if any
     spec: AgentSpec
     limit: Limit  # the effective limit per move
-    hosting: str  # "inline" or "process"
+    hosting: str  # "inline", "process" or "engine"
     traits: Traits
 
 
@@ -84,7 +86,8 @@ def resolve_agents(plan: MatchPlan, agents: AgentCache) -> list[ResolvedAgent]:
             raise AgentSpecError(
                 f"agent spec {name!r}: the agent does not support a {' or '.join(refused)} "
                 f"limit (it supports: {', '.join(sorted(traits.supported_limits))})")
-        kind = "process" if isinstance(host, ProcessHost) else "inline"
+        kind = "engine" if isinstance(host, EngineHost) else \
+            "process" if isinstance(host, ProcessHost) else "inline"
         resolved.append(ResolvedAgent(name, spec, limit, kind, traits))
     return resolved
 
@@ -190,6 +193,9 @@ def run_games(
     if stopping is not None and stopping.stage < 1:
         raise MatchSetupError(f"a stage holds at least 1 game, got {stopping.stage}")
     run = {**plan.describe(), **(stopping.describe() if stopping is not None else {})}
+    engines = plan.settings.engines
+    if engines is not None:
+        use_engines(engines)
     agents = AgentCache()
     pool: Pool | None = None
     try:
@@ -202,6 +208,8 @@ def run_games(
             record = {"started": _now(), "ended": None, "jobs": jobs, "backend": backend,
                       "hosting": plan.settings.hosting, "scheduler": scheduler,
                       "cores": os.cpu_count(), "versions": _versions(), **(session or {})}
+            if engines is not None:
+                record["engines"] = engines.describe()
             meta = _session_meta(meta, plan, run, resolved, record, allow_changed_agents,
                                  out_dir)
             with GamesTable(directory.games, plan) as table:

@@ -15,6 +15,8 @@ import numpy as np
 
 from arena.agent import Limit
 from arena.board import Position, Rules
+from arena.bridges.engine import EngineHost
+from arena.bridges.engines_file import use_engines
 from arena.game import play_game
 from arena.hosting.base import Host, Hosting
 from arena.hosting.policy import make_host
@@ -52,7 +54,7 @@ class AgentCache:
     def after_fork(self) -> None:
         """In a forked copy of this process: forget the parent's agent processes."""
         for host in self._hosts.values():
-            if isinstance(host, ProcessHost):
+            if isinstance(host, ProcessHost | EngineHost):
                 host.abandon()
 
     def close(self) -> None:
@@ -124,6 +126,8 @@ def play_batch(settings: GameSettings, tasks: Sequence[GameTask],
                agents: AgentCache = _WORKER_AGENTS) -> BatchResult:
     """Play a batch of games in a worker, by default with the hosts of this process."""
     ignore_interrupts()
+    if settings.engines is not None:  # a dask worker knows of them only from here
+        use_engines(settings.engines)
     began = time.perf_counter()
     outputs: list[AgentOutput] = []
     rows = [play_task(task, settings, agents, outputs) for task in tasks]

@@ -198,8 +198,8 @@ def test_closing_the_window_while_the_agent_thinks_ends_cleanly(
     driver = open_window(f"{AGENTS}:Sleeper:seconds=60")
     driver.click_column(3)
     driver.step_until(lambda: driver.thinker is not None
-                      and driver.thinker.host._process is not None)
-    process = driver.thinker.host._process  # type: ignore[union-attr]
+                      and driver.thinker.host._child.process is not None)
+    process = driver.thinker.host._child.process  # type: ignore[union-attr]
     driver.post(pygame.QUIT)
     began = time.monotonic()
     assert driver.window.step() is False

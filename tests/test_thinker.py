@@ -32,7 +32,7 @@ def test_the_child_answers_with_a_legal_column_and_stops_when_closed() -> None:
     assert thinker.thinking
     reply = wait_for_reply(thinker)
     assert reply.column is not None and reply.column != 3 and not thinker.thinking
-    process = thinker.host._process
+    process = thinker.host._child.process
     thinker.close()
     assert process is not None and process.returncode == 0  # asked to stop, it returned
 
@@ -90,7 +90,7 @@ def test_cancel_ends_a_long_thought_and_the_next_question_gets_a_new_child() -> 
 def started(thinker: AgentProcess) -> subprocess.Popen[bytes]:
     """The agent's process, once the thinking thread has started it."""
     deadline = time.monotonic() + 60
-    while (process := thinker.host._process) is None:
+    while (process := thinker.host._child.process) is None:
         assert time.monotonic() < deadline, "no process"
         time.sleep(0.01)
     return process

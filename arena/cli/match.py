@@ -88,6 +88,8 @@ def match_command(agent_a: str, agent_b: str, games: int, first: First, jobs: in
       arena match negamax:depth=6 negamax:depth=4 -n 200 --openings random:4
       arena match minimax:depth=4 random -n 100 --first a --out results/minimax-first
       arena match ./my_agent.py:Bot@time=0.5 negamax -n 100 --time-bank 5
+      arena match engine:examples/engine.py random -n 100
+      arena match engine:mine negamax -n 100 --engines engines.toml
     """
     plan = match_plan(agent_a, agent_b, games, settings, openings, first)
     interactive = any(is_interactive(spec) for spec in plan.specs)

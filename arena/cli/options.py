@@ -66,8 +66,10 @@ def finish_run(directory: Path, report: bool) -> None:
 def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable[..., Any]],
                                                                         Callable[..., Any]]:
     """Add the options every game-playing command shares: workers, seed, openings, limits,
-    hosting, board, output directory, quiet, report and backend. The command receives
-    ``settings`` (a GameSettings) instead of the seed, limit, bank, hosting and board."""
+    hosting, engines, board, output directory, quiet, report and backend. The command receives
+    ``settings`` (a GameSettings) instead of the seed, limit, bank, hosting, engines and
+    board."""
+    from arena.bridges.engines_file import load_engines, use_engines
     from arena.hosting.base import DEFAULT_MOVE_BOUND, GRACE_SECONDS, HOSTINGS
     from arena.plan import DEFAULT_SEED, GameSettings
     from arena.pool import BACKENDS
@@ -101,7 +103,12 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
                           "at the limit, a crash costs one game). process: every agent in a "
                           "child process. inline: every agent in the worker (fastest; trust "
                           f"your code). Without a time limit, a child process gets "
-                          f"{DEFAULT_MOVE_BOUND:g} s a move."),
+                          f"{DEFAULT_MOVE_BOUND:g} s a move. Engines (engine:..., pons:...) "
+                          "always run in a process of their own."),
+        click.option("--engines", type=click.Path(dir_okay=False, path_type=Path),
+                     default=None, metavar="FILE",
+                     help="An engines file (TOML): named engines with their command, "
+                          "arguments, directory and options, played as engine:NAME."),
         board_options,
         click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
                      help=f"Run directory (default: under {results_dir}, named after the "
@@ -125,11 +132,13 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(command)
         def with_settings(*args: Any, rules: Rules, seed: int, time_per_move: float | None,
-                          time_bank: float | None, hosting: Any, backend: str,
-                          scheduler: str | None, **kwargs: Any) -> Any:
+                          time_bank: float | None, hosting: Any, engines: Path | None,
+                          backend: str, scheduler: str | None, **kwargs: Any) -> Any:
             if scheduler is not None and backend != "dask":
                 raise click.UsageError("--scheduler applies only with --backend dask")
-            settings = GameSettings(rules, seed, time_per_move, time_bank, hosting)
+            table = load_engines(engines) if engines is not None else None
+            use_engines(table)
+            settings = GameSettings(rules, seed, time_per_move, time_bank, hosting, table)
             return command(*args, settings=settings, backend=backend, scheduler=scheduler,
                            **kwargs)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -55,6 +55,7 @@ class AgentFault(Exception):
         self.termination = termination
 
 
+@runtime_checkable
 class Host(Protocol):
     """Runs one agent: built on ``start``, told of each game, asked for moves."""
 
@@ -80,6 +81,24 @@ class Host(Protocol):
 
     def close(self) -> None:
         """Release the agent (and its process); the host can be started again."""
+
+
+class StartedOnDemand:
+    """A host whose agent declares its traits when it starts (in a process of its own)."""
+
+    _traits: Traits | None = None
+
+    def start(self) -> None:
+        """Start the agent's process, learning its traits."""
+        raise NotImplementedError
+
+    @property
+    def traits(self) -> Traits:
+        """What the agent declares (starts it if it never started)."""
+        if self._traits is None:
+            self.start()
+        assert self._traits is not None
+        return self._traits
 
 
 def describe(error: BaseException) -> str:

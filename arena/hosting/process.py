@@ -4,30 +4,27 @@ from __future__ import annotations
 
 import math
 import os
-import signal
 import subprocess
 import sys
-import tempfile
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
 import arena
 from arena.agent import Choice, GameStart
 from arena.board import Position
-from arena.hosting.base import DEFAULT_MOVE_BOUND, AgentFault, Traits
+from arena.hosting.base import DEFAULT_MOVE_BOUND, AgentFault, StartedOnDemand
+from arena.hosting.supervised import ChildProcess
 from arena.outcome import Termination
 
-MAX_OUTPUT = 64 * 1024
-"""Bytes of an agent's printed output kept per game; the rest is cut."""
 CLOSE_SECONDS = 1.0
 """How long a child may take to close its agent before it is killed."""
 _PACKAGE_ROOT = str(Path(arena.__file__).resolve().parents[1])
 
 
-class ProcessHost:
+class ProcessHost(StartedOnDemand):
     """Hosts an agent in a child process (``arena.hosting.child``).
 
     A request not answered within its bound kills the child: a move is then a
@@ -39,18 +36,15 @@ class ProcessHost:
     def __init__(self, spec: str, move_bound: float | None = None):
         self.spec = spec
         self.move_bound = DEFAULT_MOVE_BOUND if move_bound is None else move_bound
-        self._traits: Traits | None = None
         self._interrupted = False
-        self._process: subprocess.Popen[bytes] | None = None
+        self._child = ChildProcess()
         self._reader: Connection | None = None
         self._writer: Connection | None = None
-        self._log: IO[bytes] | None = None
-        self._read_at = 0
         self._broken = ""
 
     def start(self) -> None:
         """Start the child and build the agent in it, unless that is done."""
-        if self._process is not None:
+        if self._child.process is not None:
             return
         if self._broken:
             raise AgentFault(Termination.AGENT_ERROR, self._broken)
@@ -68,14 +62,6 @@ class ProcessHost:
             self._broken = "an interactive agent cannot run in a child process"
             self._stop()
             raise AgentFault(Termination.AGENT_ERROR, self._broken)
-
-    @property
-    def traits(self) -> Traits:
-        """What the agent declares (starts the child if needed)."""
-        if self._traits is None:
-            self.start()
-        assert self._traits is not None
-        return self._traits
 
     def new_game(self, game: GameStart) -> None:
         """Tell the agent of a game (starting a fresh child after a kill or a crash)."""
@@ -96,37 +82,25 @@ class ProcessHost:
 
     def take_output(self) -> str:
         """What the agent printed since the last call (at most MAX_OUTPUT bytes of it)."""
-        if self._log is None:
-            return ""
-        size = os.fstat(self._log.fileno()).st_size
-        if size <= self._read_at:
-            return ""
-        data = os.pread(self._log.fileno(), min(size - self._read_at, MAX_OUTPUT), self._read_at)
-        cut = size - self._read_at - len(data)
-        self._read_at = size
-        text = data.decode("utf-8", errors="replace")
-        return text + (f"\n[{cut} more bytes of output cut]\n" if cut else "")
+        return self._child.take_output()
 
     def close(self) -> None:
         """Ask the child to close its agent and end; kill it if it does not."""
-        if self._process is not None and self._writer is not None:
+        process = self._child.process
+        if process is not None and self._writer is not None:
             try:
                 self._writer.send(("close",))
-                self._process.wait(CLOSE_SECONDS)
+                process.wait(CLOSE_SECONDS)
             except (OSError, ValueError, subprocess.TimeoutExpired):
                 pass
         self._stop()
-        if self._log is not None:
-            self._log.close()
-            self._log, self._read_at = None, 0
+        self._child.close()
 
     def interrupt(self) -> None:
         """From another thread: kill the child, so that the request it is answering fails at
         once (an ``agent_crash``); every request fails until ``resume``."""
         self._interrupted = True
-        process = self._process
-        if process is not None:
-            process.kill()
+        self._child.kill()
 
     def resume(self) -> None:
         """Take requests again after ``interrupt`` (a new child starts with the next game)."""
@@ -137,22 +111,18 @@ class ProcessHost:
         for connection in (self._reader, self._writer):
             if connection is not None:
                 connection.close()
-        self._process = self._reader = self._writer = None
-        self._log, self._read_at = None, 0
+        self._reader = self._writer = None
+        self._child.abandon()
 
     def _spawn(self) -> None:
-        if self._log is None:
-            self._log = tempfile.TemporaryFile(prefix="arena-agent-")  # noqa: SIM115 - closed in close()
         child_read, host_write = os.pipe()
         host_read, child_write = os.pipe()
         path = os.environ.get("PYTHONPATH")
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (_PACKAGE_ROOT, path)))}
         try:
-            self._process = subprocess.Popen(
+            self._child.spawn(
                 [sys.executable, "-m", "arena.hosting.child", str(child_read), str(child_write),
-                 str(os.getpid())],
-                stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
-                pass_fds=(child_read, child_write), env=env)
+                 str(os.getpid())], pipes=False, pass_fds=(child_read, child_write), env=env)
         finally:
             os.close(child_read)
             os.close(child_write)
@@ -183,31 +153,13 @@ class ProcessHost:
 
     def _crashed(self) -> AgentFault:
         """The fault of a child that died: how it ended, and the last line it printed."""
-        assert self._process is not None
-        code = self._process.wait()
+        ending = self._child.ending()
         self._stop()
-        if code < 0:
-            how = f"was killed by {signal.Signals(-code).name}"
-        else:
-            how = f"exited with status {code}"
-        last = self._last_line()
-        printed = f"; it last printed: {last}" if last else ""
-        return AgentFault(Termination.AGENT_CRASH, f"the agent's process {how}{printed}")
-
-    def _last_line(self) -> str:
-        if self._log is None:
-            return ""
-        size = os.fstat(self._log.fileno()).st_size
-        tail = os.pread(self._log.fileno(), min(size, 4096), max(0, size - 4096))
-        lines = tail.decode("utf-8", errors="replace").strip().splitlines()
-        return lines[-1][:200] if lines else ""
+        return AgentFault(Termination.AGENT_CRASH, f"the agent's process {ending}")
 
     def _stop(self) -> None:
         """Kill the child (if any) and close the pipes."""
-        process, self._process = self._process, None
-        if process is not None and process.poll() is None:
-            process.kill()
-            process.wait()
+        self._child.stop()
         for connection in (self._reader, self._writer):
             if connection is not None:
                 connection.close()
