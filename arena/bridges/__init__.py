@@ -1,0 +1,1 @@
+"""Bridges between the arena and other Connect Four worlds (Kaggle ConnectX, engines)."""
