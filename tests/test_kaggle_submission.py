@@ -23,11 +23,10 @@ from hypothesis import strategies as st
 from agents import heuristics
 from agents._kernels import bitboard, evaluation
 from agents.heuristics import ThreatRules, centre_first, parse_heuristic, terms_array
-from agents.mcts import MCTSAgent
 from arena.agent import GameStart, Limit, as_choice
 from arena.board import Position, Rules, threat_cells
 from arena.bridges import kaggle_agent as template
-from arena.bridges.kaggle_agent import Board, Negamax, Settings
+from arena.bridges.kaggle_agent import Board, Negamax
 from arena.bridges.kaggle_submission import (
     EXPORTABLE,
     SubmissionError,

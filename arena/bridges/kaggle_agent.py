@@ -408,8 +408,10 @@ class Negamax:
         """A best-scoring column, ties broken by the tie-break."""
         best = max(scores.values())
         ties = [column for column, score in scores.items() if score == best]
-        if len(ties) == 1 or self.settings.tiebreak == "left":
-            return min(ties) if len(ties) > 1 else ties[0]
+        if len(ties) == 1:
+            return ties[0]
+        if self.settings.tiebreak == "left":
+            return min(ties)
         if self.settings.tiebreak == "right":
             return max(ties)
         if self.settings.tiebreak == "first":
@@ -570,15 +572,17 @@ def columns_of(cells: int, b: Board) -> list[int]:
     return [c for c, column in enumerate(b.columns) if cells & column]
 
 
-BOARDS: dict[tuple[int, int, int], Board] = {}
-SEARCHES: dict[Board, Negamax] = {}
+BOARDS: dict[tuple[int, int, int], Board] = {}  # built once per board size
+SEARCHES: dict[tuple[Board, Settings], Negamax] = {}
 
 
 def play(cur: int, mask: int, b: Board, s: Settings, deadline: float,
          rng: random.Random) -> int:
     """The column the settings' agent plays in a position that is not over."""
     if s.agent in ("negamax", "negamax-id"):
-        search = SEARCHES.get(b) or SEARCHES.setdefault(b, Negamax(b, s))
+        search = SEARCHES.get((b, s))
+        if search is None:
+            search = SEARCHES[b, s] = Negamax(b, s)
         scores, _ = search.deepening(cur, mask, deadline)
         return search.choose(scores, rng)
     if s.agent == "mcts":
@@ -606,8 +610,9 @@ def agent(observation: Any, configuration: Any) -> int:
     start = CLOCK.pop() if CLOCK else time.perf_counter()
     rows, cols = int(setting(configuration, "rows", 6)), int(setting(configuration, "columns", 7))
     connect = int(setting(configuration, "inarow", 4))
-    b = BOARDS.get((rows, cols, connect)) or BOARDS.setdefault(
-        (rows, cols, connect), make_board(rows, cols, connect))
+    b = BOARDS.get((rows, cols, connect))
+    if b is None:
+        b = BOARDS[rows, cols, connect] = make_board(rows, cols, connect)
     cur, mask = from_kaggle(setting(observation, "board", ()), int(setting(observation, "mark", 1)),
                             b)
     seconds = float(setting(configuration, "actTimeout", DEFAULT_ACT_TIMEOUT))
