@@ -17,12 +17,20 @@ Compiled kernels are cached on disk by numba, keyed by the source file of each e
 only; a kernel that inlines code from another module of this package would go stale when
 only that module changes. ``_drop_stale_caches`` therefore clears the package's cache files
 whenever any of its sources differ from the ones the cache was built from.
+
+With ``NUMBA_DISABLE_JIT=1`` the kernels run as plain Python on numpy scalars (slowly), for
+debugging and testing the search in pure Python. uint64 arithmetic then wraps around as
+compiled code does, but numpy warns each time; those warnings are silenced for this
+package's modules.
 """
 
 from __future__ import annotations
 
 import hashlib
+import warnings
 from pathlib import Path
+
+from numba import config
 
 _HERE = Path(__file__).parent
 _STAMP = _HERE / "__pycache__" / "kernels-source.sha256"
@@ -53,4 +61,12 @@ def _drop_stale_caches() -> None:
         return
 
 
+def _allow_wrap_around() -> None:
+    """Without the JIT, let uint64 arithmetic in the kernels wrap around without warnings."""
+    if getattr(config, "DISABLE_JIT", False):
+        warnings.filterwarnings("ignore", message="overflow encountered in scalar",
+                                category=RuntimeWarning, module=r"agents\._kernels\.")
+
+
 _drop_stale_caches()
+_allow_wrap_around()

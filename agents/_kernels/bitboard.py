@@ -8,7 +8,7 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 from numba import njit, types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from agents.heuristics import positional_weights
 from arena.board import Rules
@@ -64,13 +64,17 @@ def board_array(rules: Rules) -> np.ndarray:
 
 def board_tables(rules: Rules) -> Tables:
     """The kernel tables of ``rules``, for calling kernels other than ``root_scores``."""
-    return unpack.py_func(board_array(rules))  # numba would box the uint64 fields as ints
+    # numba would box the uint64 fields as ints; with NUMBA_DISABLE_JIT, unpack is plain Python
+    return getattr(unpack, "py_func", unpack)(board_array(rules))
 
 
+def popcount(bits: np.uint64) -> int:
+    """The number of set bits of a uint64 (compiled: one machine instruction)."""
+    return int(bits).bit_count()
 
 
 @intrinsic
-def _popcount(typingctx: Any, bits: Any) -> Any:
+def _ctpop(typingctx: Any, bits: Any) -> Any:
     if bits != types.uint64:
         return None
 
@@ -80,8 +84,18 @@ def _popcount(typingctx: Any, bits: Any) -> Any:
     return types.int64(types.uint64), codegen
 
 
-# The number of set bits of a uint64, as an int64 (one machine instruction).
-popcount = cast(Callable[[np.uint64], int], _popcount)
+_machine_popcount = cast(Callable[[np.uint64], int], _ctpop)  # in kernels: one argument
+
+
+@overload(popcount, inline="always")
+def _compiled_popcount(bits: Any) -> Any:
+    if bits != types.uint64:
+        return None
+
+    def compiled(bits: Any) -> Any:
+        return _machine_popcount(bits)
+
+    return compiled
 
 
 @njit(cache=True)

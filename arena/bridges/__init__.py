@@ -1,7 +1,8 @@
 """Bridges to agents written for other hosts: Kaggle ConnectX agents, programs of their own.
 
 - ``kaggle``: Kaggle's ConnectX agents (``kaggle:random``, ``kaggle:negamax``, a submission
-  file, any ``(observation, configuration)`` function) as arena agents.
+  file, any ``(observation, configuration)`` function) as arena agents; out:
+  ``kaggle_submission`` writes a single-file submission from the template ``kaggle_agent``.
 - ``engine``: the host of a program (``EngineHost``), supervised as ``ProcessHost`` is, and
   the ``Dialect`` it speaks.
 - ``protocol``: the arena's line protocol (docs/engine-protocol.md); ``pons``: the native mode

@@ -1,4 +1,5 @@
-"""``arena export``: a run's games in other forms (``html``: a replay page)."""
+"""``arena export``: a run's games in other forms (``html``: a replay page), and agents as
+Kaggle ConnectX submissions (``kaggle``)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ from arena.errors import MalformedInputError
 
 @click.group("export")
 def export_command() -> None:
-    """Write a run's games in another form.
+    """Write a run's games in another form, or an agent as a Kaggle submission.
 
     \b
     Examples:
       arena export html results/matches/DIR
       arena export html results/matches/DIR 3 7 10-19 --out games.html
+      arena export kaggle negamax-id:heuristic=threats+positional -o main.py
     """
 
 
@@ -53,3 +55,38 @@ def export_html_command(directory: Path, games: tuple[str, ...], out: Path | Non
 
     path, count = write_replay_page(directory, parse_game_indices(games), out)
     click.echo(f"Wrote {count} game{'s' if count != 1 else ''} to {path}")
+
+
+@export_command.command("kaggle")
+@click.argument("spec")
+@click.option("-o", "--out", type=click.Path(path_type=Path), default=Path("main.py"),
+              show_default=True, help="The submission file to write.")
+@click.option("--force", is_flag=True, help="Overwrite the file if it exists.")
+def export_kaggle_command(spec: str, out: Path, force: bool) -> None:
+    """Write the agent SPEC as one Kaggle ConnectX submission file.
+
+    The file is plain Python (standard library only, no numba, no arena): the agent's
+    search ported from the arena's kernels, with the same scores. Kaggle calls its
+    agent(observation, configuration) once per move.
+
+    \b
+    Exportable agents:
+      negamax      the depth's search, any heuristic and switch; searched 1, 2, ... plies
+                   deep, so a move that runs out of time plays the deepest finished search
+      negamax-id   iterative deepening as deep as the move's time allows
+      mcts         UCT with the arena's playouts; iterations, or time
+      random, immediate-win
+    A move uses 80% of the configuration's actTimeout (2 s on Kaggle), or of the agent's
+    time when that is less; the first move also pays for loading the file.
+
+    \b
+    Examples:
+      arena export kaggle negamax:depth=6,heuristic=threats+positional
+      arena export kaggle negamax-id:heuristic=threats+positional -o main.py --force
+      arena export kaggle mcts:time=1 -o mcts.py
+    """
+    from arena.bridges.kaggle_submission import write_submission
+
+    settings = write_submission(spec, out, force)
+    click.echo(f"Wrote {out}: {settings.spec} as a Kaggle ConnectX submission "
+               f"({out.stat().st_size // 1024} KB, standard library only)")
