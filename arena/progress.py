@@ -6,8 +6,6 @@ import sys
 from types import TracebackType
 from typing import Any, Self
 
-from tqdm.auto import tqdm
-
 from arena.records import GameRow
 
 
@@ -20,12 +18,14 @@ class ProgressBar:
         self.enabled = enabled
         self.counts = {"win": 0, "draw": 0, "loss": 0}
         self.finished = 0
-        self._bar: tqdm[Any] | None = None
+        self._bar: Any = None
 
     def start(self, total: int, finished: int) -> None:
         """Open the bar at the games already played."""
         self.finished = finished
         if self.enabled:
+            from tqdm.auto import tqdm  # imported only for a bar shown
+
             self._bar = tqdm(total=total, initial=finished, unit="game", file=sys.stderr,
                              dynamic_ncols=True, smoothing=0.1)
 

@@ -171,6 +171,14 @@ class AgentEntry:
         return first_doc_line(self.load())
 
 
+def registered(name: str) -> AgentEntry | None:
+    """The registered agent ``name``: a built-in at once, else from the installed entry points
+    (which are scanned only when a name is not a built-in's)."""
+    if name in BUILTIN_AGENTS:
+        return AgentEntry(name, BUILTIN_AGENTS[name])
+    return registry().get(name)
+
+
 @cache
 def registry() -> dict[str, AgentEntry]:
     """Every registered agent by name: the built-ins, then installed entry points."""
@@ -277,8 +285,8 @@ def parse_spec(text: str) -> AgentSpec:
 
         lookup(rest)
         return AgentSpec(text, f"{head}:{rest}", LOCAL_TARGET, {"name": rest})
-    if head in registry():
-        entry = registry()[head]
+    entry = registered(head)
+    if entry is not None:
         name, target, assignments = head, entry.target, rest
     elif rest and "=" not in first and first.isidentifier():
         name, target, assignments = f"{head}:{first}", f"{head}:{first}", tail

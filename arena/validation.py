@@ -5,7 +5,7 @@ first mover and opening; a result and a termination from the known sets; numbers
 belong; and a move string that replays legally from the opening to exactly that ending: a
 line by the last move for ``four_in_a_row``, a full board for ``board_full``, a game still
 going for a forfeit, with the result that follows. The move strings are replayed in bulk by a
-numba kernel, so a run of a million games is checked in seconds.
+numba kernel (``arena.endings``), so a run of a million games is checked in seconds.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import BinaryIO
 
 import numpy as np
-from numba import njit
 
 from arena.board import Rules
 from arena.outcome import FORFEITS, Termination
@@ -29,62 +28,7 @@ TERMINATIONS = frozenset(Termination)
 CHUNK = 100_000
 """Rows replayed by the kernel at a time (bounded memory for any run)."""
 
-ONGOING, WON, FULL, BAD_COLUMN, PAST_END = 0, 1, 2, -1, -2
 PLAN_FIELDS = ("pair", "seed", "agent_a", "agent_b", "first", "opening")
-
-
-@njit(cache=True)
-def _has_line(stones: np.uint64, rows: int, cols: int, connect: int) -> bool:
-    height = rows + 1
-    tall, wide = rows >= connect, cols >= connect
-    for step, fits in ((1, tall), (height, wide), (height - 1, tall and wide),
-                       (height + 1, tall and wide)):
-        if not fits:  # no line in that direction, and its shifts could pass 63 bits
-            continue
-        run = stones
-        for i in range(1, connect):
-            run &= stones >> np.uint64(step * i)
-        if run:
-            return True
-    return False
-
-
-@njit(cache=True)
-def replay(columns: np.ndarray, offsets: np.ndarray, rows: int, cols: int,
-           connect: int) -> np.ndarray:
-    """How each move string ends: ONGOING, WON (by its last move), FULL, or BAD_COLUMN /
-    PAST_END (a column off the board or full; a move after a line)."""
-    height = rows + 1
-    one = np.uint64(1)
-    board = np.uint64(0)
-    for c in range(cols):
-        board |= ((one << np.uint64(rows)) - one) << np.uint64(c * height)
-    codes = np.zeros(len(offsets) - 1, dtype=np.int8)
-    for game in range(len(offsets) - 1):
-        mover = np.uint64(0)
-        other = np.uint64(0)
-        code = ONGOING
-        for i in range(offsets[game], offsets[game + 1]):
-            column = columns[i]
-            if code == WON:
-                code = PAST_END
-                break
-            if column < 0 or column >= cols:
-                code = BAD_COLUMN
-                break
-            base = np.uint64(column * height)
-            filled = mover | other
-            if filled & (one << (base + np.uint64(rows - 1))):  # the column is full
-                code = BAD_COLUMN
-                break
-            mover |= (filled + (one << base)) & ~filled
-            if _has_line(mover, rows, cols, connect):
-                code = WON
-            elif (mover | other) == board:
-                code = FULL
-            mover, other = other, mover
-        codes[game] = code
-    return codes
 
 
 class _Pending:
@@ -217,6 +161,8 @@ def _check_endings(path: Path, pending: _Pending, rules: Rules) -> None:
     columns = np.frombuffer(text, dtype=np.uint8).astype(np.int64) - ord("1")
     offsets = np.zeros(len(pending.moves) + 1, dtype=np.int64)
     np.cumsum([len(moves) for moves in pending.moves], out=offsets[1:])
+    from arena.endings import replay  # numba loads only when rows are to be checked
+
     codes = replay(columns, offsets, rules.rows, rules.cols, rules.connect)
     for line, moves, claim, code in zip(pending.lines, pending.moves, pending.claims, codes,
                                         strict=True):
@@ -228,6 +174,8 @@ def _check_endings(path: Path, pending: _Pending, rules: Rules) -> None:
 
 def _ending_problem(moves: str, claim: tuple[str, str, str], code: int) -> str:
     """What is wrong with a row's claimed ending, given how its moves replay ('' if right)."""
+    from arena.endings import BAD_COLUMN, FULL, ONGOING, PAST_END, WON
+
     first, result, termination = claim
     if code == BAD_COLUMN:
         return f"moves {moves!r} play a column that is off the board or full"

@@ -24,8 +24,8 @@ from agents.heuristics import parse_heuristic, terms_array
 from agents.mcts import MCTSAgent
 from agents.negamax import NegamaxAgent
 from arena.board import Position, Rules
+from arena.endings import replay
 from arena.notation import from_moves
-from arena.validation import replay
 
 U = np.uint64
 HEURISTICS = ("none", "threats+positional", "window",

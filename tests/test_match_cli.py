@@ -184,7 +184,7 @@ def test_another_command_on_a_run_directory_is_refused(arena: click.Group,
 
 
 def test_the_command_is_registered_on_the_arena_group() -> None:
-    assert main.commands["match"] is match_command
+    assert main.get_command(click.Context(main), "match") is match_command
 
 
 def test_kill_9_mid_run_then_the_same_command_finishes_it(tmp_path: Path) -> None:

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from arena.board import Position, Rules
 from arena.cli import main
+from arena.endings import BAD_COLUMN, FULL, ONGOING, PAST_END, WON, replay
 from arena.notation import format_moves
 from arena.plan import GameSettings, match_plan
 from arena.records import COLUMNS, GamesTableError
 from arena.runner import run_games
-from arena.validation import BAD_COLUMN, FULL, ONGOING, PAST_END, WON, replay
 
 
 def codes(games: list[str], rules: Rules | None = None) -> list[int]:

@@ -5,33 +5,48 @@ Every bad input ends in one line on stderr, ``arena: error: ...``, and exit stat
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
 import click
 
 from arena import __version__
-from arena.cli.agents import agents_command
-from arena.cli.bench import bench_command
-from arena.cli.export import export_command
-from arena.cli.match import match_command
-from arena.cli.perft import perft_command
-from arena.cli.play import play_command
-from arena.cli.progress import INTERRUPTED
-from arena.cli.report import report_command
-from arena.cli.run import run_command
-from arena.cli.show import show_command
-from arena.cli.sprt import sprt_command
-from arena.cli.stats import stats_command
-from arena.cli.tournament import tournament_command
+from arena.cli.status import INTERRUPTED, USAGE_ERROR
 from arena.errors import ArenaError
 from arena.interrupts import watch_interrupts
 
-USAGE_ERROR = 2
+COMMANDS = {
+    "agents": "arena.cli.agents:agents_command",
+    "bench": "arena.cli.bench:bench_command",
+    "export": "arena.cli.export:export_command",
+    "match": "arena.cli.match:match_command",
+    "perft": "arena.cli.perft:perft_command",
+    "play": "arena.cli.play:play_command",
+    "report": "arena.cli.report:report_command",
+    "run": "arena.cli.run:run_command",
+    "show": "arena.cli.show:show_command",
+    "sprt": "arena.cli.sprt:sprt_command",
+    "stats": "arena.cli.stats:stats_command",
+    "tournament": "arena.cli.tournament:tournament_command",
+}
+"""Every command and where it lives, imported only when it runs (a run starts sooner)."""
 
 
 class ArenaGroup(click.Group):
-    """A click group that turns usage errors and ArenaErrors into one-line messages."""
+    """A click group that turns usage errors and ArenaErrors into one-line messages, and
+    imports the commands of ``COMMANDS`` when they are asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, the lazily imported ones included."""
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        """The command ``name``, imported on first use."""
+        if name in COMMANDS and name not in self.commands:
+            module, _, attribute = COMMANDS[name].partition(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), name)
+        return super().get_command(ctx, name)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command; report bad input in one line with exit status 2."""
@@ -61,9 +76,3 @@ def main() -> None:
     Agents are named by spec strings such as `random`, `immediate-win:block=true` or
     `negamax:depth=6,heuristic=threats+positional`; `arena agents` lists them all.
     """
-
-
-for command in (agents_command, bench_command, match_command, perft_command, play_command,
-                report_command, run_command, sprt_command, stats_command, tournament_command,
-                show_command, export_command):
-    main.add_command(command)

@@ -12,9 +12,7 @@ from typing import Any
 import click
 
 from arena.board import Rules
-
-BROKEN_AGENT = 1
-"""Exit status of a run in which an agent forfeited every game for one reason."""
+from arena.cli.status import BROKEN_AGENT
 
 
 def board_options(command: Callable[..., Any]) -> Callable[..., Any]:

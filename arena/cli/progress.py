@@ -11,11 +11,9 @@ from typing import TypeVar
 import click
 
 from arena.agent import GameAbandoned
+from arena.cli.status import INTERRUPTED, WORKER_DIED
 from arena.pool import WorkerDiedError
 from arena.progress import ProgressBar
-
-INTERRUPTED = 130
-WORKER_DIED = 1
 
 T = TypeVar("T")
 B = TypeVar("B", bound="ProgressBar")
