@@ -50,7 +50,7 @@ class RunResult:
     def write_report(self, directory: str | Path | None = None) -> Path:
         """Write the charts and report.md (into the run's directory, or ``directory`` for a
         run kept in memory: the run's files are written there too); the page's path."""
-        from arena.report import write_report
+        from arena.report.run_page import write_report
 
         if directory is None:
             if self.directory is None:

@@ -48,17 +48,14 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-import numpy as np
-
 from arena.board import Rules
 from arena.bridges.engines_file import EnginesTable, load_engines, use_engines
 from arena.errors import ArenaError
-from arena.files import write_atomically
 from arena.openings import load_openings, names_a_file
 from arena.plan import DEFAULT_SEED, FIRST_CHOICES, GameSettings, MatchPlan, Pairing
 from arena.players import canonical_player
@@ -86,8 +83,8 @@ from arena.sprt import (
     run_sprt,
     sprt_plan,
 )
-from arena.stats import HOMOGENEITY_LEVEL, MIN_EXPECTED_COUNT, Homogeneity, homogeneity
-from arena.summary import PairingSummary, seeds_line, summarize
+from arena.stats import Homogeneity, homogeneity
+from arena.summary import PairingSummary, summarize, wtl_text
 from arena.tournaments import RATINGS_FILE, resolve_anchor, run_tournament, tournament_plan
 
 if TYPE_CHECKING:
@@ -95,18 +92,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Comparison", "Entry", "Experiment", "ExperimentError", "MatchEntry", "Ranked",
-    "SprtEntry", "TournamentEntry", "entry_lines", "load_experiment", "write_experiment_report",
+    "SprtEntry", "TournamentEntry", "entry_summaries", "load_experiment", "run_experiment",
 ]
 
 DEFAULT_RESULTS_ROOT = Path("results")
 REPORT = "report.md"
 COMPARISON_CHART = "comparison.png"
-FOLDED_PAIRINGS = 12
-"""An entry with more pairings than this shows their lines folded on the page."""
-TITLE_WIDTH = 80
-"""Characters per line of a pairing's title in the comparison chart."""
-LINE = 0.7
-"""Height of a title line in the comparison chart, in bar heights."""
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
@@ -204,7 +195,7 @@ class MatchEntry(Entry):
 
     def comparison(self, root: Path) -> Comparison | None:
         """The result beside the reference, when there are both."""
-        summaries = _summaries(root / self.name)
+        summaries = entry_summaries(root / self.name)
         if self.reference is None or not summaries:
             return None
         ours = (summaries[0].wins, summaries[0].draws, summaries[0].losses)
@@ -216,7 +207,7 @@ class MatchEntry(Entry):
         if compared is None:
             return []
         test = compared.test
-        return [f"reference {_wtl(compared.reference)}: "
+        return [f"reference {wtl_text(compared.reference)}: "
                 f"{'differs' if test.differs else 'within noise'} (chi-square p = {test.p:.3g})"]
 
 
@@ -497,6 +488,21 @@ _BUILDERS: dict[str, Builder] = {
 }
 
 
+def entry_summaries(directory: Path) -> list[PairingSummary]:
+    """The summaries of an entry's run directory (none before it ran)."""
+    games = directory / GAMES_FILE
+    return summarize(games) if games.is_file() else []
+
+
+class Comparison(NamedTuple):
+    """A match entry's result beside its reference."""
+
+    entry: MatchEntry
+    ours: tuple[int, int, int]
+    reference: tuple[int, int, int]
+    test: Homogeneity
+
+
 # --------------------------------------------------------------------------- running
 
 
@@ -530,179 +536,11 @@ def run_experiment(experiment: Experiment, root: Path, *, jobs: int, command: st
 
         summaries = play(entry, run) if play is not None else run(None)
         if report:
-            from arena.report import write_report  # matplotlib loads only when needed
+            from arena.report.run_page import write_report  # matplotlib loads only when needed
 
             write_report(root / entry.name)
         yield EntryRun(entry, summaries)
     if report:
+        from arena.report.experiment_page import write_experiment_report
+
         write_experiment_report(experiment, root, command)
-
-
-# --------------------------------------------------------------------------- the page
-
-
-def write_experiment_report(experiment: Experiment, root: Path,
-                            command: str | None = None) -> Path:
-    """Write ``root/report.md``: each entry's results and report, and how the results with
-    a reference compare with it (plus a chart of them); return its path."""
-    lines = [f"# Experiment: {experiment.name}", ""]
-    if experiment.description:
-        lines += [experiment.description.strip(), ""]
-    lines += [f"- **file**: `{experiment.path}`"]
-    if command:
-        lines += [f"- **command**: `{command}`"]
-    lines += [""]
-    compared = [c for e in experiment.entries if isinstance(e, MatchEntry)
-                for c in [e.comparison(root)] if c is not None]
-    if compared:
-        lines += _comparison_section(compared, root)
-    lines += ["## Entries", ""]
-    for entry in experiment.entries:
-        lines += _entry_section(entry, root)
-    path = root / REPORT
-    write_atomically(path, "\n".join(lines) + "\n")
-    return path
-
-
-def _summaries(directory: Path) -> list[PairingSummary]:
-    games = directory / GAMES_FILE
-    return summarize(games) if games.is_file() else []
-
-
-def entry_lines(summaries: Sequence[PairingSummary]) -> list[str]:
-    """The seeds' ``A [W, T, L] B (N)`` line of every pairing."""
-    return [seeds_line(s.agent_a, s.wins, s.draws, s.losses, s.agent_b, s.games)
-            for s in summaries]
-
-
-def _entry_section(entry: Entry, root: Path) -> list[str]:
-    lines = [f"### {entry.kind} `{entry.name}`", ""]
-    summaries = _summaries(root / entry.name)
-    if not summaries:
-        return [*lines, "Not played yet.", ""]
-    results = ["```text", *entry_lines(summaries), "```", ""]
-    if len(summaries) > FOLDED_PAIRINGS:
-        results = [f"<details><summary>{len(summaries)} pairings</summary>", "", *results,
-                   "</details>", ""]
-    lines += results
-    lines += [f"{note[0].upper()}{note[1:]}.\n" for note in entry.notes(root)]
-    ratings = entry.ratings(root) if isinstance(entry, TournamentEntry) else None
-    if ratings is not None:
-        anchor = f"`{entry.anchor}` = 0" if isinstance(entry, TournamentEntry) and entry.anchor \
-            else "mean 0"
-        lines += [f"Ratings (Elo, {anchor}; 95% bootstrap intervals):", "",
-                  _ratings_table(ratings), ""]
-    if (root / entry.name / REPORT).is_file():
-        lines += [f"Full report: [{entry.name}/{REPORT}]({entry.name}/{REPORT})", ""]
-    return lines
-
-
-def _ratings_table(ratings: pd.DataFrame) -> str:
-    from arena.report import markdown_table
-
-    rows = [(r["rank"], f"`{r['agent']}`", f"{r['rating']:+.0f}",
-             f"[{r['low']:+.0f}, {r['high']:+.0f}]", r["games"], f"{r['score']:.1%}")
-            for r in ratings.to_dict("records")]
-    return markdown_table(("rank", "agent", "Elo", "95% interval", "games", "score"), rows)
-
-
-class Comparison(NamedTuple):
-    """A match entry's result beside its reference."""
-
-    entry: MatchEntry
-    ours: tuple[int, int, int]
-    reference: tuple[int, int, int]
-    test: Homogeneity
-
-
-_FIRST = {"alternate": "alternate", "a": "A always", "b": "B always"}
-
-
-def _comparison_section(compared: Sequence[Comparison], root: Path) -> list[str]:
-    from arena.report import markdown_table
-
-    rows = [(c.entry.name, " vs ".join(f"`{spec}`" for spec in c.entry.specs),
-             _FIRST[c.entry.schedule.pairings[0].first], _wtl(c.ours), _wtl(c.reference),
-             f"{c.test.chi2:.2f}", c.test.dof, f"{c.test.p:.3g}",
-             c.test.verdict + (" †" if c.test.approximate else "")) for c in compared]
-    differ = sum(c.test.differs for c in compared)
-    _write_comparison_chart(compared, root / COMPARISON_CHART)
-    header = ("entry", "A vs B", "first", "ours [W, T, L]", "reference [W, T, L]", "chi²",
-              "dof", "p", "verdict")
-    return [
-        "## Against the reference", "",
-        markdown_table(header, rows), "",
-        f"{differ} of {len(compared)} results differ from their reference at the "
-        f"{HOMOGENEITY_LEVEL:.0%} level; by chance alone about "
-        f"{HOMOGENEITY_LEVEL * len(compared):.1f} would.", "",
-        "Each row tests whether our W/T/L and the reference's could come from one "
-        "distribution: Pearson's chi-square test of homogeneity on the 2 x 3 table (ours and "
-        "the reference; wins, ties, losses), 2 degrees of freedom, p = exp(-chi²/2). When a "
-        f"row expects fewer than {MIN_EXPECTED_COUNT} ties, ties are counted with the losses (a "
-        "2 x 2 table, wins against the rest: 1 degree of freedom, p = erfc(sqrt(chi²/2))). "
-        f"A difference is within noise when p >= {HOMOGENEITY_LEVEL:.0%}. † marks a table with an "
-        f"expected count below {MIN_EXPECTED_COUNT}, where the p-value is only approximate.", "",
-        f"![Our results beside the reference's]({COMPARISON_CHART})", "",
-    ]
-
-
-def _wtl(counts: Sequence[int]) -> str:
-    return f"[{', '.join(map(str, counts))}]"
-
-
-def wrap_title(text: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` characters where it can be, broken after spaces
-    and commas only, so that an agent spec is never cut inside a parameter."""
-    lines = [""]
-    for piece in re.findall(r"[^ ,]+[ ,]*|[ ,]+", text):
-        if lines[-1] and len(lines[-1] + piece.rstrip()) > width:
-            lines.append("")
-        lines[-1] += piece
-    return [line.rstrip() for line in lines]
-
-
-def _write_comparison_chart(compared: Sequence[Comparison], path: Path) -> None:
-    """Stacked W/T/L shares of each compared entry: ours above the reference's, under a
-    title naming the agents."""
-    import matplotlib
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import PercentFormatter
-
-    from arena import charts
-
-    rows = [row for c in compared for row in (
-        (f"ours ({sum(c.ours)})", c.ours, ""),
-        (f"reference ({sum(c.reference)})", c.reference, c.test.verdict))]
-    titles = [wrap_title(f"{c.entry.name}:  " + "  vs  ".join(c.entry.specs), TITLE_WIDTH)
-              for c in compared]
-    # In bar heights: a title line takes LINE, then ours, the reference and a gap.
-    heights = [LINE * len(lines) for lines in titles]
-    tops = -np.cumsum([0.0, *(h + 2.3 for h in heights[:-1])])
-    ours = tops - np.array(heights) - 0.45
-    y = np.column_stack([ours, ours - 1.0]).ravel()
-    with matplotlib.rc_context(charts.STYLE):
-        figure = Figure(figsize=(charts.WIDTH + 1, 1.2 + 0.22 * (y[0] - y[-1] + 2)),
-                        layout="constrained")
-        ax = figure.add_subplot()
-        left = np.zeros(len(rows))
-        for column, (colour, name) in enumerate(((charts.WIN, "A wins"), (charts.DRAW, "ties"),
-                                                 (charts.LOSS, "A losses"))):
-            share = np.array([counts[column] / sum(counts) for _, counts, _ in rows])
-            ax.barh(y, share, left=left, height=0.75, color=colour, label=name)
-            left += share
-        for lines, top in zip(titles, tops, strict=True):
-            ax.text(0, top, "\n".join(lines), fontsize=8, fontweight="bold", va="top",
-                    linespacing=1.3)
-        for yi, (_, counts, verdict) in zip(y, rows, strict=True):
-            ax.annotate(f"{_wtl(counts)}  {verdict}", (1.0, yi), xytext=(6, 0),
-                        textcoords="offset points", va="center", fontsize=8)
-        ax.set_yticks(y, [label for label, _, _ in rows])
-        ax.set_ylim(y[-1] - 0.6, 0.2)
-        ax.tick_params(axis="y", length=0)
-        ax.grid(axis="y", visible=False)
-        ax.set_xlim(0, 1)
-        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-        ax.set_xlabel("share of games, from agent A's view (A is the first agent named)")
-        ax.set_title("Our results beside the reference's  [W, T, L]")
-        figure.legend(loc="outside lower center", ncol=3)
-        charts.save(figure, path)

@@ -183,6 +183,17 @@ def seeds_line(agent_a: str, wins: int, draws: int, losses: int, agent_b: str,
     return f"{agent_a} [{wins}, {draws}, {losses}] {agent_b} ({games})"
 
 
+def seeds_lines(summaries: Sequence[PairingSummary]) -> list[str]:
+    """The seeds' ``A [W, T, L] B (N)`` line of every pairing."""
+    return [seeds_line(s.agent_a, s.wins, s.draws, s.losses, s.agent_b, s.games)
+            for s in summaries]
+
+
+def wtl_text(counts: Sequence[int]) -> str:
+    """W/T/L counts as the seeds write them: ``[W, T, L]``."""
+    return f"[{', '.join(map(str, counts))}]"
+
+
 def summarize(games_csv: Path) -> list[PairingSummary]:
     """One summary per pairing of a games.csv, in the order of the pairings' first games."""
     pairings: dict[tuple[str, str], PairingSummary] = {}

@@ -12,7 +12,8 @@ from click.testing import CliRunner, Result
 
 from arena.cli import ArenaGroup
 from arena.cli.run import run_command
-from arena.experiment import ExperimentError, load_experiment, wrap_title
+from arena.experiment import ExperimentError, load_experiment
+from arena.report.experiment_page import wrap_title
 from arena.stats import homogeneity
 
 TINY = """

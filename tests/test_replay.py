@@ -21,7 +21,7 @@ from arena.errors import MalformedInputError
 from arena.notation import from_moves
 from arena.render import render_plain
 from arena.replay import MoveScore, load_recorded_games, move_lines, score_moves
-from arena.replay_html import replay_page
+from arena.report.replay_page import replay_page
 
 
 def arena(*args: str) -> tuple[int, str]:

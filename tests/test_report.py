@@ -15,7 +15,6 @@ from matplotlib.image import imread
 
 from agents.immediate_win import ImmediateWinAgent
 from agents.random_agent import RandomAgent
-from arena import report
 from arena.agent import Agent
 from arena.board import Position
 from arena.cli import main
@@ -27,7 +26,8 @@ from arena.openings import FileOpenings, NoOpenings
 from arena.plan import GameSettings, MatchPlan, Pairing, game_seed
 from arena.ratings import rate
 from arena.records import COLUMNS, GamesTableError
-from arena.report import (
+from arena.report import run_page as report
+from arena.report.run_page import (
     NoRunError,
     cost_per_move,
     depth_series,

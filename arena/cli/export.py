@@ -51,7 +51,7 @@ def export_html_command(directory: Path, games: tuple[str, ...], out: Path | Non
     default. The page needs no network: open it in any browser, step with the slider or the
     arrow keys, change game with the up and down arrows.
     """
-    from arena.replay_html import write_replay_page
+    from arena.report.replay_page import write_replay_page
 
     path, count = write_replay_page(directory, parse_game_indices(games), out)
     click.echo(f"Wrote {count} game{'s' if count != 1 else ''} to {path}")

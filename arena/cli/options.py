@@ -42,7 +42,7 @@ def command_line() -> str:
 
 def write_run_report(directory: Path) -> None:
     """Write the charts and report.md of a finished run and say where they are."""
-    from arena.report import write_report  # matplotlib and pandas load only when needed
+    from arena.report.run_page import write_report  # matplotlib and pandas load only when needed
 
     click.echo(f"Report      {write_report(directory)}")
 

@@ -18,6 +18,6 @@ def report_command(directory: Path) -> None:
     Example:
       arena report results/negamax-depths
     """
-    from arena.report import write_report  # matplotlib and pandas load only when needed
+    from arena.report.run_page import write_report  # matplotlib and pandas load only when needed
 
     click.echo(write_report(directory))

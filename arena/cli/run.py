@@ -15,7 +15,6 @@ from arena.experiment import (
     Entry,
     EntryPlayer,
     TournamentEntry,
-    entry_lines,
     load_experiment,
     run_experiment,
 )
@@ -23,7 +22,7 @@ from arena.names import short_names
 from arena.pool import available_cores
 from arena.progress import ProgressBar, TournamentProgressBar
 from arena.runner import Progress
-from arena.summary import PairingSummary
+from arena.summary import PairingSummary, seeds_lines
 
 __all__ = ["run_command"]
 
@@ -48,7 +47,7 @@ def format_entry(entry: Entry, summaries: list[PairingSummary], root: Path) -> s
     instead) and its notes, indented under its label."""
     ratings = entry.ratings(root) if isinstance(entry, TournamentEntry) else None
     if ratings is None:
-        lines = entry_lines(summaries)
+        lines = seeds_lines(summaries)
     else:
         games = sum(s.games for s in summaries)
         lines = [f"{len(summaries)} pairings, {games} games; ratings (Elo):",

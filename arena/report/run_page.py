@@ -19,12 +19,12 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from arena import charts
 from arena.errors import ArenaError
 from arena.files import write_atomically
 from arena.names import depth_family, short_names
 from arena.ratings import RATING_COLUMNS, RESULT_SCORES
 from arena.records import COLUMNS
+from arena.report import charts
 from arena.rundir import (
     GAMES_FILE,
     META_FILE,

@@ -1,0 +1,175 @@
+"""An experiment's page, ``report.md`` in its results directory: each entry's results and
+report, and the results that have a published reference beside it, with a chi-square test
+of homogeneity per row and a chart."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from arena.experiment import (
+    COMPARISON_CHART,
+    REPORT,
+    Comparison,
+    Entry,
+    Experiment,
+    MatchEntry,
+    TournamentEntry,
+    entry_summaries,
+)
+from arena.files import write_atomically
+from arena.report import charts
+from arena.report.run_page import markdown_table
+from arena.stats import HOMOGENEITY_LEVEL, MIN_EXPECTED_COUNT
+from arena.summary import seeds_lines, wtl_text
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+FOLDED_PAIRINGS = 12
+"""An entry with more pairings than this shows their lines folded on the page."""
+TITLE_WIDTH = 80
+"""Characters per line of a pairing's title in the comparison chart."""
+LINE = 0.7
+"""Height of a title line in the comparison chart, in bar heights."""
+
+
+def write_experiment_report(experiment: Experiment, root: Path,
+                            command: str | None = None) -> Path:
+    """Write ``root/report.md``: each entry's results and report, and how the results with
+    a reference compare with it (plus a chart of them); return its path."""
+    lines = [f"# Experiment: {experiment.name}", ""]
+    if experiment.description:
+        lines += [experiment.description.strip(), ""]
+    lines += [f"- **file**: `{experiment.path}`"]
+    if command:
+        lines += [f"- **command**: `{command}`"]
+    lines += [""]
+    compared = [c for e in experiment.entries if isinstance(e, MatchEntry)
+                for c in [e.comparison(root)] if c is not None]
+    if compared:
+        lines += _comparison_section(compared, root)
+    lines += ["## Entries", ""]
+    for entry in experiment.entries:
+        lines += _entry_section(entry, root)
+    path = root / REPORT
+    write_atomically(path, "\n".join(lines) + "\n")
+    return path
+
+
+def _entry_section(entry: Entry, root: Path) -> list[str]:
+    lines = [f"### {entry.kind} `{entry.name}`", ""]
+    summaries = entry_summaries(root / entry.name)
+    if not summaries:
+        return [*lines, "Not played yet.", ""]
+    results = ["```text", *seeds_lines(summaries), "```", ""]
+    if len(summaries) > FOLDED_PAIRINGS:
+        results = [f"<details><summary>{len(summaries)} pairings</summary>", "", *results,
+                   "</details>", ""]
+    lines += results
+    lines += [f"{note[0].upper()}{note[1:]}.\n" for note in entry.notes(root)]
+    ratings = entry.ratings(root) if isinstance(entry, TournamentEntry) else None
+    if ratings is not None:
+        anchor = f"`{entry.anchor}` = 0" if isinstance(entry, TournamentEntry) and entry.anchor \
+            else "mean 0"
+        lines += [f"Ratings (Elo, {anchor}; 95% bootstrap intervals):", "",
+                  _ratings_table(ratings), ""]
+    if (root / entry.name / REPORT).is_file():
+        lines += [f"Full report: [{entry.name}/{REPORT}]({entry.name}/{REPORT})", ""]
+    return lines
+
+
+def _ratings_table(ratings: pd.DataFrame) -> str:
+    rows = [(r["rank"], f"`{r['agent']}`", f"{r['rating']:+.0f}",
+             f"[{r['low']:+.0f}, {r['high']:+.0f}]", r["games"], f"{r['score']:.1%}")
+            for r in ratings.to_dict("records")]
+    return markdown_table(("rank", "agent", "Elo", "95% interval", "games", "score"), rows)
+
+
+_FIRST = {"alternate": "alternate", "a": "A always", "b": "B always"}
+
+
+def _comparison_section(compared: Sequence[Comparison], root: Path) -> list[str]:
+    rows = [(c.entry.name, " vs ".join(f"`{spec}`" for spec in c.entry.specs),
+             _FIRST[c.entry.schedule.pairings[0].first], wtl_text(c.ours), wtl_text(c.reference),
+             f"{c.test.chi2:.2f}", c.test.dof, f"{c.test.p:.3g}",
+             c.test.verdict + (" †" if c.test.approximate else "")) for c in compared]
+    differ = sum(c.test.differs for c in compared)
+    _write_comparison_chart(compared, root / COMPARISON_CHART)
+    header = ("entry", "A vs B", "first", "ours [W, T, L]", "reference [W, T, L]", "chi²",
+              "dof", "p", "verdict")
+    return [
+        "## Against the reference", "",
+        markdown_table(header, rows), "",
+        f"{differ} of {len(compared)} results differ from their reference at the "
+        f"{HOMOGENEITY_LEVEL:.0%} level; by chance alone about "
+        f"{HOMOGENEITY_LEVEL * len(compared):.1f} would.", "",
+        "Each row tests whether our W/T/L and the reference's could come from one "
+        "distribution: Pearson's chi-square test of homogeneity on the 2 x 3 table (ours and "
+        "the reference; wins, ties, losses), 2 degrees of freedom, p = exp(-chi²/2). When a "
+        f"row expects fewer than {MIN_EXPECTED_COUNT} ties, ties are counted with the losses (a "
+        "2 x 2 table, wins against the rest: 1 degree of freedom, p = erfc(sqrt(chi²/2))). "
+        f"A difference is within noise when p >= {HOMOGENEITY_LEVEL:.0%}. † marks a table with an "
+        f"expected count below {MIN_EXPECTED_COUNT}, where the p-value is only approximate.", "",
+        f"![Our results beside the reference's]({COMPARISON_CHART})", "",
+    ]
+
+
+def wrap_title(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters where it can be, broken after spaces
+    and commas only, so that an agent spec is never cut inside a parameter."""
+    lines = [""]
+    for piece in re.findall(r"[^ ,]+[ ,]*|[ ,]+", text):
+        if lines[-1] and len(lines[-1] + piece.rstrip()) > width:
+            lines.append("")
+        lines[-1] += piece
+    return [line.rstrip() for line in lines]
+
+
+def _write_comparison_chart(compared: Sequence[Comparison], path: Path) -> None:
+    """Stacked W/T/L shares of each compared entry: ours above the reference's, under a
+    title naming the agents."""
+    import matplotlib
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import PercentFormatter
+
+    rows = [row for c in compared for row in (
+        (f"ours ({sum(c.ours)})", c.ours, ""),
+        (f"reference ({sum(c.reference)})", c.reference, c.test.verdict))]
+    titles = [wrap_title(f"{c.entry.name}:  " + "  vs  ".join(c.entry.specs), TITLE_WIDTH)
+              for c in compared]
+    # In bar heights: a title line takes LINE, then ours, the reference and a gap.
+    heights = [LINE * len(lines) for lines in titles]
+    tops = -np.cumsum([0.0, *(h + 2.3 for h in heights[:-1])])
+    ours = tops - np.array(heights) - 0.45
+    y = np.column_stack([ours, ours - 1.0]).ravel()
+    with matplotlib.rc_context(charts.STYLE):
+        figure = Figure(figsize=(charts.WIDTH + 1, 1.2 + 0.22 * (y[0] - y[-1] + 2)),
+                        layout="constrained")
+        ax = figure.add_subplot()
+        left = np.zeros(len(rows))
+        for column, (colour, name) in enumerate(((charts.WIN, "A wins"), (charts.DRAW, "ties"),
+                                                 (charts.LOSS, "A losses"))):
+            share = np.array([counts[column] / sum(counts) for _, counts, _ in rows])
+            ax.barh(y, share, left=left, height=0.75, color=colour, label=name)
+            left += share
+        for lines, top in zip(titles, tops, strict=True):
+            ax.text(0, top, "\n".join(lines), fontsize=8, fontweight="bold", va="top",
+                    linespacing=1.3)
+        for yi, (_, counts, verdict) in zip(y, rows, strict=True):
+            ax.annotate(f"{wtl_text(counts)}  {verdict}", (1.0, yi), xytext=(6, 0),
+                        textcoords="offset points", va="center", fontsize=8)
+        ax.set_yticks(y, [label for label, _, _ in rows])
+        ax.set_ylim(y[-1] - 0.6, 0.2)
+        ax.tick_params(axis="y", length=0)
+        ax.grid(axis="y", visible=False)
+        ax.set_xlim(0, 1)
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.set_xlabel("share of games, from agent A's view (A is the first agent named)")
+        ax.set_title("Our results beside the reference's  [W, T, L]")
+        figure.legend(loc="outside lower center", ncol=3)
+        charts.save(figure, path)
