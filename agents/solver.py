@@ -10,11 +10,13 @@ next; ``configure`` sets its table size (default ``DEFAULT_TABLE_MB``).
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import numpy as np
 
 from agents._kernels import solver as kernels
 from agents._kernels.bitboard import board_array
+from arena.agent import BaseAgent, Choice
 from arena.board import Position, Rules
 from arena.errors import IllegalMoveError
 
@@ -107,6 +109,66 @@ class Solver:
                 if score != kernels.NO_SCORE}
 
 
+class SolverAgent(BaseAgent):
+    """Perfect play: a best-scored column of the exact solver, ties broken at random.
+
+    Graded strength: with ``temperature`` > 0 the agent plays each column with probability
+    proportional to exp(score / temperature) (at 1, a column scoring one point less is
+    played e times less often); ``blunder``
+    is the chance per move of a uniformly random legal column instead. ``max_nodes``
+    bounds the search per move: past it the agent wins at once when it can, else blocks
+    an immediate threat, else plays the column nearest the centre that does not let the
+    opponent win at once (such moves report no score). The solver and its table are
+    shared by every solver agent in the process.
+    """
+
+    def __init__(self, temperature: float = 0.0, blunder: float = 0.0,
+                 max_nodes: int | None = None):
+        if not temperature >= 0:
+            raise ValueError(f"temperature must be 0 or more, got {temperature!r}")
+        if not 0 <= blunder <= 1:
+            raise ValueError(f"blunder must be a probability from 0 to 1, got {blunder!r}")
+        if max_nodes is not None and max_nodes < 1:
+            raise ValueError(f"max_nodes must be at least 1, got {max_nodes!r}")
+        self.temperature = temperature
+        self.blunder = blunder
+        self.max_nodes = max_nodes
+
+    def choose(self, position: Position, rng: np.random.Generator) -> Choice:
+        """A column by the scores of every column, as the parameters say."""
+        solver = shared_solver()
+        scores = solver.column_scores(position, self.max_nodes)
+        nodes = solver.nodes
+        if scores is None:
+            return Choice(safe_column(position), nodes=nodes)
+        legal = list(scores)
+        best = max(scores.values())
+        if self.blunder and rng.random() < self.blunder:
+            column = legal[int(rng.integers(len(legal)))]
+        elif self.temperature:
+            values = np.array([scores[c] - best for c in legal], dtype=float)
+            weights = np.exp(values / self.temperature)
+            column = legal[int(rng.choice(len(legal), p=weights / weights.sum()))]
+        else:
+            ties = [c for c in legal if scores[c] == best]
+            column = ties[int(rng.integers(len(ties)))]
+        return Choice(column, nodes=nodes, score=scores[column])
+
+
+def safe_column(position: Position) -> int:
+    """An immediate win, else a block, else the column nearest the centre that does not
+    give the opponent an immediate win (else the one nearest the centre)."""
+    wins = position.winning_moves()
+    if wins:
+        return wins[0]
+    threats = position.winning_moves(3 - position.side_to_move)
+    if threats:
+        return threats[0]
+    legal = sorted(position.legal_moves(), key=lambda c: abs(2 * c - position.rules.cols + 1))
+    safe = [c for c in legal if not position.play(c).winning_moves()]
+    return (safe or legal)[0]
+
+
 _shared: Solver | None = None
 
 
@@ -137,3 +199,41 @@ def column_scores(position: Position) -> dict[int, int]:
     scores = shared_solver().column_scores(position)
     assert scores is not None  # no node budget
     return scores
+
+
+# --- reading scores ----------------------------------------------------------------------
+
+Outcome = Literal["win", "draw", "loss"]
+
+
+def outcome(score: int) -> Outcome:
+    """The theoretical result a score means for the side to move."""
+    return "win" if score > 0 else "loss" if score < 0 else "draw"
+
+
+def winning_disc(score: int, position: Position) -> int:
+    """For a won or lost position, which of the winner's discs (counted from the start of
+    the game) completes its line under perfect play."""
+    cells, plies = position.rules.rows * position.rules.cols, position.plies
+    if score > 0:  # the side to move has plies // 2 discs
+        return plies // 2 + (cells + 1 - plies) // 2 - score + 1
+    if score < 0:  # the other side has (plies + 1) // 2
+        return (plies + 1) // 2 + (cells - plies) // 2 + score + 1
+    raise ValueError("a draw has no winning disc")
+
+
+def describe_score(score: int, position: Position) -> str:
+    """The score in words, e.g. ``player 1 (to move) wins with its 4th disc``."""
+    mover = position.side_to_move
+    if score == 0:
+        return "a draw with perfect play"
+    winner = mover if score > 0 else 3 - mover
+    role = "to move" if winner == mover else "not to move"
+    return f"player {winner} ({role}) wins with its {_ordinal(winning_disc(score, position))} disc"
+
+
+def _ordinal(number: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    if 10 <= number % 100 <= 20:
+        suffix = "th"
+    return f"{number}{suffix}"

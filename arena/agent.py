@@ -39,6 +39,7 @@ BUILTIN_AGENTS = {
     "human": "agents.human:HumanAgent",
     "minimax": "agents.minimax:MinimaxAgent",
     "negamax": "agents.negamax:NegamaxAgent",
+    "solver": "agents.solver:SolverAgent",
 }
 
 

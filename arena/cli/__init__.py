@@ -19,6 +19,7 @@ from arena.cli.play import play_command
 from arena.cli.progress import INTERRUPTED
 from arena.cli.report import report_command
 from arena.cli.run import run_command
+from arena.cli.solve import solve_command
 from arena.cli.sprt import sprt_command
 from arena.cli.stats import stats_command
 from arena.cli.tournament import tournament_command
@@ -60,5 +61,6 @@ def main() -> None:
 
 
 for command in (agents_command, bench_command, match_command, perft_command, play_command,
-                report_command, run_command, sprt_command, stats_command, tournament_command):
+                report_command, run_command, solve_command, sprt_command, stats_command,
+                tournament_command):
     main.add_command(command)

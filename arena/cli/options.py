@@ -84,3 +84,21 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
         return command
 
     return decorate
+
+
+def solver_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add --table-mb; the command's process-wide solver gets a table of that size."""
+    from agents.solver import DEFAULT_TABLE_MB, MIN_TABLE_MB
+
+    @functools.wraps(command)
+    def with_solver(*args: Any, table_mb: float, **kwargs: Any) -> Any:
+        from agents.solver import configure
+
+        configure(table_mb)
+        return command(*args, **kwargs)
+
+    return click.option(
+        "--table-mb", type=click.FloatRange(min=MIN_TABLE_MB), default=DEFAULT_TABLE_MB,
+        show_default=True, metavar="MB",
+        help="Size of the solver's transposition table in megabytes (a power of two is "
+             "used in full).")(with_solver)
