@@ -187,6 +187,13 @@ def configure(table_mb: float = DEFAULT_TABLE_MB) -> Solver:
     return _shared
 
 
+def ensure_table(table_mb: float) -> Solver:
+    """The process's solver, given a new table unless its table has that size already."""
+    if _shared is None or len(_shared.table) != 1 << table_bits(table_mb):
+        return configure(table_mb)
+    return _shared
+
+
 def solve(position: Position) -> int:
     """The exact score of ``position`` for the side to move (Pons' convention)."""
     score = shared_solver().solve(position)

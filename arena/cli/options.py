@@ -102,3 +102,11 @@ def solver_options(command: Callable[..., Any]) -> Callable[..., Any]:
         show_default=True, metavar="MB",
         help="Size of the solver's transposition table in megabytes (a power of two is "
              "used in full).")(with_solver)
+
+
+def cache_option(command: Callable[..., object]) -> Callable[..., object]:
+    """Add --cache DIR (where solved positions and opening books are kept)."""
+    return click.option(
+        "--cache", type=click.Path(file_okay=False, path_type=Path), default=None,
+        help="Cache directory for solved positions and opening books (default: "
+             "$CONNECT_FOUR_ARENA_CACHE or ~/.cache/connect-four-arena).")(command)

@@ -1,0 +1,100 @@
+"""Exact column scores of positions, kept on disk so that each position is solved once.
+
+The cache holds one text file per board under ``scores/`` in the cache directory (see
+``arena.cachedir``): one line a position, its key (``Position.key()``, hexadecimal) and the
+score of every column for the side to move (``-`` for a full column). Lines are appended
+as positions are solved, so an interrupted run keeps what it finished.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from joblib import Parallel, delayed
+
+from arena.board import Position, Rules
+
+FULL = "-"
+CHUNK = 4  # positions per task of the worker pool
+
+ColumnScores = dict[int, int]
+Progress = Callable[[int], None]  # told how many more positions are done
+
+
+def cache_file(directory: Path, rules: Rules) -> Path:
+    """The file of ``rules``' positions in the cache ``directory``."""
+    return directory / "scores" / f"{rules.rows}x{rules.cols}-connect{rules.connect}.txt"
+
+
+class ScoreCache:
+    """The cached column scores of one board's positions."""
+
+    def __init__(self, directory: Path, rules: Rules):
+        self.rules = rules
+        self.path = cache_file(directory, rules)
+        self._scores: dict[int, ColumnScores] = {}
+        if self.path.exists():
+            for line in self.path.read_text().splitlines():
+                words = line.split()
+                if len(words) == rules.cols + 1:  # a line cut short by a crash is skipped
+                    self._scores[int(words[0], 16)] = {
+                        c: int(word) for c, word in enumerate(words[1:]) if word != FULL}
+
+    def __len__(self) -> int:
+        return len(self._scores)
+
+    def get(self, position: Position) -> ColumnScores | None:
+        """The column scores of ``position``, if cached."""
+        return self._scores.get(position.key())
+
+    def add(self, position: Position, scores: ColumnScores) -> None:
+        """Remember the column scores of ``position``, on disk too."""
+        key = position.key()
+        if key in self._scores:
+            return
+        self._scores[key] = scores
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        words = [str(scores[c]) if c in scores else FULL for c in range(self.rules.cols)]
+        with self.path.open("a") as handle:
+            handle.write(f"{key:x} {' '.join(words)}\n")
+
+
+def _solve_chunk(positions: Sequence[Position], table_mb: float) -> list[ColumnScores]:
+    """Column scores of a few positions, in a worker process (its own solver)."""
+    from agents import solver
+
+    solver.ensure_table(table_mb)
+    return [solver.column_scores(position) for position in positions]
+
+
+def _chunks(items: Sequence[Position], size: int) -> Iterator[Sequence[Position]]:
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+def score_positions(positions: Sequence[Position], cache: ScoreCache, jobs: int = 1,
+                    table_mb: float | None = None,
+                    progress: Progress | None = None) -> list[ColumnScores]:
+    """The column scores of every position, solving (with ``jobs`` processes) only those
+    the cache lacks and adding them to it."""
+    from agents.solver import DEFAULT_TABLE_MB
+
+    table_mb = table_mb or DEFAULT_TABLE_MB
+    missing = list({p.key(): p for p in positions if cache.get(p) is None}.values())
+    if progress:
+        progress(len(positions) - len(missing))
+    if jobs == 1:
+        results: Iterator[list[ColumnScores]] = (
+            _solve_chunk(chunk, table_mb) for chunk in _chunks(missing, CHUNK))
+    else:
+        results = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
+            delayed(_solve_chunk)(chunk, table_mb) for chunk in _chunks(missing, CHUNK))
+    for chunk, scores in zip(_chunks(missing, CHUNK), results, strict=True):
+        for position, column_scores in zip(chunk, scores, strict=True):
+            cache.add(position, column_scores)
+        if progress:
+            progress(len(chunk))
+    found = [cache.get(p) for p in positions]
+    assert all(scores is not None for scores in found)
+    return [scores for scores in found if scores is not None]
