@@ -89,11 +89,14 @@ class Solver:
     def _finished(self) -> bool:
         return bool(self.stats[kernels.NODES] <= self.stats[kernels.LIMIT])
 
-    def solve(self, position: Position, max_nodes: int | None = None) -> int | None:
+    def solve(self, position: Position, max_nodes: int | None = None,
+              weak: bool = False) -> int | None:
         """The exact score of ``position`` for the side to move; None if it takes more than
-        ``max_nodes`` nodes."""
+        ``max_nodes`` nodes. ``weak``: only the sign is sure (win, draw or loss), and it
+        comes sooner."""
         arguments = self._start(position, max_nodes)
-        score = kernels.solve(np.uint64(position.current), np.uint64(position.mask), *arguments)
+        score = kernels.solve(np.uint64(position.current), np.uint64(position.mask), weak,
+                              *arguments)
         return int(score) if self._finished() else None
 
     def column_scores(self, position: Position,

@@ -96,8 +96,8 @@ def bulk_solve(currents: np.ndarray, masks: np.ndarray, packed: np.ndarray, tt: 
         tt[:] = 0
         stats[kernels.NODES] = 0
         start = cycle_counter()
-        scores[i] = kernels.solve(currents[i], masks[i], packed, tt, scratch, stats, book_keys,
-                                  book_scores, book_depth)
+        scores[i] = kernels.solve(currents[i], masks[i], False, packed, tt, scratch, stats,
+                                  book_keys, book_scores, book_depth)
         ticks[i] = cycle_counter() - start
         nodes[i] = stats[kernels.NODES]
     return scores, nodes, ticks

@@ -110,6 +110,14 @@ def test_late_positions_of_any_board_match_brute_force(data: st.DataObject) -> N
     assert Solver(MIN_TABLE_MB).solve(position) == brute_force(rules)(position)
 
 
+@pytest.mark.parametrize("name", ["Test_L2_R2", "Test_L1_R1"])
+def test_a_weak_solve_gets_the_sign_right(name: str) -> None:
+    solver = Solver(MIN_TABLE_MB)
+    for entry in load_set(name, limit=300):
+        score = solver.solve(entry.position, weak=True)
+        assert score is not None and np.sign(score) == np.sign(entry.score), entry.moves
+
+
 def test_mirror_images_score_alike(solver: Solver) -> None:
     for entry in load_set("Test_L1_R1", limit=200):
         assert solver.solve(entry.position.mirror()) == entry.score, entry.moves

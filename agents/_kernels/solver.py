@@ -336,15 +336,16 @@ def _env(packed: np.ndarray, tt: np.ndarray, scratch: np.ndarray, stats: np.ndar
 
 
 @njit(cache=True, inline="always")
-def _solve(cur: np.uint64, mask: np.uint64, e: Env) -> Int:
-    """The exact score of a position that is not over (or 0 once the budget is spent)."""
+def _solve(cur: np.uint64, mask: np.uint64, weak: bool, e: Env) -> Int:
+    """The exact score of a position that is not over (or 0 once the budget is spent);
+    ``weak``: only its sign is sure (win, draw or loss), which is cheaper."""
     plies = popcount(mask)
     if plies == e.cells:
         return 0
     if winning_cells(cur, mask, e.t) & playable(mask, e.t):
         return (e.cells + 1 - plies) // 2
-    low = -((e.cells - plies) // 2)
-    high = (e.cells + 1 - plies) // 2
+    low = -1 if weak else -((e.cells - plies) // 2)
+    high = 1 if weak else (e.cells + 1 - plies) // 2
     while low < high:  # null-window searches, probing near 0 first
         middle = low + (high - low) // 2
         if middle <= 0 and half(low) < middle:
@@ -362,16 +363,17 @@ def _solve(cur: np.uint64, mask: np.uint64, e: Env) -> Int:
 
 
 @njit(cache=True)
-def solve(cur: np.uint64, mask: np.uint64, packed: np.ndarray, tt: np.ndarray,
+def solve(cur: np.uint64, mask: np.uint64, weak: bool, packed: np.ndarray, tt: np.ndarray,
           scratch: np.ndarray, stats: np.ndarray, book_keys: np.ndarray,
           book_scores: np.ndarray, book_depth: Int) -> Int:
-    """The exact score of a position that is not over, for the side to move.
+    """The exact score of a position that is not over, for the side to move (``weak``:
+    a score of the right sign only).
 
     ``packed`` is the board's ``board_array``; ``stats[NODES]`` counts the nodes searched
     (the caller resets it); past ``stats[LIMIT]`` nodes the search gives up and returns 0.
     """
     e = _env(packed, tt, scratch, stats, book_keys, book_scores, book_depth)
-    return _solve(cur, mask, e)
+    return _solve(cur, mask, weak, e)
 
 
 @njit(cache=True)
@@ -390,5 +392,5 @@ def column_scores(cur: np.uint64, mask: np.uint64, packed: np.ndarray, tt: np.nd
         if move & wins:
             scores[c] = (e.cells + 1 - plies) // 2
         elif move:
-            scores[c] = -_solve(cur ^ mask, mask | move, e)
+            scores[c] = -_solve(cur ^ mask, mask | move, False, e)
     return scores

@@ -73,3 +73,31 @@ def _accuracy_panel(ax: Axes, rows: pd.DataFrame, colour_of: Mapping[str, object
     ax.set_xlim(cost.min() / 2, cost.max() * 2)
     ax.set_ylim(0, 1.05)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+
+
+def blunder_chart(rates: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
+    """Blunders per move in each phase of the game, one group of bars per agent, with 95%
+    intervals (``rates`` as from ``report_section.blunder_rates``)."""
+    phases = [phase for phase in dict.fromkeys(rates["phase"]) if phase != "all"]
+    agents = list(dict.fromkeys(rates["agent"]))
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(WIDTH, 1.6 + 0.5 * len(agents) * max(1, len(phases)) / 2),
+                     layout="constrained")
+        ax = fig.add_subplot()
+        height = 0.8 / max(1, len(phases))
+        colours = matplotlib.colormaps["viridis"]
+        for index, phase in enumerate(phases):
+            rows = rates[rates["phase"] == phase].set_index("agent").reindex(agents)
+            y = np.arange(len(agents))[::-1] + (len(phases) / 2 - index - 0.5) * height
+            value = rows["rate"].to_numpy(dtype=float)
+            xerr = np.vstack([value - rows["low"], rows["high"] - value])
+            ax.barh(y, value, height=height * 0.9, color=colours(index / max(1, len(phases))),
+                    label=phase, xerr=np.nan_to_num(xerr), capsize=2,
+                    error_kw={"elinewidth": 0.8, "ecolor": INK})
+        ax.set_yticks(np.arange(len(agents))[::-1], [labels.get(a, a) for a in agents])
+        ax.tick_params(axis="y", length=0)
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.set_xlabel("blunders per move (95% interval)")
+        ax.set_title("Blunders by phase of the game")
+        fig.legend(loc="outside lower center", ncol=len(phases))
+    return fig

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from arena.board import Position, Rules
-from arena.errors import ArenaError, MalformedInputError
+from arena.errors import ArenaError
 from arena.notation import format_moves
 from arena.positions import load_set
 
@@ -121,16 +121,13 @@ def random_play(rules: Rules, low: int, high: int, count: int, seed: int,
 def game_positions(directory: Path, plies: tuple[int, int] | None, count: int | None,
                    seed: int, spec: str) -> PositionSet:
     """The distinct positions before each move of the games in ``directory``."""
-    from arena.results import GAMES_FILE, iter_columns, read_meta
+    from arena.analysis.annotate import run_rules
+    from arena.results import GAMES_FILE, iter_columns
 
     path = directory / GAMES_FILE
     if not path.is_file():
         raise PositionSetError(f"set {spec!r}: {path} does not exist")
-    board = read_meta(directory).get("run", {}).get("board", {})
-    try:
-        rules = Rules(**board) if board else Rules()
-    except (TypeError, ArenaError) as error:
-        raise MalformedInputError(f"{directory}: meta.json has a bad board: {error}") from None
+    rules = run_rules(directory)
     low, high = plies if plies else (0, rules.rows * rules.cols)
     found: dict[int, tuple[str, Position]] = {}
     for _, moves in iter_columns(path, ("game", "moves")):

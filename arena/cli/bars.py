@@ -8,8 +8,8 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def progress_bar(total: int, label: str, enabled: bool,
-                 unit: str = "position") -> Iterator[Callable[[int], None]]:
+def progress_bar(total: int, label: str, enabled: bool, unit: str = "position",
+                 initial: int = 0) -> Iterator[Callable[[int], None]]:
     """A tqdm bar on stderr with the time left (on a terminal and when enabled); yields the
     function that advances it."""
     if not enabled or not sys.stderr.isatty():
@@ -17,8 +17,8 @@ def progress_bar(total: int, label: str, enabled: bool,
         return
     from tqdm import tqdm
 
-    with tqdm(total=total, desc=label, unit=unit, file=sys.stderr, dynamic_ncols=True,
-              smoothing=0.1) as bar:
+    with tqdm(total=total, initial=initial, desc=label, unit=unit, file=sys.stderr,
+              dynamic_ncols=True, smoothing=0.1) as bar:
 
         def advance(done: int) -> None:
             bar.update(done)
