@@ -79,7 +79,8 @@ def test_scores_are_cached_on_disk_and_not_solved_again(tmp_path: Path,
 def test_position_sets() -> None:
     random_set = load_position_set("random:12-16", STANDARD, 50, seed=7)
     assert len(random_set) == 50 == len({p.key() for p in random_set.positions})
-    assert all(12 <= p.plies <= 16 and not p.is_terminal for p in random_set.positions)
+    assert all(12 <= p.plies <= 16 and not p.is_terminal and not p.winning_moves()
+               for p in random_set.positions)
     assert load_position_set("random:12-16", STANDARD, 50, seed=7) == random_set
     assert load_position_set("L2_R1", STANDARD, 5).moves[0] == "5554224333234511764415115"
     for spec, message in (("random:x", "expected a number of discs"),

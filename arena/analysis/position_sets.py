@@ -2,7 +2,8 @@
 
 - a shipped benchmark set (``Test_L2_R1`` or ``L2_R1``) or a file of move strings;
 - ``random:A-B`` (or ``random:K``): positions of uniformly random play, stopped at a number
-  of discs drawn uniformly from A to B, distinct, none of them over;
+  of discs drawn uniformly from A to B, distinct, drawn as the openings ``random:K`` of a
+  match are: no line on the board and no immediate win for the side to move;
 - ``games:DIR`` (or ``games:DIR:A-B``): the positions before each move of a run's games
   (with A to B discs), distinct, on the run's board.
 
@@ -19,7 +20,7 @@ import numpy as np
 
 from arena.board import Position, Rules
 from arena.errors import ArenaError
-from arena.notation import format_moves
+from arena.openings import random_walk
 from arena.positions import load_set
 
 SET_HELP = ("a shipped set (Test_L2_R1 or L2_R1), a file of move strings, random:A-B "
@@ -94,7 +95,8 @@ def _positions(label: str, rules: Rules, moves: list[str]) -> PositionSet:
 def random_play(rules: Rules, low: int, high: int, count: int, seed: int,
                 spec: str) -> list[str]:
     """Move strings of ``count`` distinct positions of random play with ``low`` to ``high``
-    discs, none of them over."""
+    discs, drawn as the openings ``random:K`` are: no line on the board and no immediate win
+    for the side to move (such positions are trivial)."""
     cells = rules.rows * rules.cols
     if high >= cells:
         raise PositionSetError(f"set {spec!r}: a position that is not over has fewer than "
@@ -104,14 +106,9 @@ def random_play(rules: Rules, low: int, high: int, count: int, seed: int,
     for _ in range(count * ATTEMPTS_PER_POSITION):
         if len(found) == count:
             break
-        target = int(rng.integers(low, high + 1))
-        position, columns = Position.empty(rules), []
-        while position.plies < target and not position.is_terminal:
-            legal = position.legal_moves()
-            columns.append(legal[int(rng.integers(len(legal)))])
-            position = position.play(columns[-1])
-        if not position.is_terminal:
-            found.setdefault(position.key(), format_moves(columns))
+        drawn = random_walk(rules, int(rng.integers(low, high + 1)), rng)
+        if drawn is not None:
+            found.setdefault(drawn[1], drawn[0])
     if len(found) < count:
         raise PositionSetError(f"set {spec!r}: found only {len(found)} distinct positions "
                                f"of {count}")

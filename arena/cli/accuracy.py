@@ -23,12 +23,12 @@ DEFAULT_OUT = Path("results") / "accuracy"
 @click.argument("agents", nargs=-1, required=True)
 @click.option("--set", "sets", multiple=True, metavar="SPEC",
               help="Positions to test on (repeatable): a shipped set such as Test_L2_R1, a "
-                   "file of move strings, random:A-B (random play stopped at A to B discs) or "
-                   "games:DIR[:A-B] (a run's games). Default: random:12-16, random:17-24 and "
-                   "random:25-34.")
+                   "file of move strings, random:A-B (random play stopped at A to B discs, "
+                   "no immediate win for the side to move) or games:DIR[:A-B] (a run's "
+                   "games). Default: random:12-16, random:17-24 and random:25-34.")
 @click.option("--positions", type=click.IntRange(min=1), default=None, metavar="N",
               help="Positions per set: the first N of a shipped set or file; N made by random "
-                   "play (default 500); N drawn from a run's games (default 500).")
+                   "play (default 1000); N drawn from a run's games (default 1000).")
 @click.option("--seed", type=click.IntRange(min=0), default=42, show_default=True,
               help="Seed of the random positions and of the agents' generators.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
