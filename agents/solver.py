@@ -10,14 +10,17 @@ next; ``configure`` sets its table size (default ``DEFAULT_TABLE_MB``).
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
 
 from agents._kernels import solver as kernels
 from agents._kernels.bitboard import board_array
+from agents.opening_book import Book, load_book
 from arena.agent import BaseAgent, Choice
 from arena.board import Position, Rules
+from arena.cachedir import cache_dir
 from arena.errors import IllegalMoveError
 
 DEFAULT_TABLE_MB = 64
@@ -36,14 +39,17 @@ def table_bits(table_mb: float) -> int:
 
 
 class Solver:
-    """An exact solver with its transposition table (``table_mb`` megabytes).
+    """An exact solver with its transposition table (``table_mb`` megabytes), using the
+    opening books it finds in ``book_dir`` (a cache directory; None: no books).
 
     The table belongs to one board at a time: a position of another board clears it.
     """
 
-    def __init__(self, table_mb: float = DEFAULT_TABLE_MB):
+    def __init__(self, table_mb: float = DEFAULT_TABLE_MB, book_dir: Path | None = None):
         self.table = kernels.new_table(table_bits(table_mb))
         self.stats = kernels.new_stats()
+        self.book_dir = book_dir
+        self.book: Book | None = None
         self._scratch = kernels.new_scratch(0)
         self._rules: Rules | None = None
         self._packed = np.zeros(0, dtype=np.uint64)
@@ -71,12 +77,22 @@ class Solver:
         self._rules = rules
         self._packed = board_array(rules)
         self._scratch = kernels.new_scratch(rules.rows * rules.cols)
+        self.book = load_book(self.book_dir, rules) if self.book_dir is not None else None
+
+    def use_book(self, book: Book | None) -> None:
+        """Use ``book`` (for its board) instead of the one found in ``book_dir``."""
+        if book is not None:
+            self.use_board(book.rules)
+        self.book = book
 
     def arguments(self, position: Position) -> KernelArguments:
         """The kernel arguments after the two bitboards, for ``position``'s board."""
         self.use_board(position.rules)
-        return (self._packed, self.table, self._scratch, self.stats,
-                kernels.EMPTY_BOOK_KEYS, kernels.EMPTY_BOOK_SCORES, -1)
+        if self.book is None:
+            return (self._packed, self.table, self._scratch, self.stats,
+                    kernels.EMPTY_BOOK_KEYS, kernels.EMPTY_BOOK_SCORES, -1)
+        return (self._packed, self.table, self._scratch, self.stats, self.book.keys,
+                self.book.scores, self.book.depth)
 
     def _start(self, position: Position, max_nodes: int | None) -> KernelArguments:
         if position.is_terminal:
@@ -176,24 +192,29 @@ _shared: Solver | None = None
 
 
 def shared_solver() -> Solver:
-    """The process's solver, made on first use with the configured table size."""
+    """The process's solver, made on first use: the default table, the books of the cache
+    directory (``arena.cachedir``)."""
     global _shared
     if _shared is None:
-        _shared = Solver()
+        _shared = Solver(DEFAULT_TABLE_MB, cache_dir())
     return _shared
 
 
-def configure(table_mb: float = DEFAULT_TABLE_MB) -> Solver:
-    """Give the process's solver a new table of ``table_mb`` megabytes."""
+def configure(table_mb: float = DEFAULT_TABLE_MB, book_dir: Path | None = None) -> Solver:
+    """Give the process a new solver: a table of ``table_mb`` megabytes, the books of
+    ``book_dir`` (default: the cache directory)."""
     global _shared
-    _shared = Solver(table_mb)
+    _shared = Solver(table_mb, cache_dir() if book_dir is None else book_dir)
     return _shared
 
 
-def ensure_table(table_mb: float) -> Solver:
-    """The process's solver, given a new table unless its table has that size already."""
-    if _shared is None or len(_shared.table) != 1 << table_bits(table_mb):
-        return configure(table_mb)
+def ensure_solver(table_mb: float, book_dir: Path | None) -> Solver:
+    """The process's solver, made anew unless it has this table size and book directory
+    (for worker processes, told what their parent uses)."""
+    global _shared
+    if (_shared is None or len(_shared.table) != 1 << table_bits(table_mb)
+            or _shared.book_dir != book_dir):
+        _shared = Solver(table_mb, book_dir)
     return _shared
 
 

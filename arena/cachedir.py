@@ -13,11 +13,20 @@ from pathlib import Path
 CACHE_ENV = "CONNECT_FOUR_ARENA_CACHE"
 APP_NAME = "connect-four-arena"
 
+_chosen: Path | None = None
 
-def cache_dir(override: Path | None = None) -> Path:
-    """The cache directory: ``override``, else $CONNECT_FOUR_ARENA_CACHE, else the user's."""
-    if override is not None:
-        return override
+
+def use_cache_dir(directory: Path | None) -> None:
+    """Make ``directory`` the process's cache directory (None: back to the default)."""
+    global _chosen
+    _chosen = directory
+
+
+def cache_dir() -> Path:
+    """The cache directory: the one chosen by ``use_cache_dir`` (a command's ``--cache``),
+    else $CONNECT_FOUR_ARENA_CACHE, else the user's cache directory."""
+    if _chosen is not None:
+        return _chosen
     if os.environ.get(CACHE_ENV):
         return Path(os.environ[CACHE_ENV])
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"

@@ -1,4 +1,5 @@
-"""Shared hypothesis strategies: ``st.from_type(Rules)`` and ``st.from_type(Position)``.
+"""Shared hypothesis strategies: ``st.from_type(Rules)`` and ``st.from_type(Position)``;
+and a private cache directory for the whole session.
 
 Rules are drawn from the whole allowed space (cols <= 9, cols x (rows + 1) <= 64,
 3 <= connect <= max(rows, cols)), with the extreme boards offered first; positions are
@@ -7,9 +8,14 @@ random legal games on such boards, stopped at a random ply or when the game ends
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import strategies as st
 
 from arena.board import BITBOARD_BITS, MAX_COLUMNS, Position, Rules
+from arena.cachedir import CACHE_ENV
 
 EXTREME_RULES = (
     Rules(rows=63, cols=1, connect=3),  # one tall column
@@ -47,3 +53,15 @@ def random_positions(draw: st.DrawFn) -> Position:
 
 st.register_type_strategy(Rules, st.one_of(st.sampled_from(EXTREME_RULES), any_rules()))
 st.register_type_strategy(Position, random_positions())
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Tests neither read nor write the user's cache (opening books, solved positions)."""
+    previous = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if previous is None:
+        os.environ.pop(CACHE_ENV, None)
+    else:
+        os.environ[CACHE_ENV] = previous

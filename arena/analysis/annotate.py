@@ -140,11 +140,13 @@ def analyse_game(game: GameToAnalyse, rules: Rules, from_ply: int,
 
 
 def _analyse_chunk(games: Sequence[GameToAnalyse], rules: Rules, from_ply: int,
-                   table_mb: float) -> list[tuple[GameAnalysis, list[Blunder]]]:
-    """Analyse a few games in a worker process (its own solver, weak solves)."""
-    from agents import solver
+                   table_mb: float, book_dir: Path | None,
+                   ) -> list[tuple[GameAnalysis, list[Blunder]]]:
+    """Analyse a few games with weak solves by the process's solver (in a worker: one like
+    its parent's)."""
+    from agents.solver import ensure_solver
 
-    shared = solver.ensure_table(table_mb)
+    shared = ensure_solver(table_mb, book_dir)
 
     def weak(position: Position) -> int:
         score = shared.solve(position, weak=True)
@@ -229,19 +231,18 @@ def pending_games(directory: Path, from_ply: int) -> tuple[list[GameToAnalyse], 
 
 
 def analyse_run(directory: Path, from_ply: int, games: Sequence[GameToAnalyse],
-                jobs: int = 1, table_mb: float | None = None,
-                progress: Callable[[int], None] | None = None) -> None:
-    """Analyse ``games`` of the run in ``directory`` (see ``pending_games``) and append them
-    to its analysis; ``progress(n)`` is told as games finish."""
-    from agents.solver import DEFAULT_TABLE_MB
+                jobs: int = 1, progress: Callable[[int], None] | None = None) -> None:
+    """Analyse ``games`` of the run in ``directory`` (see ``pending_games``) with ``jobs``
+    processes and append them to its analysis; ``progress(n)`` is told as games finish."""
+    from agents.solver import shared_solver
 
     rules = run_rules(directory)
     chunks = list(_chunks(games, CHUNK))
-    table_mb = table_mb or DEFAULT_TABLE_MB
-    calls = (delayed(_analyse_chunk)(chunk, rules, from_ply, table_mb) for chunk in chunks)
+    settings = (shared_solver().table_mb, shared_solver().book_dir)
+    calls = (delayed(_analyse_chunk)(chunk, rules, from_ply, *settings) for chunk in chunks)
     results: Iterator[list[tuple[GameAnalysis, list[Blunder]]]] = (
         Parallel(n_jobs=jobs, backend="loky", return_as="generator")(calls) if jobs > 1
-        else (_analyse_chunk(chunk, rules, from_ply, table_mb) for chunk in chunks))
+        else (_analyse_chunk(chunk, rules, from_ply, *settings) for chunk in chunks))
     analysis = _Appender(directory / ANALYSIS_FILE, GameAnalysis)
     blunders = _Appender(directory / BLUNDERS_FILE, Blunder)
     for chunk_results in results:

@@ -60,12 +60,15 @@ class ScoreCache:
             handle.write(f"{key:x} {' '.join(words)}\n")
 
 
-def _solve_chunk(positions: Sequence[Position], table_mb: float) -> list[ColumnScores]:
-    """Column scores of a few positions, in a worker process (its own solver)."""
-    from agents import solver
+def _solve_chunk(positions: Sequence[Position], table_mb: float,
+                 book_dir: Path | None) -> list[ColumnScores]:
+    """Column scores of a few positions, with the process's solver (in a worker: one like
+    its parent's)."""
+    from agents.solver import ensure_solver
 
-    solver.ensure_table(table_mb)
-    return [solver.column_scores(position) for position in positions]
+    solver = ensure_solver(table_mb, book_dir)
+    found = [solver.column_scores(position) for position in positions]
+    return [scores for scores in found if scores is not None]
 
 
 def _chunks(items: Sequence[Position], size: int) -> Iterator[Sequence[Position]]:
@@ -74,22 +77,21 @@ def _chunks(items: Sequence[Position], size: int) -> Iterator[Sequence[Position]
 
 
 def score_positions(positions: Sequence[Position], cache: ScoreCache, jobs: int = 1,
-                    table_mb: float | None = None,
                     progress: Progress | None = None) -> list[ColumnScores]:
-    """The column scores of every position, solving (with ``jobs`` processes) only those
-    the cache lacks and adding them to it."""
-    from agents.solver import DEFAULT_TABLE_MB
+    """The column scores of every position, solving (with ``jobs`` processes, each with a
+    solver like the process's own) only those the cache lacks and adding them to it."""
+    from agents.solver import shared_solver
 
-    table_mb = table_mb or DEFAULT_TABLE_MB
+    table_mb, book_dir = shared_solver().table_mb, shared_solver().book_dir
     missing = list({p.key(): p for p in positions if cache.get(p) is None}.values())
     if progress:
         progress(len(positions) - len(missing))
     if jobs == 1:
         results: Iterator[list[ColumnScores]] = (
-            _solve_chunk(chunk, table_mb) for chunk in _chunks(missing, CHUNK))
+            _solve_chunk(chunk, table_mb, book_dir) for chunk in _chunks(missing, CHUNK))
     else:
         results = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
-            delayed(_solve_chunk)(chunk, table_mb) for chunk in _chunks(missing, CHUNK))
+            delayed(_solve_chunk)(chunk, table_mb, book_dir) for chunk in _chunks(missing, CHUNK))
     for chunk, scores in zip(_chunks(missing, CHUNK), results, strict=True):
         for position, column_scores in zip(chunk, scores, strict=True):
             cache.add(position, column_scores)

@@ -15,6 +15,7 @@ from arena.cli.accuracy import accuracy_command
 from arena.cli.agents import agents_command
 from arena.cli.analyze import analyze_command
 from arena.cli.bench import bench_command
+from arena.cli.book import book_command
 from arena.cli.match import match_command
 from arena.cli.perft import perft_command
 from arena.cli.play import play_command
@@ -62,7 +63,7 @@ def main() -> None:
     """
 
 
-for command in (accuracy_command, agents_command, analyze_command, bench_command,
+for command in (accuracy_command, agents_command, analyze_command, bench_command, book_command,
                 match_command, perft_command, play_command, report_command, run_command,
                 solve_command, sprt_command, stats_command, tournament_command):
     main.add_command(command)

@@ -10,7 +10,7 @@ import click
 
 from arena.board import Rules
 from arena.cli.bars import progress_bar
-from arena.cli.options import board_options, cache_option, solver_options
+from arena.cli.options import board_options, solver_options
 
 if TYPE_CHECKING:
     from arena.analysis.accuracy import AccuracyRow
@@ -40,10 +40,8 @@ DEFAULT_OUT = Path("results") / "accuracy"
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @board_options
 @solver_options
-@cache_option
 def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: int | None,
-                     seed: int, jobs: int | None, out: Path, quiet: bool, rules: Rules,
-                     cache: Path | None) -> None:
+                     seed: int, jobs: int | None, out: Path, quiet: bool, rules: Rules) -> None:
     """Share of positions where each AGENT plays a best move, and its blunder rate.
 
     The exact solver scores every column of every test position. An agent's accuracy is the
@@ -80,7 +78,7 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
     workers = jobs or os.cpu_count() or 1
     scored = []
     for position_set in loaded:
-        score_cache = ScoreCache(cache_dir(cache), position_set.rules)
+        score_cache = ScoreCache(cache_dir(), position_set.rules)
         with progress_bar(len(position_set), f"solving {position_set.label}",
                           not quiet) as advance:
             scored.append(score_positions(position_set.positions, score_cache, workers,

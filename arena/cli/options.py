@@ -87,26 +87,26 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
 
 
 def solver_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Add --table-mb; the command's process-wide solver gets a table of that size."""
+    """Add --table-mb and --cache; they set up the process's solver and cache directory."""
     from agents.solver import DEFAULT_TABLE_MB, MIN_TABLE_MB
 
     @functools.wraps(command)
-    def with_solver(*args: Any, table_mb: float, **kwargs: Any) -> Any:
+    def with_solver(*args: Any, table_mb: float, cache: Path | None, **kwargs: Any) -> Any:
         from agents.solver import configure
+        from arena.cachedir import use_cache_dir
 
+        use_cache_dir(cache)
         configure(table_mb)
         return command(*args, **kwargs)
 
-    return click.option(
+    table = click.option(
         "--table-mb", type=click.FloatRange(min=MIN_TABLE_MB), default=DEFAULT_TABLE_MB,
         show_default=True, metavar="MB",
         help="Size of the solver's transposition table in megabytes (a power of two is "
-             "used in full).")(with_solver)
-
-
-def cache_option(command: Callable[..., object]) -> Callable[..., object]:
-    """Add --cache DIR (where solved positions and opening books are kept)."""
-    return click.option(
+             "used in full).")
+    cache = click.option(
         "--cache", type=click.Path(file_okay=False, path_type=Path), default=None,
-        help="Cache directory for solved positions and opening books (default: "
-             "$CONNECT_FOUR_ARENA_CACHE or ~/.cache/connect-four-arena).")(command)
+        metavar="DIR",
+        help="Cache directory of opening books and solved positions (default: "
+             "$CONNECT_FOUR_ARENA_CACHE or ~/.cache/connect-four-arena).")
+    return table(cache(with_solver))
