@@ -28,7 +28,7 @@ def accuracy_chart(table: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
     with matplotlib.rc_context(STYLE):
         fig = Figure(figsize=(max(WIDTH, PANEL_WIDTH * columns), 3.6 * rows + 0.6),
                      layout="constrained")
-        axes = fig.subplots(rows, columns, squeeze=False, sharey=True)
+        axes = fig.subplots(rows, columns, squeeze=False, sharex=True, sharey=True)
         colours = matplotlib.colormaps["tab10"]
         agents = list(dict.fromkeys(table["agent"]))
         colour_of = {agent: colours(i % 10) for i, agent in enumerate(agents)}
@@ -43,12 +43,20 @@ def accuracy_chart(table: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
             ax.set_xlabel("milliseconds per move (log scale)")
         handles = [Line2D([], [], marker="o", linestyle="none", color=colour_of[agent],
                           label=labels[agent]) for agent in agents]
-        if any(depth_family(agent) for agent in agents):
+        if _has_depth_series(agents):
             handles.append(Line2D([], [], color=INK, linewidth=0.8, linestyle="--",
                                   label="same agent, deeper search"))
         fig.legend(handles=handles, loc="outside lower center", ncol=min(3, len(handles)))
+        cost = table["ms_per_move"].clip(lower=1e-3)
+        axes[0, 0].set_xlim(cost.min() / 2, cost.max() * 2)
         fig.suptitle("Accuracy against cost per move", fontweight="bold")
     return fig
+
+
+def _has_depth_series(agents: list[str]) -> bool:
+    """True if two of the agents differ only in their depth."""
+    keys = [family.key for agent in agents if (family := depth_family(agent)) is not None]
+    return len(keys) > len(set(keys))
 
 
 def _accuracy_panel(ax: Axes, rows: pd.DataFrame, colour_of: Mapping[str, object]) -> None:
@@ -70,7 +78,6 @@ def _accuracy_panel(ax: Axes, rows: pd.DataFrame, colour_of: Mapping[str, object
             ax.plot([p[1] for p in points], [p[2] for p in points], color=INK, linewidth=0.8,
                     linestyle="--", zorder=0)
     ax.set_xscale("log")
-    ax.set_xlim(cost.min() / 2, cost.max() * 2)
     ax.set_ylim(0, 1.05)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
 
