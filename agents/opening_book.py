@@ -4,15 +4,14 @@ discs, built once by the project (``arena book``) and kept in the cache director
 A book holds the positions that are not over and where the side to move cannot win at
 once (the solver never searches those), one entry for a position and its mirror image,
 keyed as the kernel keys them: the smaller of ``Position.key()`` of the two. It is saved as
-``books/<rows>x<cols>-connect<k>.npz`` under the cache directory. While it is being built,
-the scores found so far are appended to a ``.partial`` file beside it, so a build that is
-interrupted resumes where it stopped.
+``books/<rows>x<cols>-connect<k>.npz`` under the cache directory (``arena.analysis.books``
+builds it).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +19,6 @@ import numpy as np
 
 from arena.board import Position, Rules
 from arena.errors import ArenaError
-from arena.results import truncate_partial_line
 
 BOOKS = "books"
 
@@ -103,67 +101,7 @@ def positions_by_ply(rules: Rules, depth: int) -> Iterator[list[Position]]:
                  if not (after := p.play(c)).is_terminal]
 
 
-@dataclass
-class BookBuild:
-    """A book being built: its positions ply by ply and the scores found so far."""
-
-    rules: Rules
-    depth: int
-    path: Path  # where the finished book goes
-    partial: Path  # the scores found so far, one ``key score`` line each
-    levels: list[list[Position]]
-    known: dict[int, int]
-
-    @property
-    def total(self) -> int:
-        """The positions of the book."""
-        return sum(map(len, self.levels))
-
-
-def plan_book(rules: Rules, depth: int, directory: Path) -> BookBuild:
-    """The book of ``rules`` to ``depth`` in the cache ``directory``, with the scores an
-    interrupted build left."""
-    path = book_path(directory, rules)
-    partial = path.with_name(f"{path.stem}-depth{depth}.partial")
-    known: dict[int, int] = {}
-    if partial.exists():
-        truncate_partial_line(partial)
-        for line in partial.read_text().splitlines():
-            key, score = line.split()
-            known[int(key, 16)] = int(score)
-    return BookBuild(rules, depth, path, partial, list(positions_by_ply(rules, depth)), known)
-
-
-def build_book(build: BookBuild, solve: Callable[[Position, Book | None], int],
-               progress: Callable[[int], None] | None = None) -> Book:
-    """Solve the positions of ``build`` not solved yet, then save the book.
-
-    The deepest positions are solved first, then each shallower ply with the deeper ones in
-    the book (``solve(position, book)`` gets the book made so far). Scores are appended to
-    the partial file as they come; ``progress(n)`` is told as positions are done (first the
-    ones an earlier build did).
-    """
-    if progress:
-        progress(len(build.known))
-    build.partial.parent.mkdir(parents=True, exist_ok=True)
-    with build.partial.open("a") as handle:
-        for ply in reversed(range(build.depth + 1)):
-            below = _book(build.rules, build.depth, build.known) if build.known else None
-            for position in build.levels[ply]:
-                key = book_key(position)
-                if key in build.known:
-                    continue
-                build.known[key] = solve(position, below)
-                handle.write(f"{key:x} {build.known[key]}\n")
-                handle.flush()
-                if progress:
-                    progress(1)
-    book = _book(build.rules, build.depth, build.known)
-    save_book(book, build.path)
-    build.partial.unlink()
-    return book
-
-
-def _book(rules: Rules, depth: int, scores: dict[int, int]) -> Book:
+def book_of(rules: Rules, depth: int, scores: dict[int, int]) -> Book:
+    """A book of ``rules`` to ``depth`` holding ``scores`` (book key -> score)."""
     keys = np.array(sorted(scores), dtype=np.uint64)
     return Book(rules, depth, keys, np.array([scores[int(k)] for k in keys], dtype=np.int8))

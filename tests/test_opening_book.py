@@ -2,41 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from agents.opening_book import (
-    Book,
-    BookError,
-    book_key,
-    book_path,
-    build_book,
-    load_book,
-    plan_book,
-    positions_by_ply,
-)
-from agents.solver import MIN_TABLE_MB, Solver
+from agents.opening_book import Book, BookError, book_key, book_path, load_book, positions_by_ply
+from agents.solver import MIN_TABLE_MB, Solver, configure
+from arena.analysis import books
+from arena.analysis.books import build_book, plan_book
 from arena.board import Position, Rules
 from arena.cli import main
 
 SMALL = Rules(4, 5, 4)
 DEPTH = 5
-
-
-def solver_for_building() -> Callable[[Position, Book | None], int]:
-    """What ``build_book`` calls: a solver given the book made so far."""
-    solver = Solver(MIN_TABLE_MB)
-
-    def solve(position: Position, book: Book | None) -> int:
-        solver.use_book(book)
-        score = solver.solve(position)
-        assert score is not None
-        return score
-
-    return solve
 
 
 def every_position_up_to(rules: Rules, depth: int) -> list[Position]:
@@ -51,7 +30,8 @@ def every_position_up_to(rules: Rules, depth: int) -> list[Position]:
 @pytest.fixture(scope="module")
 def book(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Book]:
     directory = tmp_path_factory.mktemp("cache")
-    return directory, build_book(plan_book(SMALL, DEPTH, directory), solver_for_building())
+    configure(MIN_TABLE_MB)
+    return directory, build_book(plan_book(SMALL, DEPTH, directory))
 
 
 def test_the_book_holds_every_position_once_with_its_exact_score(book: tuple[Path, Book]) -> None:
@@ -81,23 +61,26 @@ def test_the_solver_uses_the_book_it_finds_in_its_cache(book: tuple[Path, Book])
     assert Solver(MIN_TABLE_MB, directory / "elsewhere").solve(empty) == 0
 
 
-def test_an_interrupted_build_resumes(tmp_path: Path, book: tuple[Path, Book]) -> None:
+def test_an_interrupted_build_resumes(tmp_path: Path, book: tuple[Path, Book],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
     _, whole = book
-    solve = solver_for_building()
-    calls: list[Position] = []
+    solve_chunk = books._solve_chunk
+    calls: list[int] = []
 
-    def interrupted(position: Position, below: Book | None) -> int:
-        if len(calls) == 40:
+    def interrupted(*arguments: object) -> list[int]:
+        if len(calls) == 10:
             raise KeyboardInterrupt
-        calls.append(position)
-        return solve(position, below)
+        calls.append(1)
+        return solve_chunk(*arguments)  # type: ignore[arg-type]
 
+    monkeypatch.setattr(books, "_solve_chunk", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        build_book(plan_book(SMALL, DEPTH, tmp_path), interrupted)
+        build_book(plan_book(SMALL, DEPTH, tmp_path))
+    monkeypatch.undo()
     build = plan_book(SMALL, DEPTH, tmp_path)
-    assert len(build.known) == 40 and build.partial.exists()
+    assert len(build.known) == 10 * books.CHUNK and build.partial.exists()
     done: list[int] = []
-    resumed = build_book(build, solve, progress=done.append)
+    resumed = build_book(build, jobs=2, progress=done.append)
     assert done[0] == 40 and sum(done) == build.total == len(whole)
     assert (resumed.keys == whole.keys).all() and (resumed.scores == whole.scores).all()
     assert not build.partial.exists()

@@ -13,13 +13,12 @@ blunder). Games are appended as they are analysed, so an interrupted analysis re
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from joblib import Parallel, delayed
-
+from arena.analysis.workers import SolverSettings, chunked_map, solver_settings
 from arena.board import Position, Rules
 from arena.errors import ArenaError, MalformedInputError
 from arena.results import GAMES_FILE, iter_columns, read_meta, truncate_partial_line
@@ -140,13 +139,12 @@ def analyse_game(game: GameToAnalyse, rules: Rules, from_ply: int,
 
 
 def _analyse_chunk(games: Sequence[GameToAnalyse], rules: Rules, from_ply: int,
-                   table_mb: float, book_dir: Path | None,
-                   ) -> list[tuple[GameAnalysis, list[Blunder]]]:
+                   settings: SolverSettings) -> list[tuple[GameAnalysis, list[Blunder]]]:
     """Analyse a few games with weak solves by the process's solver (in a worker: one like
     its parent's)."""
     from agents.solver import ensure_solver
 
-    shared = ensure_solver(table_mb, book_dir)
+    shared = ensure_solver(*settings)
 
     def weak(position: Position) -> int:
         score = shared.solve(position, weak=True)
@@ -218,11 +216,6 @@ def finished_games(directory: Path, from_ply: int) -> set[int]:
     return done
 
 
-def _chunks(items: Sequence[GameToAnalyse], size: int) -> Iterator[Sequence[GameToAnalyse]]:
-    for start in range(0, len(items), size):
-        yield items[start:start + size]
-
-
 def pending_games(directory: Path, from_ply: int) -> tuple[list[GameToAnalyse], int]:
     """The games of the run in ``directory`` not analysed yet, and how many games it has."""
     games = read_games(directory)
@@ -234,18 +227,11 @@ def analyse_run(directory: Path, from_ply: int, games: Sequence[GameToAnalyse],
                 jobs: int = 1, progress: Callable[[int], None] | None = None) -> None:
     """Analyse ``games`` of the run in ``directory`` (see ``pending_games``) with ``jobs``
     processes and append them to its analysis; ``progress(n)`` is told as games finish."""
-    from agents.solver import shared_solver
-
     rules = run_rules(directory)
-    chunks = list(_chunks(games, CHUNK))
-    settings = (shared_solver().table_mb, shared_solver().book_dir)
-    calls = (delayed(_analyse_chunk)(chunk, rules, from_ply, *settings) for chunk in chunks)
-    results: Iterator[list[tuple[GameAnalysis, list[Blunder]]]] = (
-        Parallel(n_jobs=jobs, backend="loky", return_as="generator")(calls) if jobs > 1
-        else (_analyse_chunk(chunk, rules, from_ply, *settings) for chunk in chunks))
     analysis = _Appender(directory / ANALYSIS_FILE, GameAnalysis)
     blunders = _Appender(directory / BLUNDERS_FILE, Blunder)
-    for chunk_results in results:
+    for _, chunk_results in chunked_map(_analyse_chunk, games, jobs, CHUNK, rules, from_ply,
+                                        solver_settings()):
         for game_analysis, game_blunders in chunk_results:
             blunders.append(game_blunders)  # blunders first: a game counts once analysed
             analysis.append([game_analysis])

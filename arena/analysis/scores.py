@@ -8,11 +8,10 @@ as positions are solved, so an interrupted run keeps what it finished.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from joblib import Parallel, delayed
-
+from arena.analysis.workers import SolverSettings, chunked_map, solver_settings
 from arena.board import Position, Rules
 
 FULL = "-"
@@ -60,43 +59,27 @@ class ScoreCache:
             handle.write(f"{key:x} {' '.join(words)}\n")
 
 
-def _solve_chunk(positions: Sequence[Position], table_mb: float,
-                 book_dir: Path | None) -> list[ColumnScores]:
+def _solve_chunk(positions: Sequence[Position], settings: SolverSettings) -> list[ColumnScores]:
     """Column scores of a few positions, with the process's solver (in a worker: one like
     its parent's)."""
     from agents.solver import ensure_solver
 
-    solver = ensure_solver(table_mb, book_dir)
+    solver = ensure_solver(*settings)
     found = [solver.column_scores(position) for position in positions]
     return [scores for scores in found if scores is not None]
-
-
-def _chunks(items: Sequence[Position], size: int) -> Iterator[Sequence[Position]]:
-    for start in range(0, len(items), size):
-        yield items[start:start + size]
 
 
 def score_positions(positions: Sequence[Position], cache: ScoreCache, jobs: int = 1,
                     progress: Progress | None = None) -> list[ColumnScores]:
     """The column scores of every position, solving (with ``jobs`` processes, each with a
     solver like the process's own) only those the cache lacks and adding them to it."""
-    from agents.solver import shared_solver
-
-    table_mb, book_dir = shared_solver().table_mb, shared_solver().book_dir
     missing = list({p.key(): p for p in positions if cache.get(p) is None}.values())
     if progress:
         progress(len(positions) - len(missing))
-    if jobs == 1:
-        results: Iterator[list[ColumnScores]] = (
-            _solve_chunk(chunk, table_mb, book_dir) for chunk in _chunks(missing, CHUNK))
-    else:
-        results = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
-            delayed(_solve_chunk)(chunk, table_mb, book_dir) for chunk in _chunks(missing, CHUNK))
-    for chunk, scores in zip(_chunks(missing, CHUNK), results, strict=True):
+    for chunk, scores in chunked_map(_solve_chunk, missing, jobs, CHUNK, solver_settings()):
         for position, column_scores in zip(chunk, scores, strict=True):
             cache.add(position, column_scores)
         if progress:
             progress(len(chunk))
     found = [cache.get(p) for p in positions]
-    assert all(scores is not None for scores in found)
     return [scores for scores in found if scores is not None]

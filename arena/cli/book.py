@@ -17,16 +17,19 @@ BOOK_TABLE_MB = 1024
 @click.command("book")
 @click.option("--depth", type=click.IntRange(min=0), default=DEFAULT_DEPTH, show_default=True,
               help="Solve every position with at most this many discs.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes that solve positions (default: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @board_options
 @solver_options
-def book_command(depth: int, quiet: bool, rules: Rules) -> None:
+def book_command(depth: int, jobs: int | None, quiet: bool, rules: Rules) -> None:
     """Build the solver's opening book: the exact score of every early position.
 
     The book goes to books/ in the cache directory, where `arena solve`, `arena accuracy`,
-    `arena analyze` and the solver agent find it. The deepest positions are solved first,
-    then each shallower ply with the help of the deeper ones. An interrupted build resumes
-    where it stopped; a finished book is replaced by building it again.
+    `arena analyze` and the solver agent find it. The deepest positions are solved first
+    (in parallel), then each shallower ply with the help of the deeper ones. An interrupted
+    build resumes where it stopped; a finished book is replaced by building it again. The
+    table size (--table-mb) is per process.
 
     \b
     Examples:
@@ -34,23 +37,15 @@ def book_command(depth: int, quiet: bool, rules: Rules) -> None:
       arena book --depth 8 --table-mb 4096
       arena book --rows 5 --cols 6 --depth 10
     """
-    from agents.opening_book import Book, build_book, plan_book
-    from agents.solver import shared_solver
-    from arena.board import Position
+    import os
+
+    from arena.analysis.books import build_book, plan_book
     from arena.cachedir import cache_dir
-
-    solver = shared_solver()
-
-    def solve(position: Position, book: Book | None) -> int:
-        solver.use_book(book)
-        score = solver.solve(position)
-        assert score is not None  # no node budget
-        return score
 
     build = plan_book(rules, depth, cache_dir())
     start = time.perf_counter()
     with progress_bar(build.total, f"book of {rules} to depth {depth}", not quiet) as advance:
-        book = build_book(build, solve, advance)
+        book = build_book(build, jobs or os.cpu_count() or 1, advance)
     minutes = (time.perf_counter() - start) / 60
     click.echo(f"Book        {len(book)} positions of {rules} with at most {depth} discs")
     click.echo(f"Time        {minutes:.1f} minutes")
