@@ -28,7 +28,7 @@ DEFAULT_TABLE_MB = 64
 # keys, book scores, book depth.
 KernelArguments = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                         int]
-MIN_TABLE_MB = 8 << kernels.MIN_TABLE_BITS >> 20  # 2 MB
+MIN_TABLE_MB = 8 << kernels.MIN_TABLE_BITS >> 20  # 16 MB
 
 
 def table_bits(table_mb: float) -> int:

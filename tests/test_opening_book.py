@@ -99,7 +99,7 @@ def test_positions_by_ply_gives_one_of_each_mirror_pair() -> None:
 
 def test_the_command_builds_the_book_and_solve_uses_it(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["book", "--rows", "4", "--cols", "5", "--depth", "3",
-                                       "--cache", str(tmp_path), "--table-mb", "2"])
+                                       "--cache", str(tmp_path), "--table-mb", "16"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("Book        ")
     assert book_path(tmp_path, SMALL).exists()

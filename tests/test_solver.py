@@ -173,6 +173,7 @@ def test_one_solver_moves_between_boards() -> None:
 
 def test_table_sizes() -> None:
     assert table_bits(64) == 23
-    assert table_bits(MIN_TABLE_MB) == 18
-    with pytest.raises(ValueError, match="at least 2 MB"):
-        table_bits(1)
+    assert table_bits(100) == 23
+    assert MIN_TABLE_MB == 16 and table_bits(MIN_TABLE_MB) == 21
+    with pytest.raises(ValueError, match="at least 16 MB"):
+        table_bits(8)

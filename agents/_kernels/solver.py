@@ -10,17 +10,21 @@ sequence of null-window searches probing near 0 first; moves that let the oppone
 once are never searched, a forced block is the only move, two open opponent threats lose;
 the score is bounded by the fastest win and loss still possible; moves are tried in the
 order: the table's best move, then the most threats created, then the centre. Beyond it: the
-table keeps both bounds and the best move in one 8-byte row, the rows of the children are
-prefetched while the moves are ordered, positions of at most ``SYMMETRY_PLIES`` discs
-share their row with their mirror image and a symmetric one searches only the left half.
+table keeps both bounds and the best move in one 8-byte row, in buckets of two rows that
+keep the bigger subtrees, the rows of the children are prefetched while the moves are
+ordered, positions of at most ``SYMMETRY_PLIES`` discs share their row with their mirror
+image and a symmetric one searches only the left half.
 
-The transposition table is a uint64 array of ``2**bits`` rows (``bits >= DATA_BITS``). A
-row holds ``hash << DATA_BITS | best column + 1 << 14 | upper << 7 | lower``, where
-``hash`` is the position's key times an odd constant (a bijection on 64 bits), the row
-index is the top ``bits`` bits of that hash and the row keeps its low ``64 - DATA_BITS``
-bits, so together they identify the position exactly. ``lower`` and ``upper`` are bounds
-of the score plus ``OFFSET`` (0: no bound). Bounds are facts about a position, so the table
-stays valid from one search to the next, on the same board.
+The transposition table is a uint64 array of ``2**bits`` rows (``bits >= MIN_TABLE_BITS``),
+in buckets of two. A row holds ``hash << DATA_BITS | size << 18 | best column + 1 << 14 |
+upper << 7 | lower``, where ``hash`` is the position's key times an odd constant (a
+bijection on 64 bits), the bucket is chosen by the top ``bits - 1`` bits of that hash and
+the row keeps its low ``64 - DATA_BITS`` bits, so together they identify the position
+exactly. ``lower`` and ``upper`` are bounds of the score plus ``OFFSET`` (0: no bound);
+``size`` (0 to 3) grows with the empty cells, the size of the subtree below: a new
+position takes the first row of its bucket if it is at least as big as the first row's
+position, which moves to the second row, else the second row. Bounds are facts about a
+position, so the table stays valid from one search to the next, on the same board.
 
 The opening book is two sorted arrays, keys (the smaller of a position's key and its
 mirror's) and exact scores, consulted for positions of at most ``book_depth`` discs.
@@ -55,12 +59,13 @@ from agents._kernels.bitboard import (
 from arena.board import MAX_COLUMNS
 
 HASH_MULTIPLIER = np.uint64(0x9E37_79B9_7F4A_7C15)
-DATA_BITS = 18
-MIN_TABLE_BITS = DATA_BITS  # the row index must supply the hash bits a row does not keep
+DATA_BITS = 20
+MIN_TABLE_BITS = DATA_BITS + 1  # the bucket index supplies the hash bits rows do not keep
 OFFSET = 33  # a bound b is stored as b + OFFSET: scores lie within [-32, 32] on any board
 FIELD = np.uint64(127)
 MOVE_SHIFT = np.uint64(14)
 UPPER_SHIFT = np.uint64(7)
+SIZE_SHIFT = np.uint64(18)
 DATA = np.uint64(DATA_BITS)
 SYMMETRY_PLIES = 10
 NO_SCORE = -1000  # an illegal column in a score array; a position missing from the book
@@ -244,13 +249,18 @@ def negamax(cur: np.uint64, mask: np.uint64, plies: Int, alpha: Int, beta: Int, 
             if known != NO_SCORE:
                 return known
     hashed = key * HASH_MULTIPLIER
-    row = np.int64(hashed >> e.shift)
+    row = np.int64(hashed >> e.shift) & ~1  # the bucket: rows row and row + 1
     tag = hashed << DATA
+    slot = row
     entry = e.tt[row]
     first: Int = -1
     if (entry ^ tag) >> DATA != ZERO:
-        entry = ZERO  # another position's row
-    elif entry:
+        slot = row + 1
+        entry = e.tt[slot]
+        if (entry ^ tag) >> DATA != ZERO:
+            slot = -1  # not in the table
+            entry = ZERO
+    if entry:
         lower = np.int64(entry & FIELD)
         upper = np.int64((entry >> UPPER_SHIFT) & FIELD)
         first = np.int64((entry >> MOVE_SHIFT) & np.uint64(15)) - 1
@@ -279,6 +289,7 @@ def negamax(cur: np.uint64, mask: np.uint64, plies: Int, alpha: Int, beta: Int, 
             prefetch(e.tt, np.int64((((cur ^ mask) + (mask | move)) * HASH_MULTIPLIER)
                                     >> e.shift))
 
+    size = np.uint64(min(3, (e.cells - plies) >> 3)) << SIZE_SHIFT  # how big a subtree
     start = alpha
     best: Int = NO_SCORE
     best_column: Int = -1
@@ -297,20 +308,25 @@ def negamax(cur: np.uint64, mask: np.uint64, plies: Int, alpha: Int, beta: Int, 
             best = score
             best_column = c
         if score >= beta:
-            _store(e, row, tag, entry, score, LOWER, best_column, mirrored)
+            _store(e, row, slot, tag | size, entry, score, LOWER, best_column, mirrored)
             return score
         if score > alpha:
             alpha = score
-    _store(e, row, tag, entry, best, UPPER if best <= start else EXACT, best_column, mirrored)
+    _store(e, row, slot, tag | size, entry, best, UPPER if best <= start else EXACT,
+           best_column, mirrored)
     return best
 
 
 
 @njit(cache=True, inline="always")
-def _store(e: Env, row: Int, tag: np.uint64, entry: np.uint64, bound: Int, kind: Int,
-           column: Int, mirrored: bool) -> None:
-    """Write a bound of ``kind`` and the best column to ``row``, keeping the other bound of
-    ``entry`` (the row when it held this position, else 0)."""
+def _store(e: Env, row: Int, slot: Int, tag: np.uint64, entry: np.uint64, bound: Int,
+           kind: Int, column: Int, mirrored: bool) -> None:
+    """Write a bound of ``kind`` and the best column to the bucket at ``row``, keeping the
+    other bound of ``entry`` (the row ``slot`` that held this position, or 0 and -1).
+
+    A new position takes the first row if its subtree size class (in ``tag``) is at least
+    that of the first row's position, which moves to the second row; else the second row.
+    """
     lower = entry & FIELD
     upper = (entry >> UPPER_SHIFT) & FIELD
     if kind != UPPER:
@@ -319,7 +335,16 @@ def _store(e: Env, row: Int, tag: np.uint64, entry: np.uint64, bound: Int, kind:
         upper = np.uint64(bound + OFFSET)
     if mirrored:
         column = e.t.cols - 1 - column
-    e.tt[row] = tag | np.uint64(column + 1) << MOVE_SHIFT | upper << UPPER_SHIFT | lower
+    new = tag | np.uint64(column + 1) << MOVE_SHIFT | upper << UPPER_SHIFT | lower
+    if slot >= 0:
+        e.tt[slot] = new
+        return
+    first = e.tt[row]
+    if (new >> SIZE_SHIFT) & np.uint64(3) >= (first >> SIZE_SHIFT) & np.uint64(3):
+        e.tt[row + 1] = first
+        e.tt[row] = new
+    else:
+        e.tt[row + 1] = new
 
 
 # --- entry points ------------------------------------------------------------------------
