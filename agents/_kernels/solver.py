@@ -251,7 +251,7 @@ def negamax(cur: np.uint64, mask: np.uint64, plies: Int, alpha: Int, beta: Int, 
     hashed = key * HASH_MULTIPLIER
     row = np.int64(hashed >> e.shift) & ~1  # the bucket: rows row and row + 1
     tag = hashed << DATA
-    slot = row
+    slot: Int = row
     entry = e.tt[row]
     first: Int = -1
     if (entry ^ tag) >> DATA != ZERO:

@@ -39,7 +39,7 @@ DEFAULT_OUT = Path("results") / "accuracy"
                    "again on a set replaces its rows, the others stay.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @board_options
-@solver_options
+@solver_options()
 def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: int | None,
                      seed: int, jobs: int | None, out: Path, quiet: bool, rules: Rules) -> None:
     """Share of positions where each AGENT plays a best move, and its blunder rate.

@@ -21,7 +21,7 @@ DEFAULT_FROM_PLY = 12
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes that solve positions (default: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-@solver_options
+@solver_options()
 def analyze_command(directory: Path, from_ply: int, jobs: int | None, quiet: bool) -> None:
     """Find, in each game of the run in DIRECTORY, the first move that changed its result.
 

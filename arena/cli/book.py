@@ -21,7 +21,7 @@ BOOK_TABLE_MB = 1024
               help="Processes that solve positions (default: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @board_options
-@solver_options
+@solver_options(BOOK_TABLE_MB)
 def book_command(depth: int, jobs: int | None, quiet: bool, rules: Rules) -> None:
     """Build the solver's opening book: the exact score of every early position.
 

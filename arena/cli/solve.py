@@ -19,7 +19,7 @@ FULL = "-"  # a full column in the bulk output
 @click.command("solve")
 @click.argument("moves", required=False)
 @board_options
-@solver_options
+@solver_options()
 @click.option("--columns", is_flag=True,
               help="In bulk mode, also write the score of every column (one solve each).")
 def solve_command(moves: str | None, rules: Rules, columns: bool) -> None:
