@@ -8,7 +8,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from agents.solver import MIN_TABLE_MB, Solver, column_scores, solve, table_bits
@@ -97,16 +97,21 @@ def test_empty_boards_against_brute_force_values(rules: Rules, score: int) -> No
 @settings(max_examples=40, deadline=None)
 @given(st.data())
 def test_late_positions_of_any_board_match_brute_force(data: st.DataObject) -> None:
-    """Random positions with at most 10 empty cells, on boards up to the 64-bit ones."""
+    """Random positions with at most 10 empty cells, on boards up to the 64-bit ones,
+    reached by random moves that complete no line (on some boards few games get there)."""
     rules = data.draw(st.from_type(Rules))
-    position = Position.empty(rules)
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     cells = rules.rows * rules.cols
-    while cells - position.plies > 10 or position.is_terminal:
-        if position.is_terminal:
-            position = Position.empty(rules)
-        legal = position.legal_moves()
-        position = position.play(legal[int(rng.integers(len(legal)))])
+    for _ in range(100):
+        position = Position.empty(rules)
+        while cells - position.plies > 10:
+            safe = [c for c in position.legal_moves() if not position.play(c).won]
+            if not safe:
+                break
+            position = position.play(safe[int(rng.integers(len(safe)))])
+        if cells - position.plies <= 10 and not position.is_terminal:
+            break
+    assume(cells - position.plies <= 10 and not position.is_terminal)
     assert Solver(MIN_TABLE_MB).solve(position) == brute_force(rules)(position)
 
 
