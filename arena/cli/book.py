@@ -10,7 +10,7 @@ from arena.board import Rules
 from arena.cli.bars import progress_bar
 from arena.cli.options import board_options, solver_options
 
-DEFAULT_DEPTH = 6
+DEFAULT_DEPTH = 2
 BOOK_TABLE_MB = 1024
 
 
@@ -33,8 +33,8 @@ def book_command(depth: int, jobs: int | None, quiet: bool, rules: Rules) -> Non
 
     \b
     Examples:
-      arena book                              # 6 x 7, depth 6
-      arena book --depth 8 --table-mb 4096
+      arena book                              # 6 x 7, depth 2
+      arena book --depth 3 --jobs 2 --table-mb 2048
       arena book --rows 5 --cols 6 --depth 10
     """
     import os
