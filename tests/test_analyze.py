@@ -7,6 +7,7 @@ import csv
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -18,9 +19,10 @@ from arena.analysis.annotate import (
     GameToAnalyse,
     analyse_game,
     analyse_run,
+    load_analysis,
     pending_games,
 )
-from arena.analysis.report_section import blunder_rates, phase_names, read_analysis
+from arena.analysis.report_section import blunder_rates, phase_names
 from arena.board import Rules
 from arena.cli import main
 from arena.notation import from_moves
@@ -73,7 +75,7 @@ def test_every_blunder_matches_the_solver_before_and_after(tmp_path: Path) -> No
     todo, total = pending_games(run, 0)
     assert total == 2
     analyse_run(run, 0, todo)
-    tables = read_analysis(run)
+    tables = load_analysis(run)
     assert tables is not None
     analysis, blunders = tables
     assert analysis["first_blunder_ply"].iloc[0] == 0
@@ -115,7 +117,7 @@ def test_rates_per_agent_and_phase(tmp_path: Path) -> None:
     run = tmp_path / "run"
     write_run(run, [("x", "y", "a", MISSED_WIN)], STANDARD)
     analyse_run(run, 6, pending_games(run, 6)[0])
-    tables = read_analysis(run)
+    tables = load_analysis(run)
     assert tables is not None
     rates = blunder_rates(*tables, 42).set_index(["agent", "phase"])
     opening = phase_names(42)[0]
@@ -139,6 +141,10 @@ def test_the_command_and_the_report(tmp_path: Path) -> None:
     assert "6 analysed (0 now)" in again.stdout
     analysis = pd.read_csv(run / ANALYSIS_FILE)
     assert len(analysis) == 6 and analysis["from_ply"].eq(2).all()
+    tables = load_analysis(run)
+    assert tables is not None
+    assert tables[0]["first_blunder_ply"].dtype == "Int64"
+    assert tables[0]["plies"].dtype == np.int64 and tables[1]["ply"].dtype == np.int64
     report = CliRunner().invoke(main, ["report", str(run)])
     assert report.exit_code == 0, report.output
     page = (run / "report.md").read_text()

@@ -16,12 +16,15 @@ import csv
 from collections.abc import Callable, Sequence
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.analysis.workers import SolverSettings, chunked_map, solver_settings
 from arena.board import Position, Rules
 from arena.errors import ArenaError, MalformedInputError
 from arena.results import GAMES_FILE, iter_columns, read_meta, truncate_partial_line
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 ANALYSIS_FILE = "analysis.csv"
 BLUNDERS_FILE = "blunders.csv"
@@ -237,3 +240,23 @@ def analyse_run(directory: Path, from_ply: int, games: Sequence[GameToAnalyse],
             analysis.append([game_analysis])
         if progress:
             progress(len(chunk_results))
+
+
+def load_analysis(directory: Path) -> tuple[pd.DataFrame, pd.DataFrame] | None:
+    """analysis.csv and blunders.csv as DataFrames with their dtypes (the ply and column of
+    a first blunder are nullable integers), or None if the run has no analysis."""
+    import pandas as pd
+
+    if not (directory / ANALYSIS_FILE).exists():
+        return None
+    text = {"agent_a": str, "agent_b": str, "first": str, "result": str, "start": str,
+            "first_blunder_side": str, "first_blunder_agent": str,
+            "first_blunder_before": str, "first_blunder_after": str}
+    analysis = pd.read_csv(directory / ANALYSIS_FILE, dtype=text, keep_default_na=False,
+                           na_values={"first_blunder_ply": [""], "first_blunder_move": [""]})
+    for column in ("first_blunder_ply", "first_blunder_move"):
+        analysis[column] = analysis[column].astype("Int64")
+    blunders = pd.read_csv(directory / BLUNDERS_FILE,
+                           dtype={"side": str, "agent": str, "before": str, "after": str},
+                           keep_default_na=False)
+    return analysis, blunders

@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
-from arena.analysis.annotate import ANALYSIS_FILE, BLUNDERS_FILE, run_rules
+from arena.analysis.annotate import load_analysis, run_rules
 from arena.stats import wilson
 
 PHASES = ("opening", "middle game", "endgame")
@@ -31,23 +31,6 @@ def phase_names(cells: int) -> list[str]:
         plies = [ply for ply in range(cells) if phase_of(ply, cells) == index]
         names.append(f"{name} (plies {plies[0]}-{plies[-1]})")
     return names
-
-
-def read_analysis(directory: Path) -> tuple[pd.DataFrame, pd.DataFrame] | None:
-    """analysis.csv and blunders.csv with their dtypes, or None if there is no analysis."""
-    if not (directory / ANALYSIS_FILE).exists():
-        return None
-    text = {"agent_a": str, "agent_b": str, "first": str, "result": str, "start": str,
-            "first_blunder_side": str, "first_blunder_agent": str,
-            "first_blunder_before": str, "first_blunder_after": str}
-    analysis = pd.read_csv(directory / ANALYSIS_FILE, dtype=text, keep_default_na=False,
-                           na_values={"first_blunder_ply": [""], "first_blunder_move": [""]})
-    for column in ("first_blunder_ply", "first_blunder_move"):
-        analysis[column] = analysis[column].astype("Int64")
-    blunders = pd.read_csv(directory / BLUNDERS_FILE,
-                           dtype={"side": str, "agent": str, "before": str, "after": str},
-                           keep_default_na=False)
-    return analysis, blunders
 
 
 def blunder_rates(analysis: pd.DataFrame, blunders: pd.DataFrame, cells: int) -> pd.DataFrame:
@@ -83,7 +66,7 @@ def blunder_section(directory: Path, labels: Mapping[str, str]) -> tuple[list[st
     from arena.analysis.charts import blunder_chart
     from arena.report import markdown_table
 
-    tables = read_analysis(directory)
+    tables = load_analysis(directory)
     if tables is None:
         return None
     analysis, blunders = tables

@@ -39,14 +39,20 @@ def analyze_command(directory: Path, from_ply: int, jobs: int | None, quiet: boo
     """
     import os
 
-    from arena.analysis.annotate import ANALYSIS_FILE, analyse_run, pending_games, run_rules
-    from arena.analysis.report_section import ALL, blunder_rates, read_analysis
+    from arena.analysis.annotate import (
+        ANALYSIS_FILE,
+        analyse_run,
+        load_analysis,
+        pending_games,
+        run_rules,
+    )
+    from arena.analysis.report_section import ALL, blunder_rates
 
     todo, total = pending_games(directory, from_ply)
     with progress_bar(total, "analysing", not quiet, unit="game",
                       initial=total - len(todo)) as advance:
         analyse_run(directory, from_ply, todo, jobs or os.cpu_count() or 1, advance)
-    tables = read_analysis(directory)
+    tables = load_analysis(directory)
     assert tables is not None
     analysis, blunders = tables
     rules = run_rules(directory)
