@@ -103,7 +103,7 @@ def blunder_chart(rates: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
                     error_kw={"elinewidth": 0.8, "ecolor": INK})
         ax.set_yticks(np.arange(len(agents))[::-1], [labels.get(a, a) for a in agents])
         ax.tick_params(axis="y", length=0)
-        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         ax.set_xlabel("blunders per move (95% interval)")
         ax.set_title("Blunders by phase of the game")
         fig.legend(loc="outside lower center", ncol=len(phases))

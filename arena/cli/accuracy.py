@@ -112,4 +112,5 @@ def _print_summaries(summaries: Sequence[AccuracyRow]) -> None:
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     for line in lines:
         click.echo("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
-                             for i, (cell, w) in enumerate(zip(line, widths, strict=True))))
+                             for i, (cell, w) in enumerate(zip(line, widths, strict=True)))
+                   .rstrip())
