@@ -133,12 +133,12 @@ class SolverAgent(BaseAgent):
 
     Graded strength: with ``temperature`` > 0 the agent plays each column with probability
     proportional to exp(score / temperature) (at 1, a column scoring one point less is
-    played e times less often); ``blunder``
-    is the chance per move of a uniformly random legal column instead. ``max_nodes``
-    bounds the search per move: past it the agent wins at once when it can, else blocks
-    an immediate threat, else plays the column nearest the centre that does not let the
-    opponent win at once (such moves report no score). The solver and its table are
-    shared by every solver agent in the process.
+    played e times less often); ``blunder`` is the chance per move of a uniformly random
+    legal column instead. ``max_nodes`` (or a node limit of the game, whichever is smaller)
+    bounds the search per move: past it the agent wins at once when it can, else blocks an
+    immediate threat, else plays the column nearest the centre that does not let the
+    opponent win at once (such moves report no score). A time limit is not watched. The
+    solver and its table are shared by every solver agent in the process.
     """
 
     def __init__(self, temperature: float = 0.0, blunder: float = 0.0,
@@ -153,10 +153,16 @@ class SolverAgent(BaseAgent):
         self.blunder = blunder
         self.max_nodes = max_nodes
 
+    def node_budget(self) -> int | None:
+        """The nodes a move may search: ``max_nodes`` or the game's node limit, the smaller."""
+        limit = self.game.limit.nodes if self.game is not None else None
+        budgets = [n for n in (self.max_nodes, limit) if n is not None]
+        return min(budgets) if budgets else None
+
     def choose(self, position: Position, rng: np.random.Generator) -> Choice:
         """A column by the scores of every column, as the parameters say."""
         solver = shared_solver()
-        scores = solver.column_scores(position, self.max_nodes)
+        scores = solver.column_scores(position, self.node_budget())
         nodes = solver.nodes
         if scores is None:
             return Choice(safe_column(position), nodes=nodes)

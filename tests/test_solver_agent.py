@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents.solver import SolverAgent, column_scores, safe_column
-from arena.agent import Choice, make_agent
+from arena.agent import Choice, GameStart, Limit, make_agent
 from arena.board import DEFAULT_RULES, Position, Rules
 from arena.conformance import check_agent
 from arena.errors import AgentSpecError
@@ -71,6 +71,10 @@ def test_past_the_node_budget_it_plays_a_safe_column_without_a_score() -> None:
     position = from_moves("44")
     choice = agent.choose(position, np.random.default_rng(0))
     assert choice.score is None and choice.column == safe_column(position) == 3
+    limited = SolverAgent(max_nodes=10**9)
+    limited.new_game(GameStart(position.rules, 1, Limit(nodes=10)))
+    assert limited.node_budget() == 10
+    assert limited.choose(position, np.random.default_rng(0)).score is None
     # An immediate win is taken, an immediate threat blocked.
     assert safe_column(from_moves("112233")) == 3
     assert safe_column(from_moves("17273")) == 3
