@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 
@@ -240,12 +239,10 @@ def column_scores(position: Position) -> dict[int, int]:
 
 # --- reading scores ----------------------------------------------------------------------
 
-Outcome = Literal["win", "draw", "loss"]
-
-
-def outcome(score: int) -> Outcome:
-    """The theoretical result a score means for the side to move."""
-    return "win" if score > 0 else "loss" if score < 0 else "draw"
+def outcome_class(score: int) -> int:
+    """The theoretical result a score means for the side to move: 1 for a win, 0 for a
+    draw, -1 for a loss."""
+    return (score > 0) - (score < 0)
 
 
 def winning_disc(score: int, position: Position) -> int:

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from agents.solver import outcome_class
 from arena.agent import Agent, Choice, GameStart, as_choice, make_agent
 from arena.analysis.position_sets import PositionSet
 from arena.analysis.scores import ColumnScores
@@ -72,11 +73,6 @@ class AccuracyRow:
     blunder_high: float
     ms_per_move: float  # the median
     nodes_per_move: float | None  # the mean
-
-
-def outcome_class(score: int) -> int:
-    """1 for a win, 0 for a draw, -1 for a loss."""
-    return (score > 0) - (score < 0)
 
 
 def agent_move(agent: Agent, position: Position,

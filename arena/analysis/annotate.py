@@ -90,14 +90,15 @@ def theoretical_classes(positions: Sequence[Position], solve: Callable[[Position
     """For each position, 1, 0 or -1 as perfect play from there wins, draws or loses for the
     side to move (positions that are over: a loss if the last move won, else a draw). The
     last positions are solved first: they fill the table for the earlier ones."""
+    from agents.solver import outcome_class
+
     classes = [0] * len(positions)
     for index in reversed(range(len(positions))):
         position = positions[index]
         if position.won:
             classes[index] = -1
         elif not position.is_full:
-            score = solve(position)
-            classes[index] = (score > 0) - (score < 0)
+            classes[index] = outcome_class(solve(position))
     return classes
 
 
