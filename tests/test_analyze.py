@@ -35,8 +35,10 @@ MISSED_WIN = "12121272"
 SMALL = Rules(4, 5, 4)  # a draw; the edge columns lose at once: column scores -1 0 0 0 -1
 
 
-def write_run(directory: Path, games: list[tuple[str, str, str, str]], rules: Rules) -> None:
-    """A run directory with games (agent_a, agent_b, first, moves) and its meta.json."""
+def write_run(directory: Path, games: list[tuple[str, str, str, str]], rules: Rules,
+              opening: int = 0) -> None:
+    """A run directory with games (agent_a, agent_b, first, moves), the first ``opening``
+    moves of each an opening, and its meta.json."""
     directory.mkdir(parents=True)
     (directory / "meta.json").write_text(json.dumps(
         {"run": {"board": {"rows": rules.rows, "cols": rules.cols, "connect": rules.connect}}}))
@@ -44,13 +46,14 @@ def write_run(directory: Path, games: list[tuple[str, str, str, str]], rules: Ru
         writer = csv.writer(handle)
         writer.writerow(COLUMNS)
         for index, (agent_a, agent_b, first, moves) in enumerate(games):
-            row = GameRow(index, None, index, agent_a, agent_b, first, "", moves, "loss",
+            row = GameRow(index, None, index, agent_a, agent_b, first, moves[:opening], moves,
+                          "loss",
                           "four_in_a_row", len(moves), 0.0, 0.0, None, None, 4, 4, "")
             writer.writerow(["" if v is None else v for v in row])
 
 
 def test_a_missed_immediate_win_is_the_first_blunder() -> None:
-    game = GameToAnalyse(0, "x", "y", "a", MISSED_WIN, "loss")
+    game = GameToAnalyse(0, "x", "y", "a", "", MISSED_WIN, "loss")
     analysis, blunders = analyse_game(game, STANDARD, 6, solve)
     assert blunders[0].ply == 6 and blunders[0].side == "a" and blunders[0].agent == "x"
     assert (blunders[0].move, blunders[0].before, blunders[0].after) == (7, "win", "loss")
@@ -61,11 +64,19 @@ def test_a_missed_immediate_win_is_the_first_blunder() -> None:
 
 
 def test_results_are_agent_a_s_whoever_moves_first() -> None:
-    game = GameToAnalyse(0, "x", "y", "b", MISSED_WIN, "win")  # agent B plays player 1
+    game = GameToAnalyse(0, "x", "y", "b", "", MISSED_WIN, "win")  # agent B plays player 1
     analysis, blunders = analyse_game(game, STANDARD, 6, solve)
     assert (blunders[0].side, blunders[0].agent) == ("b", "y")
     assert (blunders[0].before, blunders[0].after) == ("loss", "win")
     assert (analysis.start, analysis.blunders_a, analysis.blunders_b) == ("loss", 0, 1)
+
+
+def test_opening_moves_are_not_graded() -> None:
+    """With the first 7 moves an opening, the missed win at ply 6 is nobody's blunder."""
+    game = GameToAnalyse(0, "x", "y", "a", MISSED_WIN[:7], MISSED_WIN, "loss")
+    analysis, blunders = analyse_game(game, STANDARD, 0, solve)
+    assert blunders == []
+    assert (analysis.start, analysis.moves_a, analysis.moves_b) == ("loss", 0, 1)
 
 
 def test_every_blunder_matches_the_solver_before_and_after(tmp_path: Path) -> None:

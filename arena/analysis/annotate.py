@@ -1,5 +1,6 @@
-"""Where games were thrown away: every move of a run's games, from a given ply on, graded by
-the exact solver, and for each game the first move that changed its theoretical result.
+"""Where games were thrown away: every move the agents played in a run's games, from a given
+ply on (the moves of an opening are not theirs), graded by the exact solver, and for each game
+the first move that changed its theoretical result.
 
 The theoretical result of a position is what perfect play from there gives agent A: win,
 draw or loss (the run's convention: agent A's point of view). A move changes it only for the
@@ -43,8 +44,9 @@ class GameToAnalyse:
     game: int
     agent_a: str
     agent_b: str
-    first: str  # "a" or "b"
-    moves: str
+    first: str  # "a" or "b": agent A is player 1
+    opening: str  # the first moves, which no agent chose
+    moves: str  # the whole game, opening included
     result: str
 
 
@@ -72,7 +74,7 @@ class GameAnalysis:
     result: str  # the result the game had, for agent A
     plies: int
     from_ply: int
-    start: str  # the theoretical result for A at from_ply ("" if the game was over)
+    start: str  # the theoretical result for A where grading starts ("" if the game was over)
     moves_a: int  # moves of agent A analysed
     moves_b: int
     blunders_a: int
@@ -104,11 +106,12 @@ def theoretical_classes(positions: Sequence[Position], solve: Callable[[Position
 
 def analyse_game(game: GameToAnalyse, rules: Rules, from_ply: int,
                  solve: Callable[[Position], int]) -> tuple[GameAnalysis, list[Blunder]]:
-    """Grade every move of ``game`` played at ``from_ply`` discs or more."""
+    """Grade every move of ``game`` the agents played at ``from_ply`` discs or more (the
+    opening's moves are not theirs)."""
     positions = [Position.empty(rules)]
     for char in game.moves:
         positions.append(positions[-1].play(int(char) - 1))
-    start = min(from_ply, len(positions) - 1)
+    start = min(max(from_ply, len(game.opening)), len(game.moves))
     classes = theoretical_classes(positions[start:], solve)
     a_moves_first = game.first == "a"
 
@@ -129,7 +132,7 @@ def analyse_game(game: GameToAnalyse, rules: Rules, from_ply: int,
     return GameAnalysis(
         game=game.game, agent_a=game.agent_a, agent_b=game.agent_b, first=game.first,
         result=game.result, plies=len(game.moves), from_ply=from_ply,
-        start=for_a(start) if start == from_ply and not positions[start].is_terminal else "",
+        start="" if positions[start].is_terminal else for_a(start),
         moves_a=counts["a"], moves_b=counts["b"],
         blunders_a=sum(b.side == "a" for b in blunders),
         blunders_b=sum(b.side == "b" for b in blunders),

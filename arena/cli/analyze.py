@@ -25,8 +25,9 @@ DEFAULT_FROM_PLY = 12
 def analyze_command(directory: Path, from_ply: int, jobs: int | None, quiet: bool) -> None:
     """Find, in each game of the run in DIRECTORY, the first move that changed its result.
 
-    Every move from ply K on is graded by the exact solver: the theoretical result (what
-    perfect play from there gives agent A: win, draw or loss) before and after it. A move
+    Every move the agents played from ply K on (not the moves of an opening) is graded by
+    the exact solver: the theoretical result (what perfect play from there gives agent A:
+    win, draw or loss) before and after it. A move
     that changes it is a blunder of the side that played it. analysis.csv (one row a game:
     its first blunder, ply, agent, from what to what, and blunder counts) and blunders.csv
     (one row a blunder) are written beside games.csv, game by game: run the command again
