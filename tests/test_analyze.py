@@ -77,6 +77,7 @@ def test_opening_moves_are_not_graded() -> None:
     analysis, blunders = analyse_game(game, STANDARD, 0, solve)
     assert blunders == []
     assert (analysis.start, analysis.moves_a, analysis.moves_b) == ("loss", 0, 1)
+    assert (analysis.from_ply, analysis.graded_from) == (0, 7)
 
 
 def test_every_blunder_matches_the_solver_before_and_after(tmp_path: Path) -> None:

@@ -74,6 +74,7 @@ class GameAnalysis:
     result: str  # the result the game had, for agent A
     plies: int
     from_ply: int
+    graded_from: int  # the first ply graded: from_ply, or later after a longer opening
     start: str  # the theoretical result for A where grading starts ("" if the game was over)
     moves_a: int  # moves of agent A analysed
     moves_b: int
@@ -131,7 +132,7 @@ def analyse_game(game: GameToAnalyse, rules: Rules, from_ply: int,
     first = blunders[0] if blunders else None
     return GameAnalysis(
         game=game.game, agent_a=game.agent_a, agent_b=game.agent_b, first=game.first,
-        result=game.result, plies=len(game.moves), from_ply=from_ply,
+        result=game.result, plies=len(game.moves), from_ply=from_ply, graded_from=start,
         start="" if positions[start].is_terminal else for_a(start),
         moves_a=counts["a"], moves_b=counts["b"],
         blunders_a=sum(b.side == "a" for b in blunders),

@@ -37,10 +37,10 @@ def blunder_rates(analysis: pd.DataFrame, blunders: pd.DataFrame, cells: int) ->
     """Rows agent, phase (a phase name or ``all``), moves, blunders, rate, low, high."""
     names = phase_names(cells)
     moves: Counter[tuple[str, str]] = Counter()
-    games = zip(*(analysis[c].tolist() for c in ("agent_a", "agent_b", "first", "from_ply",
+    games = zip(*(analysis[c].tolist() for c in ("agent_a", "agent_b", "first", "graded_from",
                                                    "plies")), strict=True)
-    for agent_a, agent_b, first, from_ply, plies in games:
-        for ply in range(from_ply, plies):
+    for agent_a, agent_b, first, graded_from, plies in games:
+        for ply in range(graded_from, plies):
             agent = agent_a if (ply % 2 == 0) == (first == "a") else agent_b
             moves[agent, names[phase_of(ply, cells)]] += 1
             moves[agent, ALL] += 1
