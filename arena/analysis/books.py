@@ -15,7 +15,7 @@ from arena.analysis.workers import SolverSettings, chunked_map, solver_settings
 from arena.board import Position, Rules
 from arena.results import truncate_partial_line
 
-CHUNK = 4  # positions per task of the worker pool
+CHUNK = 1  # positions per task of the worker pool: each is saved as soon as it is solved
 
 
 @dataclass
