@@ -1,5 +1,5 @@
-"""Writing files safely: atomic replacement under unique temporary names, digests, and a
-check that a directory can be written before any work is done for it."""
+"""Writing files safely: atomic replacement under unique temporary names, digests, torn last
+lines cut, and a check that a directory can be written before any work is done for it."""
 
 from __future__ import annotations
 
@@ -67,3 +67,23 @@ def file_digest(path: Path) -> str:
         for block in iter(lambda: file.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def truncate_partial_line(path: Path) -> None:
+    """Cut a last line that lacks its newline (an append cut short by a kill or a crash)."""
+    with path.open("r+b") as file:
+        size = file.seek(0, os.SEEK_END)
+        end = size
+        while end > 0:
+            start = max(0, end - 65536)
+            file.seek(start)
+            chunk = file.read(end - start)
+            newline = chunk.rfind(b"\n")
+            if newline >= 0:
+                keep = start + newline + 1
+                break
+            end = start
+        else:
+            keep = 0
+        if keep < size:
+            file.truncate(keep)

@@ -132,18 +132,25 @@ class RandomOpenings:
         )
 
     def _walk(self) -> tuple[str, int] | None:
-        position = Position.empty(self.rules)
-        columns: list[int] = []
-        for _ in range(self.plies):
-            safe = [c for c in position.legal_moves() if not position.play(c).won]
-            if not safe:
-                return None
-            column = safe[int(self._rng.integers(len(safe)))]
-            position = position.play(column)
-            columns.append(column)
-        if position.winning_moves():
+        return random_walk(self.rules, self.plies, self._rng)
+
+
+def random_walk(rules: Rules, plies: int, rng: np.random.Generator) -> tuple[str, int] | None:
+    """``plies`` uniformly random columns among those that complete no line, as a move
+    string, with the key of the position reached; None when the walk gets stuck or the
+    side to move could win at once."""
+    position = Position.empty(rules)
+    columns: list[int] = []
+    for _ in range(plies):
+        safe = [c for c in position.legal_moves() if not position.play(c).won]
+        if not safe:
             return None
-        return format_moves(columns), position.key()
+        column = safe[int(rng.integers(len(safe)))]
+        position = position.play(column)
+        columns.append(column)
+    if position.winning_moves():
+        return None
+    return format_moves(columns), position.key()
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,11 @@
-"""Progress bars of runs: in a terminal on stderr, in Jupyter as tqdm's notebook bar."""
+"""Progress bars: of runs (in a terminal on stderr, in Jupyter as tqdm's notebook bar), and of
+the commands that work through positions or games."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, Self
 
@@ -57,3 +60,22 @@ class TournamentProgressBar(ProgressBar):
         self.finished += len(rows)
         if self._bar is not None:
             self._bar.update(len(rows))
+
+
+@contextmanager
+def progress_bar(total: int, label: str, enabled: bool, unit: str = "position",
+                 initial: int = 0) -> Iterator[Callable[[int], None]]:
+    """A tqdm bar on stderr with the time left (on a terminal and when enabled); yields the
+    function that advances it."""
+    if not enabled or not sys.stderr.isatty():
+        yield lambda done: None
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, initial=initial, desc=label, unit=unit, file=sys.stderr,
+              dynamic_ncols=True, smoothing=0.1) as bar:
+
+        def advance(done: int) -> None:
+            bar.update(done)
+
+        yield advance

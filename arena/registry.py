@@ -44,6 +44,7 @@ BUILTIN_AGENTS = {
     "negamax": "agents.negamax:NegamaxAgent",
     "negamax-id": "agents.negamax:DeepeningNegamaxAgent",
     "mcts": "agents.mcts:MCTSAgent",
+    "solver": "agents.solver:SolverAgent",
 }
 
 EXTERNAL_KINDS = {

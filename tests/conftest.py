@@ -1,5 +1,6 @@
 """Shared hypothesis strategies (``st.from_type(Rules)``, ``st.from_type(Position)``),
-hand-drawn positions (``position_of``) and positions of random games for the search agents.
+hand-drawn positions (``position_of``), positions of random games for the search agents, and a
+private cache directory for the whole session.
 
 Rules are drawn from the whole allowed space (cols <= 9, cols x (rows + 1) <= 64,
 3 <= connect <= max(rows, cols)), with the extreme boards offered first; positions are
@@ -8,10 +9,15 @@ random legal games on such boards, stopped at a random ply or when the game ends
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+
 import numpy as np
+import pytest
 from hypothesis import strategies as st
 
 from arena.board import BITBOARD_BITS, MAX_COLUMNS, Position, Rules
+from arena.cachedir import CACHE_ENV
 from arena.notation import from_array
 
 EXTREME_RULES = (
@@ -89,3 +95,15 @@ def blocking_positions(count: int) -> list[tuple[Position, int]]:
         if not after.is_terminal and not after.winning_moves():
             found.append((position, threats[0]))
     return found[:count]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Tests neither read nor write the user's cache (opening books, solved positions)."""
+    previous = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if previous is None:
+        os.environ.pop(CACHE_ENV, None)
+    else:
+        os.environ[CACHE_ENV] = previous

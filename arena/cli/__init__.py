@@ -17,8 +17,11 @@ from arena.errors import ArenaError
 from arena.interrupts import watch_interrupts
 
 COMMANDS = {
+    "accuracy": "arena.cli.accuracy:accuracy_command",
     "agents": "arena.cli.agents:agents_command",
+    "analyze": "arena.cli.analyze:analyze_command",
     "bench": "arena.cli.bench:bench_command",
+    "book": "arena.cli.book:book_command",
     "export": "arena.cli.export:export_command",
     "match": "arena.cli.match:match_command",
     "perft": "arena.cli.perft:perft_command",
@@ -26,6 +29,7 @@ COMMANDS = {
     "report": "arena.cli.report:report_command",
     "run": "arena.cli.run:run_command",
     "show": "arena.cli.show:show_command",
+    "solve": "arena.cli.solve:solve_command",
     "sprt": "arena.cli.sprt:sprt_command",
     "stats": "arena.cli.stats:stats_command",
     "tournament": "arena.cli.tournament:tournament_command",

@@ -146,3 +146,34 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
         return decorated
 
     return decorate
+
+
+def solver_options(table_mb: float | None = None) -> Callable[[Callable[..., Any]],
+                                                                  Callable[..., Any]]:
+    """Add --table-mb (default ``table_mb``, else the solver's) and --cache; they set up the
+    process's solver and cache directory before the command runs."""
+    from agents.solver import DEFAULT_TABLE_MB, MIN_TABLE_MB
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(command)
+        def with_solver(*args: Any, table_mb: float, cache: Path | None, **kwargs: Any) -> Any:
+            from agents.solver import configure
+            from arena.cachedir import use_cache_dir
+
+            use_cache_dir(cache)
+            configure(table_mb)
+            return command(*args, **kwargs)
+
+        table = click.option(
+            "--table-mb", type=click.FloatRange(min=MIN_TABLE_MB),
+            default=table_mb or DEFAULT_TABLE_MB, show_default=True, metavar="MB",
+            help="Size of the solver's transposition table in megabytes, per process (a "
+                 "power of two is used in full).")
+        cache = click.option(
+            "--cache", type=click.Path(file_okay=False, path_type=Path), default=None,
+            metavar="DIR",
+            help="Cache directory of opening books and solved positions (default: "
+                 "$CONNECT_FOUR_ARENA_CACHE or ~/.cache/connect-four-arena).")
+        return table(cache(with_solver))
+
+    return decorate

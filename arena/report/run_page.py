@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from arena.analysis.report_section import CHART_FILE as BLUNDER_CHART
+from arena.analysis.report_section import blunder_section
 from arena.errors import ArenaError
 from arena.files import write_atomically
 from arena.names import depth_family, short_names
@@ -448,6 +450,9 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
                           "SPRT log-likelihood ratio against games",
                           charts.sprt_chart(run.sprt, _sprt_title(table, labels)))
     yield _terminations_section(games)
+    blunders = blunder_section(run.directory, labels)  # after `arena analyze`
+    if blunders is not None:
+        yield _with_chart(blunders[0], run, BLUNDER_CHART, "Blunders by phase", blunders[1])
 
 
 def write_report(run_dir: Path) -> Path:

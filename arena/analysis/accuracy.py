@@ -1,0 +1,188 @@
+"""How close agents play to perfection: on a set of positions with exact column scores,
+the share of positions where an agent plays a best move (its accuracy), the share where
+its move gives up the best theoretical result, win, draw or loss (its blunder rate), both
+with 95% Wilson intervals, and what its moves cost (median milliseconds, mean nodes).
+
+Agents are built from spec strings and asked in this process, each position as a new game,
+with a generator seeded by the run seed and the position's index.
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from agents.solver import outcome_class
+from arena.agent import Agent, Choice, GameStart, as_choice
+from arena.analysis.position_sets import PositionSet
+from arena.analysis.scores import ColumnScores
+from arena.board import Position
+from arena.errors import ArenaError
+from arena.registry import make_agent
+from arena.stats import wilson
+
+ACCURACY_FILE = "accuracy.csv"
+CHOICES_FILE = "choices.csv"
+CHART_FILE = "accuracy.png"
+
+
+class AgentFailedError(ArenaError):
+    """An agent crashed or played an illegal column on a test position."""
+
+
+@dataclass(frozen=True)
+class ChoiceRow:
+    """One agent's move on one position, beside the exact scores."""
+
+    agent: str
+    set: str
+    index: int
+    position: str  # move string
+    plies: int
+    move: int  # the column played, 1 = leftmost (as in move strings)
+    score: int  # the exact score of that move for the side to move
+    best_score: int
+    best_moves: str  # the best columns as a move string, e.g. "36"
+    best: bool  # a best move
+    kept: bool  # kept the best result (win, draw or loss)
+    ms: float
+    nodes: int | None
+
+
+@dataclass(frozen=True)
+class AccuracyRow:
+    """One agent on one set."""
+
+    agent: str
+    set: str
+    positions: int
+    seed: int
+    best: int
+    accuracy: float
+    accuracy_low: float
+    accuracy_high: float
+    blunders: int
+    blunder_rate: float
+    blunder_low: float
+    blunder_high: float
+    ms_per_move: float  # the median
+    nodes_per_move: float | None  # the mean
+
+
+def agent_move(agent: Agent, position: Position,
+               rng: np.random.Generator) -> tuple[Choice, float]:
+    """Ask ``agent``, in this process, for its move in ``position`` as a new game; the
+    choice and the seconds it took."""
+    agent.new_game(GameStart(position.rules, position.side_to_move))
+    start = time.perf_counter()
+    answer = agent.choose(position, rng)
+    return as_choice(answer), time.perf_counter() - start
+
+
+def measure_agent(spec: str, positions: PositionSet, scores: Sequence[ColumnScores],
+                  seed: int = 0, progress: Callable[[int], None] | None = None,
+                  ) -> tuple[AccuracyRow, list[ChoiceRow]]:
+    """Ask the agent of ``spec`` for a move on every position and grade it (after one
+    untimed move, so that loading or compiling its code is not counted)."""
+    agent = make_agent(spec)
+    if positions.positions:
+        _ask(agent, spec, positions, 0, np.random.default_rng([seed, len(positions)]))
+    rows = []
+    gc.disable()  # a collection would land on one agent's move
+    try:
+        for index, column_scores in enumerate(scores):
+            choice, seconds = _ask(agent, spec, positions, index,
+                                   np.random.default_rng([seed, index]))
+            rows.append(_graded(spec, positions, index, choice, seconds, column_scores))
+            if progress:
+                progress(1)
+    finally:
+        gc.enable()
+    return summarise(spec, positions.label, seed, rows), rows
+
+
+def _graded(spec: str, positions: PositionSet, index: int, choice: Choice, seconds: float,
+            column_scores: ColumnScores) -> ChoiceRow:
+    """The row of one choice, checked to be legal."""
+    moves, position = positions.moves[index], positions.positions[index]
+    if choice.column not in column_scores:
+        raise AgentFailedError(f"agent {spec!r} played column {choice.column} (0-based), "
+                               f"which is not legal in position {moves or '(empty)'} of "
+                               f"{positions.label}")
+    best_score = max(column_scores.values())
+    score = column_scores[choice.column]
+    return ChoiceRow(
+        agent=spec, set=positions.label, index=index, position=moves, plies=position.plies,
+        move=choice.column + 1, score=score, best_score=best_score,
+        best_moves="".join(str(c + 1) for c, s in column_scores.items() if s == best_score),
+        best=score == best_score, kept=outcome_class(score) == outcome_class(best_score),
+        ms=1000 * seconds, nodes=choice.nodes)
+
+
+def _ask(agent: Agent, spec: str, positions: PositionSet, index: int,
+         rng: np.random.Generator) -> tuple[Choice, float]:
+    """``agent_move`` on position ``index`` of the set, a crash reported with the position."""
+    try:
+        return agent_move(agent, positions.positions[index], rng)
+    except Exception as error:  # noqa: BLE001 - any crash is reported with its position
+        raise AgentFailedError(
+            f"agent {spec!r} crashed on position {positions.moves[index] or '(empty)'} of "
+            f"{positions.label}: {type(error).__name__}: {error}") from None
+
+
+def summarise(spec: str, label: str, seed: int, rows: Sequence[ChoiceRow]) -> AccuracyRow:
+    """The accuracy row of one agent's choices on one set."""
+    count = len(rows)
+    best = sum(row.best for row in rows)
+    blunders = sum(not row.kept for row in rows)
+    accuracy, blunder = wilson(best, count), wilson(blunders, count)
+    nodes = [row.nodes for row in rows]
+    return AccuracyRow(
+        agent=spec, set=label, positions=count, seed=seed, best=best,
+        accuracy=best / count, accuracy_low=accuracy.low, accuracy_high=accuracy.high,
+        blunders=blunders, blunder_rate=blunders / count, blunder_low=blunder.low,
+        blunder_high=blunder.high, ms_per_move=statistics.median(row.ms for row in rows),
+        nodes_per_move=None if None in nodes else sum(n or 0 for n in nodes) / count)
+
+
+def _merged(path: Path, new: pd.DataFrame) -> pd.DataFrame:
+    """The table at ``path`` with its rows for the (agent, set) pairs of ``new`` replaced."""
+    if not path.exists():
+        return new
+    old = read_table(path)
+    replaced = old.set_index(["agent", "set"]).index.isin(new.set_index(["agent", "set"]).index)
+    return pd.concat([old[~replaced], new], ignore_index=True)
+
+
+def write_results(directory: Path, summaries: Sequence[AccuracyRow],
+                  choices: Sequence[ChoiceRow]) -> pd.DataFrame:
+    """Merge the rows into accuracy.csv and choices.csv in ``directory`` (an agent measured
+    again on a set replaces its old rows); return the whole accuracy table."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, rows, kind in ((ACCURACY_FILE, summaries, AccuracyRow),
+                             (CHOICES_FILE, choices, ChoiceRow)):
+        new = pd.DataFrame([asdict(row) for row in rows], columns=[f.name for f in fields(kind)])
+        table = _merged(directory / name, new)
+        temporary = directory / (name + ".tmp")
+        table.to_csv(temporary, index=False)
+        temporary.replace(directory / name)
+    return read_table(directory / ACCURACY_FILE)
+
+
+def read_table(path: Path) -> pd.DataFrame:
+    """accuracy.csv or choices.csv with its proper dtypes."""
+    table = pd.read_csv(path, dtype={"agent": str, "set": str, "position": str,
+                                     "best_moves": str}, keep_default_na=False,
+                        na_values={"nodes": [""], "nodes_per_move": [""]})
+    if "nodes" in table:
+        table["nodes"] = table["nodes"].astype("Int64")
+    if "nodes_per_move" in table:
+        table["nodes_per_move"] = table["nodes_per_move"].astype(float)
+    return table

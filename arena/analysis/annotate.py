@@ -1,0 +1,269 @@
+"""Where games were thrown away: every move the agents played in a run's games, from a given
+ply on (the moves of an opening are not theirs), graded by the exact solver, and for each game
+the first move that changed its theoretical result.
+
+The theoretical result of a position is what perfect play from there gives agent A: win,
+draw or loss (the run's convention: agent A's point of view). A move changes it only for the
+worse for the side that plays it; such a move is a blunder. ``ply`` counts the discs on the
+board before the move (the move is the game's move number ``ply + 1``).
+
+Written beside games.csv: ``analysis.csv`` (one row a game) and ``blunders.csv`` (one row a
+blunder). Games are appended as they are analysed, so an interrupted analysis resumes.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Sequence
+from dataclasses import astuple, dataclass, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from arena.analysis.workers import SolverSettings, chunked_map, solver_settings
+from arena.board import Position, Rules
+from arena.errors import ArenaError, MalformedInputError
+from arena.files import truncate_partial_line
+from arena.records import iter_columns
+from arena.rundir import GAMES_FILE, read_meta
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+ANALYSIS_FILE = "analysis.csv"
+BLUNDERS_FILE = "blunders.csv"
+RESULTS = ("loss", "draw", "win")  # index = class + 1, agent A's point of view
+CHUNK = 2  # games per task of the worker pool
+
+
+class AnalysisError(ArenaError):
+    """A run that cannot be analysed, or an analysis made with other options."""
+
+
+@dataclass(frozen=True)
+class GameToAnalyse:
+    """What the analysis needs of a row of games.csv."""
+
+    game: int
+    agent_a: str
+    agent_b: str
+    first: str  # "a" or "b": agent A is player 1
+    opening: str  # the first moves, which no agent chose
+    moves: str  # the whole game, opening included
+    result: str
+
+
+@dataclass(frozen=True)
+class Blunder:
+    """A move that changed the theoretical result of its game."""
+
+    game: int
+    ply: int
+    side: str  # "a" or "b": who played it
+    agent: str
+    move: int  # the column, 1 = leftmost
+    before: str  # the theoretical result for agent A before the move
+    after: str  # and after it
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """One game: its theoretical result from ``from_ply`` on and its first blunder."""
+
+    game: int
+    agent_a: str
+    agent_b: str
+    first: str
+    result: str  # the result the game had, for agent A
+    plies: int
+    from_ply: int
+    graded_from: int  # the first ply graded: from_ply, or later after a longer opening
+    start: str  # the theoretical result for A where grading starts ("" if the game was over)
+    moves_a: int  # moves of agent A analysed
+    moves_b: int
+    blunders_a: int
+    blunders_b: int
+    first_blunder_ply: int | None
+    first_blunder_side: str
+    first_blunder_agent: str
+    first_blunder_move: int | None
+    first_blunder_before: str
+    first_blunder_after: str
+
+
+def theoretical_classes(positions: Sequence[Position], solve: Callable[[Position], int],
+                        ) -> list[int]:
+    """For each position, 1, 0 or -1 as perfect play from there wins, draws or loses for the
+    side to move (positions that are over: a loss if the last move won, else a draw). The
+    last positions are solved first: they fill the table for the earlier ones."""
+    from agents.solver import outcome_class
+
+    classes = [0] * len(positions)
+    for index in reversed(range(len(positions))):
+        position = positions[index]
+        if position.won:
+            classes[index] = -1
+        elif not position.is_full:
+            classes[index] = outcome_class(solve(position))
+    return classes
+
+
+def analyse_game(game: GameToAnalyse, rules: Rules, from_ply: int,
+                 solve: Callable[[Position], int]) -> tuple[GameAnalysis, list[Blunder]]:
+    """Grade every move of ``game`` the agents played at ``from_ply`` discs or more (the
+    opening's moves are not theirs)."""
+    positions = [Position.empty(rules)]
+    for char in game.moves:
+        positions.append(positions[-1].play(int(char) - 1))
+    start = min(max(from_ply, len(game.opening)), len(game.moves))
+    classes = theoretical_classes(positions[start:], solve)
+    a_moves_first = game.first == "a"
+
+    def for_a(ply: int) -> str:  # the theoretical result at ply, for agent A
+        mover_is_a = (ply % 2 == 0) == a_moves_first
+        value = classes[ply - start]
+        return RESULTS[(value if mover_is_a else -value) + 1]
+
+    blunders, counts = [], {"a": 0, "b": 0}
+    for ply in range(start, len(game.moves)):
+        side = "a" if (ply % 2 == 0) == a_moves_first else "b"
+        counts[side] += 1
+        before, after = for_a(ply), for_a(ply + 1)
+        if before != after:
+            blunders.append(Blunder(game.game, ply, side, getattr(game, f"agent_{side}"),
+                                    int(game.moves[ply]), before, after))
+    first = blunders[0] if blunders else None
+    return GameAnalysis(
+        game=game.game, agent_a=game.agent_a, agent_b=game.agent_b, first=game.first,
+        result=game.result, plies=len(game.moves), from_ply=from_ply, graded_from=start,
+        start="" if positions[start].is_terminal else for_a(start),
+        moves_a=counts["a"], moves_b=counts["b"],
+        blunders_a=sum(b.side == "a" for b in blunders),
+        blunders_b=sum(b.side == "b" for b in blunders),
+        first_blunder_ply=first.ply if first else None,
+        first_blunder_side=first.side if first else "",
+        first_blunder_agent=first.agent if first else "",
+        first_blunder_move=first.move if first else None,
+        first_blunder_before=first.before if first else "",
+        first_blunder_after=first.after if first else "",
+    ), blunders
+
+
+def _analyse_chunk(games: Sequence[GameToAnalyse], rules: Rules, from_ply: int,
+                   settings: SolverSettings) -> list[tuple[GameAnalysis, list[Blunder]]]:
+    """Analyse a few games with weak solves by the process's solver (in a worker: one like
+    its parent's)."""
+    from agents.solver import ensure_solver
+
+    shared = ensure_solver(*settings)
+
+    def weak(position: Position) -> int:
+        score = shared.solve(position, weak=True)
+        assert score is not None  # no node budget
+        return score
+
+    return [analyse_game(game, rules, from_ply, weak) for game in games]
+
+
+def run_rules(directory: Path) -> Rules:
+    """The board of the run in ``directory`` (meta.json; the standard board if it says none)."""
+    board = read_meta(directory).get("run", {}).get("board", {}) \
+        if (directory / "meta.json").exists() else {}
+    try:
+        return Rules(**board) if board else Rules()
+    except (TypeError, ArenaError) as error:
+        raise MalformedInputError(f"{directory}: meta.json has a bad board: {error}") from None
+
+
+def read_games(directory: Path) -> list[GameToAnalyse]:
+    """The games of the run in ``directory``, in game order."""
+    path = directory / GAMES_FILE
+    if not path.is_file():
+        raise AnalysisError(f"{directory}: no {GAMES_FILE}; give the directory of a run")
+    names = [f.name for f in fields(GameToAnalyse)]
+    games = [GameToAnalyse(int(row[0]), *row[1:]) for row in iter_columns(path, names)]
+    return sorted(games, key=lambda game: game.game)
+
+
+class _Appender:
+    """A CSV file of dataclass rows, opened for appending (header first when new)."""
+
+    def __init__(self, path: Path, kind: type):
+        self.path = path
+        self.header = [f.name for f in fields(kind)]
+
+    def append(self, rows: Sequence[Any]) -> None:
+        new = not self.path.exists() or self.path.stat().st_size == 0
+        with self.path.open("a", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            if new:
+                writer.writerow(self.header)
+            writer.writerows(["" if value is None else value for value in astuple(row)]
+                             for row in rows)
+
+
+def finished_games(directory: Path, from_ply: int) -> set[int]:
+    """The games already in analysis.csv (made with ``from_ply``); blunders.csv is cut back
+    to those games, so that a game interrupted between the two files is analysed again."""
+    analysis, blunders = directory / ANALYSIS_FILE, directory / BLUNDERS_FILE
+    done: set[int] = set()
+    if analysis.exists():
+        truncate_partial_line(analysis)
+        with analysis.open(newline="", encoding="utf-8") as handle:
+            for row in csv.DictReader(handle):
+                if int(row["from_ply"]) != from_ply:
+                    raise AnalysisError(
+                        f"{analysis} was made with --from-ply {row['from_ply']}; use that, or "
+                        f"delete {ANALYSIS_FILE} and {BLUNDERS_FILE} to start again")
+                done.add(int(row["game"]))
+    if blunders.exists():
+        truncate_partial_line(blunders)
+        with blunders.open(newline="", encoding="utf-8") as handle:
+            rows = list(csv.reader(handle))
+        kept = [rows[0], *(row for row in rows[1:] if int(row[0]) in done)] if rows else []
+        if len(kept) != len(rows):
+            with blunders.open("w", newline="", encoding="utf-8") as handle:
+                csv.writer(handle).writerows(kept)
+    return done
+
+
+def pending_games(directory: Path, from_ply: int) -> tuple[list[GameToAnalyse], int]:
+    """The games of the run in ``directory`` not analysed yet, and how many games it has."""
+    games = read_games(directory)
+    done = finished_games(directory, from_ply)
+    return [game for game in games if game.game not in done], len(games)
+
+
+def analyse_run(directory: Path, from_ply: int, games: Sequence[GameToAnalyse],
+                jobs: int = 1, progress: Callable[[int], None] | None = None) -> None:
+    """Analyse ``games`` of the run in ``directory`` (see ``pending_games``) with ``jobs``
+    processes and append them to its analysis; ``progress(n)`` is told as games finish."""
+    rules = run_rules(directory)
+    analysis = _Appender(directory / ANALYSIS_FILE, GameAnalysis)
+    blunders = _Appender(directory / BLUNDERS_FILE, Blunder)
+    for _, chunk_results in chunked_map(_analyse_chunk, games, jobs, CHUNK, rules, from_ply,
+                                        solver_settings()):
+        for game_analysis, game_blunders in chunk_results:
+            blunders.append(game_blunders)  # blunders first: a game counts once analysed
+            analysis.append([game_analysis])
+        if progress:
+            progress(len(chunk_results))
+
+
+def load_analysis(directory: Path) -> tuple[pd.DataFrame, pd.DataFrame] | None:
+    """analysis.csv and blunders.csv as DataFrames with their dtypes (the ply and column of
+    a first blunder are nullable integers), or None if the run has no analysis."""
+    import pandas as pd
+
+    if not (directory / ANALYSIS_FILE).exists():
+        return None
+    text = {"agent_a": str, "agent_b": str, "first": str, "result": str, "start": str,
+            "first_blunder_side": str, "first_blunder_agent": str,
+            "first_blunder_before": str, "first_blunder_after": str}
+    analysis = pd.read_csv(directory / ANALYSIS_FILE, dtype=text, keep_default_na=False,
+                           na_values={"first_blunder_ply": [""], "first_blunder_move": [""]})
+    for column in ("first_blunder_ply", "first_blunder_move"):
+        analysis[column] = analysis[column].astype("Int64")
+    blunders = pd.read_csv(directory / BLUNDERS_FILE,
+                           dtype={"side": str, "agent": str, "before": str, "after": str},
+                           keep_default_na=False)
+    return analysis, blunders

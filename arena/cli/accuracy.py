@@ -1,0 +1,116 @@
+"""``arena accuracy``: how often agents play a best move, measured with the exact solver."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from arena.board import Rules
+from arena.cli.options import board_options, solver_options
+from arena.progress import progress_bar
+
+if TYPE_CHECKING:
+    from arena.analysis.accuracy import AccuracyRow
+
+DEFAULT_SETS = ("random:12-16", "random:17-24", "random:25-34")
+DEFAULT_OUT = Path("results") / "accuracy"
+
+
+@click.command("accuracy")
+@click.argument("agents", nargs=-1, required=True)
+@click.option("--set", "sets", multiple=True, metavar="SPEC",
+              help="Positions to test on (repeatable): a shipped set such as Test_L2_R1, a "
+                   "file of move strings, random:A-B (random play stopped at A to B discs, "
+                   "no immediate win for the side to move) or games:DIR[:A-B] (a run's "
+                   "games). Default: random:12-16, random:17-24 and random:25-34.")
+@click.option("--positions", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Positions per set: the first N of a shipped set or file; N made by random "
+                   "play (default 1000); N drawn from a run's games (default 1000).")
+@click.option("--seed", type=click.IntRange(min=0), default=42, show_default=True,
+              help="Seed of the random positions and of the agents' generators.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes that solve positions (default: all cores).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_OUT,
+              show_default=True,
+              help="Directory of accuracy.csv, choices.csv and accuracy.png; an agent measured "
+                   "again on a set replaces its rows, the others stay.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+@board_options
+@solver_options()
+def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: int | None,
+                     seed: int, jobs: int | None, out: Path, quiet: bool, rules: Rules) -> None:
+    """Share of positions where each AGENT plays a best move, and its blunder rate.
+
+    The exact solver scores every column of every test position. An agent's accuracy is the
+    share of positions where it plays a column with the best score; its blunder rate the
+    share where its column gives up the best result the position offers (a win becomes a
+    draw or a loss, a draw a loss). Both come with 95% Wilson intervals, beside the
+    agent's milliseconds and nodes per move. Solved positions are cached, so the next
+    agent on the same set costs only its own moves.
+
+    \b
+    Examples:
+      arena accuracy random negamax:depth=4,heuristic=threats+positional minimax:depth=4
+      arena accuracy negamax:depth=2 negamax:depth=4 negamax:depth=6 --set Test_L2_R1
+      arena accuracy solver:temperature=2 --set games:results/matches/RUN --positions 300
+    """
+    import os
+
+    from arena.analysis.accuracy import CHART_FILE, measure_agent, write_results
+    from arena.analysis.charts import accuracy_chart
+    from arena.analysis.position_sets import DEFAULT_RANDOM_COUNT, load_position_set
+    from arena.analysis.scores import ScoreCache, score_positions
+    from arena.cachedir import cache_dir
+    from arena.names import short_names
+    from arena.registry import make_agent
+    from arena.report.charts import save
+
+    for spec in agents:
+        make_agent(spec)  # a bad spec fails before anything is solved
+    count = positions
+    loaded = []
+    for spec in sets or DEFAULT_SETS:
+        default = DEFAULT_RANDOM_COUNT if spec.startswith(("random:", "games:")) else None
+        loaded.append(load_position_set(spec, rules, count or default, seed))
+    workers = jobs or os.cpu_count() or 1
+    scored = []
+    for position_set in loaded:
+        score_cache = ScoreCache(cache_dir(), position_set.rules)
+        with progress_bar(len(position_set), f"solving {position_set.label}",
+                          not quiet) as advance:
+            scored.append(score_positions(position_set.positions, score_cache, workers,
+                                          progress=advance))
+    summaries, choices = [], []
+    for spec in agents:
+        for position_set, scores in zip(loaded, scored, strict=True):
+            with progress_bar(len(position_set), f"{spec} on {position_set.label}",
+                              not quiet) as advance:
+                summary, rows = measure_agent(spec, position_set, scores, seed, advance)
+            summaries.append(summary)
+            choices.extend(rows)
+    table = write_results(out, summaries, choices)
+    labels = short_names(list(table["agent"]))
+    save(accuracy_chart(table, labels), out / CHART_FILE)
+    _print_summaries(summaries)
+    click.echo(f"Output      {out}")
+
+
+def _print_summaries(summaries: Sequence[AccuracyRow]) -> None:
+    """The rows of this run as an aligned table."""
+    header = ("agent", "set", "positions", "best move [95%]", "blunders [95%]", "ms/move",
+              "nodes/move")
+    lines = [header]
+    for row in summaries:
+        lines.append((row.agent, row.set, str(row.positions),
+                      f"{row.accuracy:.1%} [{row.accuracy_low:.1%}, {row.accuracy_high:.1%}]",
+                      f"{row.blunder_rate:.1%} [{row.blunder_low:.1%}, {row.blunder_high:.1%}]",
+                      f"{row.ms_per_move:.3g}",
+                      "" if row.nodes_per_move is None else f"{row.nodes_per_move:,.0f}"))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    for line in lines:
+        click.echo("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
+                             for i, (cell, w) in enumerate(zip(line, widths, strict=True)))
+                   .rstrip())

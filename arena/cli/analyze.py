@@ -1,0 +1,68 @@
+"""``arena analyze``: the moves of a run's games graded by the exact solver."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from arena.cli.options import solver_options
+from arena.progress import progress_bar
+
+DEFAULT_FROM_PLY = 12
+
+
+@click.command("analyze")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--from-ply", type=click.IntRange(min=0), default=DEFAULT_FROM_PLY,
+              show_default=True, metavar="K",
+              help="Grade the moves played with K or more discs on the board (earlier "
+                   "positions of big boards are costly to solve).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes that solve positions (default: all cores).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@solver_options()
+def analyze_command(directory: Path, from_ply: int, jobs: int | None, quiet: bool) -> None:
+    """Find, in each game of the run in DIRECTORY, the first move that changed its result.
+
+    Every move the agents played from ply K on (not the moves of an opening) is graded by
+    the exact solver: the theoretical result (what perfect play from there gives agent A:
+    win, draw or loss) before and after it. A move
+    that changes it is a blunder of the side that played it. analysis.csv (one row a game:
+    its first blunder, ply, agent, from what to what, and blunder counts) and blunders.csv
+    (one row a blunder) are written beside games.csv, game by game: run the command again
+    to resume. `arena report DIRECTORY` then shows blunders per agent and per phase.
+
+    \b
+    Examples:
+      arena analyze results/matches/RUN
+      arena analyze results/matches/RUN --from-ply 8 --jobs 2
+    """
+    import os
+
+    from arena.analysis.annotate import (
+        ANALYSIS_FILE,
+        analyse_run,
+        load_analysis,
+        pending_games,
+        run_rules,
+    )
+    from arena.analysis.report_section import ALL, blunder_rates
+
+    todo, total = pending_games(directory, from_ply)
+    with progress_bar(total, "analysing", not quiet, unit="game",
+                      initial=total - len(todo)) as advance:
+        analyse_run(directory, from_ply, todo, jobs or os.cpu_count() or 1, advance)
+    tables = load_analysis(directory)
+    assert tables is not None
+    analysis, blunders = tables
+    rules = run_rules(directory)
+    rates = blunder_rates(analysis, blunders, rules.rows * rules.cols)
+    first = analysis["first_blunder_agent"].value_counts()
+    click.echo(f"Games       {len(analysis)} analysed ({len(todo)} now), moves from ply "
+               f"{from_ply} on")
+    for row in rates[rates["phase"] == ALL].to_dict("records"):
+        click.echo(f"{row['agent']}: {row['blunders']} blunders in {row['moves']} moves "
+                   f"({row['rate']:.1%} [{row['low']:.1%}, {row['high']:.1%}]), the first "
+                   f"blunder of {first.get(row['agent'], 0)} games")
+    click.echo(f"Output      {directory / ANALYSIS_FILE}")
