@@ -10,6 +10,7 @@ next; ``configure`` sets its table size (default ``DEFAULT_TABLE_MB``).
 from __future__ import annotations
 
 import math
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -235,6 +236,20 @@ def column_scores(position: Position) -> dict[int, int]:
     scores = shared_solver().column_scores(position)
     assert scores is not None  # no node budget
     return scores
+
+
+class SolverOracle:
+    """The exact solver as the oracle of the window's hints and of replays
+    (``arena.oracle.Oracle``): the process's solver, one question at a time, whatever the
+    thread that asks."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def column_scores(self, position: Position) -> dict[int, int]:
+        """The exact score of every legal column, for the side to move."""
+        with self._lock:
+            return column_scores(position)
 
 
 # --- reading scores ----------------------------------------------------------------------

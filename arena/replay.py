@@ -166,10 +166,14 @@ def _sign(score: int) -> int:
     return (score > 0) - (score < 0)
 
 
-def score_moves(game: RecordedGame, oracle: Oracle) -> list[MoveScore]:
-    """Every move of ``game`` scored by ``oracle`` beside the best move of its position."""
-    scored = []
+def score_moves(game: RecordedGame, oracle: Oracle, from_ply: int = 0) -> list[MoveScore | None]:
+    """Every move of ``game`` scored by ``oracle`` beside the best move of its position;
+    None for the moves played before ``from_ply`` discs were on the board."""
+    scored: list[MoveScore | None] = []
     for ply, column in enumerate(game.columns):
+        if ply < from_ply:
+            scored.append(None)
+            continue
         scores = oracle.column_scores(game.positions[ply])
         scored.append(MoveScore(ply + 1, column, scores[column], max(scores.values())))
     return scored
@@ -186,17 +190,18 @@ def header_lines(game: RecordedGame, directory: Path) -> list[str]:
     return lines
 
 
-def move_lines(game: RecordedGame, oracle: Oracle | None = None) -> list[str]:
-    """One line per move: ply, player, column; with an oracle, the score against the best."""
-    scores = score_moves(game, oracle) if oracle is not None else None
+def move_lines(game: RecordedGame, oracle: Oracle | None = None, from_ply: int = 0) -> list[str]:
+    """One line per move: ply, player, column; with an oracle, the score against the best
+    (from ``from_ply`` discs on)."""
+    scores = score_moves(game, oracle, from_ply) if oracle is not None else None
     lines = []
     for ply, column in enumerate(game.columns):
         mover = 1 + ply % 2
         line = f"{ply + 1:>3}. {SYMBOL[mover]} column {column + 1}"
         if ply < len(game.opening):
             line += "  (opening)"
-        if scores is not None:
-            score = scores[ply]
+        score = scores[ply] if scores is not None else None
+        if score is not None:
             line += f"  score {score_text(score.played):>3} (best {score_text(score.best)})"
             if score.verdict:
                 line += f"  {score.verdict}"

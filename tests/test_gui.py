@@ -18,12 +18,14 @@ import pytest
 from brute_force_oracle import BruteForceOracle
 from click.testing import CliRunner
 
+from agents.solver import SolverOracle
 from arena.board import DEFAULT_RULES, Rules
 from arena.cli import main
 from arena.gui.controller import PlayController
 from arena.gui.layout import Layout
 from arena.gui.thinker import AgentProcess
-from arena.notation import parse_moves, play_moves
+from arena.notation import from_moves, parse_moves, play_moves
+from arena.oracle import Oracle
 from arena.session import PlaySession
 
 if not os.environ.get("CI"):
@@ -43,7 +45,7 @@ class Driver:
     """A window with its controller, and a person's hand on its mouse and keyboard."""
 
     def __init__(self, agent: str | None, rules: Rules = DEFAULT_RULES, start: str = "",
-                 human: int = 1, oracle: BruteForceOracle | None = None):
+                 human: int = 1, oracle: Oracle | None = None):
         self.lines: list[str] = []
         humans = {1, 2} if agent is None else {human}
         self.session = PlaySession(rules, humans, parse_moves(start, rules))
@@ -243,6 +245,26 @@ def test_hints_show_the_oracles_scores(open_window: Callable[..., Driver]) -> No
     x, y = driver.layout.hint_centre(2)
     box = [driver.pixel((x + dx, y + dy)) for dx in range(-12, 13) for dy in range(-8, 9)]
     assert gui_window.HINT_COLOURS[1] in box  # "+6" written in the colour of a win
+
+
+def test_the_solver_hints_while_the_window_keeps_drawing(
+        open_window: Callable[..., Driver]) -> None:
+    # A Test_L1_R2 position that takes the solver about a second; its published score is 6.
+    oracle = SolverOracle()
+    oracle.column_scores(from_moves("44444433"))  # compiled before the window opens
+    driver = open_window(None, start="7265453", oracle=oracle)
+    driver.key(pygame.K_h)
+    frames, statuses = 0, set()
+    while driver.controller.hint_scores() is None:
+        statuses.add(driver.controller.status())
+        assert driver.window.step(), "the window closed"
+        frames += 1
+        time.sleep(0.005)
+    assert frames >= 10  # the solver searches without holding up the window
+    assert "Player 2 (yellow, O): click a column  (hints: solving...)" in statuses
+    scores = driver.controller.hint_scores()
+    assert scores is not None and max(scores.values()) == 6
+    assert "solving" not in driver.controller.status()
 
 
 def test_without_an_oracle_hints_are_explained(open_window: Callable[..., Driver]) -> None:

@@ -94,3 +94,8 @@ def test_gui_without_pygame_says_how_to_install_it(monkeypatch: pytest.MonkeyPat
     assert code == 2 and out.count("\n") == 1
     assert out.strip() == ("arena: error: the window needs pygame, which is not installed: "
                            "pip install 'connect-four-arena[gui]'")
+
+
+def test_hints_need_the_window() -> None:
+    code, out = play("random", "--hints", typed="")
+    assert (code, out) == (2, "arena: error: --hints shows scores in the window: add --gui\n")

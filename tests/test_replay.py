@@ -115,7 +115,7 @@ def test_the_board_size_comes_from_the_run(small_run: Path) -> None:
 def test_an_oracle_scores_every_move_against_the_best(small_run: Path) -> None:
     oracle = BruteForceOracle()
     for game in load_recorded_games(small_run):
-        scores = score_moves(game, oracle)
+        scores = [score for score in score_moves(game, oracle) if score is not None]
         assert [s.column for s in scores] == [int(c) - 1 for c in game.moves]
         for score, position in zip(scores, game.positions, strict=False):
             column_scores = oracle.column_scores(position)
@@ -128,6 +128,17 @@ def test_an_oracle_scores_every_move_against_the_best(small_run: Path) -> None:
     assert MoveScore(1, 0, 0, 3).verdict == "mistake"
     assert MoveScore(1, 0, -2, 0).verdict == "mistake"
     assert MoveScore(1, 0, -2, 3).verdict == "blunder"
+
+
+def test_show_scores_grades_moves_with_the_solver_from_a_ply(small_run: Path) -> None:
+    (game,) = load_recorded_games(small_run, [1])
+    expected = move_lines(game, BruteForceOracle(), from_ply=3)
+    code, output = arena("show", str(small_run), "1", "--scores", "--from-ply", "3")
+    assert code == 0, output
+    listed = [line for line in output.splitlines() if re.match(r" *\d+\. [XO] column", line)]
+    assert listed == expected
+    assert all("score" not in line for line in listed[:3])
+    assert all("score" in line for line in listed[3:])
 
 
 def test_the_brute_force_oracle_knows_a_win_in_one() -> None:

@@ -4,6 +4,7 @@ and a plain brute force on small boards."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
 import numpy as np
@@ -11,7 +12,14 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from agents.solver import MIN_TABLE_MB, Solver, column_scores, solve, table_bits
+from agents.solver import (
+    MIN_TABLE_MB,
+    Solver,
+    SolverOracle,
+    column_scores,
+    solve,
+    table_bits,
+)
 from arena.board import Position, Rules
 from arena.errors import IllegalMoveError
 from arena.notation import from_moves
@@ -182,3 +190,11 @@ def test_table_sizes() -> None:
     assert MIN_TABLE_MB == 16 and table_bits(MIN_TABLE_MB) == 21
     with pytest.raises(ValueError, match="at least 16 MB"):
         table_bits(8)
+
+
+def test_the_oracle_answers_threads_one_at_a_time() -> None:
+    entries = load_set("Test_L2_R1", limit=40)
+    oracle = SolverOracle()
+    with ThreadPoolExecutor(4) as threads:
+        answers = list(threads.map(lambda e: oracle.column_scores(e.position), entries))
+    assert [max(scores.values()) for scores in answers] == [e.score for e in entries]

@@ -387,7 +387,7 @@ def _solve(cur: np.uint64, mask: np.uint64, weak: bool, e: Env) -> Int:
     return low
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # other threads run while it searches (the window's hints)
 def solve(cur: np.uint64, mask: np.uint64, weak: bool, packed: np.ndarray, tt: np.ndarray,
           scratch: np.ndarray, stats: np.ndarray, book_keys: np.ndarray,
           book_scores: np.ndarray, book_depth: Int) -> Int:
@@ -401,7 +401,7 @@ def solve(cur: np.uint64, mask: np.uint64, weak: bool, packed: np.ndarray, tt: n
     return _solve(cur, mask, weak, e)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def column_scores(cur: np.uint64, mask: np.uint64, packed: np.ndarray, tt: np.ndarray,
                   scratch: np.ndarray, stats: np.ndarray, book_keys: np.ndarray,
                   book_scores: np.ndarray, book_depth: Int) -> np.ndarray:

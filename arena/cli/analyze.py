@@ -6,10 +6,8 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import solver_options
+from arena.cli.options import DEFAULT_FROM_PLY, solver_options
 from arena.progress import progress_bar
-
-DEFAULT_FROM_PLY = 12
 
 
 @click.command("analyze")

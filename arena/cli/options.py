@@ -148,6 +148,10 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
     return decorate
 
 
+DEFAULT_FROM_PLY = 12
+"""Where solver grading starts by default: earlier positions of big boards are costly."""
+
+
 def solver_options(table_mb: float | None = None) -> Callable[[Callable[..., Any]],
                                                                   Callable[..., Any]]:
     """Add --table-mb (default ``table_mb``, else the solver's) and --cache; they set up the

@@ -24,11 +24,15 @@ from arena.terminal import play_in_terminal
                    "e.g. 4453.")
 @click.option("--gui", is_flag=True,
               help="Play in a window (needs pygame: pip install 'connect-four-arena[gui]').")
+@click.option("--hints", is_flag=True,
+              help="With --gui: show the exact score of every column from the start (H "
+                   "toggles them at any time). Early positions of the standard board take "
+                   "the solver minutes unless `arena book` has been run.")
 @board_options
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed for the agent's choices and the coin toss (default: a fresh one, "
                    "printed so the game can be replayed).")
-def play_command(agent: str, first: str, moves: str, gui: bool, rules: Rules,
+def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool, rules: Rules,
                  seed: int | None) -> None:
     """Play against AGENT (a spec string such as negamax:depth=6).
 
@@ -38,16 +42,20 @@ def play_command(agent: str, first: str, moves: str, gui: bool, rules: Rules,
 
     With --gui, a window opens: click a column to drop your disc; U or Backspace undoes,
     N starts a new game, 1-9 drop in a column, Escape or Q closes. The agent thinks in its
-    own process, so the window stays responsive. The move string of the game is printed
-    when the window closes.
+    own process, so the window stays responsive. H shows or hides the exact solver's score
+    of every column (positive: the side to move wins, the sooner the larger; 0: a draw;
+    negative: it loses). The move string of the game is printed when the window closes.
 
     \b
     Examples:
       arena play negamax:depth=6
       arena play minimax:depth=4 --gui --first human
+      arena play negamax:depth=4 --gui --moves 4444 --hints
       arena play random --moves 4453 --rows 6 --cols 7
       arena play human --gui          (two people at one window)
     """
+    if hints and not gui:
+        raise click.UsageError("--hints shows scores in the window: add --gui")
     if gui:
         from arena.gui import require_pygame
 
@@ -59,10 +67,12 @@ def play_command(agent: str, first: str, moves: str, gui: bool, rules: Rules,
     interactive = bool(getattr(opponent, "interactive", False))
     sequence = np.random.SeedSequence(seed)
     if gui:
+        from agents.solver import SolverOracle
         from arena.gui import play_window
 
         click.echo(f"Seed {sequence.entropy}. Playing {agent} on {rules} in a window.")
-        play_window(agent, rules, start, first, sequence, interactive, echo=click.echo)
+        play_window(agent, rules, start, first, sequence, interactive, SolverOracle(),
+                    show_hints=hints, echo=click.echo)
         return
     coin, agent_rng = (np.random.default_rng(s) for s in sequence.spawn(2))
     session = PlaySession(rules, {1, 2} if interactive else {draw_human_side(first, coin)},

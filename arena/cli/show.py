@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from arena.cli.options import DEFAULT_FROM_PLY
 from arena.errors import MalformedInputError
 from arena.oracle import Oracle
 from arena.render import render_for_stdout
@@ -22,8 +23,16 @@ from arena.replay import header_lines, load_recorded_games, move_lines
 @click.option("--ply", type=click.IntRange(min=0), default=None,
               help="Show the board after this many plies instead of the final one.")
 @click.option("--list", "list_moves", is_flag=True, help="List every move, one per line.")
+@click.option("--scores", is_flag=True,
+              help="Grade every move with the exact solver: its score beside the best one "
+                   "(Pons' scores for the mover: positive wins, the sooner the larger), and "
+                   "whether it was an inaccuracy, a mistake or a blunder. Implies --list.")
+@click.option("--from-ply", type=click.IntRange(min=0), default=DEFAULT_FROM_PLY,
+              show_default=True, metavar="K",
+              help="With --scores: grade the moves played with K or more discs on the board "
+                   "(early positions of big boards are costly to solve).")
 def show_command(directory: Path, game: int, step: bool, ply: int | None,
-                 list_moves: bool) -> None:
+                 list_moves: bool, scores: bool, from_ply: int) -> None:
     """Replay GAME (its index, the game column of games.csv) of the run in DIRECTORY.
 
     Prints who played with which symbol (X moved first), the opening, the moves, the result
@@ -34,13 +43,21 @@ def show_command(directory: Path, game: int, step: bool, ply: int | None,
       arena show results/matches/random-vs-immediate-win_n100_seed42_1a2b3c4d 7
       arena show DIR 7 --step
       arena show DIR 7 --ply 10
+      arena show DIR 7 --scores --from-ply 8
     """
-    show_game(directory, game, step, ply, list_moves)
+    oracle = None
+    if scores:
+        from agents.solver import SolverOracle
+
+        oracle = SolverOracle()
+    show_game(directory, game, step, ply, list_moves or scores, oracle, from_ply)
 
 
 def show_game(directory: Path, index: int, step: bool = False, ply: int | None = None,
-              list_moves: bool = False, oracle: Oracle | None = None) -> None:
-    """Print a recorded game; with ``oracle``, every listed move gets its score."""
+              list_moves: bool = False, oracle: Oracle | None = None,
+              from_ply: int = 0) -> None:
+    """Print a recorded game; with ``oracle``, every listed move from ``from_ply`` discs on
+    gets its score."""
     (game,) = load_recorded_games(directory, [index])
     plies = len(game.columns)
     if ply is not None and ply > plies:
@@ -48,7 +65,7 @@ def show_game(directory: Path, index: int, step: bool = False, ply: int | None =
     for line in header_lines(game, directory):
         click.echo(line)
     if step:
-        lines = move_lines(game, oracle)
+        lines = move_lines(game, oracle, from_ply)
         wait = sys.stdin.isatty() and sys.stdout.isatty()
         if wait:
             click.echo("(Enter: next move, q and Enter: stop)")
@@ -59,7 +76,7 @@ def show_game(directory: Path, index: int, step: bool = False, ply: int | None =
             click.echo("\n" + line + "\n" + render_for_stdout(game.positions[done]))
         return
     if list_moves:
-        for line in move_lines(game, oracle):
+        for line in move_lines(game, oracle, from_ply):
             click.echo(line)
     shown = plies if ply is None else ply
     if shown < plies:

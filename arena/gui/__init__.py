@@ -38,6 +38,7 @@ def play_window(
     seed: np.random.SeedSequence | None = None,
     interactive_agent: bool = False,
     oracle: Oracle | None = None,
+    show_hints: bool = False,
     echo: Callable[[str], None] = print,
 ) -> PlaySession:
     """Play ``agent`` (a spec string) in a window until it is closed; returns the session.
@@ -45,7 +46,8 @@ def play_window(
     ``start`` is the position's move list; ``first`` (human, agent, random) picks the
     person's side at every new game; ``seed`` seeds the coin and the agent, as in the
     terminal game. An interactive agent (``human``) makes it a game for two people at one
-    window. ``oracle``, when given, offers hints (H). ``echo`` receives one line per game.
+    window. ``oracle``, when given, offers hints (H; shown from the start with
+    ``show_hints``). ``echo`` receives one line per game.
     """
     require_pygame()
     from arena.gui.controller import PlayController
@@ -58,6 +60,7 @@ def play_window(
     session = PlaySession(rules, humans, start)
     thinker = None if interactive_agent else AgentProcess(agent, agent_seed)
     controller = PlayController(session, thinker, agent, first, coin, oracle, echo)
+    controller.show_hints = show_hints and oracle is not None
     window = None
     reason = "window closed"
     try:

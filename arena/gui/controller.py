@@ -108,7 +108,8 @@ class PlayController:
             return f"{self.agent_name} is thinking{dots:<3} {seconds:.1f} s"
         mover = session.position.side_to_move
         who = "Your move" if len(session.humans) == 1 else f"Player {mover}"
-        return f"{who} ({SYMBOLS[mover]}): click a column"
+        solving = "  (hints: solving...)" if self.show_hints and self.hint_scores() is None else ""
+        return f"{who} ({SYMBOLS[mover]}): click a column{solving}"
 
     def hint_scores(self) -> dict[int, int] | None:
         """The oracle's scores for the current position when hints are on and known."""
