@@ -92,8 +92,9 @@ def _players(agents: Sequence[Any]) -> list[str]:
 
 
 def _settings(rules: Rules | None, seed: int, time_per_move: float | None,
-              time_bank: float | None, hosting: Hosting) -> GameSettings:
-    return GameSettings(rules or Rules(), seed, time_per_move, time_bank, hosting)
+              time_bank: float | None, hosting: Hosting, adjudicate: int | None) -> GameSettings:
+    return GameSettings(rules or Rules(), seed, time_per_move, time_bank, hosting,
+                        adjudicate=adjudicate)
 
 
 def _finish(directory: Path, keep: bool, kind: type[RunResult]) -> RunResult:
@@ -136,6 +137,7 @@ def match(
     time_per_move: float | None = None,
     time_bank: float | None = None,
     hosting: Hosting = "auto",
+    adjudicate: int | None = None,
     rules: Rules | None = None,
     out: str | Path | None = None,
     progress: bool = True,
@@ -149,7 +151,8 @@ def match(
     """
     spec_a, spec_b = _players([a, b])
     plan = match_plan(spec_a, spec_b, games,
-                      _settings(rules, seed, time_per_move, time_bank, hosting), openings, first)
+                      _settings(rules, seed, time_per_move, time_bank, hosting, adjudicate),
+                      openings, first)
 
     def play(directory: Path) -> None:
         with ProgressBar(enabled=progress) as bar:
@@ -171,6 +174,7 @@ def tournament(
     time_per_move: float | None = None,
     time_bank: float | None = None,
     hosting: Hosting = "auto",
+    adjudicate: int | None = None,
     rules: Rules | None = None,
     out: str | Path | None = None,
     progress: bool = True,
@@ -179,7 +183,7 @@ def tournament(
 ) -> TournamentResult:
     """A round robin of ``agents`` (every pair ``games`` games), or with ``gauntlet`` the
     first against each other one; the result has the ratings and the crosstable too."""
-    settings = _settings(rules, seed, time_per_move, time_bank, hosting)
+    settings = _settings(rules, seed, time_per_move, time_bank, hosting, adjudicate)
     plan = tournament_plan(_players(agents), games, settings,
                            load_openings(openings, settings.rules, seed), gauntlet)
 

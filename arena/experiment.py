@@ -11,6 +11,7 @@ An experiment file reads::
     time_per_move = 1.0   # seconds, optional; an agent may have its own: "random@time=0.5"
     time_bank = 10.0      # seconds of overtime per agent and game, optional
     hosting = "auto"      # auto (default), inline or process: see `arena match --help`
+    adjudicate = 14       # optional: games end at this ply with the solver's proven result
 
     [[match]]
     name = "d4-vs-random" # required, unique: the entry's directory
@@ -114,7 +115,7 @@ WTL = Kind("a list of three whole numbers >= 0, [W, T, L]", lambda v: isinstance
 
 GAME_OPTIONS: dict[str, Kind] = {"seed": WHOLE, "openings": STRING, "rows": WHOLE,
                                  "cols": WHOLE, "connect": WHOLE, "time_per_move": NUMBER,
-                                 "time_bank": NUMBER, "hosting": STRING}
+                                 "time_bank": NUMBER, "hosting": STRING, "adjudicate": WHOLE}
 AGENT = Kind("an agent spec or {tournament = NAME, rank = K}", lambda v: isinstance(v, str)
              or (isinstance(v, dict) and v.keys() == {"tournament", "rank"}
                  and isinstance(v["tournament"], str) and is_whole(v["rank"])))
@@ -395,7 +396,7 @@ def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> En
                                       options.get("connect", 4)),
                                 options.get("seed", DEFAULT_SEED), options.get("time_per_move"),
                                 options.get("time_bank"), options.get("hosting", "auto"),
-                                context.engines)
+                                context.engines, options.get("adjudicate"))
         return build.make(index, options, settings, context)
     except ArenaError as error:
         raise where.error(str(error)) from None

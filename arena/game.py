@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from arena.adjudication import Adjudicator
 from arena.agent import Agent, GameStart, Limit, as_choice
 from arena.board import Position
 from arena.errors import ArenaError
@@ -70,13 +71,14 @@ def play_game(
     limits: Sequence[Limit] = NO_LIMITS,
     time_bank: float | None = None,
     observer: Observer | None = None,
+    adjudicator: Adjudicator | None = None,
 ) -> GameRecord:
     """Play ``players[0]`` (player 1) against ``players[1]`` from ``start`` to the end.
 
     ``opening`` moves are already part of ``start``'s history. ``limits`` are the players'
     limits per move, ``time_bank`` the overtime reserve of each for the game.
     ``observer(position, column)`` is called with the start position (column None) and after
-    every move.
+    every move. ``adjudicator`` ends the game when it is due, with the proven result.
     """
     hosts = [as_host(player) for player in players]
     record = GameRecord(moves=list(opening))
@@ -91,6 +93,10 @@ def play_game(
     if observer:
         observer(position, None)
     while not position.is_terminal:
+        if adjudicator is not None and adjudicator.due(position):
+            record.winner = adjudicator.winner(position)
+            record.termination = Termination.ADJUDICATED
+            return record
         mover = position.side_to_move
         side = mover - 1
         limit = limits[side]

@@ -21,6 +21,9 @@ class Termination(StrEnum):
     """The process hosting an agent died: os._exit, a signal, a native crash, out of memory."""
     TIME_FORFEIT = "time_forfeit"
     """An agent overran its time limit (and its time bank) by more than the grace."""
+    ADJUDICATED = "adjudicated"
+    """The game reached the run's adjudication ply and was scored with the result the exact
+    solver proves from there."""
 
 
 FORFEITS: tuple[Termination, ...] = (

@@ -77,6 +77,8 @@ class GameSettings:
     hosting: Hosting = "auto"
     engines: EnginesTable | None = None
     """The engines that ``engine:NAME`` names (``--engines FILE``), for every worker."""
+    adjudicate: int | None = None
+    """The ply at which games end with the result the exact solver proves (None: never)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
@@ -89,6 +91,11 @@ class GameSettings:
             raise MatchSetupError(
                 f"time bank must be a number of seconds >= 0, got {self.time_bank}"
             )
+        if self.adjudicate is not None and (isinstance(self.adjudicate, bool)
+                                            or not isinstance(self.adjudicate, int)
+                                            or self.adjudicate < 0):
+            raise MatchSetupError(
+                f"adjudication ply must be a whole number >= 0, got {self.adjudicate!r}")
         if self.hosting not in HOSTINGS:
             raise MatchSetupError(
                 f"hosting {self.hosting!r}: expected one of {', '.join(HOSTINGS)}"
@@ -167,6 +174,8 @@ class MatchPlan:
             "time_per_move": self.settings.time_per_move,
             **({"time_bank": self.settings.time_bank} if self.settings.time_bank is not None
                else {}),
+            **({"adjudicate": self.settings.adjudicate}
+               if self.settings.adjudicate is not None else {}),
             **self.openings.describe(),
         }
 
@@ -224,7 +233,8 @@ def plan_from_description(run: Mapping[str, Any],
     """
     board = run["board"]
     rules = Rules(board["rows"], board["cols"], board["connect"])
-    settings = GameSettings(rules, run["seed"], run.get("time_per_move"), run.get("time_bank"))
+    settings = GameSettings(rules, run["seed"], run.get("time_per_move"), run.get("time_bank"),
+                            adjudicate=run.get("adjudicate"))
     pairings = tuple(Pairing(str(a), str(b), games, first)
                      for a, b, games, first in run["pairings"])
     spec = run.get("openings", "none")

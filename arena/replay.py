@@ -25,7 +25,9 @@ TERMINATION_WORDS = {
     "board_full": "a full board",
     "illegal_move": "an illegal move",
     "agent_error": "an agent error",
+    "agent_crash": "an agent crash",
     "time_forfeit": "a time forfeit",
+    "adjudicated": "adjudication (the solver's proof)",
 }
 SYMBOL = {1: "X", 2: "O"}
 

@@ -128,7 +128,7 @@ def run_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 
 
 def _show(value: Any) -> str:
-    return json.dumps(value, sort_keys=True)
+    return "none" if value is None else json.dumps(value, sort_keys=True)
 
 
 def _counts(run: dict[str, Any]) -> list[int]:

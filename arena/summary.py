@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from arena.files import file_digest, write_atomically
-from arena.outcome import FORFEITS
+from arena.outcome import FORFEITS, Termination
 from arena.records import iter_columns
 from arena.rundir import GAMES_FILE, SUMMARY_FILE
 from arena.stats import EloEstimate, pentanomial, pentanomial_counts, trinomial
@@ -81,6 +81,7 @@ class PairingSummary:
     first_game: int
     results: Counter[str] = field(default_factory=Counter)
     forfeits: Counter[tuple[str, str]] = field(default_factory=Counter)
+    adjudicated: int = 0  # games ended with the solver's result (not in summary.csv)
     plies: int = 0
     side_a: Side = field(default_factory=Side)
     side_b: Side = field(default_factory=Side)
@@ -97,6 +98,8 @@ class PairingSummary:
         self.results[result] += 1
         if termination in FORFEITS:
             self.forfeits[(termination, "a" if result == "loss" else "b")] += 1
+        elif termination == Termination.ADJUDICATED:
+            self.adjudicated += 1
         self.plies += int(plies)
         self.side_a.add(time_a, turns_a, nodes_a)
         self.side_b.add(time_b, turns_b, nodes_b)

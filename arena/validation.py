@@ -4,7 +4,8 @@ Every row must be a game of the plan (index in range, once), with the plan's pai
 first mover and opening; a result and a termination from the known sets; numbers where numbers
 belong; and a move string that replays legally from the opening to exactly that ending: a
 line by the last move for ``four_in_a_row``, a full board for ``board_full``, a game still
-going for a forfeit, with the result that follows. The move strings are replayed in bulk by a
+going for a forfeit, with the result that follows; and for ``adjudicated``, a game still going
+at the run's adjudication ply, with any result. The move strings are replayed in bulk by a
 numba kernel (``arena.endings``), so a run of a million games is checked in seconds.
 """
 
@@ -130,6 +131,10 @@ def _check_row(path: Path, line: int, row: list[str], plan: MatchPlan,
         raise bad(f"moves {moves!r} do not start with the opening {opening!r}")
     if _whole(plies) != len(moves):
         raise bad(f"plies {plies!r} is not the number of moves ({len(moves)})")
+    if termination == Termination.ADJUDICATED:
+        problem = _adjudication_problem(plan.settings.adjudicate, opening, moves)
+        if problem:
+            raise bad(problem)
     time_a, time_b, nodes_a, nodes_b, turns_a, turns_b = numbers
     for name, value in (("time_a", time_a), ("time_b", time_b)):
         if not _seconds(value):
@@ -139,6 +144,16 @@ def _check_row(path: Path, line: int, row: list[str], plan: MatchPlan,
         if not value.isdigit():
             raise bad(f"{name} {value!r} is not a whole number")
     return game, moves, (first, result, termination)
+
+
+def _adjudication_problem(ply: int | None, opening: str, moves: str) -> str:
+    """What is wrong with a game adjudicated after ``moves`` ('' if nothing)."""
+    if ply is None:
+        return "the game was adjudicated, but this run does not adjudicate"
+    due = max(ply, len(opening))
+    if len(moves) != due:
+        return f"the game was adjudicated after {len(moves)} plies, not at ply {due}"
+    return ""
 
 
 def _whole(text: str) -> int | None:
@@ -184,6 +199,8 @@ def _ending_problem(moves: str, claim: tuple[str, str, str], code: int) -> str:
     endings = {WON: Termination.FOUR_IN_A_ROW, FULL: Termination.BOARD_FULL}
     if code in endings and termination != endings[code]:
         return f"moves {moves!r} end in {endings[code]}, not {termination}"
+    if code == ONGOING and termination == Termination.ADJUDICATED:
+        return ""  # any result: the solver's proof is not repeated here
     if code == ONGOING and termination not in FORFEITS:
         return f"moves {moves!r} leave the game unfinished, yet it ended in {termination}"
     a_player = 1 if first == "a" else 2

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from arena.adjudication import Adjudicator
 from arena.agent import Limit
 from arena.board import Position, Rules
 from arena.bridges.engine import EngineHost
@@ -99,7 +100,9 @@ def play_task(task: GameTask, settings: GameSettings, agents: AgentCache,
         players.reverse()
         limits.reverse()
     opening, start = _start(settings.rules, task.opening)
-    record = play_game(players, (rng, rng), start, opening, limits, settings.time_bank)
+    adjudicator = None if settings.adjudicate is None else Adjudicator(settings.adjudicate)
+    record = play_game(players, (rng, rng), start, opening, limits, settings.time_bank,
+                       adjudicator=adjudicator)
     for side, name, host in (("a", task.agent_a, host_a), ("b", task.agent_b, host_b)):
         text = host.take_output()
         if text:

@@ -220,7 +220,7 @@ def test_another_test_or_a_match_in_the_same_directory_is_refused(tmp_path: Path
     # nor is the same test with the other LLR: one run never mixes the two
     with pytest.raises(RunDirectoryError, match=r'sprt_llr "exact" there, "approximate" here'):
         run_sprt(plan(), SprtTest(0.0, 50.0, batch_pairs=5, llr="approximate"), tmp_path)
-    with pytest.raises(RunDirectoryError, match=r"sprt_alpha 0\.05 there, null here"):
+    with pytest.raises(RunDirectoryError, match=r"sprt_alpha 0\.05 there, none here"):
         run_games(plan(), tmp_path)
     assert (tmp_path / "games.csv").read_text() == before
 

@@ -36,7 +36,9 @@ def format_summary(summary: PairingSummary, directory: Path) -> str:
     rows = [
         ("Forfeits", forfeits or "none"),
         ("Distinct", f"{summary.distinct_games} games"),
-        ("Plies", f"{summary.plies / summary.games:.1f} per game"),
+        ("Plies", f"{summary.plies / summary.games:.1f} per game" + (
+            f" ({summary.adjudicated} adjudicated: the solver's result)"
+            if summary.adjudicated else "")),
         ("ms/move", f"A {summary.side_a.ms_per_move:.3f}, B {summary.side_b.ms_per_move:.3f}"),
         ("nodes/move", ", ".join(f"{side} {'-' if n is None else f'{n:.0f}'}"
                                  for side, n in zip("AB", nodes, strict=True))),

@@ -64,9 +64,9 @@ def finish_run(directory: Path, report: bool) -> None:
 def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable[..., Any]],
                                                                         Callable[..., Any]]:
     """Add the options every game-playing command shares: workers, seed, openings, limits,
-    hosting, engines, board, output directory, quiet, report and backend. The command receives
-    ``settings`` (a GameSettings) instead of the seed, limit, bank, hosting, engines and
-    board."""
+    hosting, adjudication, engines, board, output directory, quiet, report and backend. The
+    command receives ``settings`` (a GameSettings) instead of the seed, limit, bank, hosting,
+    adjudication, engines and board."""
     from arena.bridges.engines_file import load_engines, use_engines
     from arena.hosting.base import DEFAULT_MOVE_BOUND, GRACE_SECONDS, HOSTINGS
     from arena.plan import DEFAULT_SEED, GameSettings
@@ -103,6 +103,13 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
                           f"your code). Without a time limit, a child process gets "
                           f"{DEFAULT_MOVE_BOUND:g} s a move. Engines (engine:..., pons:...) "
                           "always run in a process of their own."),
+        click.option("--adjudicate", type=click.IntRange(min=0), default=None,
+                     metavar="PLY",
+                     help="End each game once PLY discs are on the board, with the result "
+                          "the exact solver proves from there (termination adjudicated), as "
+                          "engine testers adjudicate with tablebases. On the standard board "
+                          "from about ply 12 a game costs well under a second; earlier "
+                          "plies cost seconds to minutes unless `arena book` has been run."),
         click.option("--engines", type=click.Path(dir_okay=False, path_type=Path),
                      default=None, metavar="FILE",
                      help="An engines file (TOML): named engines with their command, "
@@ -130,13 +137,15 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(command)
         def with_settings(*args: Any, rules: Rules, seed: int, time_per_move: float | None,
-                          time_bank: float | None, hosting: Any, engines: Path | None,
-                          backend: str, scheduler: str | None, **kwargs: Any) -> Any:
+                          time_bank: float | None, hosting: Any, adjudicate: int | None,
+                          engines: Path | None, backend: str, scheduler: str | None,
+                          **kwargs: Any) -> Any:
             if scheduler is not None and backend != "dask":
                 raise click.UsageError("--scheduler applies only with --backend dask")
             table = load_engines(engines) if engines is not None else None
             use_engines(table)
-            settings = GameSettings(rules, seed, time_per_move, time_bank, hosting, table)
+            settings = GameSettings(rules, seed, time_per_move, time_bank, hosting, table,
+                                    adjudicate)
             return command(*args, settings=settings, backend=backend, scheduler=scheduler,
                            **kwargs)
 
