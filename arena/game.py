@@ -89,20 +89,22 @@ def play_game(
         except AgentFault as fault:
             return record.forfeit(index + 1, fault.termination, f"new_game: {fault}")
     banks = [time_bank, time_bank]
+    bounds = [_bound(limits[0], time_bank), _bound(limits[1], time_bank)]
+    asks = [host.move for host in hosts]
     position = Position(start.rules, start.current, start.mask, start.won)  # ours alone
     if observer:
         observer(position, None)
+    mover = position.side_to_move
     while not position.is_terminal:
         if adjudicator is not None and adjudicator.due(position):
             record.winner = adjudicator.winner(position)
             record.termination = Termination.ADJUDICATED
             return record
-        mover = position.side_to_move
         side = mover - 1
         limit = limits[side]
         current, mask = position.current, position.mask
         try:
-            answer, seconds = hosts[side].move(position, rngs[side], _bound(limit, banks[side]))
+            answer, seconds = asks[side](position, rngs[side], bounds[side])
         except AgentFault as fault:
             record.turns[side] += 1
             return record.forfeit(mover, fault.termination, str(fault))
@@ -117,6 +119,7 @@ def play_game(
                 return record.forfeit(mover, Termination.TIME_FORFEIT,
                                       f"move {position.plies + 1} took {seconds:.3f} s: "
                                       f"{_allowance(limit, time_bank)}")
+            bounds[side] = _bound(limit, banks[side])  # what is left of the bank
         if type(answer) is int:
             column = answer
         else:
@@ -134,6 +137,7 @@ def play_game(
                                   f"column {column} is not a legal move in position "
                                   f"{record.move_string or '(empty)'}")
         record.moves.append(column)
+        mover = 3 - mover
         if observer:
             observer(position, column)
     record.winner = position.winner or 0

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import Literal
 
 import numpy as np
 
@@ -55,42 +56,44 @@ class AgentFault(Exception):
         self.termination = termination
 
 
-@runtime_checkable
-class Host(Protocol):
-    """Runs one agent: built on ``start``, told of each game, asked for moves."""
+class Host(ABC):
+    """Runs one agent: built on ``start``, told of each game, asked for moves. (A base class,
+    not a protocol: ``isinstance`` on it is cheap enough for every game.)"""
 
     spec: str
 
     @property
+    @abstractmethod
     def traits(self) -> Traits:
         """What the agent declares (builds it if needed)."""
 
+    @abstractmethod
     def start(self) -> None:
         """Build the agent if it is not built yet; AgentFault if it cannot be."""
 
+    @abstractmethod
     def new_game(self, game: GameStart) -> None:
         """Tell the agent a game begins; AgentFault if it fails."""
 
+    @abstractmethod
     def move(self, position: Position, rng: np.random.Generator,
              bound: float | None) -> tuple[int | Choice, float]:
         """The agent's answer and the seconds it thought; AgentFault if it fails or, where
         the host can stop it, is not back within ``bound`` seconds."""
 
+    @abstractmethod
     def take_output(self) -> str:
         """What the agent printed since the last call."""
 
+    @abstractmethod
     def close(self) -> None:
         """Release the agent (and its process); the host can be started again."""
 
 
-class StartedOnDemand:
+class StartedOnDemand(Host):
     """A host whose agent declares its traits when it starts (in a process of its own)."""
 
     _traits: Traits | None = None
-
-    def start(self) -> None:
-        """Start the agent's process, learning its traits."""
-        raise NotImplementedError
 
     @property
     def traits(self) -> Traits:

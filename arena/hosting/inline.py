@@ -13,7 +13,7 @@ import numpy as np
 
 from arena.agent import Agent, Choice, GameAbandoned, GameStart
 from arena.board import Position, Rules
-from arena.hosting.base import AgentFault, Traits, describe, traits_of
+from arena.hosting.base import AgentFault, Host, Traits, describe, traits_of
 from arena.interrupts import from_user
 from arena.outcome import Termination
 
@@ -28,7 +28,7 @@ def _fault(error: BaseException) -> AgentFault:
     return AgentFault(Termination.AGENT_ERROR, describe(error))
 
 
-class InlineHost:
+class InlineHost(Host):
     """Hosts an agent in this process.
 
     Everything an agent raises, ``SystemExit`` and ``KeyboardInterrupt`` included, is an
