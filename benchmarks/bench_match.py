@@ -107,7 +107,10 @@ def scaling(games: int) -> None:
 
 TIMING_AGENTS = ("random", "immediate-win", "immediate-win:block=true", "minimax:depth=4",
                  "negamax:depth=2", "negamax:depth=4",
-                 "negamax:depth=6,heuristic=threats+positional")
+                 "negamax:depth=6,heuristic=threats+positional", "negamax-id:time=0.005",
+                 "mcts:iterations=2000")
+# The solver is left out: on the early positions of 6 x 7 games a move costs it seconds to
+# minutes without an opening book (benchmarks/bench_solver.py measures it).
 
 
 def timing(games: int) -> None:
