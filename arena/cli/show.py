@@ -40,7 +40,7 @@ def show_command(directory: Path, game: int, step: bool, ply: int | None,
 
     \b
     Examples:
-      arena show results/matches/random-vs-immediate-win_n100_seed42_1a2b3c4d 7
+      arena show results/matches/random-vs-immediate-win_seed42_1a2b3c4d 7
       arena show DIR 7 --step
       arena show DIR 7 --ply 10
       arena show DIR 7 --scores --from-ply 8
