@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from arena.adjudication import Adjudicator
 from arena.agent import Agent, GameStart, Limit, as_choice
+from arena.analysis.adjudication import Adjudicator
 from arena.board import Position
 from arena.errors import ArenaError
 from arena.hosting.base import GRACE_SECONDS, AgentFault, Host

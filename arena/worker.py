@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from arena.adjudication import Adjudicator
 from arena.agent import Limit
+from arena.analysis.adjudication import Adjudicator
 from arena.board import Position, Rules
 from arena.bridges.engine import EngineHost
 from arena.bridges.engines_file import use_engines

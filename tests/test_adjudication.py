@@ -11,7 +11,7 @@ import pytest
 from brute_force_oracle import BruteForceOracle
 from click.testing import CliRunner
 
-from arena.adjudication import Adjudicator
+from arena.analysis.adjudication import Adjudicator
 from arena.board import Position, Rules
 from arena.cli import main
 from arena.errors import ArenaError
