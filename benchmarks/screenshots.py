@@ -4,7 +4,8 @@
 
 The window: a game of a scripted person (random columns) against negamax:depth=4, on the
 display in DISPLAY (run it under ``xvfb-run`` for a real X server) or SDL's dummy driver,
-saved after six plies and when the game ends. The replay page: two games of a
+saved after six plies and when the game ends; and the solver's hints over a position of
+Pons' Test_L2_R1 set. The replay page: two games of a
 match exported with ``arena export html`` and drawn by headless Chromium at the last ply.
 """
 
@@ -62,6 +63,34 @@ def window_screenshots(playing: Path, ended: Path) -> str:
     return verdict
 
 
+def hints_screenshot(path: Path, moves: str = "52753311433677442422121") -> None:
+    """The window with the solver's score over every column of the position after ``moves``
+    (the second position of Test_L2_R1, whose published score is 8)."""
+    if not os.environ.get("DISPLAY"):
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    from agents.solver import SolverOracle
+    from arena.board import Rules
+    from arena.gui.controller import PlayController
+    from arena.gui.window import GameWindow
+    from arena.notation import parse_moves
+    from arena.session import PlaySession
+
+    session = PlaySession(Rules(), {1, 2}, parse_moves(moves, Rules()))
+    controller = PlayController(session, None, "", "human", oracle=SolverOracle(), echo=print)
+    controller.toggle_hints()
+    window = GameWindow(controller, "Connect Four Arena: hints")
+    scores = controller.hint_scores()
+    while scores is None:
+        window.step()
+        time.sleep(0.01)
+        scores = controller.hint_scores()
+    controller.hover = max(scores, key=scores.__getitem__)  # the mouse over a best column
+    window.step()
+    window.save_frame(str(path))
+    controller.close()
+    window.close()
+
+
 def replay_screenshot(path: Path) -> None:
     """Export two games of a match and let Chromium draw the page."""
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -89,6 +118,8 @@ def main() -> None:
     playing.unlink(missing_ok=True)
     verdict = window_screenshots(playing, ended)
     print(f"window: {playing} and {ended} ({verdict})")
+    hints_screenshot(args.out_dir / "window-hints.png")
+    print(f"hints: {args.out_dir / 'window-hints.png'}")
     replay_screenshot(args.out_dir / "replay.png")
     print(f"replay page: {args.out_dir / 'replay.png'}")
 
