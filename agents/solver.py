@@ -17,6 +17,7 @@ import numpy as np
 
 from agents._kernels import solver as kernels
 from agents._kernels.bitboard import board_array
+from agents.budget import PLANNED_SHARE, nodes_for_move, seconds_for_move
 from agents.opening_book import Book, load_book
 from arena.agent import BaseAgent, Choice
 from arena.board import Position, Rules
@@ -29,6 +30,9 @@ DEFAULT_TABLE_MB = 64
 KernelArguments = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                         int]
 MIN_TABLE_MB = 8 << kernels.MIN_TABLE_BITS >> 20  # 16 MB
+NOMINAL_NODES_PER_SECOND = 5_000_000
+"""A time limit in nodes: under half the solver's speed on one core of the 2020s (11 to 15
+million nodes a second in benchmarks/bench_solver.py)."""
 
 
 def table_bits(table_mb: float) -> int:
@@ -137,9 +141,15 @@ class SolverAgent(BaseAgent):
     legal column instead. ``max_nodes`` (or a node limit of the game, whichever is smaller)
     bounds the search per move: past it the agent wins at once when it can, else blocks an
     immediate threat, else plays the column nearest the centre that does not let the
-    opponent win at once (such moves report no score). A time limit is not watched. The
-    solver and its table are shared by every solver agent in the process.
+    opponent win at once (such moves report no score). A time limit of the game becomes a
+    node budget too, at ``NOMINAL_NODES_PER_SECOND`` (machine-independent, and a fraction
+    of the solver's real speed, so a move fits its time). The solver and its table are
+    shared by every solver agent in the process; whether a budgeted search finishes depends
+    on what that table already holds, so with ``max_nodes`` the agent is not reproducible
+    move for move (with a game's node or time limit neither).
     """
+
+    supported_limits = frozenset({"time", "nodes"})
 
     def __init__(self, temperature: float = 0.0, blunder: float = 0.0,
                  max_nodes: int | None = None):
@@ -152,11 +162,19 @@ class SolverAgent(BaseAgent):
         self.temperature = temperature
         self.blunder = blunder
         self.max_nodes = max_nodes
+        self.reproducible = max_nodes is None  # see the class docstring
+
+    def warm_up(self, rules: Rules) -> None:
+        """Load the kernels, the table and the board's book before the first timed move."""
+        shared_solver().column_scores(Position.empty(rules), max_nodes=1)
 
     def node_budget(self) -> int | None:
-        """The nodes a move may search: ``max_nodes`` or the game's node limit, the smaller."""
-        limit = self.game.limit.nodes if self.game is not None else None
-        budgets = [n for n in (self.max_nodes, limit) if n is not None]
+        """The nodes a move may search: the smallest of ``max_nodes``, the game's node limit
+        and its time limit turned into nodes."""
+        seconds = seconds_for_move(None, self.game)
+        budgets = [n for n in (self.max_nodes, nodes_for_move(self.game)) if n is not None]
+        if seconds is not None:
+            budgets.append(max(1, int(PLANNED_SHARE * seconds * NOMINAL_NODES_PER_SECOND)))
         return min(budgets) if budgets else None
 
     def choose(self, position: Position, rng: np.random.Generator) -> Choice:

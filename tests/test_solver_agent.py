@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
-from agents.solver import SolverAgent, column_scores, safe_column
+from agents.solver import NOMINAL_NODES_PER_SECOND, SolverAgent, column_scores, safe_column
 from arena.agent import Choice, GameStart, Limit
 from arena.board import DEFAULT_RULES, Position, Rules
+from arena.cli import main
 from arena.conformance import check_agent
 from arena.errors import AgentSpecError
 from arena.game import play_game
@@ -79,6 +82,23 @@ def test_past_the_node_budget_it_plays_a_safe_column_without_a_score() -> None:
     # An immediate win is taken, an immediate threat blocked.
     assert safe_column(from_moves("112233")) == 3
     assert safe_column(from_moves("17273")) == 3
+
+
+def test_a_time_limit_is_a_node_budget_and_plays_in_time(tmp_path: Path) -> None:
+    agent = SolverAgent()
+    agent.new_game(GameStart(DEFAULT_RULES, 1, Limit(time=0.05)))
+    assert agent.node_budget() == int(0.8 * 0.05 * NOMINAL_NODES_PER_SECOND)
+    choice = agent.choose(from_moves("44"), np.random.default_rng(0))  # minutes to solve
+    assert choice.score is None and choice.nodes is not None
+    assert choice.nodes <= agent.node_budget() + DEFAULT_RULES.cols  # it stopped at its budget
+    assert {"time", "nodes"} <= SolverAgent.supported_limits
+    assert SolverAgent().reproducible and not SolverAgent(max_nodes=100).reproducible
+    # In a run: no forfeit under a limit far below what solving the early moves takes.
+    run = tmp_path / "run"
+    result = CliRunner().invoke(main, ["match", "solver@time=0.2", "random", "-n", "2", "-j",
+                                       "1", "--out", str(run), "--quiet", "--no-report"])
+    assert result.exit_code == 0, result.output
+    assert "Forfeits    none" in result.output
 
 
 def test_it_never_loses_a_drawn_board_to_random_play() -> None:
