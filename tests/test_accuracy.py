@@ -26,7 +26,8 @@ from arena.analysis.scores import ScoreCache, score_positions
 from arena.board import Position, Rules
 from arena.cli import main
 
-HERE = __name__
+HERE = __file__  # agents of this file, loaded by path (in a child process of their own)
+AGENTS = Path(__file__).parent / "data" / "hosting_agents.py"
 STANDARD = Rules()
 
 
@@ -51,6 +52,20 @@ def test_rates_of_an_agent_with_a_known_move(tmp_path: Path) -> None:
     assert summary.nodes_per_move is None
     assert [row.move for row in rows] == [min(s) + 1 for s in scores]
     assert all(row.score == scores[row.index][row.move - 1] for row in rows)
+
+
+@pytest.mark.parametrize(("agent", "reason"), [
+    ("Exits", "agent_error): SystemExit: 0"),
+    ("HardExits", "agent_crash): the agent's process exited with status 3"),
+    ("Interrupts", "agent_error): KeyboardInterrupt"),
+])
+def test_an_agent_that_fails_is_one_line(tmp_path: Path, agent: str, reason: str) -> None:
+    result = CliRunner().invoke(main, ["accuracy", f"{AGENTS}:{agent}", "--set", "Test_L3_R1",
+                                       "--positions", "3", "--out", str(tmp_path / "out"),
+                                       "--quiet"])
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1
+    assert "failed on position" in result.output and reason in result.output
 
 
 def test_the_solver_agent_is_perfect(tmp_path: Path) -> None:

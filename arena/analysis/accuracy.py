@@ -3,15 +3,16 @@ the share of positions where an agent plays a best move (its accuracy), the shar
 its move gives up the best theoretical result, win, draw or loss (its blunder rate), both
 with 95% Wilson intervals, and what its moves cost (median milliseconds, mean nodes).
 
-Agents are built from spec strings and asked in this process, each position as a new game,
-with a generator seeded by the run seed and the position's index.
+Agents are built from spec strings and hosted as in a match (``arena.hosting``: built-ins in
+this process, agents from the user's files in a child process of their own), asked each
+position as a new game, with a generator seeded by the run seed and the position's index.
+An agent that fails, on any position, ends the measurement with one line naming it.
 """
 
 from __future__ import annotations
 
 import gc
 import statistics
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -20,12 +21,14 @@ import numpy as np
 import pandas as pd
 
 from agents.solver import outcome_class
-from arena.agent import Agent, Choice, GameStart, as_choice
+from arena.agent import Choice, GameStart, as_choice
 from arena.analysis.position_sets import PositionSet
 from arena.analysis.scores import ColumnScores
-from arena.board import Position
+from arena.board import Position, Rules
 from arena.errors import ArenaError
-from arena.registry import make_agent
+from arena.hosting.base import AgentFault, Host
+from arena.hosting.policy import make_host
+from arena.outcome import Termination
 from arena.stats import wilson
 
 ACCURACY_FILE = "accuracy.csv"
@@ -76,14 +79,16 @@ class AccuracyRow:
     nodes_per_move: float | None  # the mean
 
 
-def agent_move(agent: Agent, position: Position,
+def agent_move(host: Host, position: Position,
                rng: np.random.Generator) -> tuple[Choice, float]:
-    """Ask ``agent``, in this process, for its move in ``position`` as a new game; the
-    choice and the seconds it took."""
-    agent.new_game(GameStart(position.rules, position.side_to_move))
-    start = time.perf_counter()
-    answer = agent.choose(position, rng)
-    return as_choice(answer), time.perf_counter() - start
+    """Ask the hosted agent for its move in ``position`` as a new game; the choice and the
+    seconds it took. AgentFault if it fails (a child process also at the default bound)."""
+    host.new_game(GameStart(position.rules, position.side_to_move))
+    answer, seconds = host.move(position, rng, None)
+    try:
+        return as_choice(answer), seconds
+    except TypeError as error:
+        raise AgentFault(Termination.ILLEGAL_MOVE, str(error)) from None
 
 
 def measure_agent(spec: str, positions: PositionSet, scores: Sequence[ColumnScores],
@@ -91,21 +96,33 @@ def measure_agent(spec: str, positions: PositionSet, scores: Sequence[ColumnScor
                   ) -> tuple[AccuracyRow, list[ChoiceRow]]:
     """Ask the agent of ``spec`` for a move on every position and grade it (after one
     untimed move, so that loading or compiling its code is not counted)."""
-    agent = make_agent(spec)
-    if positions.positions:
-        _ask(agent, spec, positions, 0, np.random.default_rng([seed, len(positions)]))
+    host = make_host(spec, "auto")
     rows = []
-    gc.disable()  # a collection would land on one agent's move
     try:
+        _start(host, spec, positions.positions[0].rules if positions.positions else None)
+        if positions.positions:
+            _ask(host, spec, positions, 0, np.random.default_rng([seed, len(positions)]))
+        gc.disable()  # a collection would land on one agent's move
         for index, column_scores in enumerate(scores):
-            choice, seconds = _ask(agent, spec, positions, index,
+            choice, seconds = _ask(host, spec, positions, index,
                                    np.random.default_rng([seed, index]))
             rows.append(_graded(spec, positions, index, choice, seconds, column_scores))
             if progress:
                 progress(1)
     finally:
         gc.enable()
+        host.close()
     return summarise(spec, positions.label, seed, rows), rows
+
+
+def _start(host: Host, spec: str, rules: Rules | None) -> None:
+    """Build the agent (and warm it up for the set's board)."""
+    try:
+        host.start()
+        if rules is not None:
+            host.new_game(GameStart(rules, 1))
+    except AgentFault as fault:
+        raise AgentFailedError(f"agent {spec!r} failed to start: {fault}") from None
 
 
 def _graded(spec: str, positions: PositionSet, index: int, choice: Choice, seconds: float,
@@ -126,15 +143,15 @@ def _graded(spec: str, positions: PositionSet, index: int, choice: Choice, secon
         ms=1000 * seconds, nodes=choice.nodes)
 
 
-def _ask(agent: Agent, spec: str, positions: PositionSet, index: int,
+def _ask(host: Host, spec: str, positions: PositionSet, index: int,
          rng: np.random.Generator) -> tuple[Choice, float]:
-    """``agent_move`` on position ``index`` of the set, a crash reported with the position."""
+    """``agent_move`` on position ``index`` of the set, a failure reported with the position."""
     try:
-        return agent_move(agent, positions.positions[index], rng)
-    except Exception as error:  # noqa: BLE001 - any crash is reported with its position
+        return agent_move(host, positions.positions[index], rng)
+    except AgentFault as fault:
         raise AgentFailedError(
-            f"agent {spec!r} crashed on position {positions.moves[index] or '(empty)'} of "
-            f"{positions.label}: {type(error).__name__}: {error}") from None
+            f"agent {spec!r} failed on position {positions.moves[index] or '(empty)'} of "
+            f"{positions.label} ({fault.termination}): {fault}") from None
 
 
 def summarise(spec: str, label: str, seed: int, rows: Sequence[ChoiceRow]) -> AccuracyRow:
