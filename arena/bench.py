@@ -36,9 +36,11 @@ import numpy as np
 
 from arena.agent import GameStart, as_choice
 from arena.board import Position, Rules
-from arena.errors import MalformedInputError
+from arena.errors import ArenaError, MalformedInputError
 from arena.files import write_atomically
 from arena.game import play_game
+from arena.hosting.base import AgentFault
+from arena.hosting.policy import make_host
 from arena.positions import load_set
 from arena.registry import make_agent
 
@@ -118,28 +120,43 @@ POSITION_SETS: dict[str, Callable[[int | None], list[Position]]] = {
 SETS = tuple(POSITION_SETS)
 
 
+class AgentFailedError(ArenaError):
+    """An agent that failed while it was being measured."""
+
+
 def measure(spec: str, positions: Sequence[Position], set_name: str,
             repeat: int = DEFAULT_REPEAT) -> BenchRow:
-    """Time a fresh agent built from ``spec`` on every position, after one warm-up move."""
-    agent = make_agent(spec)
+    """Time a fresh agent built from ``spec`` on every position, after one warm-up move.
+
+    The agent is hosted as in a match (agents from the user's files in a child process,
+    timed there); one that fails raises AgentFailedError."""
+    host = make_host(spec, "auto")
     rng = np.random.default_rng(0)
-    agent.new_game(GameStart(positions[0].rules, positions[0].side_to_move))
-    agent.choose(positions[0], rng)
     seconds, nodes, depths, playouts = [], [], [], []
-    gc.disable()
     try:
+        host.start()
+        host.new_game(GameStart(positions[0].rules, positions[0].side_to_move))
+        host.move(positions[0], rng, None)
+        gc.disable()
         for position in positions:
             fastest = math.inf
             for _ in range(repeat):
-                start = time.perf_counter()
-                choice = as_choice(agent.choose(position, rng))
-                fastest = min(fastest, time.perf_counter() - start)
+                answer, took = host.move(position, rng, None)
+                fastest = min(fastest, took)
+            choice = as_choice(answer)
             seconds.append(fastest)
             nodes.append(choice.nodes)
             depths.append(choice.depth)
             playouts.append(choice.playouts)
+    except AgentFault as fault:
+        raise AgentFailedError(f"agent {spec!r} failed while measured on {set_name} "
+                               f"({fault.termination}): {fault}") from None
+    except TypeError as error:  # an answer that is not a column
+        raise AgentFailedError(f"agent {spec!r} answered no column on {set_name}: "
+                               f"{error}") from None
     finally:
         gc.enable()
+        host.close()
     total_nodes = _total(nodes)
     total_playouts = _total(playouts)
     known_depths = [d for d in depths if d is not None]

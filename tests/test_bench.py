@@ -18,6 +18,7 @@ from arena.bench import (
     pons_positions,
 )
 from arena.board import Rules
+from arena.cli import main
 from arena.cli.bench import bench_command
 from arena.errors import AgentSpecError, MalformedInputError
 from arena.notation import from_moves
@@ -113,3 +114,16 @@ def test_cli_refuses_a_bad_spec_before_timing() -> None:
     result = CliRunner().invoke(bench_command, ["--agents", "negamax:depth=zero", "--quick"])
     assert isinstance(result.exception, AgentSpecError)
     assert "measuring" not in result.output
+
+
+def test_an_agent_that_fails_while_measured_is_one_line(tmp_path: Path) -> None:
+    agents = Path(__file__).parent / "data" / "hosting_agents.py"
+    for agent, reason in (("Exits", "(agent_error): SystemExit: 0"),
+                          ("HardExits", "(agent_crash): the agent's process exited with status 3")):
+        out = tmp_path / f"{agent}.csv"
+        result = CliRunner().invoke(main, ["bench", "--agents", f"{agents}:{agent}", "--out",
+                                           str(out)])
+        assert result.exit_code == 2, result.output
+        last = result.output.splitlines()[-1]
+        assert last.startswith("arena: error: agent ") and last.endswith(reason), last
+        assert not out.exists()
