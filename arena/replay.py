@@ -7,7 +7,7 @@ meta.json. An oracle (the solver), when given, scores every move against the bes
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -168,9 +168,11 @@ def _sign(score: int) -> int:
     return (score > 0) - (score < 0)
 
 
-def score_moves(game: RecordedGame, oracle: Oracle, from_ply: int = 0) -> list[MoveScore | None]:
+def score_moves(game: RecordedGame, oracle: Oracle, from_ply: int = 0,
+                advance: Callable[[int], None] | None = None) -> list[MoveScore | None]:
     """Every move of ``game`` scored by ``oracle`` beside the best move of its position;
-    None for the moves played before ``from_ply`` discs were on the board."""
+    None for the moves played before ``from_ply`` discs were on the board. ``advance(1)`` is
+    called after each move scored."""
     scored: list[MoveScore | None] = []
     for ply, column in enumerate(game.columns):
         if ply < from_ply:
@@ -178,6 +180,8 @@ def score_moves(game: RecordedGame, oracle: Oracle, from_ply: int = 0) -> list[M
             continue
         scores = oracle.column_scores(game.positions[ply])
         scored.append(MoveScore(ply + 1, column, scores[column], max(scores.values())))
+        if advance is not None:
+            advance(1)
     return scored
 
 
@@ -192,10 +196,11 @@ def header_lines(game: RecordedGame, directory: Path) -> list[str]:
     return lines
 
 
-def move_lines(game: RecordedGame, oracle: Oracle | None = None, from_ply: int = 0) -> list[str]:
+def move_lines(game: RecordedGame, oracle: Oracle | None = None, from_ply: int = 0,
+               advance: Callable[[int], None] | None = None) -> list[str]:
     """One line per move: ply, player, column; with an oracle, the score against the best
-    (from ``from_ply`` discs on)."""
-    scores = score_moves(game, oracle, from_ply) if oracle is not None else None
+    (from ``from_ply`` discs on; ``advance`` as in ``score_moves``)."""
+    scores = score_moves(game, oracle, from_ply, advance) if oracle is not None else None
     lines = []
     for ply, column in enumerate(game.columns):
         mover = 1 + ply % 2

@@ -10,8 +10,9 @@ import click
 from arena.cli.options import DEFAULT_FROM_PLY
 from arena.errors import MalformedInputError
 from arena.oracle import Oracle
+from arena.progress import progress_bar
 from arena.render import render_for_stdout
-from arena.replay import header_lines, load_recorded_games, move_lines
+from arena.replay import RecordedGame, header_lines, load_recorded_games, move_lines
 
 
 @click.command("show")
@@ -62,10 +63,10 @@ def show_game(directory: Path, index: int, step: bool = False, ply: int | None =
     plies = len(game.columns)
     if ply is not None and ply > plies:
         raise MalformedInputError(f"--ply {ply}: game {index} has only {plies} plies")
+    lines = _move_lines(game, oracle, from_ply) if step or list_moves else []
     for line in header_lines(game, directory):
         click.echo(line)
     if step:
-        lines = move_lines(game, oracle, from_ply)
         wait = sys.stdin.isatty() and sys.stdout.isatty()
         if wait:
             click.echo("(Enter: next move, q and Enter: stop)")
@@ -75,13 +76,20 @@ def show_game(directory: Path, index: int, step: bool = False, ply: int | None =
                 return
             click.echo("\n" + line + "\n" + render_for_stdout(game.positions[done]))
         return
-    if list_moves:
-        for line in move_lines(game, oracle, from_ply):
-            click.echo(line)
+    for line in lines:
+        click.echo(line)
     shown = plies if ply is None else ply
     if shown < plies:
         click.echo(f"\nAfter {shown} of {plies} plies:")
     click.echo("\n" + render_for_stdout(game.positions[shown]))
+
+
+def _move_lines(game: RecordedGame, oracle: Oracle | None, from_ply: int) -> list[str]:
+    """The game's move lines, graded by ``oracle`` under a progress bar (the solver may take
+    seconds a move on early plies of big boards)."""
+    graded = max(0, len(game.columns) - from_ply) if oracle is not None else 0
+    with progress_bar(graded, "grading moves", enabled=graded > 0, unit="move") as advance:
+        return move_lines(game, oracle, from_ply, advance)
 
 
 def _next_or_stop() -> bool:
