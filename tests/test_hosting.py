@@ -181,6 +181,13 @@ def test_warming_up_is_never_timed(tmp_path: Path) -> None:
     assert games["time_a"].sum() < 0.5  # the half-second warm-up is not in it
 
 
+@pytest.mark.parametrize("hosting", ["inline", "process"])
+def test_no_garbage_collection_while_a_move_is_timed(tmp_path: Path, hosting: str) -> None:
+    run_games(plan_of(agent("ChecksCollection"), "random", 2, hosting=hosting), tmp_path)
+    games = load_games(tmp_path / "games.csv")
+    assert set(games["termination"]) <= {"four_in_a_row", "board_full"}, games["error"].iloc[0]
+
+
 def test_without_a_limit_a_move_still_has_a_bound(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("arena.hosting.process.DEFAULT_MOVE_BOUND", 0.5)

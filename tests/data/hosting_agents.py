@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import sys
@@ -142,4 +143,13 @@ class DiesInWorkers(BaseAgent):
     def choose(self, position, rng):
         if multiprocessing.parent_process() is not None:
             os._exit(4)
+        return position.legal_moves()[0]
+
+
+class ChecksCollection(BaseAgent):
+    """Raises if garbage collection could run while its move is timed."""
+
+    def choose(self, position, rng):
+        if gc.isenabled():
+            raise RuntimeError("garbage collection is on while the move is timed")
         return position.legal_moves()[0]
