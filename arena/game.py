@@ -11,6 +11,7 @@ that point; agents in the worker's process are timed when they return.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -79,7 +80,24 @@ def play_game(
     limits per move, ``time_bank`` the overtime reserve of each for the game.
     ``observer(position, column)`` is called with the start position (column None) and after
     every move. ``adjudicator`` ends the game when it is due, with the proven result.
+
+    Garbage collection waits until the game is over, so that no collection lands in a timed
+    move (agents in a child process get the same there, move by move).
     """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _play(players, rngs, start, opening, limits, time_bank, observer, adjudicator)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _play(players: Sequence[Agent | Host], rngs: Sequence[np.random.Generator],
+          start: Position, opening: Sequence[int], limits: Sequence[Limit],
+          time_bank: float | None, observer: Observer | None,
+          adjudicator: Adjudicator | None) -> GameRecord:
+    """The game of ``play_game``."""
     hosts = [as_host(player) for player in players]
     record = GameRecord(moves=list(opening))
     for index, host in enumerate(hosts):

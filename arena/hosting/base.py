@@ -1,8 +1,9 @@
 """What every host provides, and the faults it reports.
 
 Every host times an agent's move around its ``choose`` alone, with garbage collection held off
-meanwhile (as ``arena bench`` measures), so that a collection of everyone's garbage is never
-charged to the agent that happened to trigger it.
+meanwhile (by the game loop for agents in this process, by the child for the others; as
+``arena bench`` measures), so that a collection of everyone's garbage is never charged to the
+agent that happened to trigger it.
 """
 
 from __future__ import annotations

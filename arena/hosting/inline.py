@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import io
 import sys
 import time
@@ -90,25 +89,19 @@ class InlineHost(Host):
 
     def move(self, position: Position, rng: np.random.Generator,
              bound: float | None) -> tuple[int | Choice, float]:
-        """Ask for a move; ``bound`` is not enforced here (the game loop times the answer).
-        Garbage collection waits while the move is timed (see ``arena.hosting.base``)."""
+        """Ask for a move; ``bound`` is not enforced here (the game loop times the answer, with
+        garbage collection held off: see ``arena.game.play_game``)."""
         agent = self._agent
         assert agent is not None, "InlineHost.move before start"
-        collecting = gc.isenabled()
-        gc.disable()
         began = time.perf_counter()
-        try:
-            if self._capture:
-                answer = self._call(lambda: agent.choose(position, rng))
-            else:
-                try:
-                    answer = agent.choose(position, rng)
-                except BaseException as error:  # noqa: BLE001 - anything it raises is its forfeit
-                    raise _fault(error) from None
-            return answer, time.perf_counter() - began
-        finally:
-            if collecting:
-                gc.enable()
+        if self._capture:
+            answer = self._call(lambda: agent.choose(position, rng))
+        else:
+            try:
+                answer = agent.choose(position, rng)
+            except BaseException as error:  # noqa: BLE001 - anything it raises is its forfeit
+                raise _fault(error) from None
+        return answer, time.perf_counter() - began
 
     def take_output(self) -> str:
         """What the agent printed since the last call (when captured)."""
