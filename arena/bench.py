@@ -34,12 +34,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from arena.agent import GameStart, as_choice
+from arena.agent import GameStart
 from arena.board import Position, Rules
 from arena.errors import ArenaError, MalformedInputError
 from arena.files import write_atomically
 from arena.game import play_game
-from arena.hosting.base import AgentFault
+from arena.hosting.base import AgentFault, ask_choice
 from arena.hosting.policy import make_host
 from arena.positions import load_set
 from arena.registry import make_agent
@@ -141,9 +141,8 @@ def measure(spec: str, positions: Sequence[Position], set_name: str,
         for position in positions:
             fastest = math.inf
             for _ in range(repeat):
-                answer, took = host.move(position, rng, None)
+                choice, took = ask_choice(host, position, rng)
                 fastest = min(fastest, took)
-            choice = as_choice(answer)
             seconds.append(fastest)
             nodes.append(choice.nodes)
             depths.append(choice.depth)
@@ -151,9 +150,6 @@ def measure(spec: str, positions: Sequence[Position], set_name: str,
     except AgentFault as fault:
         raise AgentFailedError(f"agent {spec!r} failed while measured on {set_name} "
                                f"({fault.termination}): {fault}") from None
-    except TypeError as error:  # an answer that is not a column
-        raise AgentFailedError(f"agent {spec!r} answered no column on {set_name}: "
-                               f"{error}") from None
     finally:
         gc.enable()
         host.close()

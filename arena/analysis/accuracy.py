@@ -21,14 +21,13 @@ import numpy as np
 import pandas as pd
 
 from agents.solver import outcome_class
-from arena.agent import Choice, GameStart, as_choice
+from arena.agent import Choice, GameStart
 from arena.analysis.position_sets import PositionSet
 from arena.analysis.scores import ColumnScores
 from arena.board import Position, Rules
 from arena.errors import ArenaError
-from arena.hosting.base import AgentFault, Host
+from arena.hosting.base import AgentFault, Host, ask_choice
 from arena.hosting.policy import make_host
-from arena.outcome import Termination
 from arena.stats import wilson
 
 ACCURACY_FILE = "accuracy.csv"
@@ -84,11 +83,7 @@ def agent_move(host: Host, position: Position,
     """Ask the hosted agent for its move in ``position`` as a new game; the choice and the
     seconds it took. AgentFault if it fails (a child process also at the default bound)."""
     host.new_game(GameStart(position.rules, position.side_to_move))
-    answer, seconds = host.move(position, rng, None)
-    try:
-        return as_choice(answer), seconds
-    except TypeError as error:
-        raise AgentFault(Termination.ILLEGAL_MOVE, str(error)) from None
+    return ask_choice(host, position, rng)
 
 
 def measure_agent(spec: str, positions: PositionSet, scores: Sequence[ColumnScores],

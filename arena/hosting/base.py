@@ -14,7 +14,7 @@ from typing import Literal
 
 import numpy as np
 
-from arena.agent import Choice, GameStart
+from arena.agent import Choice, GameStart, as_choice
 from arena.board import Position
 from arena.outcome import Termination
 
@@ -108,6 +108,18 @@ class StartedOnDemand(Host):
             self.start()
         assert self._traits is not None
         return self._traits
+
+
+def ask_choice(host: Host, position: Position, rng: np.random.Generator,
+               bound: float | None = None) -> tuple[Choice, float]:
+    """The host's answer as a Choice, and the seconds the agent thought; AgentFault when it
+    fails, and ``illegal_move`` when its answer is not a column (for callers outside the game
+    loop, which has its own faster path)."""
+    answer, seconds = host.move(position, rng, bound)
+    try:
+        return as_choice(answer), seconds
+    except TypeError as error:
+        raise AgentFault(Termination.ILLEGAL_MOVE, str(error)) from None
 
 
 def describe(error: BaseException) -> str:
