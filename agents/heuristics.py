@@ -36,7 +36,7 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from arena.board import Rules
+from arena.rules.board import Rules
 
 WIN_SCORE = 1_000_000
 STACKED_SCORE = 10_000

@@ -9,8 +9,8 @@ import click
 import numpy as np
 
 from arena.agent import BaseAgent, GameAbandoned
-from arena.board import Position
-from arena.render import render_for_stdout
+from arena.rules.board import Position
+from arena.rules.render import render_for_stdout
 
 QUIT_WORDS = ("q", "quit", "exit")
 UNDO_WORDS = ("u", "undo")

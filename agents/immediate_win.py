@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from arena.agent import BaseAgent
-from arena.board import Position
+from arena.rules.board import Position
 
 
 class ImmediateWinAgent(BaseAgent):

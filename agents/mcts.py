@@ -24,8 +24,8 @@ from agents.budget import (
     seconds_for_move,
 )
 from arena.agent import BaseAgent, Choice, GameStart
-from arena.board import Position
-from arena.errors import IllegalMoveError
+from arena.rules.board import Position
+from arena.rules.errors import IllegalMoveError
 
 Rollout = Literal["random", "immediate-win"]
 ROLLOUTS: tuple[Rollout, ...] = ("random", "immediate-win")

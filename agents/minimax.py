@@ -23,9 +23,9 @@ import numpy as np
 
 from agents.heuristics import WIN_SCORE, window_points
 from arena.agent import BaseAgent, Choice
-from arena.board import Position, Rules
-from arena.errors import IllegalMoveError, MalformedInputError
-from arena.notation import to_array
+from arena.rules.board import Position, Rules
+from arena.rules.errors import IllegalMoveError, MalformedInputError
+from arena.rules.notation import to_array
 
 INFINITY = 2 * WIN_SCORE
 CENTRE_POINTS = 3
@@ -181,7 +181,7 @@ def minimax_scores(
 ) -> tuple[dict[int, int], int]:
     """The minimax score of every legal root move for ``player`` to move, and the nodes searched.
 
-    ``board`` is a rows x cols array as given by ``arena.notation.to_array`` (row 0 at the
+    ``board`` is a rows x cols array as given by ``arena.rules.notation.to_array`` (row 0 at the
     bottom, 0 empty, 1 first player, 2 second player) and must hold no line yet. The root
     score is the maximum of the scores and is exact, as is the score of every move that
     reaches it; with pruning, the other moves' scores are upper bounds below the maximum.

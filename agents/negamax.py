@@ -37,8 +37,8 @@ from agents.heuristics import (
     terms_array,
 )
 from arena.agent import BaseAgent, Choice, GameStart
-from arena.board import BITBOARD_BITS, Position, Rules
-from arena.errors import IllegalMoveError
+from arena.rules.board import BITBOARD_BITS, Position, Rules
+from arena.rules.errors import IllegalMoveError
 
 MAX_DEPTH = BITBOARD_BITS  # more plies than any board has cells
 MAX_TABLE_BITS = 20  # 2**20 rows of 16 bytes

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.board import Position, Rules
-from arena.errors import ArenaError
+from arena.rules.board import Position, Rules
+from arena.rules.errors import ArenaError
 
 BOOKS = "books"
 

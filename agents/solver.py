@@ -20,9 +20,9 @@ from agents._kernels.bitboard import board_array
 from agents.budget import PLANNED_SHARE, nodes_for_move, seconds_for_move
 from agents.opening_book import Book, load_book
 from arena.agent import BaseAgent, Choice
-from arena.board import Position, Rules
-from arena.cachedir import cache_dir
-from arena.errors import IllegalMoveError
+from arena.rules.board import Position, Rules
+from arena.rules.errors import IllegalMoveError
+from arena.system.cachedir import cache_dir
 
 DEFAULT_TABLE_MB = 64
 # What the kernels take after the two bitboards: board array, table, scratch, stats, book
@@ -217,7 +217,7 @@ _shared: Solver | None = None
 
 def shared_solver() -> Solver:
     """The process's solver, made on first use: the default table, the books of the cache
-    directory (``arena.cachedir``)."""
+    directory (``arena.system.cachedir``)."""
     global _shared
     if _shared is None:
         _shared = Solver(DEFAULT_TABLE_MB, cache_dir())

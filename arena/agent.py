@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from arena.board import Position, Rules
+from arena.rules.board import Position, Rules
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.board import Rules
-from arena.errors import AgentSpecError
 from arena.hosting.base import Hosting
 from arena.local import register
 from arena.openings import load_openings
@@ -26,6 +24,8 @@ from arena.plan import DEFAULT_SEED, First, GameSettings, match_plan
 from arena.pool import Backend, available_cores
 from arena.progress import ProgressBar, TournamentProgressBar
 from arena.records import load_games
+from arena.rules.board import Rules
+from arena.rules.errors import AgentSpecError
 from arena.rundir import GAMES_FILE, META_FILE, SUMMARY_FILE
 from arena.runner import run_games
 from arena.tournaments import CROSSTABLE_FILE, RATINGS_FILE, run_tournament, tournament_plan

@@ -35,14 +35,14 @@ from typing import NamedTuple
 import numpy as np
 
 from arena.agent import GameStart
-from arena.board import Position, Rules
-from arena.errors import ArenaError, MalformedInputError
-from arena.files import write_atomically
 from arena.game import play_game
 from arena.hosting.base import AgentFault, ask_choice
 from arena.hosting.policy import make_host
 from arena.positions import load_set
 from arena.registry import make_agent
+from arena.rules.board import Position, Rules
+from arena.rules.errors import ArenaError, MalformedInputError
+from arena.system.files import write_atomically
 
 PONS_SET = "Test_L2_R1"
 PONS_POSITIONS = 100
@@ -178,7 +178,7 @@ def _total(counts: list[int | None]) -> int | None:
 def fresh_process_row(spec: str = FRESH_PROCESS_SPEC) -> BenchRow:
     """Time a new Python process from its start to the first move of ``spec``."""
     code = ("import numpy as np; from arena.registry import make_agent; "
-            "from arena.board import Position; "
+            "from arena.rules.board import Position; "
             f"make_agent({spec!r}).choose(Position.empty(), np.random.default_rng(0))")
     root = str(Path(__file__).resolve().parents[1])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(

@@ -54,15 +54,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from arena.board import Rules
 from arena.bridges.engines_file import EnginesTable, load_engines, use_engines
-from arena.errors import ArenaError
 from arena.openings import load_openings, names_a_file
 from arena.plan import DEFAULT_SEED, FIRST_CHOICES, GameSettings, MatchPlan, Pairing
 from arena.players import canonical_player
+from arena.rules.board import Rules
+from arena.rules.errors import ArenaError
 from arena.rundir import GAMES_FILE, check_directory
 from arena.runner import Progress, run_games
-from arena.schema import (
+from arena.sprt import (
+    DEFAULT_BATCH_PAIRS,
+    DEFAULT_MAX_GAMES,
+    DEFAULT_OPENINGS,
+    SPRT_FILE,
+    SprtTest,
+    run_sprt,
+    sprt_plan,
+)
+from arena.stats.elo import Homogeneity, homogeneity
+from arena.summary import PairingSummary, summarize, wtl_text
+from arena.system.schema import (
     BOOLEAN,
     NUMBER,
     STRING,
@@ -75,17 +86,6 @@ from arena.schema import (
     is_whole,
     read_toml,
 )
-from arena.sprt import (
-    DEFAULT_BATCH_PAIRS,
-    DEFAULT_MAX_GAMES,
-    DEFAULT_OPENINGS,
-    SPRT_FILE,
-    SprtTest,
-    run_sprt,
-    sprt_plan,
-)
-from arena.stats import Homogeneity, homogeneity
-from arena.summary import PairingSummary, summarize, wtl_text
 from arena.tournaments import RATINGS_FILE, resolve_anchor, run_tournament, tournament_plan
 
 if TYPE_CHECKING:

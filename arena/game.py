@@ -19,12 +19,12 @@ import numpy as np
 
 from arena.agent import Agent, GameStart, Limit, as_choice
 from arena.analysis.adjudication import Adjudicator
-from arena.board import Position
-from arena.errors import ArenaError
 from arena.hosting.base import GRACE_SECONDS, AgentFault, Host
 from arena.hosting.inline import InlineHost
-from arena.notation import format_moves
-from arena.outcome import Termination
+from arena.rules.board import Position
+from arena.rules.errors import ArenaError
+from arena.rules.notation import format_moves
+from arena.rules.results import Termination
 
 NO_LIMITS = (Limit(), Limit())
 

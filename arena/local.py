@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.agent import Agent, FunctionAgent
-from arena.errors import AgentSpecError
+from arena.rules.errors import AgentSpecError
 
 PREFIX = "local"
 

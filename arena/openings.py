@@ -21,9 +21,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from arena.board import Position, Rules
-from arena.errors import ArenaError, IllegalMoveError, MalformedInputError
-from arena.notation import format_moves, from_moves
+from arena.rules.board import Position, Rules
+from arena.rules.errors import ArenaError, IllegalMoveError, MalformedInputError
+from arena.rules.notation import format_moves, from_moves
 
 # Random openings come from SeedSequence(run seed, spawn_key=(OPENINGS_STREAM,)); the uniform
 # opening of game i from SeedSequence(run seed, spawn_key=(UNIFORM_STREAM, i)).

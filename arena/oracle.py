@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from arena.board import Position
+from arena.rules.board import Position
 
 
 class Oracle(Protocol):

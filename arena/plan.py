@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from arena.board import DEFAULT_RULES, Rules
 from arena.bridges.engines_file import EnginesTable
-from arena.errors import ArenaError
 from arena.hosting.base import HOSTINGS, Hosting
 from arena.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
 from arena.players import canonical_player
+from arena.rules.board import DEFAULT_RULES, Rules
+from arena.rules.errors import ArenaError
 
 DEFAULT_SEED = 42
 

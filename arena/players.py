@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 
 from arena.agent import Limit, check_agent_rules
-from arena.board import Rules
-from arena.errors import AgentSpecError
 from arena.registry import BUILTIN_AGENTS, canonical_spec, parse_spec
+from arena.rules.board import Rules
+from arena.rules.errors import AgentSpecError
 
 SEPARATOR = "@"
 KEYS = ("time", "depth", "nodes")

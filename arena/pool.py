@@ -27,8 +27,8 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from arena.hosting.child import die_with_parent
-from arena.interrupts import ignore_interrupts, inherited_sigint_ignored
 from arena.plan import GameSettings, GameTask, MatchPlan, MatchSetupError
+from arena.system.interrupts import ignore_interrupts, inherited_sigint_ignored
 from arena.worker import AgentCache, AgentOutput, BatchResult, play_batch, play_task
 
 Backend = Literal["local", "dask"]

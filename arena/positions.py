@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from arena.board import DEFAULT_RULES, Position, Rules
-from arena.errors import ArenaError, MalformedInputError
-from arena.notation import from_moves
+from arena.rules.board import DEFAULT_RULES, Position, Rules
+from arena.rules.errors import ArenaError, MalformedInputError
+from arena.rules.notation import from_moves
 
 PONS_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2",
              "Test_L1_R3")

@@ -8,7 +8,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from arena.errors import ArenaError
+from arena.rules.errors import ArenaError
 
 if TYPE_CHECKING:
     import pandas as pd

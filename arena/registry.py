@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from arena.agent import Agent, FunctionAgent
-from arena.errors import AgentSpecError
 from arena.hosting.base import describe
-from arena.interrupts import from_user
+from arena.rules.errors import AgentSpecError
+from arena.system.interrupts import from_user
 
 ENTRY_POINT_GROUP = "connect_four_arena.agents"
 KAGGLE_PREFIX = "kaggle"

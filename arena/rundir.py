@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
-from arena.errors import ArenaError
-from arena.files import UnwritableError, check_writable, write_atomically
 from arena.plan import MatchPlan, plan_from_description
 from arena.records import COLUMNS, GameRow
+from arena.rules.errors import ArenaError
+from arena.system.files import UnwritableError, check_writable, write_atomically
 from arena.validation import check_games
 
 try:

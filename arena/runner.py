@@ -26,16 +26,15 @@ from arena import __version__
 from arena.agent import GameStart, Limit
 from arena.bridges.engine import EngineHost
 from arena.bridges.engines_file import use_engines
-from arena.errors import AgentSpecError
 from arena.hosting.base import AgentFault, Traits
 from arena.hosting.process import ProcessHost
-from arena.interrupts import watch_interrupts
 from arena.openings import FileOpenings
 from arena.plan import MatchPlan, MatchSetupError
 from arena.players import effective_limit, split_limit, unsupported
 from arena.pool import Backend, BatchSizer, Pool, batches, open_pool
 from arena.records import GameRow
 from arena.registry import LOCAL_PREFIX, AgentSpec, parse_spec
+from arena.rules.errors import AgentSpecError
 from arena.rundir import (
     AGENTS_LOG,
     SUMMARY_FILE,
@@ -47,6 +46,7 @@ from arena.rundir import (
     write_outputs,
 )
 from arena.summary import PairingSummary, summarize, summary_fingerprint, write_summary
+from arena.system.interrupts import watch_interrupts
 from arena.worker import AgentCache
 
 

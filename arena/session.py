@@ -14,12 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from arena.agent import GameStart, as_choice
-from arena.board import Position, Rules
-from arena.errors import IllegalMoveError
 from arena.game import GameRecord
 from arena.hosting.base import AgentFault, Host
-from arena.notation import format_moves
-from arena.outcome import Termination
+from arena.rules.board import Position, Rules
+from arena.rules.errors import IllegalMoveError
+from arena.rules.notation import format_moves
+from arena.rules.results import Termination
 
 SYMBOLS = {1: "red, X", 2: "yellow, O"}
 FIRST_CHOICES = ("human", "agent", "random")

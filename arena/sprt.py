@@ -10,7 +10,7 @@ A's point of view. H0 says A is ``elo0`` stronger than B, H1 that A is ``elo1`` 
 (``elo0 < elo1``; a negative value means weaker). With ``elo0 = 0`` accepting H1 means "A is
 stronger than B", wrongly so with probability about ``alpha``; accepting H0 means "A is not
 ``elo1`` stronger", wrongly so with probability about ``beta``. Elo values are normalized Elo
-(nElo) under the normalized model and logistic Elo under the logistic model (arena.stats).
+(nElo) under the normalized model and logistic Elo under the logistic model (arena.stats.elo).
 The LLR is the exact generalised likelihood ratio of fishtest and fastchess unless the test
 asks for the closed-form approximation (``llr='approximate'``); the choice is part of the run's
 description in meta.json and of every sprt.csv row, so a run is never resumed with the other.
@@ -30,15 +30,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError
 from arena.openings import load_openings
 from arena.plan import GameSettings, MatchPlan, Pairing, default_out_dir
 from arena.players import canonical_player
 from arena.pool import Backend
 from arena.records import iter_columns
+from arena.rules.errors import ArenaError
 from arena.rundir import GAMES_FILE
 from arena.runner import MatchRun, Progress, run_games
-from arena.stats import (
+from arena.stats.elo import (
     EloEstimate,
     LlrMethod,
     Model,
@@ -76,7 +76,7 @@ SPRT_COLUMNS = ("batch", "games", "pairs", "llr", "llr_method", "lower", "upper"
                 "ll", "ld", "wl", "dd", "wd", "ww")
 """One row per batch; the estimates and pair counts are over every pair so far. ``llr_method``
 is exact or approximate; ``interval`` says how elo_low and elo_high were found (normal or
-wilson, see arena.stats); nelo and nelo_error are blank where undefined (nan)."""
+wilson, see arena.stats.elo); nelo and nelo_error are blank where undefined (nan)."""
 
 NO_DECISION = "no decision"
 """The verdict of the last batch when the maximum is reached between the bounds."""

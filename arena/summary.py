@@ -5,7 +5,7 @@ The score interval, Elo, nElo and LOS come from pentanomial statistics when ever
 pairing has its pair partner (paired openings, colours swapped), from trinomial statistics
 otherwise (column ``elo_model``); column ``interval`` says whether the score interval
 (score_low, score_high) is the normal approximation or the Wilson score interval, and
-elo_low, elo_high are its bounds in Elo (see arena.stats). A value that is undefined (nElo
+elo_low, elo_high are its bounds in Elo (see arena.stats.elo). A value that is undefined (nElo
 without variance, its interval without the normal approximation) is nan in a row and blank in
 summary.csv.
 """
@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from arena.files import file_digest, write_atomically
-from arena.outcome import FORFEITS, Termination
 from arena.records import iter_columns
+from arena.rules.results import FORFEITS, Termination
 from arena.rundir import GAMES_FILE, SUMMARY_FILE
-from arena.stats import EloEstimate, pentanomial, pentanomial_counts, trinomial
+from arena.stats.elo import EloEstimate, pentanomial, pentanomial_counts, trinomial
+from arena.system.files import file_digest, write_atomically
 
 # The columns of games.csv a summary reads, in the order PairingSummary.add takes them.
 READ_COLUMNS = ("game", "pair", "first", "moves", "result", "termination", "plies",

@@ -11,7 +11,7 @@ from agents.human import HumanAgent
 from arena.agent import Agent
 from arena.game import GameRecord
 from arena.hosting.inline import InlineHost
-from arena.notation import format_moves
+from arena.rules.notation import format_moves
 from arena.session import SYMBOLS, PlaySession, ask_agent, tell_new_game
 
 

@@ -5,7 +5,7 @@ unordered pair once; a gauntlet: the first agent against each of the others), co
 alternating within each pairing. ``run_games`` plays all of it in one pool, so a tournament is
 reproducible and resumable exactly like a match. From the games it then derives
 ``crosstable.csv`` (each agent's W/T/L and score against each opponent) and ``ratings.csv``
-(Bradley-Terry Elo with bootstrap intervals, see ``arena.ratings``).
+(Bradley-Terry Elo with bootstrap intervals, see ``arena.stats.ratings``).
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arena.errors import ArenaError
-from arena.files import write_atomically
 from arena.openings import NoOpenings, OpeningBook
 from arena.plan import GameSettings, MatchPlan, Pairing
 from arena.players import canonical_player
 from arena.pool import Backend
 from arena.records import load_games
+from arena.rules.errors import ArenaError
 from arena.rundir import GAMES_FILE
 from arena.runner import MatchRun, Progress, run_games
+from arena.system.files import write_atomically
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -140,7 +140,7 @@ class Standings:
 def write_standings(directory: Path, anchor: str | None, seed: int) -> Standings:
     """Rate the agents of the run in ``directory`` and write ratings.csv and crosstable.csv
     (replacing them: they are derived from games.csv)."""
-    from arena.ratings import rate
+    from arena.stats.ratings import rate
 
     games = load_games(directory / GAMES_FILE)
     ratings = rate(games, anchor=anchor, rng=ratings_rng(seed), bootstrap=BOOTSTRAP)

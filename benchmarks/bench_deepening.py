@@ -19,8 +19,8 @@ import numpy as np
 
 from arena.agent import GameStart, Limit, as_choice
 from arena.bench import game_positions
-from arena.board import Rules
 from arena.registry import make_agent
+from arena.rules.board import Rules
 
 DEFAULT_LIMITS = (0.01, 0.1, 1.0)
 DEFAULT_SPEC = "negamax-id:heuristic=threats+positional"

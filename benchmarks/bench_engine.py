@@ -33,9 +33,9 @@ from pathlib import Path
 import numpy as np
 
 from arena.agent import BaseAgent
-from arena.board import Position
 from arena.plan import GameSettings, match_plan
 from arena.records import load_games
+from arena.rules.board import Position
 from arena.runner import run_games
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,8 +13,8 @@ import argparse
 import sys
 import time
 
-from arena.board import Position
-from arena.perft import perft
+from arena.rules.board import Position
+from arena.rules.perft import perft
 
 KNOWN_PERFT = {1: 7, 2: 49, 3: 343, 4: 2401, 5: 16807, 6: 117649, 7: 823536, 8: 5673234}
 DEFAULT_DEPTHS = [7, 8]

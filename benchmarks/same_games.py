@@ -76,7 +76,8 @@ def compare(a: Path, b: Path) -> bool:
     total = differing = 0
     for relative in files:
         ours, theirs = rows(a / relative), rows(b / relative) if (b / relative).is_file() else []
-        diff = sum(x != y for x, y in zip(ours, theirs, strict=False)) + abs(len(ours) - len(theirs))
+        diff = sum(x != y for x, y in zip(ours, theirs, strict=False))
+        diff += abs(len(ours) - len(theirs))
         total += len(ours)
         differing += diff
         same &= diff == 0

@@ -32,10 +32,10 @@ def window_screenshots(playing: Path, ended: Path) -> str:
     column) and the last one. Returns the verdict."""
     if not os.environ.get("DISPLAY"):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
-    from arena.board import Rules
     from arena.gui.controller import PlayController
     from arena.gui.thinker import AgentProcess
     from arena.gui.window import GameWindow, pygame
+    from arena.rules.board import Rules
     from arena.session import PlaySession
 
     agent = "negamax:depth=4"
@@ -69,10 +69,10 @@ def hints_screenshot(path: Path, moves: str = "52753311433677442422121") -> None
     if not os.environ.get("DISPLAY"):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     from agents.solver import SolverOracle
-    from arena.board import Rules
     from arena.gui.controller import PlayController
     from arena.gui.window import GameWindow
-    from arena.notation import parse_moves
+    from arena.rules.board import Rules
+    from arena.rules.notation import parse_moves
     from arena.session import PlaySession
 
     session = PlaySession(Rules(), {1, 2}, parse_moves(moves, Rules()))

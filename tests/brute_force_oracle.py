@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from arena.board import Position
+from arena.rules.board import Position
 
 
 class BruteForceOracle:

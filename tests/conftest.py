@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from arena.board import BITBOARD_BITS, MAX_COLUMNS, Position, Rules
-from arena.cachedir import CACHE_ENV
-from arena.notation import from_array
+from arena.rules.board import BITBOARD_BITS, MAX_COLUMNS, Position, Rules
+from arena.rules.notation import from_array
+from arena.system.cachedir import CACHE_ENV
 
 EXTREME_RULES = (
     Rules(rows=63, cols=1, connect=3),  # one tall column

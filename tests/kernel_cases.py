@@ -23,9 +23,9 @@ from agents._kernels import mcts as mcts_kernels
 from agents.heuristics import parse_heuristic, terms_array
 from agents.mcts import MCTSAgent
 from agents.negamax import NegamaxAgent
-from arena.board import Position, Rules
 from arena.endings import replay
-from arena.notation import from_moves
+from arena.rules.board import Position, Rules
+from arena.rules.notation import from_moves
 
 U = np.uint64
 HEURISTICS = ("none", "threats+positional", "window",

@@ -23,8 +23,8 @@ from arena.analysis.accuracy import (
 )
 from arena.analysis.position_sets import PositionSetError, load_position_set
 from arena.analysis.scores import ScoreCache, score_positions
-from arena.board import Position, Rules
 from arena.cli import main
+from arena.rules.board import Position, Rules
 
 HERE = __file__  # agents of this file, loaded by path (in a child process of their own)
 AGENTS = Path(__file__).parent / "data" / "hosting_agents.py"

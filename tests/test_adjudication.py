@@ -12,14 +12,14 @@ from brute_force_oracle import BruteForceOracle
 from click.testing import CliRunner
 
 from arena.analysis.adjudication import Adjudicator
-from arena.board import Position, Rules
 from arena.cli import main
-from arena.errors import ArenaError
 from arena.game import play_game
-from arena.notation import from_moves, parse_moves
 from arena.plan import GameSettings
 from arena.positions import load_set
 from arena.registry import make_agent
+from arena.rules.board import Position, Rules
+from arena.rules.errors import ArenaError
+from arena.rules.notation import from_moves, parse_moves
 
 SMALL = Rules(rows=4, cols=4, connect=3)
 SMALL_OPTIONS = ("--rows", "4", "--cols", "4", "--connect", "3")

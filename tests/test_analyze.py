@@ -23,10 +23,10 @@ from arena.analysis.annotate import (
     pending_games,
 )
 from arena.analysis.report_section import blunder_rates, phase_names
-from arena.board import Rules
 from arena.cli import main
-from arena.notation import from_moves
 from arena.records import COLUMNS, GameRow
+from arena.rules.board import Rules
+from arena.rules.notation import from_moves
 
 STANDARD = Rules()
 # Player 1 stacks three discs in column 1, player 2 in column 2; player 1 then misses the win

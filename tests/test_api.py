@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import arena
-from arena.board import Position
-from arena.errors import AgentSpecError
 from arena.plan import GameSettings, MatchSetupError, match_plan
 from arena.records import load_games
+from arena.rules.board import Position
+from arena.rules.errors import AgentSpecError
 from arena.runner import run_games
 
 

@@ -17,11 +17,11 @@ from arena.bench import (
     measure,
     pons_positions,
 )
-from arena.board import Rules
 from arena.cli import main
 from arena.cli.bench import bench_command
-from arena.errors import AgentSpecError, MalformedInputError
-from arena.notation import from_moves
+from arena.rules.board import Rules
+from arena.rules.errors import AgentSpecError, MalformedInputError
+from arena.rules.notation import from_moves
 
 REQUIRED_COLUMNS = {"agent", "depth", "positions", "ms_per_move", "nodes_per_second"}
 

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from arena.board import Position, Rules
-from arena.errors import IllegalMoveError, InvalidRulesError, MalformedInputError
-from arena.notation import from_moves
+from arena.rules.board import Position, Rules
+from arena.rules.errors import IllegalMoveError, InvalidRulesError, MalformedInputError
+from arena.rules.notation import from_moves
 
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))  # (column step, row step)
 

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from arena.agent import LIMITS, BaseAgent, Choice
-from arena.board import Position, Rules
 from arena.conformance import ConformanceError, check_agent, is_interactive
-from arena.errors import UnsupportedBoardError
-from arena.notation import from_moves
 from arena.registry import registry
+from arena.rules.board import Position, Rules
+from arena.rules.errors import UnsupportedBoardError
+from arena.rules.notation import from_moves
 
 HERE = __name__  # this module, importable by name in specs: f"{HERE}:IllegalColumn"
 

@@ -22,21 +22,21 @@ import pytest
 from click.testing import CliRunner
 
 from arena.agent import Choice, GameStart, Limit
-from arena.board import Rules
 from arena.bridges.engine import ProtocolError
 from arena.bridges.engines_file import load_engines, use_engines
 from arena.bridges.protocol import parse_move
 from arena.cli import main
 from arena.conformance import check_agent
-from arena.errors import AgentSpecError, UnsupportedBoardError
 from arena.hosting.base import AgentFault
 from arena.hosting.policy import make_host
-from arena.notation import from_moves
-from arena.outcome import Termination
 from arena.plan import GameSettings, MatchPlan, Pairing, match_plan
 from arena.players import canonical_player
 from arena.records import load_games
 from arena.registry import make_agent, parse_spec
+from arena.rules.board import Rules
+from arena.rules.errors import AgentSpecError, UnsupportedBoardError
+from arena.rules.notation import from_moves
+from arena.rules.results import Termination
 from arena.runner import MatchRun, run_games
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,7 +14,7 @@ from arena.cli import ArenaGroup
 from arena.cli.run import run_command
 from arena.experiment import ExperimentError, load_experiment
 from arena.report.experiment_page import wrap_title
-from arena.stats import homogeneity
+from arena.stats.elo import homogeneity
 
 TINY = """
 description = "A tiny experiment."

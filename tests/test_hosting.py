@@ -15,10 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.errors import AgentSpecError
 from arena.plan import GameSettings, MatchPlan, Pairing, match_plan
 from arena.players import canonical_player
 from arena.records import load_games
+from arena.rules.errors import AgentSpecError
 from arena.runner import run_games
 
 AGENTS = Path(__file__).parent / "data" / "hosting_agents.py"

@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from arena.board import Rules
 from arena.bridges.kaggle import KaggleAgent, Struct, is_kaggle_function
 from arena.cli import main
 from arena.game import play_game
-from arena.notation import from_moves
 from arena.plan import GameSettings, match_plan
 from arena.records import load_games
 from arena.registry import make_agent
+from arena.rules.board import Rules
+from arena.rules.notation import from_moves
 from arena.runner import run_games
 
 AGENTS = Path(__file__).parent / "data" / "kaggle_agents.py"

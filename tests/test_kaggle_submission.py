@@ -24,7 +24,6 @@ from agents import heuristics
 from agents._kernels import bitboard, evaluation
 from agents.heuristics import ThreatRules, centre_first, parse_heuristic, terms_array
 from arena.agent import GameStart, Limit, as_choice
-from arena.board import Position, Rules, threat_cells
 from arena.bridges import kaggle_agent as template
 from arena.bridges.kaggle_agent import Board, Negamax
 from arena.bridges.kaggle_submission import (
@@ -36,9 +35,10 @@ from arena.bridges.kaggle_submission import (
 )
 from arena.cli import main
 from arena.data import __file__ as data_init
-from arena.errors import AgentSpecError
-from arena.notation import from_moves, to_flat
 from arena.registry import make_agent
+from arena.rules.board import Position, Rules, threat_cells
+from arena.rules.errors import AgentSpecError
+from arena.rules.notation import from_moves, to_flat
 
 PONS = Path(data_init).parent / "pons"
 STANDARD = Rules()

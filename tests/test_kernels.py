@@ -21,8 +21,8 @@ from agents.heuristics import (
     terms_array,
     window_points,
 )
-from arena.board import Position, Rules, has_line, threat_cells
-from arena.notation import from_moves, to_array
+from arena.rules.board import Position, Rules, has_line, threat_cells
+from arena.rules.notation import from_moves, to_array
 
 STANDARD = Rules()
 U = np.uint64

@@ -1,4 +1,4 @@
-"""arena.llr: the generalised log-likelihood ratio of a score sample, and its closed forms."""
+"""arena.stats.llr: the generalised log-likelihood ratio of a score sample, and its closed forms."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from arena.llr import (
+from arena.stats.llr import (
     ScoreSample,
     approximate_llr_mean,
     approximate_llr_t_value,

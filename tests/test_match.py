@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 
 from agents.random_agent import RandomAgent
-from arena.board import Position, Rules
-from arena.errors import AgentSpecError
-from arena.notation import format_moves, from_moves
 from arena.openings import NoOpenings, load_openings
 from arena.plan import GameSettings, MatchPlan, MatchSetupError, Pairing, game_seed, match_plan
 from arena.players import canonical_player
 from arena.pool import BatchSizer
 from arena.records import TIMING_COLUMNS, iter_columns, load_games
+from arena.rules.board import Position, Rules
+from arena.rules.errors import AgentSpecError
+from arena.rules.notation import format_moves, from_moves
 from arena.rundir import RunDirectoryError
 from arena.runner import run_games
 
@@ -27,7 +27,7 @@ TEST_AGENTS = '''
 import time
 
 from arena.agent import BaseAgent, Choice
-from arena.errors import UnsupportedBoardError
+from arena.rules.errors import UnsupportedBoardError
 
 
 class Leftmost(BaseAgent):

@@ -152,7 +152,7 @@ def test_an_agent_that_cannot_play_the_board_is_refused(arena: click.Group,
     agent = tmp_path / "square.py"
     agent.write_text(
         "from arena.agent import BaseAgent\n"
-        "from arena.errors import UnsupportedBoardError\n"
+        "from arena.rules.errors import UnsupportedBoardError\n"
         "class Seven(BaseAgent):\n"
         "    def check_rules(self, rules):\n"
         "        if rules.cols != 7:\n"

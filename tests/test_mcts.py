@@ -15,12 +15,12 @@ from agents._kernels.bitboard import board_array
 from agents.budget import PLANNED_SHARE
 from agents.mcts import MCTSAgent
 from arena.agent import GameStart, Limit
-from arena.board import Position, Rules
-from arena.errors import AgentSpecError, IllegalMoveError
 from arena.game import play_game
-from arena.notation import from_moves
-from arena.outcome import Termination
 from arena.registry import make_agent
+from arena.rules.board import Position, Rules
+from arena.rules.errors import AgentSpecError, IllegalMoveError
+from arena.rules.notation import from_moves
+from arena.rules.results import Termination
 
 STANDARD = Rules()
 SMALL = Rules(rows=3, cols=4, connect=3)

@@ -9,11 +9,11 @@ from agents.heuristics import WIN_SCORE
 from agents.minimax import MinimaxAgent, best_moves, minimax_scores, window_score
 from agents.random_agent import RandomAgent
 from arena.agent import Choice
-from arena.board import Position, Rules
-from arena.errors import AgentSpecError, IllegalMoveError, MalformedInputError
 from arena.game import play_game
-from arena.notation import from_array, from_moves, to_array
 from arena.registry import make_agent
+from arena.rules.board import Position, Rules
+from arena.rules.errors import AgentSpecError, IllegalMoveError, MalformedInputError
+from arena.rules.notation import from_array, from_moves, to_array
 
 STANDARD = Rules()
 

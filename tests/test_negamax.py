@@ -20,12 +20,12 @@ from agents.budget import PLANNED_SHARE
 from agents.heuristics import HEURISTICS, WIN_SCORE, positional_weights
 from agents.negamax import DEFAULT_TIME, DeepeningNegamaxAgent, NegamaxAgent
 from arena.agent import Choice, GameStart, Limit
-from arena.board import Position, Rules
-from arena.errors import AgentSpecError, IllegalMoveError
 from arena.game import play_game
-from arena.notation import from_moves, to_array
-from arena.outcome import Termination
 from arena.registry import make_agent
+from arena.rules.board import Position, Rules
+from arena.rules.errors import AgentSpecError, IllegalMoveError
+from arena.rules.notation import from_moves, to_array
+from arena.rules.results import Termination
 
 STANDARD = Rules()
 BOARDS = (STANDARD, Rules(rows=5, cols=6, connect=4), Rules(rows=4, cols=5, connect=3),

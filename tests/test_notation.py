@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.board import Position, Rules
-from arena.errors import IllegalMoveError, InvalidPositionError, MalformedInputError
-from arena.notation import (
+from arena.rules.board import Position, Rules
+from arena.rules.errors import IllegalMoveError, InvalidPositionError, MalformedInputError
+from arena.rules.notation import (
     format_moves,
     from_array,
     from_flat,

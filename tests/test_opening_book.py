@@ -11,8 +11,8 @@ from agents.opening_book import Book, BookError, book_key, book_path, load_book,
 from agents.solver import MIN_TABLE_MB, Solver, configure
 from arena.analysis import books
 from arena.analysis.books import build_book, plan_book
-from arena.board import Position, Rules
 from arena.cli import main
+from arena.rules.board import Position, Rules
 
 SMALL = Rules(4, 5, 4)
 DEPTH = 5

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from arena.board import Rules
-from arena.notation import from_moves
 from arena.openings import (
     FileOpenings,
     NoOpenings,
@@ -17,6 +15,8 @@ from arena.openings import (
     UniformOpenings,
     load_openings,
 )
+from arena.rules.board import Rules
+from arena.rules.notation import from_moves
 
 PONS = Path(__file__).parents[1] / "arena" / "data" / "pons" / "Test_L1_R1"
 

@@ -6,11 +6,11 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from arena.board import Position, Rules
 from arena.cli import main
 from arena.cli.perft import perft_command
-from arena.notation import from_moves
-from arena.perft import perft
+from arena.rules.board import Position, Rules
+from arena.rules.notation import from_moves
+from arena.rules.perft import perft
 
 # 6 x 7 connect 4 from the empty board, depths 0 to 7 (depth 8 lives in benchmarks/).
 STANDARD_PERFT = [1, 7, 49, 343, 2401, 16807, 117649, 823536]

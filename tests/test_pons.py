@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.board import Position
-from arena.notation import from_moves
+from arena.rules.board import Position
+from arena.rules.notation import from_moves
 
 PONS_DIR = Path(__file__).parents[1] / "arena" / "data" / "pons"
 PONS_FILES = sorted(PONS_DIR.glob("Test_*"))

@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 from brute_force_oracle import BruteForceOracle
 
-from arena.board import Position, Rules
 from arena.bridges.engine import ProtocolError
 from arena.bridges.pons import INVALID_MOVE, OracleError, PonsOracle, parse_scores
-from arena.errors import AgentSpecError, UnsupportedBoardError
-from arena.notation import from_moves
 from arena.plan import GameSettings, match_plan
 from arena.players import canonical_player
 from arena.records import load_games
+from arena.rules.board import Position, Rules
+from arena.rules.errors import AgentSpecError, UnsupportedBoardError
+from arena.rules.notation import from_moves
 from arena.runner import run_games
 
 FAKE = Path(__file__).parent / "data" / "fake_pons.py"

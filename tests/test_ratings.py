@@ -1,4 +1,4 @@
-"""Tests of arena.ratings: Bradley-Terry Elo of many agents with bootstrap intervals."""
+"""Tests of arena.stats.ratings: Bradley-Terry Elo of many agents with bootstrap intervals."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from arena.ratings import RATING_COLUMNS, bradley_terry, rate
-from arena.stats import score_from_elo, trinomial
+from arena.stats.elo import score_from_elo, trinomial
+from arena.stats.ratings import RATING_COLUMNS, bradley_terry, rate
 
 TRUE = {"alpha": 200.0, "beta": 100.0, "gamma": 0.0, "delta": -100.0, "eps": -200.0}
 

@@ -13,9 +13,6 @@ import pytest
 
 import arena.registry
 from arena.agent import BaseAgent, FunctionAgent
-from arena.board import Position
-from arena.errors import AgentSpecError, ArenaError
-from arena.notation import from_moves
 from arena.registry import (
     BUILTIN_AGENTS,
     ENTRY_POINT_GROUP,
@@ -24,6 +21,9 @@ from arena.registry import (
     parse_spec,
     registry,
 )
+from arena.rules.board import Position
+from arena.rules.errors import AgentSpecError, ArenaError
+from arena.rules.notation import from_moves
 
 HERE = __name__  # this module, importable by name in specs: f"{HERE}:Tunable"
 

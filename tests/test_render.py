@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from arena import render
-from arena.notation import from_moves
-from arena.render import render_coloured, render_for_stdout, render_plain
+from arena.rules import render
+from arena.rules.notation import from_moves
+from arena.rules.render import render_coloured, render_for_stdout, render_plain
 
 ANSI = re.compile(r"\033\[[0-9;]*m")
 

@@ -14,14 +14,14 @@ import pytest
 from brute_force_oracle import BruteForceOracle
 from click.testing import CliRunner
 
-from arena.board import Rules
 from arena.cli import main
 from arena.cli.export import parse_game_indices
-from arena.errors import MalformedInputError
-from arena.notation import from_moves
-from arena.render import render_plain
 from arena.replay import MoveScore, load_recorded_games, move_lines, score_moves
 from arena.report.replay_page import replay_page
+from arena.rules.board import Rules
+from arena.rules.errors import MalformedInputError
+from arena.rules.notation import from_moves
+from arena.rules.render import render_plain
 
 
 def arena(*args: str) -> tuple[int, str]:

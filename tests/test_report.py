@@ -16,15 +16,12 @@ from matplotlib.image import imread
 from agents.immediate_win import ImmediateWinAgent
 from agents.random_agent import RandomAgent
 from arena.agent import Agent
-from arena.board import Position
 from arena.cli import main
 from arena.cli.report import report_command
 from arena.game import play_game
 from arena.names import short_name
-from arena.notation import from_moves, parse_moves
 from arena.openings import FileOpenings, NoOpenings
 from arena.plan import GameSettings, MatchPlan, Pairing, game_seed
-from arena.ratings import rate
 from arena.records import COLUMNS, GamesTableError
 from arena.report import run_page as report
 from arena.report.run_page import (
@@ -36,7 +33,10 @@ from arena.report.run_page import (
     pairings,
     write_report,
 )
-from arena.stats import sprt, trinomial
+from arena.rules.board import Position
+from arena.rules.notation import from_moves, parse_moves
+from arena.stats.elo import sprt, trinomial
+from arena.stats.ratings import rate
 
 RESULTS = {0: "draw", 1: "win", 2: "loss"}  # winner (1 = first player) -> result if a moved first
 FLIP = {"win": "loss", "draw": "draw", "loss": "win"}

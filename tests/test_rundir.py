@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from arena.files import write_atomically
 from arena.plan import GameSettings, match_plan
 from arena.records import COLUMNS, TIMING_COLUMNS, load_games
 from arena.rundir import (
@@ -24,6 +23,7 @@ from arena.rundir import (
     sort_games,
 )
 from arena.runner import run_games
+from arena.system.files import write_atomically
 from arena.worker import AgentCache, play_task
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.board import DEFAULT_RULES, Rules
-from arena.errors import IllegalMoveError
 from arena.hosting.inline import InlineHost
-from arena.notation import parse_moves
-from arena.outcome import Termination
+from arena.rules.board import DEFAULT_RULES, Rules
+from arena.rules.errors import IllegalMoveError
+from arena.rules.notation import parse_moves
+from arena.rules.results import Termination
 from arena.session import (
     AgentReply,
     PlaySession,

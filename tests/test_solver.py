@@ -20,10 +20,10 @@ from agents.solver import (
     solve,
     table_bits,
 )
-from arena.board import Position, Rules
-from arena.errors import IllegalMoveError
-from arena.notation import from_moves
 from arena.positions import load_set
+from arena.rules.board import Position, Rules
+from arena.rules.errors import IllegalMoveError
+from arena.rules.notation import from_moves
 
 # The easy and medium sets in full; a sample of the slow ones (the rest is a benchmark:
 # benchmarks/bench_solver.py --full).

@@ -11,14 +11,14 @@ from click.testing import CliRunner
 
 from agents.solver import NOMINAL_NODES_PER_SECOND, SolverAgent, column_scores, safe_column
 from arena.agent import Choice, GameStart, Limit
-from arena.board import DEFAULT_RULES, Position, Rules
 from arena.cli import main
 from arena.conformance import check_agent
-from arena.errors import AgentSpecError
 from arena.game import play_game
-from arena.notation import from_moves
 from arena.positions import load_set
 from arena.registry import make_agent
+from arena.rules.board import DEFAULT_RULES, Position, Rules
+from arena.rules.errors import AgentSpecError
+from arena.rules.notation import from_moves
 
 # Test_L2_R1's 5th position: columns 5 and 6 both score -2, the three others -6.
 TWO_BEST = from_moves("6672375354252731116762237724")

@@ -31,7 +31,7 @@ from arena.sprt import (
     run_sprt,
     sprt_plan,
 )
-from arena.stats import NELO_SCALE, pentanomial, pentanomial_counts, sprt_bounds, sprt_llr
+from arena.stats.elo import NELO_SCALE, pentanomial, pentanomial_counts, sprt_bounds, sprt_llr
 
 STRONG, WEAK = "immediate-win", "random"
 # immediate-win scores about 75% against random: H1 of [0, 50] nElo is accepted after some

@@ -1,4 +1,4 @@
-"""Tests of arena.stats and `arena stats` against published vectors and hand-computed answers.
+"""Tests of arena.stats.elo and `arena stats` against published vectors and hand-computed answers.
 
 The vectors are fastchess's (its documentation and its tests, app/tests/sprt_test.cpp), copied
 from shared/data/stats-vectors.md; the exact-LLR known answer is issue 9's.
@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.cli.stats import format_report, stats_command
-from arena.stats import (
+from arena.stats.elo import (
     MAX_UNITS,
     NELO_SCALE,
     SPRT_EMPTY_CLASS,
@@ -537,7 +537,7 @@ counts3 = st.tuples(*(st.integers(0, 500),) * 3).filter(lambda c: sum(c) > 0)
 
 
 def check_intervals(e: EloEstimate) -> None:
-    """The interval rules of arena.stats, for any estimate."""
+    """The interval rules of arena.stats.elo, for any estimate."""
     ci = e.score_interval
     assert 0.0 <= ci.low <= e.score <= ci.high <= 1.0
     assert e.elo_interval == Interval(elo_from_score(ci.low), elo_from_score(ci.high))

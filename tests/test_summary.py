@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from arena.records import COLUMNS, GameRow
-from arena.stats import Z95, elo_from_score, pentanomial, trinomial
+from arena.stats.elo import Z95, elo_from_score, pentanomial, trinomial
 from arena.summary import SUMMARY_COLUMNS, summarize, write_summary
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.board import Rules
 from arena.gui.thinker import AgentProcess, Question
-from arena.notation import from_moves
-from arena.outcome import Termination
+from arena.rules.board import Rules
+from arena.rules.notation import from_moves
+from arena.rules.results import Termination
 from arena.session import AgentReply
 
 AGENTS = Path(__file__).parent / "data" / "play_agents.py"

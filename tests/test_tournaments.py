@@ -17,7 +17,7 @@ from arena.plan import GameSettings, MatchPlan, Pairing
 from arena.progress import TournamentProgressBar
 from arena.records import TIMING_COLUMNS, GameRow, load_games
 from arena.runner import run_games
-from arena.stats import elo_from_score
+from arena.stats.elo import elo_from_score
 from arena.tournaments import (
     CROSSTABLE_COLUMNS,
     TournamentError,

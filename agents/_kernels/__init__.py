@@ -4,7 +4,7 @@
 - ``evaluation``: the heuristics evaluated at the depth limit;
 - ``negamax``: the alpha-beta search and its root.
 
-A position is two uint64 bitboards in the layout of ``arena.board``: ``cur`` (discs of the
+A position is two uint64 bitboards in the layout of ``arena.rules.board``: ``cur`` (discs of the
 side to move) and ``mask`` (all discs). What a kernel needs to know about the board size
 comes in a ``Tables`` tuple of scalars (a tuple holding arrays would cost atomic reference
 counting at every node), which entry points unpack from the uint64 array of

@@ -11,7 +11,7 @@ from numba import njit, types
 from numba.extending import intrinsic, overload
 
 from agents.heuristics import positional_weights
-from arena.board import Rules
+from arena.rules.board import Rules
 
 Int = int | np.int64  # an integer argument; numba compiles both alike
 ZERO = np.uint64(0)

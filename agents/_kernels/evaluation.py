@@ -38,7 +38,7 @@ from agents.heuristics import (
     WINDOW,
     window_points,
 )
-from arena.board import Rules
+from arena.rules.board import Rules
 
 
 class Windows(NamedTuple):

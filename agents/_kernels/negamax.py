@@ -27,7 +27,7 @@ from agents._kernels.bitboard import (
 )
 from agents._kernels.evaluation import evaluate
 from agents.heuristics import WIN_SCORE
-from arena.board import MAX_COLUMNS
+from arena.rules.board import MAX_COLUMNS
 
 INFINITY = 2 * WIN_SCORE
 NO_SCORE = -4 * WIN_SCORE  # marks an illegal root column in a score array

@@ -56,7 +56,7 @@ from agents._kernels.bitboard import (
     unpack,
     winning_cells,
 )
-from arena.board import MAX_COLUMNS
+from arena.rules.board import MAX_COLUMNS
 
 HASH_MULTIPLIER = np.uint64(0x9E37_79B9_7F4A_7C15)
 DATA_BITS = 20

@@ -24,11 +24,11 @@ from agents.solver import outcome_class
 from arena.agent import Choice, GameStart
 from arena.analysis.position_sets import PositionSet
 from arena.analysis.scores import ColumnScores
-from arena.board import Position, Rules
-from arena.errors import ArenaError
 from arena.hosting.base import AgentFault, Host, ask_choice
 from arena.hosting.policy import make_host
-from arena.stats import wilson
+from arena.rules.board import Position, Rules
+from arena.rules.errors import ArenaError
+from arena.stats.elo import wilson
 
 ACCURACY_FILE = "accuracy.csv"
 CHOICES_FILE = "choices.csv"

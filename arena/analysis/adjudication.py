@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arena.board import Position
+from arena.rules.board import Position
 
 
 @dataclass(frozen=True)

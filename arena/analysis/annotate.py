@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.analysis.workers import SolverSettings, chunked_map, solver_settings
-from arena.board import Position, Rules
-from arena.errors import ArenaError, MalformedInputError
-from arena.files import truncate_partial_line
 from arena.records import iter_columns
+from arena.rules.board import Position, Rules
+from arena.rules.errors import ArenaError, MalformedInputError
 from arena.rundir import GAMES_FILE, read_meta
+from arena.system.files import truncate_partial_line
 
 if TYPE_CHECKING:
     import pandas as pd

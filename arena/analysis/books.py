@@ -12,8 +12,8 @@ from pathlib import Path
 
 from agents.opening_book import Book, book_key, book_of, book_path, positions_by_ply, save_book
 from arena.analysis.workers import SolverSettings, chunked_map, solver_settings
-from arena.board import Position, Rules
-from arena.files import truncate_partial_line
+from arena.rules.board import Position, Rules
+from arena.system.files import truncate_partial_line
 
 CHUNK = 1  # positions per task of the worker pool: each is saved as soon as it is solved
 

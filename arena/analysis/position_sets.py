@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.board import Position, Rules
-from arena.errors import ArenaError
 from arena.openings import random_walk
 from arena.positions import load_set
+from arena.rules.board import Position, Rules
+from arena.rules.errors import ArenaError
 
 SET_HELP = ("a shipped set (Test_L2_R1 or L2_R1), a file of move strings, random:A-B "
             "(random play stopped at A to B discs) or games:DIR[:A-B] (positions from a "

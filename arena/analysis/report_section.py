@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from arena.analysis.annotate import load_analysis, run_rules
-from arena.stats import wilson
+from arena.stats.elo import wilson
 
 PHASES = ("opening", "middle game", "endgame")
 ALL = "all"

@@ -1,7 +1,7 @@
 """Exact column scores of positions, kept on disk so that each position is solved once.
 
 The cache holds one text file per board under ``scores/`` in the cache directory (see
-``arena.cachedir``): one line a position, its key (``Position.key()``, hexadecimal) and the
+``arena.system.cachedir``): one line a position, its key (``Position.key()``, hexadecimal) and the
 score of every column for the side to move (``-`` for a full column). Lines are appended
 as positions are solved, so an interrupted run keeps what it finished.
 """
@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from arena.analysis.workers import SolverSettings, chunked_map, solver_settings
-from arena.board import Position, Rules
+from arena.rules.board import Position, Rules
 
 FULL = "-"
 CHUNK = 4  # positions per task of the worker pool

@@ -21,7 +21,6 @@ from typing import Protocol, TypeVar
 import numpy as np
 
 from arena.agent import Choice, GameStart
-from arena.board import Position
 from arena.bridges.channel import ChannelClosed, ChannelTimeout, LineChannel
 from arena.hosting.base import (
     DEFAULT_MOVE_BOUND,
@@ -32,8 +31,9 @@ from arena.hosting.base import (
     Traits,
 )
 from arena.hosting.supervised import MAX_OUTPUT, ChildProcess
-from arena.notation import format_moves, play_moves, to_moves
-from arena.outcome import Termination
+from arena.rules.board import Position
+from arena.rules.notation import format_moves, play_moves, to_moves
+from arena.rules.results import Termination
 
 QUIT_SECONDS = 1.0
 """How long an engine may take to exit after ``quit`` before it is killed."""

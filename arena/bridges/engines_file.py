@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.bridges.engine import Program
-from arena.errors import ArenaError
-from arena.schema import STRING, STRINGS, TABLES, Kind, check_fields, read_toml
+from arena.rules.errors import ArenaError
+from arena.system.schema import STRING, STRINGS, TABLES, Kind, check_fields, read_toml
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 """What an engine's name may be: it is written ``engine:NAME`` in specs."""

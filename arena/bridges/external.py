@@ -24,13 +24,13 @@ from typing import Any
 import numpy as np
 
 from arena.agent import Agent, Choice, GameStart
-from arena.board import Position
 from arena.bridges.engine import Dialect, EngineHost, Program, RefusedBoard
 from arena.bridges.engines_file import NamedEngine, current_engines
 from arena.bridges.pons import PonsDialect, pons_program
 from arena.bridges.protocol import ArenaDialect
-from arena.errors import AgentSpecError, UnsupportedBoardError
 from arena.registry import AgentSpec, parse_spec
+from arena.rules.board import Position
+from arena.rules.errors import AgentSpecError, UnsupportedBoardError
 
 
 @dataclass(frozen=True, kw_only=True)

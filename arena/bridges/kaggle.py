@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 
 from arena.agent import BaseAgent, GameStart
-from arena.board import Position
-from arena.errors import AgentSpecError
-from arena.notation import to_flat
+from arena.rules.board import Position
+from arena.rules.errors import AgentSpecError
+from arena.rules.notation import to_flat
 
 PREFIX = "kaggle"
 BUILT_IN = ("random", "negamax")

@@ -80,7 +80,7 @@ RNG = random.Random()  # ties and MCTS seeds; Kaggle games should not repeat
 
 
 class Board(NamedTuple):
-    """The bitboard constants of one board size (the layout of ``arena.board``: column c
+    """The bitboard constants of one board size (the layout of ``arena.rules.board``: column c
     holds bits c * height ... c * height + rows - 1, bottom up, and a sentinel bit)."""
 
     rows: int

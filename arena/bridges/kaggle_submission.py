@@ -16,8 +16,8 @@ from agents.heuristics import ThreatRules, parse_heuristic, terms_array
 from arena import __version__
 from arena.bridges import kaggle_agent
 from arena.bridges.kaggle_agent import Settings
-from arena.errors import ArenaError
 from arena.registry import canonical_spec, parse_spec
+from arena.rules.errors import ArenaError
 
 EXPORTABLE = ("negamax", "negamax-id", "mcts", "random", "immediate-win")
 WHY_NOT = {

@@ -21,13 +21,13 @@ from pathlib import Path
 from types import TracebackType
 
 from arena.agent import Choice, GameStart
-from arena.board import DEFAULT_RULES, Position
 from arena.bridges.channel import ChannelClosed, ChannelTimeout, LineChannel
 from arena.bridges.engine import BoardRefused, Program, ProtocolError, Talk, Turn, quote
-from arena.errors import ArenaError, UnsupportedBoardError
 from arena.hosting.base import Traits
 from arena.hosting.supervised import ChildProcess
-from arena.notation import to_moves
+from arena.rules.board import DEFAULT_RULES, Position
+from arena.rules.errors import ArenaError, UnsupportedBoardError
+from arena.rules.notation import to_moves
 
 RULES = DEFAULT_RULES
 """The only board his solver plays: 6 x 7, connect 4."""

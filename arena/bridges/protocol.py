@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.agent import Choice, GameStart
-from arena.board import Rules
 from arena.bridges.engine import BoardRefused, EngineRefused, ProtocolError, Talk, Turn, quote
 from arena.hosting.base import Traits
+from arena.rules.board import Rules
 
 VERSION = 1
 SEARCH_LIMITS = ("depth", "nodes")

@@ -13,8 +13,8 @@ import click
 
 from arena import __version__
 from arena.cli.status import INTERRUPTED, USAGE_ERROR
-from arena.errors import ArenaError
-from arena.interrupts import watch_interrupts
+from arena.rules.errors import ArenaError
+from arena.system.interrupts import watch_interrupts
 
 COMMANDS = {
     "accuracy": "arena.cli.accuracy:accuracy_command",

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from arena.board import Rules
 from arena.cli.options import board_options, solver_options
 from arena.progress import progress_bar
+from arena.rules.board import Rules
 
 if TYPE_CHECKING:
     from arena.analysis.accuracy import AccuracyRow
@@ -63,10 +63,10 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
     from arena.analysis.charts import accuracy_chart
     from arena.analysis.position_sets import DEFAULT_RANDOM_COUNT, load_position_set
     from arena.analysis.scores import ScoreCache, score_positions
-    from arena.cachedir import cache_dir
     from arena.names import short_names
     from arena.registry import make_agent
     from arena.report.charts import save
+    from arena.system.cachedir import cache_dir
 
     for spec in agents:
         make_agent(spec)  # a bad spec fails before anything is solved

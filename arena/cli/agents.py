@@ -6,8 +6,8 @@ import inspect
 
 import click
 
-from arena.errors import AgentSpecError
 from arena.registry import AgentEntry, registry
+from arena.rules.errors import AgentSpecError
 
 
 @click.command("agents")

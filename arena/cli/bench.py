@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from arena.bench import QUICK_POSITIONS, SETS, format_table, make_plan, run_bench, write_csv
-from arena.files import check_writable
+from arena.system.files import check_writable
 
 
 @click.command("bench")

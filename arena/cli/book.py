@@ -6,9 +6,9 @@ import time
 
 import click
 
-from arena.board import Rules
 from arena.cli.options import board_options, solver_options
 from arena.progress import progress_bar
+from arena.rules.board import Rules
 
 DEFAULT_DEPTH = 2
 BOOK_TABLE_MB = 1024
@@ -40,7 +40,7 @@ def book_command(depth: int, jobs: int | None, quiet: bool, rules: Rules) -> Non
     import os
 
     from arena.analysis.books import build_book, plan_book
-    from arena.cachedir import cache_dir
+    from arena.system.cachedir import cache_dir
 
     build = plan_book(rules, depth, cache_dir())
     start = time.perf_counter()

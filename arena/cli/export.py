@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from arena.errors import MalformedInputError
+from arena.rules.errors import MalformedInputError
 
 
 @click.group("export")

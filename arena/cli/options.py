@@ -11,8 +11,8 @@ from typing import Any
 
 import click
 
-from arena.board import Rules
 from arena.cli.status import BROKEN_AGENT
+from arena.rules.board import Rules
 
 
 def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -171,7 +171,7 @@ def solver_options(table_mb: float | None = None) -> Callable[[Callable[..., Any
         @functools.wraps(command)
         def with_solver(*args: Any, table_mb: float, cache: Path | None, **kwargs: Any) -> Any:
             from agents.solver import configure
-            from arena.cachedir import use_cache_dir
+            from arena.system.cachedir import use_cache_dir
 
             use_cache_dir(cache)
             configure(table_mb)

@@ -6,10 +6,10 @@ import time
 
 import click
 
-from arena.board import Rules
 from arena.cli.options import board_options
-from arena.notation import from_moves
-from arena.perft import perft
+from arena.rules.board import Rules
+from arena.rules.notation import from_moves
+from arena.rules.perft import perft
 
 
 @click.command("perft")

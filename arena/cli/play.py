@@ -6,11 +6,11 @@ import click
 import numpy as np
 
 from arena.agent import GameAbandoned, check_agent_rules
-from arena.board import Position, Rules
 from arena.cli.options import board_options
-from arena.notation import parse_moves, play_moves
 from arena.registry import make_agent
-from arena.render import render_for_stdout
+from arena.rules.board import Position, Rules
+from arena.rules.notation import parse_moves, play_moves
+from arena.rules.render import render_for_stdout
 from arena.session import FIRST_CHOICES, SYMBOLS, PlaySession, draw_human_side
 from arena.terminal import play_in_terminal
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import click
 
 from arena.cli.options import DEFAULT_FROM_PLY
-from arena.errors import MalformedInputError
 from arena.oracle import Oracle
 from arena.progress import progress_bar
-from arena.render import render_for_stdout
 from arena.replay import RecordedGame, header_lines, load_recorded_games, move_lines
+from arena.rules.errors import MalformedInputError
+from arena.rules.render import render_for_stdout
 
 
 @click.command("show")

@@ -8,10 +8,10 @@ from collections.abc import Iterable
 
 import click
 
-from arena.board import Position, Rules
 from arena.cli.options import board_options, solver_options
-from arena.errors import ArenaError, MalformedInputError
-from arena.notation import from_moves
+from arena.rules.board import Position, Rules
+from arena.rules.errors import ArenaError, MalformedInputError
+from arena.rules.notation import from_moves
 
 FULL = "-"  # a full column in the bulk output
 

@@ -26,7 +26,7 @@ from arena.sprt import (
     run_sprt,
     sprt_plan,
 )
-from arena.stats import LLR_METHODS, MODELS, LlrMethod, Model
+from arena.stats.elo import LLR_METHODS, MODELS, LlrMethod, Model
 from arena.summary import seeds_line
 
 __all__ = ["format_sprt", "sprt_command"]

@@ -6,7 +6,7 @@ import math
 
 import click
 
-from arena.stats import (
+from arena.stats.elo import (
     LLR_METHODS,
     MAX_UNITS,
     MODELS,

@@ -13,10 +13,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from arena.board import Position
 from arena.gui.thinker import AgentProcess, Question
 from arena.hosting.base import describe
 from arena.oracle import Oracle
+from arena.rules.board import Position
 from arena.session import SYMBOLS, PlaySession, draw_human_side
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arena.board import Rules
+from arena.rules.board import Rules
 
 MAX_CELL = 88
 MIN_CELL = 10

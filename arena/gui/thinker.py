@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from arena.board import Position
 from arena.hosting.process import ProcessHost
+from arena.rules.board import Position
 from arena.session import AgentReply, ask_agent, tell_new_game
 
 

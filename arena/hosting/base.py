@@ -15,8 +15,8 @@ from typing import Literal
 import numpy as np
 
 from arena.agent import Choice, GameStart, as_choice
-from arena.board import Position
-from arena.outcome import Termination
+from arena.rules.board import Position
+from arena.rules.results import Termination
 
 Hosting = Literal["auto", "inline", "process"]
 HOSTINGS: tuple[Hosting, ...] = ("auto", "inline", "process")

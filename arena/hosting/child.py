@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from arena.agent import Agent, GameStart, as_choice
-from arena.board import Position, Rules
 from arena.hosting.base import describe, traits_of
+from arena.rules.board import Position, Rules
 
 WATCH_SECONDS = 0.5
 

@@ -12,10 +12,10 @@ from typing import TypeVar
 import numpy as np
 
 from arena.agent import Agent, Choice, GameAbandoned, GameStart
-from arena.board import Position, Rules
 from arena.hosting.base import AgentFault, Host, Traits, describe, traits_of
-from arena.interrupts import from_user
-from arena.outcome import Termination
+from arena.rules.board import Position, Rules
+from arena.rules.results import Termination
+from arena.system.interrupts import from_user
 
 T = TypeVar("T")
 

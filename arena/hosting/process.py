@@ -14,10 +14,10 @@ import numpy as np
 
 import arena
 from arena.agent import Choice, GameStart
-from arena.board import Position
 from arena.hosting.base import DEFAULT_MOVE_BOUND, AgentFault, StartedOnDemand
 from arena.hosting.supervised import ChildProcess
-from arena.outcome import Termination
+from arena.rules.board import Position
+from arena.rules.results import Termination
 
 CLOSE_SECONDS = 1.0
 """How long a child may take to close its agent before it is killed."""

@@ -21,7 +21,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, NullFormatter, PercentFormatter
 
-from arena.files import FILE_MODE
+from arena.system.files import FILE_MODE
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType

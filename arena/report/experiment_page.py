@@ -21,11 +21,11 @@ from arena.experiment import (
     TournamentEntry,
     entry_summaries,
 )
-from arena.files import write_atomically
 from arena.report import charts
 from arena.report.run_page import markdown_table
-from arena.stats import HOMOGENEITY_LEVEL, MIN_EXPECTED_COUNT
+from arena.stats.elo import HOMOGENEITY_LEVEL, MIN_EXPECTED_COUNT
 from arena.summary import seeds_lines, wtl_text
+from arena.system.files import write_atomically
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError
-from arena.files import write_atomically
 from arena.replay import RecordedGame, load_recorded_games
+from arena.rules.errors import ArenaError
+from arena.system.files import write_atomically
 
 PAGE_FILE = "replay.html"
 

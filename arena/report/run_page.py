@@ -21,12 +21,10 @@ from matplotlib.figure import Figure
 
 from arena.analysis.report_section import CHART_FILE as BLUNDER_CHART
 from arena.analysis.report_section import blunder_section
-from arena.errors import ArenaError
-from arena.files import write_atomically
 from arena.names import depth_family, short_names
-from arena.ratings import RATING_COLUMNS, RESULT_SCORES
 from arena.records import COLUMNS
 from arena.report import charts
+from arena.rules.errors import ArenaError
 from arena.rundir import (
     GAMES_FILE,
     META_FILE,
@@ -37,7 +35,8 @@ from arena.rundir import (
     run_plan,
     write_meta,
 )
-from arena.stats import wilson
+from arena.stats.elo import wilson
+from arena.stats.ratings import RATING_COLUMNS, RESULT_SCORES
 from arena.summary import (
     current_summary,
     seeds_line,
@@ -45,6 +44,7 @@ from arena.summary import (
     summary_fingerprint,
     write_summary,
 )
+from arena.system.files import write_atomically
 from arena.tournaments import crosstable as tournament_crosstable
 from arena.validation import check_games
 
@@ -293,7 +293,7 @@ def _number(x: float, digits: int = 1) -> str:
 
 
 def _plus_minus(value: float, error: float) -> str:
-    if math.isnan(error):  # no interval (see arena.stats)
+    if math.isnan(error):  # no interval (see arena.stats.elo)
         return _number(value)
     return f"{_number(value)} ± {_number(error).lstrip('+')}"
 

@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 from arena.agent import BaseAgent
-from arena.board import Position
+from arena.rules.board import Position
 
 
 class Sleeper(BaseAgent):

@@ -10,9 +10,8 @@ from __future__ import annotations
 import os
 import sys
 
-from arena.board import Position
+from arena.rules.board import Position
 
-PLAIN_DISCS = (".", "X", "O")
 RESET = "\033[0m"
 FRAME = "\033[1;37;44m"  # bold white on blue: the board and its column numbers
 COLOURED_DISCS = (
@@ -25,11 +24,7 @@ WINNING_BACKGROUND = "42"  # green behind the discs of the winning line
 
 def render_plain(position: Position) -> str:
     """The board in plain text: column numbers above, X for player 1, O for player 2."""
-    rules = position.rules
-    lines = [" ".join(str(c + 1) for c in range(rules.cols))]
-    for row in reversed(range(rules.rows)):
-        lines.append(" ".join(PLAIN_DISCS[position.cell(c, row)] for c in range(rules.cols)))
-    return "\n".join(lines)
+    return str(position)
 
 
 def render_coloured(position: Position) -> str:

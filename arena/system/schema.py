@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from arena.errors import ArenaError
+from arena.rules.errors import ArenaError
 
 
 class Kind(NamedTuple):

@@ -8,7 +8,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from arena.errors import ArenaError
+from arena.rules.errors import ArenaError
 
 
 def _umask() -> int:

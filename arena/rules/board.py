@@ -12,9 +12,11 @@ import operator
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
-from arena.errors import IllegalMoveError, InvalidRulesError, MalformedInputError
+from arena.rules.errors import IllegalMoveError, InvalidRulesError, MalformedInputError
 
 MAX_COLUMNS = 9
+PLAIN_DISCS = (".", "X", "O")
+"""How the plain text drawing shows an empty cell, player 1 and player 2."""
 BITBOARD_BITS = 64
 
 
@@ -186,7 +188,7 @@ class Position:
 
     Players are numbered 1 (moves first) and 2. ``won`` is True when the player who moved
     last completed a line; positions are built by ``Position.empty``, ``play`` and the
-    converters in ``arena.notation``, which keep it right.
+    converters in ``arena.rules.notation``, which keep it right.
     """
 
     rules: Rules
@@ -335,6 +337,9 @@ class Position:
         return f"[{self.rules}, rows top to bottom {rows}, player {self.side_to_move} to move]"
 
     def __str__(self) -> str:
-        from arena.render import render_plain
-
-        return render_plain(self)
+        """The board in plain text: column numbers above, X for player 1, O for player 2."""
+        cols = self.rules.cols
+        lines = [" ".join(str(c + 1) for c in range(cols))]
+        for row in reversed(range(self.rules.rows)):
+            lines.append(" ".join(PLAIN_DISCS[self.cell(c, row)] for c in range(cols)))
+        return "\n".join(lines)

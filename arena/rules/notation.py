@@ -11,8 +11,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from arena.board import DEFAULT_RULES, Position, Rules, has_line
-from arena.errors import IllegalMoveError, InvalidPositionError, MalformedInputError
+from arena.rules.board import DEFAULT_RULES, Position, Rules, has_line
+from arena.rules.errors import IllegalMoveError, InvalidPositionError, MalformedInputError
 
 
 def parse_moves(text: str, rules: Rules = DEFAULT_RULES) -> list[int]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.board import Position
+from arena.rules.board import Position
 
 
 def perft(position: Position, depth: int) -> int:

@@ -38,7 +38,7 @@ from typing import Literal
 
 import numpy as np
 
-from arena.llr import (
+from arena.stats.llr import (
     ScoreSample,
     approximate_llr_mean,
     approximate_llr_t_value,
@@ -434,7 +434,7 @@ def sprt_llr(estimate: EloEstimate, elo0: float, elo1: float, model: Model = "no
     (s - 1/2) / sigma of the per-unit score (a pair's t-value is sqrt(2) times a game's).
     ``model='logistic'``: elo0/elo1 are logistic Elo, fixing the expected score.
     ``method='exact'``: the generalised likelihood ratio of fishtest and fastchess (see
-    ``arena.llr``); ``method='approximate'``: its closed form, (games/2)
+    ``arena.stats.llr``); ``method='approximate'``: its closed form, (games/2)
     ln[(1 + (t - t0)^2) / (1 + (t - t1)^2)] per game, or N (s1 - s0)(2s - s0 - s1) / (2 var)
     per unit. As fishtest does, an outcome class with no observation counts as 1e-3 of one
     (WL and DD of a pair are one class, both scoring 1/2), so that a one-sided sample (every

@@ -1,0 +1,3 @@
+"""What the arena needs of the operating system: files written atomically (``files``), the
+cache directory (``cachedir``), TOML tables checked against their fields (``schema``) and the
+user's Ctrl-C told apart from an agent's KeyboardInterrupt (``interrupts``)."""
