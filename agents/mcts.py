@@ -1,6 +1,6 @@
 """The Monte Carlo tree search agent: UCT with random playouts, in numba kernels.
 
-The tree search runs in ``agents._kernels.mcts``; this module sizes the work of a move
+The tree search runs in ``arena.search.kernels.mcts``; this module sizes the work of a move
 (``iterations``, or a time budget), feeds the kernel its randomness from the game's
 Generator and turns the root's statistics into a Choice: the most visited move, with its
 share of the visits and its mean playout result (1 a win, 0.5 a draw, 0 a loss).
@@ -14,8 +14,6 @@ from typing import Literal
 
 import numpy as np
 
-from agents._kernels import mcts as kernels
-from agents._kernels.bitboard import board_array
 from agents.budget import (
     PLANNED_SHARE,
     RATE_SHARE,
@@ -26,6 +24,8 @@ from agents.budget import (
 from arena.agent import BaseAgent, Choice, GameStart
 from arena.rules.board import Position
 from arena.rules.errors import IllegalMoveError
+from arena.search.kernels import mcts as kernels
+from arena.search.kernels.bitboard import board_array
 
 Rollout = Literal["random", "immediate-win"]
 ROLLOUTS: tuple[Rollout, ...] = ("random", "immediate-win")

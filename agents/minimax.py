@@ -21,11 +21,11 @@ from functools import cache
 
 import numpy as np
 
-from agents.heuristics import WIN_SCORE, window_points
 from arena.agent import BaseAgent, Choice
 from arena.rules.board import Position, Rules
 from arena.rules.errors import IllegalMoveError, MalformedInputError
 from arena.rules.notation import to_array
+from arena.search.heuristics import WIN_SCORE, window_points
 
 INFINITY = 2 * WIN_SCORE
 CENTRE_POINTS = 3

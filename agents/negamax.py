@@ -1,15 +1,15 @@
 """The bitboard negamax agent (seed 002): alpha-beta search in numba kernels.
 
-The search runs on two uint64 bitboards in ``agents._kernels.negamax``; this module turns a
+The search runs on two uint64 bitboards in ``arena.search.kernels.negamax``; this module turns a
 Position into kernel arguments and the root scores into a Choice. Scores are from the
-agent's point of view on the shared scale of ``agents.heuristics``: a win ``p`` plies
+agent's point of view on the shared scale of ``arena.search.heuristics``: a win ``p`` plies
 ahead scores ``WIN_SCORE - p``, a loss ``-(WIN_SCORE - p)``, a draw 0 (with ``wins=flat``,
 every win ``WIN_SCORE`` and every loss ``-WIN_SCORE``).
 
 The defaults are the project's modern search. Seed 002's own rules are switches:
 ``tiebreak=left`` or ``right``, ``move_order=left-to-right``, ``wins=flat``,
 ``clearing=always``, ``seed_scoring=true``, and two bug-for-bug reproductions of the
-seed's code, ``seed_clearing_bug`` and ``seed_live_bug`` (see ``agents.heuristics``).
+seed's code, ``seed_clearing_bug`` and ``seed_live_bug`` (see ``arena.search.heuristics``).
 """
 
 from __future__ import annotations
@@ -19,9 +19,6 @@ from typing import Any, Literal
 
 import numpy as np
 
-from agents._kernels import negamax as kernels
-from agents._kernels.bitboard import board_array
-from agents._kernels.evaluation import board_windows
 from agents.budget import (
     PLANNED_SHARE,
     RATE_SHARE,
@@ -29,16 +26,19 @@ from agents.budget import (
     nodes_for_move,
     seconds_for_move,
 )
-from agents.heuristics import (
+from arena.agent import BaseAgent, Choice, GameStart
+from arena.rules.board import BITBOARD_BITS, Position, Rules
+from arena.rules.errors import IllegalMoveError
+from arena.search.heuristics import (
     HEURISTIC_LIMIT,
     ThreatRules,
     centre_first,
     parse_heuristic,
     terms_array,
 )
-from arena.agent import BaseAgent, Choice, GameStart
-from arena.rules.board import BITBOARD_BITS, Position, Rules
-from arena.rules.errors import IllegalMoveError
+from arena.search.kernels import negamax as kernels
+from arena.search.kernels.bitboard import board_array
+from arena.search.kernels.evaluation import board_windows
 
 MAX_DEPTH = BITBOARD_BITS  # more plies than any board has cells
 MAX_TABLE_BITS = 20  # 2**20 rows of 16 bytes
@@ -70,7 +70,7 @@ class NegamaxAgent(BaseAgent):
 
     A game's ``Limit.depth`` caps ``depth``.
 
-    ``heuristic`` names the evaluation at the depth limit (see ``agents.heuristics``:
+    ``heuristic`` names the evaluation at the depth limit (see ``arena.search.heuristics``:
     none, positional, threats, live-threats, stacked-threats, window; combine with ``+``,
     weight with ``*``). Among equally scored moves ``tiebreak`` picks one at random with
     the game's generator (``random``), the first in centre-first order (``first``), the
@@ -80,7 +80,7 @@ class NegamaxAgent(BaseAgent):
     never a score. ``wins=flat`` scores every win alike, however far ahead (``sooner``: a
     sooner win scores higher, a later loss too).
 
-    Seed 002's threat rules (``agents.heuristics.ThreatRules``): ``clearing=always`` leaves
+    Seed 002's threat rules (``arena.search.heuristics.ThreatRules``): ``clearing=always`` leaves
     threats above the lowest stacked pair of a column out of every threat term, not only
     beside ``stacked-threats``; ``seed_scoring`` scores stacked pairs per pair and player
     (the term's weight each), live-threat losses one ply sooner, and a full board at the

@@ -22,7 +22,7 @@ class Choice:
     """A chosen column with what the agent reports about the search behind it.
 
     ``nodes``: positions searched; ``depth``: plies searched; ``score``: the agent's value
-    of the move, in its own units (negamax: ``agents.heuristics``' scale; MCTS: the mean
+    of the move, in its own units (negamax: ``arena.search.heuristics``' scale; MCTS: the mean
     playout result, 1 a win, 0.5 a draw, 0 a loss); ``playouts``: random games played;
     ``visit_share``: the share of a tree search's visits the chosen move received; ``pv``: the
     principal variation, the columns the agent expects to be played from this move on.

@@ -6,7 +6,7 @@ belong; and a move string that replays legally from the opening to exactly that 
 line by the last move for ``four_in_a_row``, a full board for ``board_full``, a game still
 going for a forfeit, with the result that follows; and for ``adjudicated``, a game still going
 at the run's adjudication ply, with any result. The move strings are replayed in bulk by a
-numba kernel (``arena.endings``), so a run of a million games is checked in seconds.
+numba kernel (``arena.search.kernels.endings``), so a run of a million games is checked in seconds.
 """
 
 from __future__ import annotations
@@ -176,7 +176,7 @@ def _check_endings(path: Path, pending: _Pending, rules: Rules) -> None:
     columns = np.frombuffer(text, dtype=np.uint8).astype(np.int64) - ord("1")
     offsets = np.zeros(len(pending.moves) + 1, dtype=np.int64)
     np.cumsum([len(moves) for moves in pending.moves], out=offsets[1:])
-    from arena.endings import replay  # numba loads only when rows are to be checked
+    from arena.search.kernels.endings import replay  # numba loads only when rows are to be checked
 
     codes = replay(columns, offsets, rules.rows, rules.cols, rules.connect)
     for line, moves, claim, code in zip(pending.lines, pending.moves, pending.claims, codes,
@@ -189,7 +189,7 @@ def _check_endings(path: Path, pending: _Pending, rules: Rules) -> None:
 
 def _ending_problem(moves: str, claim: tuple[str, str, str], code: int) -> str:
     """What is wrong with a row's claimed ending, given how its moves replay ('' if right)."""
-    from arena.endings import BAD_COLUMN, FULL, ONGOING, PAST_END, WON
+    from arena.search.kernels.endings import BAD_COLUMN, FULL, ONGOING, PAST_END, WON
 
     first, result, termination = claim
     if code == BAD_COLUMN:

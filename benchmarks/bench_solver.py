@@ -41,9 +41,9 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from agents._kernels import solver as kernels
-from agents.solver import Solver
 from arena.positions import ScoredPosition, load_set
+from arena.search.kernels import solver as kernels
+from arena.search.solver import Solver
 
 DEFAULT_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2:50")
 FULL_SETS = ("Test_L1_R2", "Test_L1_R3")

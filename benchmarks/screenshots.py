@@ -68,11 +68,11 @@ def hints_screenshot(path: Path, moves: str = "52753311433677442422121") -> None
     (the second position of Test_L2_R1, whose published score is 8)."""
     if not os.environ.get("DISPLAY"):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
-    from agents.solver import SolverOracle
     from arena.gui.controller import PlayController
     from arena.gui.window import GameWindow
     from arena.rules.board import Rules
     from arena.rules.notation import parse_moves
+    from arena.search.solver import SolverOracle
     from arena.session import PlaySession
 
     session = PlaySession(Rules(), {1, 2}, parse_moves(moves, Rules()))

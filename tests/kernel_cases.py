@@ -18,14 +18,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from conftest import random_positions
 
-from agents._kernels import bitboard, evaluation
-from agents._kernels import mcts as mcts_kernels
-from agents.heuristics import parse_heuristic, terms_array
 from agents.mcts import MCTSAgent
 from agents.negamax import NegamaxAgent
-from arena.endings import replay
 from arena.rules.board import Position, Rules
 from arena.rules.notation import from_moves
+from arena.search.heuristics import parse_heuristic, terms_array
+from arena.search.kernels import bitboard, evaluation
+from arena.search.kernels import mcts as mcts_kernels
+from arena.search.kernels.endings import replay
 
 U = np.uint64
 HEURISTICS = ("none", "threats+positional", "window",

@@ -10,7 +10,6 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from agents.solver import column_scores
 from arena.agent import BaseAgent
 from arena.analysis import scores as scores_module
 from arena.analysis.accuracy import (
@@ -25,6 +24,7 @@ from arena.analysis.position_sets import PositionSetError, load_position_set
 from arena.analysis.scores import ScoreCache, score_positions
 from arena.cli import main
 from arena.rules.board import Position, Rules
+from arena.search.solver import column_scores
 
 HERE = __file__  # agents of this file, loaded by path (in a child process of their own)
 AGENTS = Path(__file__).parent / "data" / "hosting_agents.py"

@@ -12,7 +12,6 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from agents.solver import solve
 from arena.analysis.annotate import (
     ANALYSIS_FILE,
     BLUNDERS_FILE,
@@ -27,6 +26,7 @@ from arena.cli import main
 from arena.records import COLUMNS, GameRow
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
+from arena.search.solver import solve
 
 STANDARD = Rules()
 # Player 1 stacks three discs in column 1, player 2 in column 2; player 1 then misses the win

@@ -18,14 +18,14 @@ import pytest
 from brute_force_oracle import BruteForceOracle
 from click.testing import CliRunner
 
-from agents.solver import SolverOracle
 from arena.cli import main
 from arena.gui.controller import PlayController
 from arena.gui.layout import Layout
 from arena.gui.thinker import AgentProcess
-from arena.oracle import Oracle
 from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.notation import from_moves, parse_moves, play_moves
+from arena.search.oracle import Oracle
+from arena.search.solver import SolverOracle
 from arena.session import PlaySession
 
 if not os.environ.get("CI"):

@@ -20,9 +20,6 @@ from conftest import position_of, random_positions
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from agents import heuristics
-from agents._kernels import bitboard, evaluation
-from agents.heuristics import ThreatRules, centre_first, parse_heuristic, terms_array
 from arena.agent import GameStart, Limit, as_choice
 from arena.bridges import kaggle_agent as template
 from arena.bridges.kaggle_agent import Board, Negamax
@@ -39,6 +36,9 @@ from arena.registry import make_agent
 from arena.rules.board import Position, Rules, threat_cells
 from arena.rules.errors import AgentSpecError
 from arena.rules.notation import from_moves, to_flat
+from arena.search import heuristics
+from arena.search.heuristics import ThreatRules, centre_first, parse_heuristic, terms_array
+from arena.search.kernels import bitboard, evaluation
 
 PONS = Path(data_init).parent / "pons"
 STANDARD = Rules()

@@ -7,9 +7,9 @@ from conftest import position_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents._kernels import bitboard as kernels
-from agents._kernels import evaluation
-from agents.heuristics import (
+from arena.rules.board import Position, Rules, has_line, threat_cells
+from arena.rules.notation import from_moves, to_array
+from arena.search.heuristics import (
     HEURISTIC_LIMIT,
     PROJECT_THREAT_RULES,
     STACKED_SCORE,
@@ -21,8 +21,8 @@ from agents.heuristics import (
     terms_array,
     window_points,
 )
-from arena.rules.board import Position, Rules, has_line, threat_cells
-from arena.rules.notation import from_moves, to_array
+from arena.search.kernels import bitboard as kernels
+from arena.search.kernels import evaluation
 
 STANDARD = Rules()
 U = np.uint64

@@ -10,8 +10,6 @@ import pytest
 from conftest import EXTREME_RULES, blocking_positions, random_positions, winning_positions
 
 from agents import mcts as mcts_module
-from agents._kernels import mcts as kernels
-from agents._kernels.bitboard import board_array
 from agents.budget import PLANNED_SHARE
 from agents.mcts import MCTSAgent
 from arena.agent import GameStart, Limit
@@ -21,6 +19,8 @@ from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, IllegalMoveError
 from arena.rules.notation import from_moves
 from arena.rules.results import Termination
+from arena.search.kernels import mcts as kernels
+from arena.search.kernels.bitboard import board_array
 
 STANDARD = Rules()
 SMALL = Rules(rows=3, cols=4, connect=3)

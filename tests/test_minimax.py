@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.heuristics import WIN_SCORE
 from agents.minimax import MinimaxAgent, best_moves, minimax_scores, window_score
 from agents.random_agent import RandomAgent
 from arena.agent import Choice
@@ -14,6 +13,7 @@ from arena.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, IllegalMoveError, MalformedInputError
 from arena.rules.notation import from_array, from_moves, to_array
+from arena.search.heuristics import WIN_SCORE
 
 STANDARD = Rules()
 

@@ -13,11 +13,7 @@ from conftest import (
 )
 
 from agents import negamax as negamax_module
-from agents._kernels import negamax as kernels
-from agents._kernels.bitboard import board_tables
-from agents._kernels.evaluation import board_windows, evaluate
 from agents.budget import PLANNED_SHARE
-from agents.heuristics import HEURISTICS, WIN_SCORE, positional_weights
 from agents.negamax import DEFAULT_TIME, DeepeningNegamaxAgent, NegamaxAgent
 from arena.agent import Choice, GameStart, Limit
 from arena.game import play_game
@@ -26,6 +22,10 @@ from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, IllegalMoveError
 from arena.rules.notation import from_moves, to_array
 from arena.rules.results import Termination
+from arena.search.heuristics import HEURISTICS, WIN_SCORE, positional_weights
+from arena.search.kernels import negamax as kernels
+from arena.search.kernels.bitboard import board_tables
+from arena.search.kernels.evaluation import board_windows, evaluate
 
 STANDARD = Rules()
 BOARDS = (STANDARD, Rules(rows=5, cols=6, connect=4), Rules(rows=4, cols=5, connect=3),

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from agents.opening_book import Book, BookError, book_key, book_path, load_book, positions_by_ply
-from agents.solver import MIN_TABLE_MB, Solver, configure
 from arena.analysis import books
 from arena.analysis.books import build_book, plan_book
 from arena.cli import main
 from arena.rules.board import Position, Rules
+from arena.search.book import Book, BookError, book_key, book_path, load_book, positions_by_ply
+from arena.search.solver import MIN_TABLE_MB, Solver, configured
 
 SMALL = Rules(4, 5, 4)
 DEPTH = 5
@@ -30,8 +30,8 @@ def every_position_up_to(rules: Rules, depth: int) -> list[Position]:
 @pytest.fixture(scope="module")
 def book(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Book]:
     directory = tmp_path_factory.mktemp("cache")
-    configure(MIN_TABLE_MB)
-    return directory, build_book(plan_book(SMALL, DEPTH, directory))
+    with configured(MIN_TABLE_MB):
+        return directory, build_book(plan_book(SMALL, DEPTH, directory))
 
 
 def test_the_book_holds_every_position_once_with_its_exact_score(book: tuple[Path, Book]) -> None:

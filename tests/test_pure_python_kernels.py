@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from kernel_cases import compiled, results
 
-from agents._kernels.bitboard import popcount
+from arena.search.kernels.bitboard import popcount
 
 CASES = Path(__file__).parent / "kernel_cases.py"
 

@@ -12,18 +12,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from agents.solver import (
-    MIN_TABLE_MB,
-    Solver,
-    SolverOracle,
-    column_scores,
-    solve,
-    table_bits,
-)
 from arena.positions import load_set
 from arena.rules.board import Position, Rules
 from arena.rules.errors import IllegalMoveError
 from arena.rules.notation import from_moves
+from arena.search.solver import MIN_TABLE_MB, Solver, SolverOracle, column_scores, solve, table_bits
 
 # The easy and medium sets in full; a sample of the slow ones (the rest is a benchmark:
 # benchmarks/bench_solver.py --full).

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from agents.solver import NOMINAL_NODES_PER_SECOND, SolverAgent, column_scores, safe_column
+from agents.solver import NOMINAL_NODES_PER_SECOND, SolverAgent, safe_column
 from arena.agent import Choice, GameStart, Limit
 from arena.cli import main
 from arena.conformance import check_agent
@@ -19,6 +19,7 @@ from arena.registry import make_agent
 from arena.rules.board import DEFAULT_RULES, Position, Rules
 from arena.rules.errors import AgentSpecError
 from arena.rules.notation import from_moves
+from arena.search.solver import column_scores
 
 # Test_L2_R1's 5th position: columns 5 and 6 both score -2, the three others -6.
 TWO_BEST = from_moves("6672375354252731116762237724")

@@ -20,7 +20,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from agents.solver import outcome_class
 from arena.agent import Choice, GameStart
 from arena.analysis.position_sets import PositionSet
 from arena.analysis.scores import ColumnScores
@@ -28,6 +27,7 @@ from arena.hosting.base import AgentFault, Host, ask_choice
 from arena.hosting.policy import make_host
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
+from arena.search.solver import outcome_class
 from arena.stats.elo import wilson
 
 ACCURACY_FILE = "accuracy.csv"

@@ -95,7 +95,7 @@ def theoretical_classes(positions: Sequence[Position], solve: Callable[[Position
     """For each position, 1, 0 or -1 as perfect play from there wins, draws or loses for the
     side to move (positions that are over: a loss if the last move won, else a draw). The
     last positions are solved first: they fill the table for the earlier ones."""
-    from agents.solver import outcome_class
+    from arena.search.solver import outcome_class
 
     classes = [0] * len(positions)
     for index in reversed(range(len(positions))):
@@ -152,7 +152,7 @@ def _analyse_chunk(games: Sequence[GameToAnalyse], rules: Rules, from_ply: int,
                    settings: SolverSettings) -> list[tuple[GameAnalysis, list[Blunder]]]:
     """Analyse a few games with weak solves by the process's solver (in a worker: one like
     its parent's)."""
-    from agents.solver import ensure_solver
+    from arena.search.solver import ensure_solver
 
     shared = ensure_solver(*settings)
 

@@ -1,4 +1,4 @@
-"""Building the solver's opening book (see ``agents.opening_book``): every position up to
+"""Building the solver's opening book (see ``arena.search.book``): every position up to
 a depth, the deepest first, each shallower ply with the deeper ones already in the book,
 the positions of a ply solved in parallel. The scores found so far are appended to a
 ``.partial`` file beside the book, so that an interrupted build resumes where it stopped.
@@ -10,9 +10,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.opening_book import Book, book_key, book_of, book_path, positions_by_ply, save_book
 from arena.analysis.workers import SolverSettings, chunked_map, solver_settings
 from arena.rules.board import Position, Rules
+from arena.search.book import Book, book_key, book_of, book_path, positions_by_ply, save_book
 from arena.system.files import truncate_partial_line
 
 CHUNK = 1  # positions per task of the worker pool: each is saved as soon as it is solved
@@ -53,7 +53,7 @@ def _solve_chunk(positions: Sequence[Position], below: Book | None,
                  settings: SolverSettings) -> list[int]:
     """Exact scores of a few positions with the book made so far, by the process's solver
     (in a worker: one like its parent's)."""
-    from agents.solver import ensure_solver
+    from arena.search.solver import ensure_solver
 
     solver = ensure_solver(*settings)
     solver.use_book(below)

@@ -62,7 +62,7 @@ class ScoreCache:
 def _solve_chunk(positions: Sequence[Position], settings: SolverSettings) -> list[ColumnScores]:
     """Column scores of a few positions, with the process's solver (in a worker: one like
     its parent's)."""
-    from agents.solver import ensure_solver
+    from arena.search.solver import ensure_solver
 
     solver = ensure_solver(*settings)
     found = [solver.column_scores(position) for position in positions]

@@ -16,7 +16,7 @@ SolverSettings = tuple[float, Path | None]  # table megabytes, book directory
 
 def solver_settings() -> SolverSettings:
     """The table size and book directory of this process's solver, for its workers."""
-    from agents.solver import shared_solver
+    from arena.search.solver import shared_solver
 
     solver = shared_solver()
     return solver.table_mb, solver.book_dir

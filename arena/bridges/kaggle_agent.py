@@ -5,7 +5,7 @@ agent SPEC describes. The file needs nothing but the standard library. Kaggle lo
 calls its last callable, ``agent(observation, configuration)``, once per move; it returns a
 column, 0 the leftmost.
 
-The searches are plain-Python ports of the arena's numba kernels (``agents._kernels``) on
+The searches are plain-Python ports of the arena's numba kernels (``arena.search.kernels``) on
 the same bitboards, and score positions as they do:
 
 - ``negamax`` searches 1, 2, ... plies up to ``SETTINGS.depth``, with the arena's
@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 LOADED = time.perf_counter()  # the first move's clock starts when this file is loaded
 
-# The arena's score scale and heuristic ids (agents.heuristics; the tests check they agree).
+# The arena's score scale and heuristic ids (arena.search.heuristics; the tests check they agree).
 WIN_SCORE = 1_000_000
 STACKED_SCORE = 10_000
 HEURISTIC_LIMIT = WIN_SCORE // 2
@@ -221,7 +221,7 @@ class OutOfTime(Exception):
 def evaluation_function(b: Board, terms: tuple[tuple[int, int, int], ...],
                         win_step: int) -> Callable[[int, int, int], int]:
     """``evaluate(cur, mask, ply)``: the heuristic value of a position for the side to
-    move, ``ply`` plies below the root (``agents._kernels.evaluation.evaluate``)."""
+    move, ``ply`` plies below the root (``arena.search.kernels.evaluation.evaluate``)."""
     winning_cells = winning_cells_function(b)
     threat_terms = bool(terms) and terms[0][0] <= THREATS
     planes, centre, lines, points, k1 = b.planes, b.centre, b.lines, b.points, b.connect + 1
@@ -296,7 +296,7 @@ def move_order(b: Board, s: Settings) -> tuple[int, ...]:
 
 
 class Negamax:
-    """The arena's bitboard negamax (``agents._kernels.negamax``) for one board and
+    """The arena's bitboard negamax (``arena.search.kernels.negamax``) for one board and
     settings: alpha-beta, fail-soft, with its pruning, move ordering and table."""
 
     def __init__(self, b: Board, s: Settings) -> None:
@@ -466,7 +466,7 @@ ONGOING, WON, FULL = range(3)
 
 def mcts(cur: int, mask: int, b: Board, s: Settings, state: list[int],
          iterations: int, deadline: float = math.inf) -> tuple[dict[int, tuple[int, float]], int]:
-    """UCT as ``agents._kernels.mcts.search`` from a position that is not over: the
+    """UCT as ``arena.search.kernels.mcts.search`` from a position that is not over: the
     (visits, total reward) of each root move by column, and the iterations run.
 
     Stops after ``iterations``, at ``deadline`` or when the tree holds MCTS_MAX_NODES.

@@ -12,12 +12,12 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from agents.heuristics import ThreatRules, parse_heuristic, terms_array
 from arena import __version__
 from arena.bridges import kaggle_agent
 from arena.bridges.kaggle_agent import Settings
 from arena.registry import canonical_spec, parse_spec
 from arena.rules.errors import ArenaError
+from arena.search.heuristics import ThreatRules, parse_heuristic, terms_array
 
 EXPORTABLE = ("negamax", "negamax-id", "mcts", "random", "immediate-win")
 WHY_NOT = {

@@ -9,7 +9,7 @@ when it wins (the sooner, the larger), 0 for a draw, negative when it loses. It 
 binary's directory here); without the book, early positions take minutes.
 
 ``pons:PATH`` plays a best-scored column (ties broken by the game's seed); ``PonsOracle``
-answers the ``arena.oracle.Oracle`` questions (``column_scores``, ``solve``).
+answers the ``arena.search.oracle.Oracle`` questions (``column_scores``, ``solve``).
 """
 
 from __future__ import annotations

@@ -39,9 +39,10 @@ DEFAULT_OUT = Path("results") / "accuracy"
                    "again on a set replaces its rows, the others stay.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @board_options
-@solver_options()
+@solver_options(pass_cache=True)
 def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: int | None,
-                     seed: int, jobs: int | None, out: Path, quiet: bool, rules: Rules) -> None:
+                     seed: int, jobs: int | None, out: Path, quiet: bool, rules: Rules,
+                     cache: Path) -> None:
     """Share of positions where each AGENT plays a best move, and its blunder rate.
 
     The exact solver scores every column of every test position. An agent's accuracy is the
@@ -66,8 +67,6 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
     from arena.names import short_names
     from arena.registry import make_agent
     from arena.report.charts import save
-    from arena.system.cachedir import cache_dir
-
     for spec in agents:
         make_agent(spec)  # a bad spec fails before anything is solved
     count = positions
@@ -78,7 +77,7 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
     workers = jobs or os.cpu_count() or 1
     scored = []
     for position_set in loaded:
-        score_cache = ScoreCache(cache_dir(), position_set.rules)
+        score_cache = ScoreCache(cache, position_set.rules)
         with progress_bar(len(position_set), f"solving {position_set.label}",
                           not quiet) as advance:
             scored.append(score_positions(position_set.positions, score_cache, workers,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import click
 
@@ -21,8 +22,8 @@ BOOK_TABLE_MB = 1024
               help="Processes that solve positions (default: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @board_options
-@solver_options(BOOK_TABLE_MB)
-def book_command(depth: int, jobs: int | None, quiet: bool, rules: Rules) -> None:
+@solver_options(BOOK_TABLE_MB, pass_cache=True)
+def book_command(depth: int, jobs: int | None, quiet: bool, rules: Rules, cache: Path) -> None:
     """Build the solver's opening book: the exact score of every early position.
 
     The book goes to books/ in the cache directory, where `arena solve`, `arena accuracy`,
@@ -40,9 +41,7 @@ def book_command(depth: int, jobs: int | None, quiet: bool, rules: Rules) -> Non
     import os
 
     from arena.analysis.books import build_book, plan_book
-    from arena.system.cachedir import cache_dir
-
-    build = plan_book(rules, depth, cache_dir())
+    build = plan_book(rules, depth, cache)
     start = time.perf_counter()
     with progress_bar(build.total, f"book of {rules} to depth {depth}", not quiet) as advance:
         book = build_book(build, jobs or os.cpu_count() or 1, advance)

@@ -161,21 +161,22 @@ DEFAULT_FROM_PLY = 12
 """Where solver grading starts by default: earlier positions of big boards are costly."""
 
 
-def solver_options(table_mb: float | None = None) -> Callable[[Callable[..., Any]],
-                                                                  Callable[..., Any]]:
-    """Add --table-mb (default ``table_mb``, else the solver's) and --cache; they set up the
-    process's solver and cache directory before the command runs."""
-    from agents.solver import DEFAULT_TABLE_MB, MIN_TABLE_MB
+def solver_options(table_mb: float | None = None, pass_cache: bool = False
+                   ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Add --table-mb (default ``table_mb``, else the solver's) and --cache; the command runs
+    with the process's solver made with that table and the books of that cache directory
+    (and, with ``pass_cache``, receives the directory as ``cache``)."""
+    from arena.search.solver import DEFAULT_TABLE_MB, MIN_TABLE_MB
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(command)
         def with_solver(*args: Any, table_mb: float, cache: Path | None, **kwargs: Any) -> Any:
-            from agents.solver import configure
-            from arena.system.cachedir import use_cache_dir
+            from arena.search.solver import configured
+            from arena.system.cachedir import cache_dir
 
-            use_cache_dir(cache)
-            configure(table_mb)
-            return command(*args, **kwargs)
+            directory = cache_dir(cache)
+            with configured(table_mb, directory):
+                return command(*args, **kwargs, **({"cache": directory} if pass_cache else {}))
 
         table = click.option(
             "--table-mb", type=click.FloatRange(min=MIN_TABLE_MB),

@@ -67,8 +67,8 @@ def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool, rul
     interactive = bool(getattr(opponent, "interactive", False))
     sequence = np.random.SeedSequence(seed)
     if gui:
-        from agents.solver import SolverOracle
         from arena.gui import play_window
+        from arena.search.solver import SolverOracle
 
         click.echo(f"Seed {sequence.entropy}. Playing {agent} on {rules} in a window.")
         play_window(agent, rules, start, first, sequence, interactive, SolverOracle(),

@@ -8,11 +8,11 @@ from pathlib import Path
 import click
 
 from arena.cli.options import DEFAULT_FROM_PLY
-from arena.oracle import Oracle
 from arena.progress import progress_bar
 from arena.replay import RecordedGame, header_lines, load_recorded_games, move_lines
 from arena.rules.errors import MalformedInputError
 from arena.rules.render import render_for_stdout
+from arena.search.oracle import Oracle
 
 
 @click.command("show")
@@ -48,7 +48,7 @@ def show_command(directory: Path, game: int, step: bool, ply: int | None,
     """
     oracle = None
     if scores:
-        from agents.solver import SolverOracle
+        from arena.search.solver import SolverOracle
 
         oracle = SolverOracle()
     show_game(directory, game, step, ply, list_moves or scores, oracle, from_ply)

@@ -42,7 +42,7 @@ def solve_command(moves: str | None, rules: Rules, columns: bool) -> None:
       arena solve < positions.txt > scored.txt
       arena solve --columns < positions.txt
     """
-    from agents.solver import column_scores, describe_score
+    from arena.search.solver import column_scores, describe_score
 
     if moves is None:
         if sys.stdin.isatty():
@@ -66,7 +66,7 @@ def solve_command(moves: str | None, rules: Rules, columns: bool) -> None:
 
 def solve_lines(lines: Iterable[str], rules: Rules, columns: bool) -> None:
     """Solve the position of every line and write one result line each, flushed."""
-    from agents.solver import column_scores, solve
+    from arena.search.solver import column_scores, solve
 
     for number, line in enumerate(lines, start=1):
         words = line.split()

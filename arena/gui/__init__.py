@@ -11,9 +11,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from arena.oracle import Oracle
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
+from arena.search.oracle import Oracle
 from arena.session import PlaySession, draw_human_side
 
 INSTALL_HINT = "pip install 'connect-four-arena[gui]'"

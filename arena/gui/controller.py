@@ -15,8 +15,8 @@ import numpy as np
 
 from arena.gui.thinker import AgentProcess, Question
 from arena.hosting.base import describe
-from arena.oracle import Oracle
 from arena.rules.board import Position
+from arena.search.oracle import Oracle
 from arena.session import SYMBOLS, PlaySession, draw_human_side
 
 

@@ -10,7 +10,7 @@ import pygame  # after the variable above, which silences its greeting
 
 from arena.gui.controller import PlayController
 from arena.gui.layout import BUTTON_LABELS, LINE, Layout
-from arena.oracle import score_text
+from arena.search.oracle import score_text
 
 BACKGROUND = (22, 26, 36)
 BOARD = (28, 86, 196)

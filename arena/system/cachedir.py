@@ -13,20 +13,11 @@ from pathlib import Path
 CACHE_ENV = "CONNECT_FOUR_ARENA_CACHE"
 APP_NAME = "connect-four-arena"
 
-_chosen: Path | None = None
-
-
-def use_cache_dir(directory: Path | None) -> None:
-    """Make ``directory`` the process's cache directory (None: back to the default)."""
-    global _chosen
-    _chosen = directory
-
-
-def cache_dir() -> Path:
-    """The cache directory: the one chosen by ``use_cache_dir`` (a command's ``--cache``),
-    else $CONNECT_FOUR_ARENA_CACHE, else the user's cache directory."""
-    if _chosen is not None:
-        return _chosen
+def cache_dir(chosen: Path | None = None) -> Path:
+    """The cache directory: ``chosen`` (a command's ``--cache``) when given, else
+    $CONNECT_FOUR_ARENA_CACHE, else the user's cache directory."""
+    if chosen is not None:
+        return chosen
     if os.environ.get(CACHE_ENV):
         return Path(os.environ[CACHE_ENV])
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"

@@ -1,8 +1,11 @@
-"""Numba-compiled bitboard kernels of the search agents, one module per job.
+"""Numba-compiled bitboard kernels, one module per job.
 
 - ``bitboard``: the per-board tables and the rules (playable cells, threats, lines);
 - ``evaluation``: the heuristics evaluated at the depth limit;
-- ``negamax``: the alpha-beta search and its root.
+- ``negamax``: the alpha-beta search and its root;
+- ``mcts``: random playouts and the UCT tree search;
+- ``solver``: the exact solver's search;
+- ``endings``: how move strings end, replayed in bulk (the checks of a run's rows).
 
 A position is two uint64 bitboards in the layout of ``arena.rules.board``: ``cur`` (discs of the
 side to move) and ``mask`` (all discs). What a kernel needs to know about the board size
@@ -65,7 +68,7 @@ def _allow_wrap_around() -> None:
     """Without the JIT, let uint64 arithmetic in the kernels wrap around without warnings."""
     if getattr(config, "DISABLE_JIT", False):
         warnings.filterwarnings("ignore", message="overflow encountered in scalar",
-                                category=RuntimeWarning, module=r"agents\._kernels\.")
+                                category=RuntimeWarning, module=r"arena\.search\.kernels\.")
 
 
 _drop_stale_caches()

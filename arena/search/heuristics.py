@@ -7,7 +7,7 @@ found ``p`` plies below the root (``p = 1`` for a winning root move) scores
 
 A heuristic is named by a spec such as ``threats*2+positional``: names joined by ``+``, each
 with an optional whole weight from 1 to 1000 after ``*``. The names (seed 002 explains the threat
-heuristics; the kernels in ``agents._kernels.evaluation`` compute them):
+heuristics; the kernels in ``arena.search.kernels.evaluation`` compute them):
 
 - ``none``: 0; only wins and losses count.
 - ``positional``: for each own disc, the number of win lines through its cell, minus the

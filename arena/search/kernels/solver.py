@@ -44,7 +44,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from agents._kernels.bitboard import (
+from arena.rules.board import MAX_COLUMNS
+from arena.search.kernels.bitboard import (
     ONE,
     ZERO,
     Int,
@@ -56,7 +57,6 @@ from agents._kernels.bitboard import (
     unpack,
     winning_cells,
 )
-from arena.rules.board import MAX_COLUMNS
 
 HASH_MULTIPLIER = np.uint64(0x9E37_79B9_7F4A_7C15)
 DATA_BITS = 20

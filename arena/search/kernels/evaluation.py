@@ -1,6 +1,6 @@
 """The heuristics of the search agents at the depth limit, on uint64 bitboards.
 
-Values follow ``agents.heuristics``: clamped to ``HEURISTIC_LIMIT``, except that live
+Values follow ``arena.search.heuristics``: clamped to ``HEURISTIC_LIMIT``, except that live
 threats score wins and losses on the shared ``WIN_SCORE`` scale.
 """
 
@@ -12,17 +12,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from agents._kernels.bitboard import (
-    ONE,
-    PLANES,
-    ZERO,
-    Tables,
-    column_cells,
-    playable,
-    popcount,
-    winning_cells,
-)
-from agents.heuristics import (
+from arena.rules.board import Rules
+from arena.search.heuristics import (
     BOTTOM_LEFT_BUG,
     CLEAR_ABOVE_PAIRS,
     CLEAR_ALL_LATER,
@@ -38,7 +29,16 @@ from agents.heuristics import (
     WINDOW,
     window_points,
 )
-from arena.rules.board import Rules
+from arena.search.kernels.bitboard import (
+    ONE,
+    PLANES,
+    ZERO,
+    Tables,
+    column_cells,
+    playable,
+    popcount,
+    winning_cells,
+)
 
 
 class Windows(NamedTuple):
@@ -115,7 +115,7 @@ def evaluate(cur: np.uint64, mask: np.uint64, ply: int, win_step: int, t: Tables
     """The heuristic value of a position for the side to move, ``ply`` plies below the root.
 
     ``terms`` holds (kernel id, weight, variant) rows sorted by id (see
-    ``agents.heuristics.terms_array``), so that live threats decide first and unreachable
+    ``arena.search.heuristics.terms_array``), so that live threats decide first and unreachable
     threats are cleared before stacked pairs and threats are counted. The window term is
     the root player's window score, negated when the opponent of the root player is to
     move. The weighted sum is clamped to ``HEURISTIC_LIMIT``; live threats score wins and

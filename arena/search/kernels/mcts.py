@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents._kernels.bitboard import (
+from arena.search.kernels.bitboard import (
     ONE,
     Int,
     Tables,

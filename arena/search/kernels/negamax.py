@@ -1,6 +1,6 @@
 """The negamax search of the negamax agent: iterative alpha-beta on uint64 bitboards.
 
-Scores are int64 and follow ``agents.heuristics``: a win for the side to move found ``p``
+Scores are int64 and follow ``arena.search.heuristics``: a win for the side to move found ``p``
 plies below the root scores ``WIN_SCORE - p``, a loss ``-(WIN_SCORE - p)``, a draw 0; with
 flat win scoring (``win_step = 0``) every win scores ``WIN_SCORE`` and every loss its
 negative, however far ahead.
@@ -14,7 +14,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from agents._kernels.bitboard import (
+from arena.rules.board import MAX_COLUMNS
+from arena.search.heuristics import WIN_SCORE
+from arena.search.kernels.bitboard import (
     BOARD_FIELDS,
     ONE,
     Int,
@@ -25,9 +27,7 @@ from agents._kernels.bitboard import (
     unpack,
     winning_cells,
 )
-from agents._kernels.evaluation import evaluate
-from agents.heuristics import WIN_SCORE
-from arena.rules.board import MAX_COLUMNS
+from arena.search.kernels.evaluation import evaluate
 
 INFINITY = 2 * WIN_SCORE
 NO_SCORE = -4 * WIN_SCORE  # marks an illegal root column in a score array

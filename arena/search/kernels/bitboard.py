@@ -10,8 +10,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic, overload
 
-from agents.heuristics import positional_weights
 from arena.rules.board import Rules
+from arena.search.heuristics import positional_weights
 
 Int = int | np.int64  # an integer argument; numba compiles both alike
 ZERO = np.uint64(0)

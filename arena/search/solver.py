@@ -1,0 +1,231 @@
+"""The exact solver: the score of any position under perfect play, on every board.
+
+Scores are in Pascal Pons' convention, for the side to move: positive when it wins, the
+larger the sooner (``(cells left + 1) // 2`` when it wins with its next disc), 0 for a draw,
+negative when it loses. ``solve(position)`` and ``column_scores(position)`` use one
+solver per process, whose transposition table keeps what it learnt from one call to the
+next; ``configured`` sets its table size (default ``DEFAULT_TABLE_MB``) and book directory for
+as long as a command runs. The ``solver`` agent
+(``agents.solver``), adjudication, the analysis commands and the window's hints all ask it.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from arena.rules.board import Position, Rules
+from arena.rules.errors import IllegalMoveError
+from arena.search.book import Book, load_book
+from arena.search.kernels import solver as kernels
+from arena.search.kernels.bitboard import board_array
+from arena.system.cachedir import cache_dir
+
+DEFAULT_TABLE_MB = 64
+# What the kernels take after the two bitboards: board array, table, scratch, stats, book
+# keys, book scores, book depth.
+KernelArguments = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                        int]
+MIN_TABLE_MB = 8 << kernels.MIN_TABLE_BITS >> 20  # 16 MB
+
+
+def table_bits(table_mb: float) -> int:
+    """log2 of the most 8-byte rows that fit in ``table_mb`` megabytes (at least the minimum)."""
+    if not table_mb >= MIN_TABLE_MB:
+        raise ValueError(f"the solver's table needs at least {MIN_TABLE_MB} MB, got {table_mb}")
+    return int(math.log2(table_mb * (1 << 20) / 8))
+
+
+class Solver:
+    """An exact solver with its transposition table (``table_mb`` megabytes), using the
+    opening books it finds in ``book_dir`` (a cache directory; None: no books).
+
+    The table belongs to one board at a time: a position of another board clears it.
+    """
+
+    def __init__(self, table_mb: float = DEFAULT_TABLE_MB, book_dir: Path | None = None):
+        self.table = kernels.new_table(table_bits(table_mb))
+        self.stats = kernels.new_stats()
+        self.book_dir = book_dir
+        self.book: Book | None = None
+        self._scratch = kernels.new_scratch(0)
+        self._rules: Rules | None = None
+        self._packed = np.zeros(0, dtype=np.uint64)
+
+    @property
+    def table_mb(self) -> float:
+        """The size of the transposition table in megabytes."""
+        return self.table.nbytes / (1 << 20)
+
+    @property
+    def nodes(self) -> int:
+        """The positions searched by the last call."""
+        return int(self.stats[kernels.NODES])
+
+    def clear(self) -> None:
+        """Forget everything the table learnt."""
+        self.table.fill(0)
+
+    def use_board(self, rules: Rules) -> None:
+        """Make the table belong to ``rules`` (clearing it if it belonged to another board)."""
+        if rules == self._rules:
+            return
+        if self._rules is not None:
+            self.clear()
+        self._rules = rules
+        self._packed = board_array(rules)
+        self._scratch = kernels.new_scratch(rules.rows * rules.cols)
+        self.book = load_book(self.book_dir, rules) if self.book_dir is not None else None
+
+    def use_book(self, book: Book | None) -> None:
+        """Use ``book`` (for its board) instead of the one found in ``book_dir``."""
+        if book is not None:
+            self.use_board(book.rules)
+        self.book = book
+
+    def arguments(self, position: Position) -> KernelArguments:
+        """The kernel arguments after the two bitboards, for ``position``'s board."""
+        self.use_board(position.rules)
+        if self.book is None:
+            return (self._packed, self.table, self._scratch, self.stats,
+                    kernels.EMPTY_BOOK_KEYS, kernels.EMPTY_BOOK_SCORES, -1)
+        return (self._packed, self.table, self._scratch, self.stats, self.book.keys,
+                self.book.scores, self.book.depth)
+
+    def _start(self, position: Position, max_nodes: int | None) -> KernelArguments:
+        if position.is_terminal:
+            raise IllegalMoveError(f"solver: the game is already over in {position.describe()}")
+        arguments = self.arguments(position)
+        self.stats[kernels.NODES] = 0
+        self.stats[kernels.LIMIT] = np.iinfo(np.int64).max if max_nodes is None else max_nodes
+        return arguments
+
+    def _finished(self) -> bool:
+        return bool(self.stats[kernels.NODES] <= self.stats[kernels.LIMIT])
+
+    def solve(self, position: Position, max_nodes: int | None = None,
+              weak: bool = False) -> int | None:
+        """The exact score of ``position`` for the side to move; None if it takes more than
+        ``max_nodes`` nodes. ``weak``: only the sign is sure (win, draw or loss), and it
+        comes sooner."""
+        arguments = self._start(position, max_nodes)
+        score = kernels.solve(np.uint64(position.current), np.uint64(position.mask), weak,
+                              *arguments)
+        return int(score) if self._finished() else None
+
+    def column_scores(self, position: Position,
+                      max_nodes: int | None = None) -> dict[int, int] | None:
+        """The exact score of every legal column, for the side to move (minus the score of
+        the position it leads to); None if it takes more than ``max_nodes`` nodes."""
+        arguments = self._start(position, max_nodes)
+        scores = kernels.column_scores(np.uint64(position.current), np.uint64(position.mask),
+                                       *arguments)
+        if not self._finished():
+            return None
+        return {c: int(score) for c, score in enumerate(scores.tolist())
+                if score != kernels.NO_SCORE}
+
+
+_shared: Solver | None = None
+
+
+def shared_solver() -> Solver:
+    """The process's solver, made on first use: the default table, the books of the cache
+    directory (``arena.system.cachedir``)."""
+    global _shared
+    if _shared is None:
+        _shared = Solver(DEFAULT_TABLE_MB, cache_dir())
+    return _shared
+
+
+@contextmanager
+def configured(table_mb: float = DEFAULT_TABLE_MB, book_dir: Path | None = None
+               ) -> Iterator[Solver]:
+    """The process's solver made anew for the block (a table of ``table_mb`` megabytes, the
+    books of ``book_dir``, default the cache directory); the one before is back afterwards."""
+    global _shared
+    before = _shared
+    _shared = Solver(table_mb, cache_dir(book_dir))
+    try:
+        yield _shared
+    finally:
+        _shared = before
+
+
+def ensure_solver(table_mb: float, book_dir: Path | None) -> Solver:
+    """The process's solver, made anew unless it has this table size and book directory
+    (for worker processes, told what their parent uses)."""
+    global _shared
+    if (_shared is None or len(_shared.table) != 1 << table_bits(table_mb)
+            or _shared.book_dir != book_dir):
+        _shared = Solver(table_mb, book_dir)
+    return _shared
+
+
+def solve(position: Position) -> int:
+    """The exact score of ``position`` for the side to move (Pons' convention)."""
+    score = shared_solver().solve(position)
+    assert score is not None  # no node budget
+    return score
+
+
+def column_scores(position: Position) -> dict[int, int]:
+    """The exact score of every legal column, for the side to move."""
+    scores = shared_solver().column_scores(position)
+    assert scores is not None  # no node budget
+    return scores
+
+
+class SolverOracle:
+    """The exact solver as the oracle of the window's hints and of replays
+    (``arena.search.oracle.Oracle``): the process's solver, one question at a time, whatever the
+    thread that asks."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def column_scores(self, position: Position) -> dict[int, int]:
+        """The exact score of every legal column, for the side to move."""
+        with self._lock:
+            return column_scores(position)
+
+
+# --- reading scores ----------------------------------------------------------------------
+
+def outcome_class(score: int) -> int:
+    """The theoretical result a score means for the side to move: 1 for a win, 0 for a
+    draw, -1 for a loss."""
+    return (score > 0) - (score < 0)
+
+
+def winning_disc(score: int, position: Position) -> int:
+    """For a won or lost position, which of the winner's discs (counted from the start of
+    the game) completes its line under perfect play."""
+    cells, plies = position.rules.rows * position.rules.cols, position.plies
+    if score > 0:  # the side to move has plies // 2 discs
+        return plies // 2 + (cells + 1 - plies) // 2 - score + 1
+    if score < 0:  # the other side has (plies + 1) // 2
+        return (plies + 1) // 2 + (cells - plies) // 2 + score + 1
+    raise ValueError("a draw has no winning disc")
+
+
+def describe_score(score: int, position: Position) -> str:
+    """The score in words, e.g. ``player 1 (to move) wins with its 4th disc``."""
+    mover = position.side_to_move
+    if score == 0:
+        return "a draw with perfect play"
+    winner = mover if score > 0 else 3 - mover
+    role = "to move" if winner == mover else "not to move"
+    return f"player {winner} ({role}) wins with its {_ordinal(winning_disc(score, position))} disc"
+
+
+def _ordinal(number: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    if 10 <= number % 100 <= 20:
+        suffix = "th"
+    return f"{number}{suffix}"
