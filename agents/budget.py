@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.agent import GameStart
+from arena.protocol.agent import GameStart
 
 PLANNED_SHARE = 0.8  # the share of its time budget a move plans to use; the rest is margin
 RATE_SHARE = 0.7  # when turning the time left into work, count on this share of the speed so

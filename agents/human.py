@@ -8,7 +8,7 @@ from typing import Literal, overload
 import click
 import numpy as np
 
-from arena.agent import BaseAgent, GameAbandoned
+from arena.protocol.agent import BaseAgent, GameAbandoned
 from arena.rules.board import Position
 from arena.rules.render import render_for_stdout
 

@@ -21,7 +21,7 @@ from agents.budget import (
     nodes_for_move,
     seconds_for_move,
 )
-from arena.agent import BaseAgent, Choice, GameStart
+from arena.protocol.agent import BaseAgent, Choice, GameStart
 from arena.rules.board import Position
 from arena.rules.errors import IllegalMoveError
 from arena.search.kernels import mcts as kernels

@@ -21,7 +21,7 @@ from functools import cache
 
 import numpy as np
 
-from arena.agent import BaseAgent, Choice
+from arena.protocol.agent import BaseAgent, Choice
 from arena.rules.board import Position, Rules
 from arena.rules.errors import IllegalMoveError, MalformedInputError
 from arena.rules.notation import to_array

@@ -26,7 +26,7 @@ from agents.budget import (
     nodes_for_move,
     seconds_for_move,
 )
-from arena.agent import BaseAgent, Choice, GameStart
+from arena.protocol.agent import BaseAgent, Choice, GameStart
 from arena.rules.board import BITBOARD_BITS, Position, Rules
 from arena.rules.errors import IllegalMoveError
 from arena.search.heuristics import (

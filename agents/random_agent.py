@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arena.agent import BaseAgent
+from arena.protocol.agent import BaseAgent
 from arena.rules.board import Position
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.budget import PLANNED_SHARE, nodes_for_move, seconds_for_move
-from arena.agent import BaseAgent, Choice
+from arena.protocol.agent import BaseAgent, Choice
 from arena.rules.board import Position, Rules
 from arena.search.solver import shared_solver
 

@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.hosting.base import Hosting
-from arena.local import register
 from arena.openings import load_openings
 from arena.plan import DEFAULT_SEED, First, GameSettings, match_plan
 from arena.pool import Backend, available_cores
 from arena.progress import ProgressBar, TournamentProgressBar
+from arena.protocol.objects import register
 from arena.records import load_games
 from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError

@@ -34,12 +34,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from arena.agent import GameStart
 from arena.game import play_game
 from arena.hosting.base import AgentFault, ask_choice
 from arena.hosting.policy import make_host
 from arena.positions import load_set
-from arena.registry import make_agent
+from arena.protocol.agent import GameStart
+from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError, MalformedInputError
 from arena.system.files import write_atomically
@@ -177,7 +177,7 @@ def _total(counts: list[int | None]) -> int | None:
 
 def fresh_process_row(spec: str = FRESH_PROCESS_SPEC) -> BenchRow:
     """Time a new Python process from its start to the first move of ``spec``."""
-    code = ("import numpy as np; from arena.registry import make_agent; "
+    code = ("import numpy as np; from arena.protocol.registry import make_agent; "
             "from arena.rules.board import Position; "
             f"make_agent({spec!r}).choose(Position.empty(), np.random.default_rng(0))")
     root = str(Path(__file__).resolve().parents[1])

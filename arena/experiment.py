@@ -54,10 +54,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from arena.bridges.engines_file import EnginesTable, load_engines, use_engines
+from arena.hosting.engines.engines_file import EnginesTable, load_engines, use_engines
 from arena.openings import load_openings, names_a_file
 from arena.plan import DEFAULT_SEED, FIRST_CHOICES, GameSettings, MatchPlan, Pairing
-from arena.players import canonical_player
+from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
 from arena.rundir import GAMES_FILE, check_directory

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from arena.agent import Agent, GameStart, Limit, as_choice
 from arena.analysis.adjudication import Adjudicator
 from arena.hosting.base import GRACE_SECONDS, AgentFault, Host
 from arena.hosting.inline import InlineHost
+from arena.protocol.agent import Agent, GameStart, Limit, as_choice
 from arena.rules.board import Position
 from arena.rules.errors import ArenaError
 from arena.rules.notation import format_moves

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from arena.bridges.engines_file import EnginesTable
 from arena.hosting.base import HOSTINGS, Hosting
+from arena.hosting.engines.engines_file import EnginesTable
 from arena.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
-from arena.players import canonical_player
+from arena.protocol.players import canonical_player
 from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.errors import ArenaError
 

@@ -23,17 +23,17 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from arena import __version__
-from arena.agent import GameStart, Limit
-from arena.bridges.engine import EngineHost
-from arena.bridges.engines_file import use_engines
 from arena.hosting.base import AgentFault, Traits
+from arena.hosting.engines.engine import EngineHost
+from arena.hosting.engines.engines_file import use_engines
 from arena.hosting.process import ProcessHost
 from arena.openings import FileOpenings
 from arena.plan import MatchPlan, MatchSetupError
-from arena.players import effective_limit, split_limit, unsupported
 from arena.pool import Backend, BatchSizer, Pool, batches, open_pool
+from arena.protocol.agent import GameStart, Limit
+from arena.protocol.players import effective_limit, split_limit, unsupported
+from arena.protocol.registry import LOCAL_PREFIX, AgentSpec, parse_spec
 from arena.records import GameRow
-from arena.registry import LOCAL_PREFIX, AgentSpec, parse_spec
 from arena.rules.errors import AgentSpecError
 from arena.rundir import (
     AGENTS_LOG,

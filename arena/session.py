@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from arena.agent import GameStart, as_choice
 from arena.game import GameRecord
 from arena.hosting.base import AgentFault, Host
+from arena.protocol.agent import GameStart, as_choice
 from arena.rules.board import Position, Rules
 from arena.rules.errors import IllegalMoveError
 from arena.rules.notation import format_moves

@@ -32,8 +32,8 @@ from typing import Any
 
 from arena.openings import load_openings
 from arena.plan import GameSettings, MatchPlan, Pairing, default_out_dir
-from arena.players import canonical_player
 from arena.pool import Backend
+from arena.protocol.players import canonical_player
 from arena.records import iter_columns
 from arena.rules.errors import ArenaError
 from arena.rundir import GAMES_FILE

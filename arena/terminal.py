@@ -8,9 +8,9 @@ import click
 import numpy as np
 
 from agents.human import HumanAgent
-from arena.agent import Agent
 from arena.game import GameRecord
 from arena.hosting.inline import InlineHost
+from arena.protocol.agent import Agent
 from arena.rules.notation import format_moves
 from arena.session import SYMBOLS, PlaySession, ask_agent, tell_new_game
 

@@ -20,8 +20,8 @@ import numpy as np
 
 from arena.openings import NoOpenings, OpeningBook
 from arena.plan import GameSettings, MatchPlan, Pairing
-from arena.players import canonical_player
 from arena.pool import Backend
+from arena.protocol.players import canonical_player
 from arena.records import load_games
 from arena.rules.errors import ArenaError
 from arena.rundir import GAMES_FILE

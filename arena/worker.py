@@ -13,16 +13,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from arena.agent import Limit
 from arena.analysis.adjudication import Adjudicator
-from arena.bridges.engine import EngineHost
-from arena.bridges.engines_file import use_engines
 from arena.game import play_game
 from arena.hosting.base import Host, Hosting
+from arena.hosting.engines.engine import EngineHost
+from arena.hosting.engines.engines_file import use_engines
 from arena.hosting.policy import make_host
 from arena.hosting.process import ProcessHost
 from arena.plan import GameSettings, GameTask, game_seed
-from arena.players import effective_limit, split_limit
+from arena.protocol.agent import Limit
+from arena.protocol.players import effective_limit, split_limit
 from arena.records import GameRow
 from arena.rules.board import Position, Rules
 from arena.rules.notation import parse_moves, play_moves

@@ -17,9 +17,9 @@ import time
 
 import numpy as np
 
-from arena.agent import GameStart, Limit, as_choice
 from arena.bench import game_positions
-from arena.registry import make_agent
+from arena.protocol.agent import GameStart, Limit, as_choice
+from arena.protocol.registry import make_agent
 from arena.rules.board import Rules
 
 DEFAULT_LIMITS = (0.01, 0.1, 1.0)

@@ -32,8 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.agent import BaseAgent
 from arena.plan import GameSettings, match_plan
+from arena.protocol.agent import BaseAgent
 from arena.records import load_games
 from arena.rules.board import Position
 from arena.runner import run_games

@@ -37,8 +37,8 @@ from pathlib import Path
 import numpy as np
 
 from arena.bench import game_positions
-from arena.bridges import kaggle_agent
-from arena.bridges.kaggle_submission import submission_settings, write_submission
+from arena.kaggle import template as kaggle_agent
+from arena.kaggle.submission import submission_settings, write_submission
 
 DEFAULT_SPECS = ("negamax:depth=6,heuristic=threats+positional",
                  "negamax-id:heuristic=threats+positional", "mcts:time=2")

@@ -10,7 +10,6 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from arena.agent import BaseAgent
 from arena.analysis import scores as scores_module
 from arena.analysis.accuracy import (
     ACCURACY_FILE,
@@ -23,6 +22,7 @@ from arena.analysis.accuracy import (
 from arena.analysis.position_sets import PositionSetError, load_position_set
 from arena.analysis.scores import ScoreCache, score_positions
 from arena.cli import main
+from arena.protocol.agent import BaseAgent
 from arena.rules.board import Position, Rules
 from arena.search.solver import column_scores
 

@@ -16,7 +16,7 @@ from arena.cli import main
 from arena.game import play_game
 from arena.plan import GameSettings
 from arena.positions import load_set
-from arena.registry import make_agent
+from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
 from arena.rules.notation import from_moves, parse_moves

@@ -5,7 +5,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.registry import registry
+from arena.protocol.registry import registry
 
 
 def test_listing_names_every_agent_with_its_parameters() -> None:

@@ -8,9 +8,9 @@ import re
 import numpy as np
 import pytest
 
-from arena.agent import LIMITS, BaseAgent, Choice
-from arena.conformance import ConformanceError, check_agent, is_interactive
-from arena.registry import registry
+from arena.protocol.agent import LIMITS, BaseAgent, Choice
+from arena.protocol.conformance import ConformanceError, check_agent, is_interactive
+from arena.protocol.registry import registry
 from arena.rules.board import Position, Rules
 from arena.rules.errors import UnsupportedBoardError
 from arena.rules.notation import from_moves

@@ -21,18 +21,18 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from arena.agent import Choice, GameStart, Limit
-from arena.bridges.engine import ProtocolError
-from arena.bridges.engines_file import load_engines, use_engines
-from arena.bridges.protocol import parse_move
 from arena.cli import main
-from arena.conformance import check_agent
 from arena.hosting.base import AgentFault
+from arena.hosting.engines.engine import ProtocolError
+from arena.hosting.engines.engines_file import load_engines, use_engines
+from arena.hosting.engines.line_protocol import parse_move
 from arena.hosting.policy import make_host
 from arena.plan import GameSettings, MatchPlan, Pairing, match_plan
-from arena.players import canonical_player
+from arena.protocol.agent import Choice, GameStart, Limit
+from arena.protocol.conformance import check_agent
+from arena.protocol.players import canonical_player
+from arena.protocol.registry import make_agent, parse_spec
 from arena.records import load_games
-from arena.registry import make_agent, parse_spec
 from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError, UnsupportedBoardError
 from arena.rules.notation import from_moves

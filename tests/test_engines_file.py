@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.bridges.engines_file import EnginesFileError, load_engines, use_engines
 from arena.cli import main
 from arena.experiment import ExperimentError, load_experiment
-from arena.players import canonical_player
+from arena.hosting.engines.engines_file import EnginesFileError, load_engines, use_engines
+from arena.protocol.players import canonical_player
+from arena.protocol.registry import parse_spec
 from arena.records import load_games
-from arena.registry import parse_spec
 
 ENGINES = Path(__file__).parent / "data" / "engines"
 PYTHON = sys.executable

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.plan import GameSettings, MatchPlan, Pairing, match_plan
-from arena.players import canonical_player
+from arena.protocol.players import canonical_player
 from arena.records import load_games
 from arena.rules.errors import AgentSpecError
 from arena.runner import run_games

@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from arena.bridges.kaggle import KaggleAgent, Struct, is_kaggle_function
 from arena.cli import main
 from arena.game import play_game
+from arena.kaggle.agent import KaggleAgent, Struct, is_kaggle_function
 from arena.plan import GameSettings, match_plan
+from arena.protocol.registry import make_agent
 from arena.records import load_games
-from arena.registry import make_agent
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
 from arena.runner import run_games
@@ -114,7 +114,7 @@ def test_importing_kaggle_first_does_not_hide_the_agents_package(tmp_path: Path)
 
 
 def test_the_configuration_follows_the_board_and_the_bank() -> None:
-    from arena.agent import GameStart, Limit
+    from arena.protocol.agent import GameStart, Limit
 
     agent = KaggleAgent(function=lambda observation, configuration: 0)
     agent.new_game(GameStart(Rules(5, 6, 4), 1, Limit(time=1.5), time_bank=7.0))

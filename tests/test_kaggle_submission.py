@@ -20,19 +20,19 @@ from conftest import position_of, random_positions
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from arena.agent import GameStart, Limit, as_choice
-from arena.bridges import kaggle_agent as template
-from arena.bridges.kaggle_agent import Board, Negamax
-from arena.bridges.kaggle_submission import (
+from arena.cli import main
+from arena.data import __file__ as data_init
+from arena.kaggle import template as template
+from arena.kaggle.submission import (
     EXPORTABLE,
     SubmissionError,
     submission_settings,
     submission_source,
     write_submission,
 )
-from arena.cli import main
-from arena.data import __file__ as data_init
-from arena.registry import make_agent
+from arena.kaggle.template import Board, Negamax
+from arena.protocol.agent import GameStart, Limit, as_choice
+from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules, threat_cells
 from arena.rules.errors import AgentSpecError
 from arena.rules.notation import from_moves, to_flat

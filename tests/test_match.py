@@ -14,8 +14,8 @@ import pytest
 from agents.random_agent import RandomAgent
 from arena.openings import NoOpenings, load_openings
 from arena.plan import GameSettings, MatchPlan, MatchSetupError, Pairing, game_seed, match_plan
-from arena.players import canonical_player
 from arena.pool import BatchSizer
+from arena.protocol.players import canonical_player
 from arena.records import TIMING_COLUMNS, iter_columns, load_games
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError
@@ -26,7 +26,7 @@ from arena.runner import run_games
 TEST_AGENTS = '''
 import time
 
-from arena.agent import BaseAgent, Choice
+from arena.protocol.agent import BaseAgent, Choice
 from arena.rules.errors import UnsupportedBoardError
 
 

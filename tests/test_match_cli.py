@@ -151,7 +151,7 @@ def test_an_agent_that_cannot_play_the_board_is_refused(arena: click.Group,
                                                         tmp_path: Path) -> None:
     agent = tmp_path / "square.py"
     agent.write_text(
-        "from arena.agent import BaseAgent\n"
+        "from arena.protocol.agent import BaseAgent\n"
         "from arena.rules.errors import UnsupportedBoardError\n"
         "class Seven(BaseAgent):\n"
         "    def check_rules(self, rules):\n"
@@ -223,7 +223,7 @@ def test_kill_9_mid_run_then_the_same_command_finishes_it(tmp_path: Path) -> Non
 CRASHING_WORKER = '''
 import multiprocessing
 import os
-from arena.agent import BaseAgent
+from arena.protocol.agent import BaseAgent
 
 class DiesAfterTwoMoves(BaseAgent):
     """Kills the worker process that runs it on its third move of a game (in a worker

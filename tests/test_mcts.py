@@ -12,9 +12,9 @@ from conftest import EXTREME_RULES, blocking_positions, random_positions, winnin
 from agents import mcts as mcts_module
 from agents.budget import PLANNED_SHARE
 from agents.mcts import MCTSAgent
-from arena.agent import GameStart, Limit
 from arena.game import play_game
-from arena.registry import make_agent
+from arena.protocol.agent import GameStart, Limit
+from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, IllegalMoveError
 from arena.rules.notation import from_moves

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.names import WIDTH, depth_family, short_name, short_names
+from arena.protocol.labels import WIDTH, depth_family, short_name, short_names
 
 # No registered agent of this name exists, so these labels come from the text alone.
 UNKNOWN = "nosuchagent:depth=6,heuristic=threats+positional"

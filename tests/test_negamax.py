@@ -15,9 +15,9 @@ from conftest import (
 from agents import negamax as negamax_module
 from agents.budget import PLANNED_SHARE
 from agents.negamax import DEFAULT_TIME, DeepeningNegamaxAgent, NegamaxAgent
-from arena.agent import Choice, GameStart, Limit
 from arena.game import play_game
-from arena.registry import make_agent
+from arena.protocol.agent import Choice, GameStart, Limit
+from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, IllegalMoveError
 from arena.rules.notation import from_moves, to_array

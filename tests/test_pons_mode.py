@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from brute_force_oracle import BruteForceOracle
 
-from arena.bridges.engine import ProtocolError
-from arena.bridges.pons import INVALID_MOVE, OracleError, PonsOracle, parse_scores
+from arena.hosting.engines.engine import ProtocolError
+from arena.hosting.engines.pons import INVALID_MOVE, OracleError, PonsOracle, parse_scores
 from arena.plan import GameSettings, match_plan
-from arena.players import canonical_player
+from arena.protocol.players import canonical_player
 from arena.records import load_games
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, UnsupportedBoardError

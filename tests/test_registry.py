@@ -11,9 +11,9 @@ from typing import Literal
 import numpy as np
 import pytest
 
-import arena.registry
-from arena.agent import BaseAgent, FunctionAgent
-from arena.registry import (
+import arena.protocol.registry
+from arena.protocol.agent import BaseAgent, FunctionAgent
+from arena.protocol.registry import (
     BUILTIN_AGENTS,
     ENTRY_POINT_GROUP,
     Param,
@@ -170,7 +170,7 @@ USER_SOURCE = '''
 
 from typing import Literal
 
-from arena.agent import BaseAgent
+from arena.protocol.agent import BaseAgent
 
 
 class Leftmost(BaseAgent):
@@ -260,7 +260,7 @@ def plugin_points(user_file: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     def fake_entry_points(group: str) -> list[EntryPoint]:
         return [point for point in points if point.group == group]
 
-    monkeypatch.setattr(arena.registry, "entry_points", fake_entry_points)
+    monkeypatch.setattr(arena.protocol.registry, "entry_points", fake_entry_points)
     registry.cache_clear()
     yield
     registry.cache_clear()

@@ -15,13 +15,13 @@ from matplotlib.image import imread
 
 from agents.immediate_win import ImmediateWinAgent
 from agents.random_agent import RandomAgent
-from arena.agent import Agent
 from arena.cli import main
 from arena.cli.report import report_command
 from arena.game import play_game
-from arena.names import short_name
 from arena.openings import FileOpenings, NoOpenings
 from arena.plan import GameSettings, MatchPlan, Pairing, game_seed
+from arena.protocol.agent import Agent
+from arena.protocol.labels import short_name
 from arena.records import COLUMNS, GamesTableError
 from arena.report import run_page as report
 from arena.report.run_page import (

@@ -166,7 +166,7 @@ def test_the_same_command_gives_the_same_bytes_but_for_the_timings(tmp_path: Pat
 
 
 AGENT = '''
-from arena.agent import BaseAgent
+from arena.protocol.agent import BaseAgent
 
 class Leftmost(BaseAgent):
     def choose(self, position, rng):

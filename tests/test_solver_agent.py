@@ -10,12 +10,12 @@ import pytest
 from click.testing import CliRunner
 
 from agents.solver import NOMINAL_NODES_PER_SECOND, SolverAgent, safe_column
-from arena.agent import Choice, GameStart, Limit
 from arena.cli import main
-from arena.conformance import check_agent
 from arena.game import play_game
 from arena.positions import load_set
-from arena.registry import make_agent
+from arena.protocol.agent import Choice, GameStart, Limit
+from arena.protocol.conformance import check_agent
+from arena.protocol.registry import make_agent
 from arena.rules.board import DEFAULT_RULES, Position, Rules
 from arena.rules.errors import AgentSpecError
 from arena.rules.notation import from_moves

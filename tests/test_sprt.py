@@ -115,7 +115,7 @@ def test_the_maximum_ends_the_test_without_a_decision(tmp_path: Path) -> None:
 
 
 LEFTMOST = '''
-from arena.agent import BaseAgent
+from arena.protocol.agent import BaseAgent
 
 
 class Leftmost(BaseAgent):

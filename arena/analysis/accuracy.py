@@ -20,11 +20,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from arena.agent import Choice, GameStart
 from arena.analysis.position_sets import PositionSet
 from arena.analysis.scores import ColumnScores
 from arena.hosting.base import AgentFault, Host, ask_choice
 from arena.hosting.policy import make_host
+from arena.protocol.agent import Choice, GameStart
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
 from arena.search.solver import outcome_class

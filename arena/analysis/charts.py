@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import PercentFormatter
 
-from arena.names import depth_family
+from arena.protocol.labels import depth_family
 from arena.report.charts import INK, STYLE, WIDTH
 
 PANEL_WIDTH = 4.2  # inches per set

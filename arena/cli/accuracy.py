@@ -64,8 +64,8 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
     from arena.analysis.charts import accuracy_chart
     from arena.analysis.position_sets import DEFAULT_RANDOM_COUNT, load_position_set
     from arena.analysis.scores import ScoreCache, score_positions
-    from arena.names import short_names
-    from arena.registry import make_agent
+    from arena.protocol.labels import short_names
+    from arena.protocol.registry import make_agent
     from arena.report.charts import save
     for spec in agents:
         make_agent(spec)  # a bad spec fails before anything is solved

@@ -6,7 +6,7 @@ import inspect
 
 import click
 
-from arena.registry import AgentEntry, registry
+from arena.protocol.registry import AgentEntry, registry
 from arena.rules.errors import AgentSpecError
 
 

@@ -85,7 +85,7 @@ def export_kaggle_command(spec: str, out: Path, force: bool) -> None:
       arena export kaggle negamax-id:heuristic=threats+positional -o main.py --force
       arena export kaggle mcts:time=1 -o mcts.py
     """
-    from arena.bridges.kaggle_submission import write_submission
+    from arena.kaggle.submission import write_submission
 
     settings = write_submission(spec, out, force)
     click.echo(f"Wrote {out}: {settings.spec} as a Kaggle ConnectX submission "

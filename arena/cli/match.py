@@ -17,9 +17,9 @@ from arena.plan import (
     default_out_dir,
     match_plan,
 )
-from arena.players import is_interactive
 from arena.pool import Backend, available_cores
 from arena.progress import ProgressBar
+from arena.protocol.players import is_interactive
 from arena.runner import MatchRun, run_games
 from arena.summary import FORFEITS, PairingSummary, seeds_line
 

@@ -67,8 +67,8 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
     hosting, adjudication, engines, board, output directory, quiet, report and backend. The
     command receives ``settings`` (a GameSettings) instead of the seed, limit, bank, hosting,
     adjudication, engines and board."""
-    from arena.bridges.engines_file import load_engines, use_engines
     from arena.hosting.base import DEFAULT_MOVE_BOUND, GRACE_SECONDS, HOSTINGS
+    from arena.hosting.engines.engines_file import load_engines, use_engines
     from arena.plan import DEFAULT_SEED, GameSettings
     from arena.pool import BACKENDS
 

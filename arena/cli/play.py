@@ -5,9 +5,9 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from arena.agent import GameAbandoned, check_agent_rules
 from arena.cli.options import board_options
-from arena.registry import make_agent
+from arena.protocol.agent import GameAbandoned, check_agent_rules
+from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.notation import parse_moves, play_moves
 from arena.rules.render import render_for_stdout

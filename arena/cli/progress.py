@@ -10,10 +10,10 @@ from typing import TypeVar
 
 import click
 
-from arena.agent import GameAbandoned
 from arena.cli.status import INTERRUPTED, WORKER_DIED
 from arena.pool import WorkerDiedError
 from arena.progress import ProgressBar
+from arena.protocol.agent import GameAbandoned
 
 T = TypeVar("T")
 B = TypeVar("B", bound="ProgressBar")

@@ -18,9 +18,9 @@ from arena.experiment import (
     load_experiment,
     run_experiment,
 )
-from arena.names import short_names
 from arena.pool import available_cores
 from arena.progress import ProgressBar, TournamentProgressBar
+from arena.protocol.labels import short_names
 from arena.runner import Progress
 from arena.summary import PairingSummary, seeds_lines
 

@@ -11,11 +11,11 @@ import click
 
 from arena.cli.options import command_line, finish_run, run_options
 from arena.cli.progress import with_progress
-from arena.names import short_names
 from arena.openings import load_openings
 from arena.plan import GameSettings, default_out_dir
 from arena.pool import Backend, available_cores
 from arena.progress import TournamentProgressBar
+from arena.protocol.labels import short_names
 from arena.summary import seeds_line
 from arena.tournaments import (
     DEFAULT_TOURNAMENTS_DIR,

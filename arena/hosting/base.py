@@ -14,7 +14,7 @@ from typing import Literal
 
 import numpy as np
 
-from arena.agent import Choice, GameStart, as_choice
+from arena.protocol.agent import Choice, GameStart, as_choice
 from arena.rules.board import Position
 from arena.rules.results import Termination
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from arena.agent import Agent, GameStart, as_choice
 from arena.hosting.base import describe, traits_of
+from arena.protocol.agent import Agent, GameStart, as_choice
 from arena.rules.board import Position, Rules
 
 WATCH_SECONDS = 0.5
@@ -58,7 +58,7 @@ class Session:
         """Answer one request (build, game, move) with ("ok", ...)."""
         kind = request[0]
         if kind == "build":
-            from arena.registry import parse_spec  # the registry imports the user's module
+            from arena.protocol.registry import parse_spec  # the registry imports the user's module
 
             self.agent = parse_spec(request[1]).build()
             return ("ok", traits_of(self.agent))

@@ -11,8 +11,8 @@ from typing import TypeVar
 
 import numpy as np
 
-from arena.agent import Agent, Choice, GameAbandoned, GameStart
 from arena.hosting.base import AgentFault, Host, Traits, describe, traits_of
+from arena.protocol.agent import Agent, Choice, GameAbandoned, GameStart
 from arena.rules.board import Position, Rules
 from arena.rules.results import Termination
 from arena.system.interrupts import from_user

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from arena.bridges.external import external_host
 from arena.hosting.base import Host, Hosting
+from arena.hosting.engines.external import external_host
 from arena.hosting.inline import InlineHost
 from arena.hosting.process import ProcessHost
-from arena.registry import BUILTIN_AGENTS, LOCAL_PREFIX, is_external, parse_spec
+from arena.protocol.registry import BUILTIN_AGENTS, LOCAL_PREFIX, is_external, parse_spec
 
 
 def is_builtin(spec: str) -> bool:

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 import arena
-from arena.agent import Choice, GameStart
 from arena.hosting.base import DEFAULT_MOVE_BOUND, AgentFault, StartedOnDemand
 from arena.hosting.supervised import ChildProcess
+from arena.protocol.agent import Choice, GameStart
 from arena.rules.board import Position
 from arena.rules.results import Termination
 

@@ -1,7 +1,7 @@
 """A supervised child process: its output kept in a temporary file, killed with all it started.
 
 Both hosts that run agents in processes of their own stand on this: ``ProcessHost`` (the
-arena's child running a Python agent) and the bridges' ``EngineHost`` (an engine program).
+arena's child running a Python agent) and ``EngineHost`` (an engine program).
 The child runs in a session of its own, so that killing it also kills whatever it started
 (a shell script's programs, say) and the terminal's Ctrl-C never reaches it: its host decides.
 """

@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 
 from arena.analysis.report_section import CHART_FILE as BLUNDER_CHART
 from arena.analysis.report_section import blunder_section
-from arena.names import depth_family, short_names
+from arena.protocol.labels import depth_family, short_names
 from arena.records import COLUMNS
 from arena.report import charts
 from arena.rules.errors import ArenaError

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from arena.agent import BaseAgent
+from arena.protocol.agent import BaseAgent
 
 
 class Leftmost(BaseAgent):

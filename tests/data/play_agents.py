@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from arena.agent import BaseAgent
+from arena.protocol.agent import BaseAgent
 from arena.rules.board import Position
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from arena.registry import parse_spec
+from arena.protocol.registry import parse_spec
 
 __all__ = ["WIDTH", "DepthFamily", "depth_family", "short_name", "short_names"]
 

@@ -1,6 +1,6 @@
 """Kaggle submissions out: one self-contained ConnectX file that plays an arena agent.
 
-The file is the template ``arena.bridges.kaggle_agent`` (plain Python, standard library
+The file is the template ``arena.kaggle.template`` (plain Python, standard library
 only) with its ``SETTINGS`` statement replaced by the settings of the agent a spec string
 describes. Only the built-in agents whose search the template ports can be exported.
 """
@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from arena import __version__
-from arena.bridges import kaggle_agent
-from arena.bridges.kaggle_agent import Settings
-from arena.registry import canonical_spec, parse_spec
+from arena.kaggle import template as kaggle_agent
+from arena.kaggle.template import Settings
+from arena.protocol.registry import canonical_spec, parse_spec
 from arena.rules.errors import ArenaError
 from arena.search.heuristics import ThreatRules, parse_heuristic, terms_array
 

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.agent import BaseAgent, GameStart
+from arena.protocol.agent import BaseAgent, GameStart
 from arena.rules.board import Position
 from arena.rules.errors import AgentSpecError
 from arena.rules.notation import to_flat

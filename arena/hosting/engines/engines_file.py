@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.bridges.engine import Program
+from arena.hosting.engines.engine import Program
 from arena.rules.errors import ArenaError
 from arena.system.schema import STRING, STRINGS, TABLES, Kind, check_fields, read_toml
 

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from arena.agent import Agent, GameStart, as_choice, check_agent_rules
-from arena.registry import make_agent
+from arena.protocol.agent import Agent, GameStart, as_choice, check_agent_rules
+from arena.protocol.registry import make_agent
 from arena.rules.board import DEFAULT_RULES, Position, Rules
 from arena.rules.errors import UnsupportedBoardError
 from arena.rules.notation import to_moves

@@ -12,9 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.agent import Choice, GameStart
-from arena.bridges.engine import BoardRefused, EngineRefused, ProtocolError, Talk, Turn, quote
 from arena.hosting.base import Traits
+from arena.hosting.engines.engine import (
+    BoardRefused,
+    EngineRefused,
+    ProtocolError,
+    Talk,
+    Turn,
+    quote,
+)
+from arena.protocol.agent import Choice, GameStart
 from arena.rules.board import Rules
 
 VERSION = 1

@@ -23,12 +23,12 @@ from typing import Any
 
 import numpy as np
 
-from arena.agent import Agent, Choice, GameStart
-from arena.bridges.engine import Dialect, EngineHost, Program, RefusedBoard
-from arena.bridges.engines_file import NamedEngine, current_engines
-from arena.bridges.pons import PonsDialect, pons_program
-from arena.bridges.protocol import ArenaDialect
-from arena.registry import AgentSpec, parse_spec
+from arena.hosting.engines.engine import Dialect, EngineHost, Program, RefusedBoard
+from arena.hosting.engines.engines_file import NamedEngine, current_engines
+from arena.hosting.engines.line_protocol import ArenaDialect
+from arena.hosting.engines.pons import PonsDialect, pons_program
+from arena.protocol.agent import Agent, Choice, GameStart
+from arena.protocol.registry import AgentSpec, parse_spec
 from arena.rules.board import Position
 from arena.rules.errors import AgentSpecError, UnsupportedBoardError
 

@@ -3,7 +3,7 @@
 An agent is given a position and a numpy Generator and returns a column (0-based), or a
 ``Choice`` that also reports nodes, depth and score. It is told when a new game starts, with
 a ``GameStart`` that carries its ``Limit``. A plain function ``f(position, rng) -> int`` is an
-agent too. Agents are built from spec strings by ``arena.registry``.
+agent too. Agents are built from spec strings by ``arena.protocol.registry``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Spec strings: ``name`` or ``name:key=value,key=value`` for registered agents (bu
 those installed packages register under the entry-point group ``connect_four_arena.agents``);
 ``module.path:Attr`` or ``path/to/file.py:Attr``, optionally followed by ``:key=value,...``,
 for an agent class or function of your own; ``engine:PATH``, ``engine:NAME`` and
-``pons:PATH`` for programs of their own (``arena.bridges.external``). Parameters are the
+``pons:PATH`` for programs of their own (``arena.hosting.engines.external``). Parameters are the
 keyword arguments of the agent's constructor; their annotations give their types and their
 defaults the defaults.
 """
@@ -25,16 +25,16 @@ from importlib.metadata import PackageNotFoundError, entry_points, version
 from pathlib import Path
 from typing import Any, Literal
 
-from arena.agent import Agent, FunctionAgent
 from arena.hosting.base import describe
+from arena.protocol.agent import Agent, FunctionAgent
 from arena.rules.errors import AgentSpecError
 from arena.system.interrupts import from_user
 
 ENTRY_POINT_GROUP = "connect_four_arena.agents"
 KAGGLE_PREFIX = "kaggle"
-KAGGLE_TARGET = "arena.bridges.kaggle:KaggleAgent"
+KAGGLE_TARGET = "arena.kaggle.agent:KaggleAgent"
 LOCAL_PREFIX = "local"
-LOCAL_TARGET = "arena.local:Local"
+LOCAL_TARGET = "arena.protocol.objects:Local"
 
 BUILTIN_AGENTS = {
     "random": "agents.random_agent:RandomAgent",
@@ -48,8 +48,8 @@ BUILTIN_AGENTS = {
 }
 
 EXTERNAL_KINDS = {
-    "engine": "arena.bridges.external:engine_spec",
-    "pons": "arena.bridges.external:pons_spec",
+    "engine": "arena.hosting.engines.external:engine_spec",
+    "pons": "arena.hosting.engines.external:pons_spec",
 }
 """Agents that are programs of their own (``KIND:...``), and the parser of each kind's specs."""
 
@@ -225,7 +225,7 @@ class AgentSpec:
         if entry is not None:
             return f"{entry.origin} {version_of(entry.origin)}"
         if self.target == LOCAL_TARGET:
-            from arena.local import lookup
+            from arena.protocol.objects import lookup
 
             return lookup(self.values["name"]).fingerprint()
         source = self.values.get("source") if self.target == KAGGLE_TARGET else None
@@ -242,7 +242,7 @@ class AgentSpec:
         """A new agent from this spec."""
         factory = self.factory
         if not inspect.isclass(factory):
-            from arena.bridges.kaggle import KaggleAgent, is_kaggle_function
+            from arena.kaggle.agent import KaggleAgent, is_kaggle_function
 
             if is_kaggle_function(factory):
                 return KaggleAgent(function=factory)
@@ -282,7 +282,7 @@ def parse_spec(text: str) -> AgentSpec:
         _import_target(KAGGLE_TARGET, text)
         return AgentSpec(text, f"{head}:{rest}", KAGGLE_TARGET, {"source": rest})
     if head == LOCAL_PREFIX and rest:  # an object registered through the Python API
-        from arena.local import lookup
+        from arena.protocol.objects import lookup
 
         lookup(rest)
         return AgentSpec(text, f"{head}:{rest}", LOCAL_TARGET, {"name": rest})

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 
-from arena.agent import Limit, check_agent_rules
-from arena.registry import BUILTIN_AGENTS, canonical_spec, parse_spec
+from arena.protocol.agent import Limit, check_agent_rules
+from arena.protocol.registry import BUILTIN_AGENTS, canonical_spec, parse_spec
 from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError
 

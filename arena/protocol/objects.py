@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from arena.agent import Agent, FunctionAgent
+from arena.protocol.agent import Agent, FunctionAgent
 from arena.rules.errors import AgentSpecError
 
 PREFIX = "local"
@@ -32,7 +32,7 @@ class LocalAgent:
 
     def make(self) -> Agent:
         """A fresh agent: an instance of a class, a copy of an object, a wrapped function."""
-        from arena.bridges.kaggle import KaggleAgent, is_kaggle_function
+        from arena.kaggle.agent import KaggleAgent, is_kaggle_function
 
         source = self.source
         if inspect.isclass(source):

@@ -5,8 +5,8 @@ is started once and reused for every game, told when a game starts, stopped at t
 bound (a ``time_forfeit``), and a program that dies costs the game (an ``agent_crash``, with
 its exit status and the last line of its stderr). Whatever goes wrong, the program is stopped
 and started afresh for the next game. What it says is up to its *dialect*: the arena's own
-line protocol (``arena.bridges.protocol``, docs/engine-protocol.md) or the native mode of
-Pascal Pons' solver (``arena.bridges.pons``).
+line protocol (``arena.hosting.engines.line_protocol``, docs/engine-protocol.md) or the
+native mode of Pascal Pons' solver (``arena.hosting.engines.pons``).
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
-from arena.agent import Choice, GameStart
-from arena.bridges.channel import ChannelClosed, ChannelTimeout, LineChannel
 from arena.hosting.base import (
     DEFAULT_MOVE_BOUND,
     GRACE_SECONDS,
@@ -30,7 +28,9 @@ from arena.hosting.base import (
     StartedOnDemand,
     Traits,
 )
+from arena.hosting.engines.channel import ChannelClosed, ChannelTimeout, LineChannel
 from arena.hosting.supervised import MAX_OUTPUT, ChildProcess
+from arena.protocol.agent import Choice, GameStart
 from arena.rules.board import Position
 from arena.rules.notation import format_moves, play_moves, to_moves
 from arena.rules.results import Termination
