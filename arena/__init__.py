@@ -32,7 +32,7 @@ def _claim_agents_package() -> None:
 
 _claim_agents_package()
 
-_API = {"match": "arena.api", "tournament": "arena.api", "load_games": "arena.records"}
+_API = {"match": "arena.api", "tournament": "arena.api", "load_games": "arena.runs.rows"}
 
 
 def __getattr__(name: str) -> object:

@@ -17,18 +17,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.competitions.tournaments import (
+    CROSSTABLE_FILE,
+    RATINGS_FILE,
+    run_tournament,
+    tournament_plan,
+)
 from arena.hosting.base import Hosting
-from arena.openings import load_openings
-from arena.plan import DEFAULT_SEED, First, GameSettings, match_plan
-from arena.pool import Backend, available_cores
-from arena.progress import ProgressBar, TournamentProgressBar
 from arena.protocol.objects import register
-from arena.records import load_games
 from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError
-from arena.rundir import GAMES_FILE, META_FILE, SUMMARY_FILE
-from arena.runner import run_games
-from arena.tournaments import CROSSTABLE_FILE, RATINGS_FILE, run_tournament, tournament_plan
+from arena.runs.directory import GAMES_FILE, META_FILE, SUMMARY_FILE
+from arena.runs.openings import load_openings
+from arena.runs.plan import DEFAULT_SEED, First, GameSettings, match_plan
+from arena.runs.pool import Backend, available_cores
+from arena.runs.progress import ProgressBar, TournamentProgressBar
+from arena.runs.rows import load_games
+from arena.runs.runner import run_games
 
 if TYPE_CHECKING:
     import pandas as pd

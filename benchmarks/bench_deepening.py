@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from arena.bench import game_positions
+from arena.analysis.bench import game_positions
 from arena.protocol.agent import GameStart, Limit, as_choice
 from arena.protocol.registry import make_agent
 from arena.rules.board import Rules

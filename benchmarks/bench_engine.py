@@ -32,11 +32,11 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.plan import GameSettings, match_plan
 from arena.protocol.agent import BaseAgent
-from arena.records import load_games
 from arena.rules.board import Position
-from arena.runner import run_games
+from arena.runs.plan import GameSettings, match_plan
+from arena.runs.rows import load_games
+from arena.runs.runner import run_games
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "engine.py"

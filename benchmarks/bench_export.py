@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.bench import game_positions
+from arena.analysis.bench import game_positions
 from arena.kaggle import template as kaggle_agent
 from arena.kaggle.submission import submission_settings, write_submission
 

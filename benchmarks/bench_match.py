@@ -28,9 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.bench import game_positions, measure
-from arena.plan import GameSettings, match_plan
-from arena.runner import run_games
+from arena.analysis.bench import game_positions, measure
+from arena.runs.plan import GameSettings, match_plan
+from arena.runs.runner import run_games
 
 ROOT = Path(__file__).resolve().parents[1]
 # The `arena` command, run with this interpreter.

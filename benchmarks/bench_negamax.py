@@ -1,4 +1,4 @@
-"""The negamax speed targets of issue 3, checked with arena.bench (not a test).
+"""The negamax speed targets of issue 3, checked with arena.analysis.bench (not a test).
 
     PYTHONPATH=. python benchmarks/bench_negamax.py [--out FILE.csv]
 
@@ -17,7 +17,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from arena.bench import FRESH_PROCESS, BenchRow, format_table, make_plan, run_bench, write_csv
+from arena.analysis.bench import (
+    FRESH_PROCESS,
+    BenchRow,
+    format_table,
+    make_plan,
+    run_bench,
+    write_csv,
+)
 
 NODES_PER_SECOND = {
     "negamax:depth=10,heuristic=none": 5_000_000,

@@ -41,7 +41,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from arena.positions import ScoredPosition, load_set
+from arena.analysis.scored_positions import ScoredPosition, load_set
 from arena.search.kernels import solver as kernels
 from arena.search.solver import Solver
 

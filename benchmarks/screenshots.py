@@ -32,11 +32,11 @@ def window_screenshots(playing: Path, ended: Path) -> str:
     column) and the last one. Returns the verdict."""
     if not os.environ.get("DISPLAY"):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
-    from arena.gui.controller import PlayController
-    from arena.gui.thinker import AgentProcess
-    from arena.gui.window import GameWindow, pygame
+    from arena.play.gui.controller import PlayController
+    from arena.play.gui.thinker import AgentProcess
+    from arena.play.gui.window import GameWindow, pygame
+    from arena.play.human_game import PlaySession
     from arena.rules.board import Rules
-    from arena.session import PlaySession
 
     agent = "negamax:depth=4"
     session = PlaySession(Rules(), {1})
@@ -68,12 +68,12 @@ def hints_screenshot(path: Path, moves: str = "52753311433677442422121") -> None
     (the second position of Test_L2_R1, whose published score is 8)."""
     if not os.environ.get("DISPLAY"):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
-    from arena.gui.controller import PlayController
-    from arena.gui.window import GameWindow
+    from arena.play.gui.controller import PlayController
+    from arena.play.gui.window import GameWindow
+    from arena.play.human_game import PlaySession
     from arena.rules.board import Rules
     from arena.rules.notation import parse_moves
     from arena.search.solver import SolverOracle
-    from arena.session import PlaySession
 
     session = PlaySession(Rules(), {1, 2}, parse_moves(moves, Rules()))
     controller = PlayController(session, None, "", "human", oracle=SolverOracle(), echo=print)

@@ -11,15 +11,15 @@ import pytest
 from brute_force_oracle import BruteForceOracle
 from click.testing import CliRunner
 
-from arena.analysis.adjudication import Adjudicator
+from arena.analysis.scored_positions import load_set
 from arena.cli import main
-from arena.game import play_game
-from arena.plan import GameSettings
-from arena.positions import load_set
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
 from arena.rules.notation import from_moves, parse_moves
+from arena.runs.adjudication import Adjudicator
+from arena.runs.game import play_game
+from arena.runs.plan import GameSettings
 
 SMALL = Rules(rows=4, cols=4, connect=3)
 SMALL_OPTIONS = ("--rows", "4", "--cols", "4", "--connect", "3")

@@ -21,11 +21,11 @@ from arena.analysis.annotate import (
     load_analysis,
     pending_games,
 )
-from arena.analysis.report_section import blunder_rates, phase_names
 from arena.cli import main
-from arena.records import COLUMNS, GameRow
+from arena.report.blunders import blunder_rates, phase_names
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
+from arena.runs.rows import COLUMNS, GameRow
 from arena.search.solver import solve
 
 STANDARD = Rules()

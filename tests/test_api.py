@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 import arena
-from arena.plan import GameSettings, MatchSetupError, match_plan
-from arena.records import load_games
 from arena.rules.board import Position
 from arena.rules.errors import AgentSpecError
-from arena.runner import run_games
+from arena.runs.plan import GameSettings, MatchSetupError, match_plan
+from arena.runs.rows import load_games
+from arena.runs.runner import run_games
 
 
 def leftmost(position: Position, rng: np.random.Generator) -> int:

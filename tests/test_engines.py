@@ -27,17 +27,17 @@ from arena.hosting.engines.engine import ProtocolError
 from arena.hosting.engines.engines_file import load_engines, use_engines
 from arena.hosting.engines.line_protocol import parse_move
 from arena.hosting.policy import make_host
-from arena.plan import GameSettings, MatchPlan, Pairing, match_plan
 from arena.protocol.agent import Choice, GameStart, Limit
 from arena.protocol.conformance import check_agent
 from arena.protocol.players import canonical_player
 from arena.protocol.registry import make_agent, parse_spec
-from arena.records import load_games
 from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError, UnsupportedBoardError
 from arena.rules.notation import from_moves
 from arena.rules.results import Termination
-from arena.runner import MatchRun, run_games
+from arena.runs.plan import GameSettings, MatchPlan, Pairing, match_plan
+from arena.runs.rows import load_games
+from arena.runs.runner import MatchRun, run_games
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINES = Path(__file__).parent / "data" / "engines"

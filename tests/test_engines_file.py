@@ -13,11 +13,11 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.experiment import ExperimentError, load_experiment
+from arena.competitions.experiments import ExperimentError, load_experiment
 from arena.hosting.engines.engines_file import EnginesFileError, load_engines, use_engines
 from arena.protocol.players import canonical_player
 from arena.protocol.registry import parse_spec
-from arena.records import load_games
+from arena.runs.rows import load_games
 
 ENGINES = Path(__file__).parent / "data" / "engines"
 PYTHON = sys.executable

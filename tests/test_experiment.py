@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 
 from arena.cli import ArenaGroup
 from arena.cli.run import run_command
-from arena.experiment import ExperimentError, load_experiment
+from arena.competitions.experiments import ExperimentError, load_experiment
 from arena.report.experiment_page import wrap_title
 from arena.stats.elo import homogeneity
 

@@ -19,14 +19,14 @@ from brute_force_oracle import BruteForceOracle
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.gui.controller import PlayController
-from arena.gui.layout import Layout
-from arena.gui.thinker import AgentProcess
+from arena.play.gui.controller import PlayController
+from arena.play.gui.layout import Layout
+from arena.play.gui.thinker import AgentProcess
+from arena.play.human_game import PlaySession
 from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.notation import from_moves, parse_moves, play_moves
 from arena.search.oracle import Oracle
 from arena.search.solver import SolverOracle
-from arena.session import PlaySession
 
 if not os.environ.get("CI"):
     pytest.importorskip("pygame")  # CI installs the gui extra: there, a missing pygame fails
@@ -35,7 +35,7 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 import pygame  # after choosing the dummy drivers
 
-from arena.gui import window as gui_window
+from arena.play.gui import window as gui_window
 
 AGENTS = Path(__file__).parent / "data" / "play_agents.py"
 TIMEOUT = 60.0  # seconds before a test that waits for the agent gives up

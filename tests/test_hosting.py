@@ -15,11 +15,11 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.plan import GameSettings, MatchPlan, Pairing, match_plan
 from arena.protocol.players import canonical_player
-from arena.records import load_games
 from arena.rules.errors import AgentSpecError
-from arena.runner import run_games
+from arena.runs.plan import GameSettings, MatchPlan, Pairing, match_plan
+from arena.runs.rows import load_games
+from arena.runs.runner import run_games
 
 AGENTS = Path(__file__).parent / "data" / "hosting_agents.py"
 ROOT = Path(__file__).resolve().parents[1]

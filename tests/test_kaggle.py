@@ -13,14 +13,14 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.game import play_game
 from arena.kaggle.agent import KaggleAgent, Struct, is_kaggle_function
-from arena.plan import GameSettings, match_plan
 from arena.protocol.registry import make_agent
-from arena.records import load_games
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
-from arena.runner import run_games
+from arena.runs.game import play_game
+from arena.runs.plan import GameSettings, match_plan
+from arena.runs.rows import load_games
+from arena.runs.runner import run_games
 
 AGENTS = Path(__file__).parent / "data" / "kaggle_agents.py"
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,8 +101,8 @@ def test_kaggles_own_agents_play_and_reproduce(tmp_path: Path) -> None:
 def test_importing_kaggle_first_does_not_hide_the_agents_package(tmp_path: Path) -> None:
     """kaggle-environments puts a folder holding an agents.py on sys.path."""
     code = ("import kaggle_environments, arena\n"
-            "from arena.plan import GameSettings, match_plan\n"
-            "from arena.runner import run_games\n"
+            "from arena.runs.plan import GameSettings, match_plan\n"
+            "from arena.runs.runner import run_games\n"
             f"run = run_games(match_plan('negamax:depth=2', 'random', 4, GameSettings()), "
             f"__import__('pathlib').Path({str(tmp_path / 'run')!r}), jobs=2)\n"
             "print(run.summaries[0].games)\n")

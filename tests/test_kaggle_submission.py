@@ -20,8 +20,8 @@ from conftest import position_of, random_positions
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from arena.analysis.data import __file__ as data_init
 from arena.cli import main
-from arena.data import __file__ as data_init
 from arena.kaggle import template as template
 from arena.kaggle.submission import (
     EXPORTABLE,

@@ -12,16 +12,16 @@ import numpy as np
 import pytest
 
 from agents.random_agent import RandomAgent
-from arena.openings import NoOpenings, load_openings
-from arena.plan import GameSettings, MatchPlan, MatchSetupError, Pairing, game_seed, match_plan
-from arena.pool import BatchSizer
 from arena.protocol.players import canonical_player
-from arena.records import TIMING_COLUMNS, iter_columns, load_games
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError
 from arena.rules.notation import format_moves, from_moves
-from arena.rundir import RunDirectoryError
-from arena.runner import run_games
+from arena.runs.directory import RunDirectoryError
+from arena.runs.openings import NoOpenings, load_openings
+from arena.runs.plan import GameSettings, MatchPlan, MatchSetupError, Pairing, game_seed, match_plan
+from arena.runs.pool import BatchSizer
+from arena.runs.rows import TIMING_COLUMNS, iter_columns, load_games
+from arena.runs.runner import run_games
 
 TEST_AGENTS = '''
 import time

@@ -18,9 +18,9 @@ from click.testing import CliRunner, Result
 
 from arena.cli import main
 from arena.cli.match import match_command
-from arena.plan import DEFAULT_SEED
-from arena.progress import ProgressBar
-from arena.records import TIMING_COLUMNS, GameRow, load_games
+from arena.runs.plan import DEFAULT_SEED
+from arena.runs.progress import ProgressBar
+from arena.runs.rows import TIMING_COLUMNS, GameRow, load_games
 
 # Runs `arena` as a user would.
 ARENA = "from arena.cli import main; main()"

@@ -12,13 +12,13 @@ from conftest import EXTREME_RULES, blocking_positions, random_positions, winnin
 from agents import mcts as mcts_module
 from agents.budget import PLANNED_SHARE
 from agents.mcts import MCTSAgent
-from arena.game import play_game
 from arena.protocol.agent import GameStart, Limit
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, IllegalMoveError
 from arena.rules.notation import from_moves
 from arena.rules.results import Termination
+from arena.runs.game import play_game
 from arena.search.kernels import mcts as kernels
 from arena.search.kernels.bitboard import board_array
 

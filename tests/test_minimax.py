@@ -7,12 +7,12 @@ import pytest
 
 from agents.minimax import MinimaxAgent, best_moves, minimax_scores, window_score
 from agents.random_agent import RandomAgent
-from arena.game import play_game
 from arena.protocol.agent import Choice
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, IllegalMoveError, MalformedInputError
 from arena.rules.notation import from_array, from_moves, to_array
+from arena.runs.game import play_game
 from arena.search.heuristics import WIN_SCORE
 
 STANDARD = Rules()

@@ -15,13 +15,13 @@ from conftest import (
 from agents import negamax as negamax_module
 from agents.budget import PLANNED_SHARE
 from agents.negamax import DEFAULT_TIME, DeepeningNegamaxAgent, NegamaxAgent
-from arena.game import play_game
 from arena.protocol.agent import Choice, GameStart, Limit
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, IllegalMoveError
 from arena.rules.notation import from_moves, to_array
 from arena.rules.results import Termination
+from arena.runs.game import play_game
 from arena.search.heuristics import HEURISTICS, WIN_SCORE, positional_weights
 from arena.search.kernels import negamax as kernels
 from arena.search.kernels.bitboard import board_tables

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.openings import (
+from arena.rules.board import Rules
+from arena.rules.notation import from_moves
+from arena.runs.openings import (
     FileOpenings,
     NoOpenings,
     OpeningsError,
@@ -15,10 +17,8 @@ from arena.openings import (
     UniformOpenings,
     load_openings,
 )
-from arena.rules.board import Rules
-from arena.rules.notation import from_moves
 
-PONS = Path(__file__).parents[1] / "arena" / "data" / "pons" / "Test_L1_R1"
+PONS = Path(__file__).parents[1] / "arena" / "analysis" / "data" / "pons" / "Test_L1_R1"
 
 
 def test_none_starts_every_game_from_the_empty_board() -> None:

@@ -10,7 +10,7 @@ import pytest
 from arena.rules.board import Position
 from arena.rules.notation import from_moves
 
-PONS_DIR = Path(__file__).parents[1] / "arena" / "data" / "pons"
+PONS_DIR = Path(__file__).parents[1] / "arena" / "analysis" / "data" / "pons"
 PONS_FILES = sorted(PONS_DIR.glob("Test_*"))
 LINES_PER_FILE = 1000
 

@@ -19,16 +19,16 @@ from brute_force_oracle import BruteForceOracle
 
 from arena.hosting.engines.engine import ProtocolError
 from arena.hosting.engines.pons import INVALID_MOVE, OracleError, PonsOracle, parse_scores
-from arena.plan import GameSettings, match_plan
 from arena.protocol.players import canonical_player
-from arena.records import load_games
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, UnsupportedBoardError
 from arena.rules.notation import from_moves
-from arena.runner import run_games
+from arena.runs.plan import GameSettings, match_plan
+from arena.runs.rows import load_games
+from arena.runs.runner import run_games
 
 FAKE = Path(__file__).parent / "data" / "fake_pons.py"
-TEST_SET = Path(__file__).parents[1] / "arena" / "data" / "pons" / "Test_L3_R1"
+TEST_SET = Path(__file__).parents[1] / "arena" / "analysis" / "data" / "pons" / "Test_L3_R1"
 SPEC = f"pons:{FAKE}"
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from arena.plan import GameSettings, match_plan
-from arena.records import iter_columns, load_games
-from arena.runner import run_games
+from arena.runs.plan import GameSettings, match_plan
+from arena.runs.rows import iter_columns, load_games
+from arena.runs.runner import run_games
 
 
 def test_load_games_gives_proper_dtypes(tmp_path: Path) -> None:

@@ -16,12 +16,12 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.cli.export import parse_game_indices
-from arena.replay import MoveScore, load_recorded_games, move_lines, score_moves
 from arena.report.replay_page import replay_page
 from arena.rules.board import Rules
 from arena.rules.errors import MalformedInputError
 from arena.rules.notation import from_moves
 from arena.rules.render import render_plain
+from arena.runs.recorded import MoveScore, load_recorded_games, move_lines, score_moves
 
 
 def arena(*args: str) -> tuple[int, str]:

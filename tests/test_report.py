@@ -17,12 +17,8 @@ from agents.immediate_win import ImmediateWinAgent
 from agents.random_agent import RandomAgent
 from arena.cli import main
 from arena.cli.report import report_command
-from arena.game import play_game
-from arena.openings import FileOpenings, NoOpenings
-from arena.plan import GameSettings, MatchPlan, Pairing, game_seed
 from arena.protocol.agent import Agent
 from arena.protocol.labels import short_name
-from arena.records import COLUMNS, GamesTableError
 from arena.report import run_page as report
 from arena.report.run_page import (
     NoRunError,
@@ -35,6 +31,10 @@ from arena.report.run_page import (
 )
 from arena.rules.board import Position
 from arena.rules.notation import from_moves, parse_moves
+from arena.runs.game import play_game
+from arena.runs.openings import FileOpenings, NoOpenings
+from arena.runs.plan import GameSettings, MatchPlan, Pairing, game_seed
+from arena.runs.rows import COLUMNS, GamesTableError
 from arena.stats.elo import sprt, trinomial
 from arena.stats.ratings import rate
 

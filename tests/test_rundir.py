@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.plan import GameSettings, match_plan
-from arena.records import COLUMNS, TIMING_COLUMNS, load_games
-from arena.rundir import (
+from arena.runs.batches import AgentCache, play_task
+from arena.runs.directory import (
     META_FILE,
     GamesTable,
     RunDirectory,
@@ -22,9 +21,10 @@ from arena.rundir import (
     read_meta,
     sort_games,
 )
-from arena.runner import run_games
+from arena.runs.plan import GameSettings, match_plan
+from arena.runs.rows import COLUMNS, TIMING_COLUMNS, load_games
+from arena.runs.runner import run_games
 from arena.system.files import write_atomically
-from arena.worker import AgentCache, play_task
 
 ROOT = Path(__file__).resolve().parents[1]
 ARENA = "from arena.cli import main; main()"

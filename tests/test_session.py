@@ -6,17 +6,17 @@ import numpy as np
 import pytest
 
 from arena.hosting.inline import InlineHost
-from arena.rules.board import DEFAULT_RULES, Rules
-from arena.rules.errors import IllegalMoveError
-from arena.rules.notation import parse_moves
-from arena.rules.results import Termination
-from arena.session import (
+from arena.play.human_game import (
     AgentReply,
     PlaySession,
     ask_agent,
     draw_human_side,
     tell_new_game,
 )
+from arena.rules.board import DEFAULT_RULES, Rules
+from arena.rules.errors import IllegalMoveError
+from arena.rules.notation import parse_moves
+from arena.rules.results import Termination
 
 
 def session(moves: str = "", humans: tuple[int, ...] = (1,), rules: Rules = DEFAULT_RULES

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
+from arena.analysis.scored_positions import set_text
 from arena.cli import main
-from arena.positions import set_text
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from arena.positions import load_set
+from arena.analysis.scored_positions import load_set
 from arena.rules.board import Position, Rules
 from arena.rules.errors import IllegalMoveError
 from arena.rules.notation import from_moves

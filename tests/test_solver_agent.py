@@ -10,15 +10,15 @@ import pytest
 from click.testing import CliRunner
 
 from agents.solver import NOMINAL_NODES_PER_SECOND, SolverAgent, safe_column
+from arena.analysis.scored_positions import load_set
 from arena.cli import main
-from arena.game import play_game
-from arena.positions import load_set
 from arena.protocol.agent import Choice, GameStart, Limit
 from arena.protocol.conformance import check_agent
 from arena.protocol.registry import make_agent
 from arena.rules.board import DEFAULT_RULES, Position, Rules
 from arena.rules.errors import AgentSpecError
 from arena.rules.notation import from_moves
+from arena.runs.game import play_game
 from arena.search.solver import column_scores
 
 # Test_L2_R1's 5th position: columns 5 and 6 both score -2, the three others -6.

@@ -15,12 +15,7 @@ from click.testing import CliRunner, Result
 
 from arena.cli import ArenaGroup
 from arena.cli.sprt import SprtProgressBar, sprt_command
-from arena.openings import load_openings
-from arena.plan import GameSettings, MatchPlan, Pairing
-from arena.records import TIMING_COLUMNS, load_games
-from arena.rundir import RunDirectoryError
-from arena.runner import run_games
-from arena.sprt import (
+from arena.competitions.sprt import (
     DEFAULT_SPRT_DIR,
     NO_DECISION,
     SPRT_COLUMNS,
@@ -31,6 +26,11 @@ from arena.sprt import (
     run_sprt,
     sprt_plan,
 )
+from arena.runs.directory import RunDirectoryError
+from arena.runs.openings import load_openings
+from arena.runs.plan import GameSettings, MatchPlan, Pairing
+from arena.runs.rows import TIMING_COLUMNS, load_games
+from arena.runs.runner import run_games
 from arena.stats.elo import NELO_SCALE, pentanomial, pentanomial_counts, sprt_bounds, sprt_llr
 
 STRONG, WEAK = "immediate-win", "random"

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from arena.records import COLUMNS, GameRow
+from arena.runs.rows import COLUMNS, GameRow
+from arena.runs.summary import SUMMARY_COLUMNS, summarize, write_summary
 from arena.stats.elo import Z95, elo_from_score, pentanomial, trinomial
-from arena.summary import SUMMARY_COLUMNS, summarize, write_summary
 
 
 def game(index: int, result: str, **changes: Any) -> GameRow:

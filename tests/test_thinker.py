@@ -8,11 +8,11 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.gui.thinker import AgentProcess, Question
+from arena.play.gui.thinker import AgentProcess, Question
+from arena.play.human_game import AgentReply
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
 from arena.rules.results import Termination
-from arena.session import AgentReply
 
 AGENTS = Path(__file__).parent / "data" / "play_agents.py"
 

@@ -13,12 +13,7 @@ from click.testing import CliRunner
 
 from arena.cli import ArenaGroup
 from arena.cli.tournament import tournament_command
-from arena.plan import GameSettings, MatchPlan, Pairing
-from arena.progress import TournamentProgressBar
-from arena.records import TIMING_COLUMNS, GameRow, load_games
-from arena.runner import run_games
-from arena.stats.elo import elo_from_score
-from arena.tournaments import (
+from arena.competitions.tournaments import (
     CROSSTABLE_COLUMNS,
     TournamentError,
     crosstable,
@@ -27,6 +22,11 @@ from arena.tournaments import (
     tournament_pairings,
     tournament_plan,
 )
+from arena.runs.plan import GameSettings, MatchPlan, Pairing
+from arena.runs.progress import TournamentProgressBar
+from arena.runs.rows import TIMING_COLUMNS, GameRow, load_games
+from arena.runs.runner import run_games
+from arena.stats.elo import elo_from_score
 
 CHEAP = ["random", "immediate-win", "immediate-win:block=true"]
 SETTINGS = GameSettings(seed=7)

@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.cli import main
-from arena.plan import GameSettings, match_plan
-from arena.records import COLUMNS, GamesTableError
 from arena.rules.board import Position, Rules
 from arena.rules.notation import format_moves
-from arena.runner import run_games
+from arena.runs.plan import GameSettings, match_plan
+from arena.runs.rows import COLUMNS, GamesTableError
+from arena.runs.runner import run_games
 from arena.search.kernels.endings import BAD_COLUMN, FULL, ONGOING, PAST_END, WON, replay
 
 

@@ -19,11 +19,11 @@ from dataclasses import astuple, dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.analysis.workers import SolverSettings, chunked_map, solver_settings
-from arena.records import iter_columns
+from arena.analysis.parallel import SolverSettings, chunked_map, solver_settings
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError, MalformedInputError
-from arena.rundir import GAMES_FILE, read_meta
+from arena.runs.directory import GAMES_FILE, read_meta
+from arena.runs.rows import iter_columns
 from arena.system.files import truncate_partial_line
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.analysis.workers import SolverSettings, chunked_map, solver_settings
+from arena.analysis.parallel import SolverSettings, chunked_map, solver_settings
 from arena.rules.board import Position, Rules
 from arena.search.book import Book, book_key, book_of, book_path, positions_by_ply, save_book
 from arena.system.files import truncate_partial_line

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from arena.analysis.workers import SolverSettings, chunked_map, solver_settings
+from arena.analysis.parallel import SolverSettings, chunked_map, solver_settings
 from arena.rules.board import Position, Rules
 
 FULL = "-"

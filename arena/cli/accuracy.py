@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import click
 
 from arena.cli.options import board_options, solver_options
-from arena.progress import progress_bar
 from arena.rules.board import Rules
+from arena.runs.progress import progress_bar
 
 if TYPE_CHECKING:
     from arena.analysis.accuracy import AccuracyRow
@@ -61,11 +61,11 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
     import os
 
     from arena.analysis.accuracy import CHART_FILE, measure_agent, write_results
-    from arena.analysis.charts import accuracy_chart
     from arena.analysis.position_sets import DEFAULT_RANDOM_COUNT, load_position_set
     from arena.analysis.scores import ScoreCache, score_positions
     from arena.protocol.labels import short_names
     from arena.protocol.registry import make_agent
+    from arena.report.analysis_charts import accuracy_chart
     from arena.report.charts import save
     for spec in agents:
         make_agent(spec)  # a bad spec fails before anything is solved

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from arena.cli.options import DEFAULT_FROM_PLY, solver_options
-from arena.progress import progress_bar
+from arena.runs.progress import progress_bar
 
 
 @click.command("analyze")
@@ -45,7 +45,7 @@ def analyze_command(directory: Path, from_ply: int, jobs: int | None, quiet: boo
         pending_games,
         run_rules,
     )
-    from arena.analysis.report_section import ALL, blunder_rates
+    from arena.report.blunders import ALL, blunder_rates
 
     todo, total = pending_games(directory, from_ply)
     with progress_bar(total, "analysing", not quiet, unit="game",

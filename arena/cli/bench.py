@@ -6,7 +6,14 @@ from pathlib import Path
 
 import click
 
-from arena.bench import QUICK_POSITIONS, SETS, format_table, make_plan, run_bench, write_csv
+from arena.analysis.bench import (
+    QUICK_POSITIONS,
+    SETS,
+    format_table,
+    make_plan,
+    run_bench,
+    write_csv,
+)
 from arena.system.files import check_writable
 
 

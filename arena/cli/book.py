@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from arena.cli.options import board_options, solver_options
-from arena.progress import progress_bar
 from arena.rules.board import Rules
+from arena.runs.progress import progress_bar
 
 DEFAULT_DEPTH = 2
 BOOK_TABLE_MB = 1024

@@ -9,7 +9,8 @@ import click
 from arena.cli.options import command_line, finish_run, run_options
 from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
-from arena.plan import (
+from arena.protocol.players import is_interactive
+from arena.runs.plan import (
     DEFAULT_RESULTS_DIR,
     FIRST_CHOICES,
     First,
@@ -17,11 +18,10 @@ from arena.plan import (
     default_out_dir,
     match_plan,
 )
-from arena.pool import Backend, available_cores
-from arena.progress import ProgressBar
-from arena.protocol.players import is_interactive
-from arena.runner import MatchRun, run_games
-from arena.summary import FORFEITS, PairingSummary, seeds_line
+from arena.runs.pool import Backend, available_cores
+from arena.runs.progress import ProgressBar
+from arena.runs.runner import MatchRun, run_games
+from arena.runs.summary import FORFEITS, PairingSummary, seeds_line
 
 
 def format_summary(summary: PairingSummary, directory: Path) -> str:

@@ -50,8 +50,8 @@ def write_run_report(directory: Path) -> None:
 def finish_run(directory: Path, report: bool) -> None:
     """After a run's tables: its report (if wanted); then, if an agent forfeited every one of
     its games for one reason, a one-line error naming it and exit status 1."""
-    from arena.rundir import GAMES_FILE
-    from arena.summary import unanimous_forfeits
+    from arena.runs.directory import GAMES_FILE
+    from arena.runs.summary import unanimous_forfeits
 
     if report:
         write_run_report(directory)
@@ -69,8 +69,8 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
     adjudication, engines and board."""
     from arena.hosting.base import DEFAULT_MOVE_BOUND, GRACE_SECONDS, HOSTINGS
     from arena.hosting.engines.engines_file import load_engines, use_engines
-    from arena.plan import DEFAULT_SEED, GameSettings
-    from arena.pool import BACKENDS
+    from arena.runs.plan import DEFAULT_SEED, GameSettings
+    from arena.runs.pool import BACKENDS
 
     options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,

@@ -6,13 +6,13 @@ import click
 import numpy as np
 
 from arena.cli.options import board_options
+from arena.play.human_game import FIRST_CHOICES, SYMBOLS, PlaySession, draw_human_side
+from arena.play.terminal import play_in_terminal
 from arena.protocol.agent import GameAbandoned, check_agent_rules
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.notation import parse_moves, play_moves
 from arena.rules.render import render_for_stdout
-from arena.session import FIRST_CHOICES, SYMBOLS, PlaySession, draw_human_side
-from arena.terminal import play_in_terminal
 
 
 @click.command("play")
@@ -57,7 +57,7 @@ def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool, rul
     if hints and not gui:
         raise click.UsageError("--hints shows scores in the window: add --gui")
     if gui:
-        from arena.gui import require_pygame
+        from arena.play.gui import require_pygame
 
         require_pygame()
     start = parse_moves(moves, rules)
@@ -67,7 +67,7 @@ def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool, rul
     interactive = bool(getattr(opponent, "interactive", False))
     sequence = np.random.SeedSequence(seed)
     if gui:
-        from arena.gui import play_window
+        from arena.play.gui import play_window
         from arena.search.solver import SolverOracle
 
         click.echo(f"Seed {sequence.entropy}. Playing {agent} on {rules} in a window.")

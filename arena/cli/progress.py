@@ -11,9 +11,9 @@ from typing import TypeVar
 import click
 
 from arena.cli.status import INTERRUPTED, WORKER_DIED
-from arena.pool import WorkerDiedError
-from arena.progress import ProgressBar
 from arena.protocol.agent import GameAbandoned
+from arena.runs.pool import WorkerDiedError
+from arena.runs.progress import ProgressBar
 
 T = TypeVar("T")
 B = TypeVar("B", bound="ProgressBar")

@@ -10,7 +10,7 @@ import click
 from arena.cli.options import command_line
 from arena.cli.progress import with_progress
 from arena.cli.tournament import LABEL_WIDTH, format_ratings
-from arena.experiment import (
+from arena.competitions.experiments import (
     REPORT,
     Entry,
     EntryPlayer,
@@ -18,11 +18,11 @@ from arena.experiment import (
     load_experiment,
     run_experiment,
 )
-from arena.pool import available_cores
-from arena.progress import ProgressBar, TournamentProgressBar
 from arena.protocol.labels import short_names
-from arena.runner import Progress
-from arena.summary import PairingSummary, seeds_lines
+from arena.runs.pool import available_cores
+from arena.runs.progress import ProgressBar, TournamentProgressBar
+from arena.runs.runner import Progress
+from arena.runs.summary import PairingSummary, seeds_lines
 
 __all__ = ["run_command"]
 

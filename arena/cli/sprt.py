@@ -10,11 +10,7 @@ from arena.cli.match import repeated_games_warning
 from arena.cli.options import command_line, finish_run, run_options
 from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
-from arena.plan import GameSettings
-from arena.pool import Backend, available_cores
-from arena.progress import ProgressBar
-from arena.records import GameRow
-from arena.sprt import (
+from arena.competitions.sprt import (
     DEFAULT_BATCH_PAIRS,
     DEFAULT_MAX_GAMES,
     DEFAULT_OPENINGS,
@@ -26,8 +22,12 @@ from arena.sprt import (
     run_sprt,
     sprt_plan,
 )
+from arena.runs.plan import GameSettings
+from arena.runs.pool import Backend, available_cores
+from arena.runs.progress import ProgressBar
+from arena.runs.rows import GameRow
+from arena.runs.summary import seeds_line
 from arena.stats.elo import LLR_METHODS, MODELS, LlrMethod, Model
-from arena.summary import seeds_line
 
 __all__ = ["format_sprt", "sprt_command"]
 

@@ -11,19 +11,19 @@ import click
 
 from arena.cli.options import command_line, finish_run, run_options
 from arena.cli.progress import with_progress
-from arena.openings import load_openings
-from arena.plan import GameSettings, default_out_dir
-from arena.pool import Backend, available_cores
-from arena.progress import TournamentProgressBar
-from arena.protocol.labels import short_names
-from arena.summary import seeds_line
-from arena.tournaments import (
+from arena.competitions.tournaments import (
     DEFAULT_TOURNAMENTS_DIR,
     Standings,
     TournamentRun,
     run_tournament,
     tournament_plan,
 )
+from arena.protocol.labels import short_names
+from arena.runs.openings import load_openings
+from arena.runs.plan import GameSettings, default_out_dir
+from arena.runs.pool import Backend, available_cores
+from arena.runs.progress import TournamentProgressBar
+from arena.runs.summary import seeds_line
 
 if TYPE_CHECKING:
     import pandas as pd

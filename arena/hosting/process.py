@@ -7,22 +7,19 @@ import os
 import subprocess
 import sys
 from multiprocessing.connection import Connection
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-import arena
 from arena.hosting.base import DEFAULT_MOVE_BOUND, AgentFault, StartedOnDemand
 from arena.hosting.supervised import ChildProcess
 from arena.protocol.agent import Choice, GameStart
 from arena.rules.board import Position
 from arena.rules.results import Termination
+from arena.system.children import child_environment
 
 CLOSE_SECONDS = 1.0
 """How long a child may take to close its agent before it is killed."""
-_PACKAGE_ROOT = str(Path(arena.__file__).resolve().parents[1])
-
 
 class ProcessHost(StartedOnDemand):
     """Hosts an agent in a child process (``arena.hosting.child``).
@@ -117,8 +114,7 @@ class ProcessHost(StartedOnDemand):
     def _spawn(self) -> None:
         child_read, host_write = os.pipe()
         host_read, child_write = os.pipe()
-        path = os.environ.get("PYTHONPATH")
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (_PACKAGE_ROOT, path)))}
+        env = child_environment()
         try:
             self._child.spawn(
                 [sys.executable, "-m", "arena.hosting.child", str(child_read), str(child_write),

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arena.experiment import (
+from arena.competitions.experiments import (
     COMPARISON_CHART,
     REPORT,
     Comparison,
@@ -23,8 +23,8 @@ from arena.experiment import (
 )
 from arena.report import charts
 from arena.report.run_page import markdown_table
+from arena.runs.summary import seeds_lines, wtl_text
 from arena.stats.elo import HOMOGENEITY_LEVEL, MIN_EXPECTED_COUNT
-from arena.summary import seeds_lines, wtl_text
 from arena.system.files import write_atomically
 
 if TYPE_CHECKING:

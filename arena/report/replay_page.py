@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.replay import RecordedGame, load_recorded_games
 from arena.rules.errors import ArenaError
+from arena.runs.recorded import RecordedGame, load_recorded_games
 from arena.system.files import write_atomically
 
 PAGE_FILE = "replay.html"

@@ -19,13 +19,13 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from arena.analysis.report_section import CHART_FILE as BLUNDER_CHART
-from arena.analysis.report_section import blunder_section
+from arena.competitions.tournaments import crosstable as tournament_crosstable
 from arena.protocol.labels import depth_family, short_names
-from arena.records import COLUMNS
 from arena.report import charts
+from arena.report.blunders import CHART_FILE as BLUNDER_CHART
+from arena.report.blunders import blunder_section
 from arena.rules.errors import ArenaError
-from arena.rundir import (
+from arena.runs.directory import (
     GAMES_FILE,
     META_FILE,
     SUMMARY_FILE,
@@ -35,18 +35,18 @@ from arena.rundir import (
     run_plan,
     write_meta,
 )
-from arena.stats.elo import wilson
-from arena.stats.ratings import RATING_COLUMNS, RESULT_SCORES
-from arena.summary import (
+from arena.runs.rows import COLUMNS
+from arena.runs.summary import (
     current_summary,
     seeds_line,
     summarize,
     summary_fingerprint,
     write_summary,
 )
+from arena.runs.validation import check_games
+from arena.stats.elo import wilson
+from arena.stats.ratings import RATING_COLUMNS, RESULT_SCORES
 from arena.system.files import write_atomically
-from arena.tournaments import crosstable as tournament_crosstable
-from arena.validation import check_games
 
 __all__ = [
     "MalformedRunError", "NoRunError", "Run", "agent_scores", "cost_per_move", "crosstable",

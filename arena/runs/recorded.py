@@ -13,11 +13,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from arena.records import load_games
 from arena.rules.board import DEFAULT_RULES, Position, Rules
 from arena.rules.errors import ArenaError
 from arena.rules.notation import parse_moves, play_moves
-from arena.rundir import GAMES_FILE, META_FILE, read_meta
+from arena.runs.directory import GAMES_FILE, META_FILE, read_meta
+from arena.runs.rows import load_games
 from arena.search.oracle import Oracle, score_text
 
 TERMINATION_WORDS = {

@@ -13,19 +13,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from arena.analysis.adjudication import Adjudicator
-from arena.game import play_game
 from arena.hosting.base import Host, Hosting
 from arena.hosting.engines.engine import EngineHost
 from arena.hosting.engines.engines_file import use_engines
 from arena.hosting.policy import make_host
 from arena.hosting.process import ProcessHost
-from arena.plan import GameSettings, GameTask, game_seed
 from arena.protocol.agent import Limit
 from arena.protocol.players import effective_limit, split_limit
-from arena.records import GameRow
 from arena.rules.board import Position, Rules
 from arena.rules.notation import parse_moves, play_moves
+from arena.runs.adjudication import Adjudicator
+from arena.runs.game import play_game
+from arena.runs.plan import GameSettings, GameTask, game_seed
+from arena.runs.rows import GameRow
 from arena.system.interrupts import ignore_interrupts
 
 

@@ -19,10 +19,10 @@ from typing import BinaryIO
 
 import numpy as np
 
-from arena.plan import MatchPlan, game_seed
-from arena.records import COLUMNS, GamesTableError, read_header
 from arena.rules.board import Rules
 from arena.rules.results import FORFEITS, Termination
+from arena.runs.plan import MatchPlan, game_seed
+from arena.runs.rows import COLUMNS, GamesTableError, read_header
 
 RESULTS = ("win", "draw", "loss")
 TERMINATIONS = frozenset(Termination)

@@ -1,7 +1,7 @@
 """Running a plan into a run directory: agents checked, missing games played, summary written.
 
 ``run_games`` plays the games a run directory does not hold yet, in batches on the workers of
-``arena.pool``, appending each finished batch to games.csv, then writes summary.csv. With a
+``arena.runs.pool``, appending each finished batch to games.csv, then writes summary.csv. With a
 ``StoppingRule`` (an SPRT, say) it plays the games stage by stage and stops when the rule says
 so.
 """
@@ -27,15 +27,12 @@ from arena.hosting.base import AgentFault, Traits
 from arena.hosting.engines.engine import EngineHost
 from arena.hosting.engines.engines_file import use_engines
 from arena.hosting.process import ProcessHost
-from arena.openings import FileOpenings
-from arena.plan import MatchPlan, MatchSetupError
-from arena.pool import Backend, BatchSizer, Pool, batches, open_pool
 from arena.protocol.agent import GameStart, Limit
 from arena.protocol.players import effective_limit, split_limit, unsupported
 from arena.protocol.registry import LOCAL_PREFIX, AgentSpec, parse_spec
-from arena.records import GameRow
 from arena.rules.errors import AgentSpecError
-from arena.rundir import (
+from arena.runs.batches import AgentCache
+from arena.runs.directory import (
     AGENTS_LOG,
     SUMMARY_FILE,
     GamesTable,
@@ -45,9 +42,12 @@ from arena.rundir import (
     sort_games,
     write_outputs,
 )
-from arena.summary import PairingSummary, summarize, summary_fingerprint, write_summary
+from arena.runs.openings import FileOpenings
+from arena.runs.plan import MatchPlan, MatchSetupError
+from arena.runs.pool import Backend, BatchSizer, Pool, batches, open_pool
+from arena.runs.rows import GameRow
+from arena.runs.summary import PairingSummary, summarize, summary_fingerprint, write_summary
 from arena.system.interrupts import watch_interrupts
-from arena.worker import AgentCache
 
 
 class ResolvedAgent(NamedTuple):

@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from arena.records import iter_columns
 from arena.rules.results import FORFEITS, Termination
-from arena.rundir import GAMES_FILE, SUMMARY_FILE
+from arena.runs.directory import GAMES_FILE, SUMMARY_FILE
+from arena.runs.rows import iter_columns
 from arena.stats.elo import EloEstimate, pentanomial, pentanomial_counts, trinomial
 from arena.system.files import file_digest, write_atomically
 

@@ -30,14 +30,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.openings import load_openings
-from arena.plan import GameSettings, MatchPlan, Pairing, default_out_dir
-from arena.pool import Backend
 from arena.protocol.players import canonical_player
-from arena.records import iter_columns
 from arena.rules.errors import ArenaError
-from arena.rundir import GAMES_FILE
-from arena.runner import MatchRun, Progress, run_games
+from arena.runs.directory import GAMES_FILE
+from arena.runs.openings import load_openings
+from arena.runs.plan import GameSettings, MatchPlan, Pairing, default_out_dir
+from arena.runs.pool import Backend
+from arena.runs.rows import iter_columns
+from arena.runs.runner import MatchRun, Progress, run_games
+from arena.runs.summary import PairingSummary, csv_cells
 from arena.stats.elo import (
     EloEstimate,
     LlrMethod,
@@ -51,7 +52,6 @@ from arena.stats.elo import (
     sprt,
     sprt_bounds,
 )
-from arena.summary import PairingSummary, csv_cells
 
 __all__ = [
     "DEFAULT_BATCH_PAIRS", "DEFAULT_MAX_GAMES", "DEFAULT_OPENINGS", "DEFAULT_SPRT_DIR",

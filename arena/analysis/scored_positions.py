@@ -39,7 +39,7 @@ def set_text(name_or_path: str | Path) -> tuple[str, str]:
     """The text of a shipped set or a file, and how to name it in messages."""
     shipped = shipped_set_name(str(name_or_path))
     if shipped is not None:
-        data = resources.files("arena.data").joinpath("pons", shipped)
+        data = resources.files("arena.analysis.data").joinpath("pons", shipped)
         return data.read_text(), shipped
     path = Path(name_or_path)
     try:

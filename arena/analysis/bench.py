@@ -22,7 +22,6 @@ import csv
 import gc
 import io
 import math
-import os
 import statistics
 import subprocess
 import sys
@@ -34,14 +33,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from arena.game import play_game
+from arena.analysis.scored_positions import load_set
 from arena.hosting.base import AgentFault, ask_choice
 from arena.hosting.policy import make_host
-from arena.positions import load_set
 from arena.protocol.agent import GameStart
-from arena.protocol.registry import make_agent
+from arena.protocol.registry import make_agent, registered
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError, MalformedInputError
+from arena.runs.game import play_game
+from arena.system.children import child_environment
 from arena.system.files import write_atomically
 
 PONS_SET = "Test_L2_R1"
@@ -180,18 +180,15 @@ def fresh_process_row(spec: str = FRESH_PROCESS_SPEC) -> BenchRow:
     code = ("import numpy as np; from arena.protocol.registry import make_agent; "
             "from arena.rules.board import Position; "
             f"make_agent({spec!r}).choose(Position.empty(), np.random.default_rng(0))")
-    root = str(Path(__file__).resolve().parents[1])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        filter(None, (root, os.environ.get("PYTHONPATH"))))}
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    subprocess.run([sys.executable, "-c", code], check=True, env=child_environment())
     ms = 1000 * (time.perf_counter() - start)
     return BenchRow(spec, FRESH_PROCESS, None, 1, ms, ms, ms, None, None)
 
 
 def make_plan(specs: Sequence[str] = (), position_set: str = "games",
               quick: bool = False) -> list[PlanRow]:
-    """``specs`` on ``position_set``, or else the default rows (minimax only if it exists).
+    """``specs`` on ``position_set``, or else the default rows (of the agents registered).
 
     ``quick``: at most QUICK_POSITIONS positions per row, each timed once.
     """
@@ -201,9 +198,7 @@ def make_plan(specs: Sequence[str] = (), position_set: str = "games",
     if specs:
         plan = [PlanRow(spec, position_set) for spec in specs]
     else:
-        minimax = Path(__file__).resolve().parents[1] / "agents" / "minimax.py"
-        plan = [row for row in DEFAULT_PLAN
-                if minimax.exists() or not row.spec.startswith("minimax")]
+        plan = [row for row in DEFAULT_PLAN if registered(row.spec.partition(":")[0])]
     if quick:
         plan = [row._replace(limit=min(row.limit or QUICK_POSITIONS, QUICK_POSITIONS), repeat=1)
                 for row in plan]

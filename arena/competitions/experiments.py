@@ -54,15 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from arena.hosting.engines.engines_file import EnginesTable, load_engines, use_engines
-from arena.openings import load_openings, names_a_file
-from arena.plan import DEFAULT_SEED, FIRST_CHOICES, GameSettings, MatchPlan, Pairing
-from arena.protocol.players import canonical_player
-from arena.rules.board import Rules
-from arena.rules.errors import ArenaError
-from arena.rundir import GAMES_FILE, check_directory
-from arena.runner import Progress, run_games
-from arena.sprt import (
+from arena.competitions.sprt import (
     DEFAULT_BATCH_PAIRS,
     DEFAULT_MAX_GAMES,
     DEFAULT_OPENINGS,
@@ -71,8 +63,22 @@ from arena.sprt import (
     run_sprt,
     sprt_plan,
 )
+from arena.competitions.tournaments import (
+    RATINGS_FILE,
+    resolve_anchor,
+    run_tournament,
+    tournament_plan,
+)
+from arena.hosting.engines.engines_file import EnginesTable, load_engines, use_engines
+from arena.protocol.players import canonical_player
+from arena.rules.board import Rules
+from arena.rules.errors import ArenaError
+from arena.runs.directory import GAMES_FILE, check_directory
+from arena.runs.openings import load_openings, names_a_file
+from arena.runs.plan import DEFAULT_SEED, FIRST_CHOICES, GameSettings, MatchPlan, Pairing
+from arena.runs.runner import Progress, run_games
+from arena.runs.summary import PairingSummary, summarize, wtl_text
 from arena.stats.elo import Homogeneity, homogeneity
-from arena.summary import PairingSummary, summarize, wtl_text
 from arena.system.schema import (
     BOOLEAN,
     NUMBER,
@@ -86,7 +92,6 @@ from arena.system.schema import (
     is_whole,
     read_toml,
 )
-from arena.tournaments import RATINGS_FILE, resolve_anchor, run_tournament, tournament_plan
 
 if TYPE_CHECKING:
     import pandas as pd

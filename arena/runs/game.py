@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from arena.analysis.adjudication import Adjudicator
 from arena.hosting.base import GRACE_SECONDS, AgentFault, Host
 from arena.hosting.inline import InlineHost
 from arena.protocol.agent import Agent, GameStart, Limit, as_choice
@@ -25,6 +24,7 @@ from arena.rules.board import Position
 from arena.rules.errors import ArenaError
 from arena.rules.notation import format_moves
 from arena.rules.results import Termination
+from arena.runs.adjudication import Adjudicator
 
 NO_LIMITS = (Limit(), Limit())
 

@@ -13,11 +13,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from arena.gui.thinker import AgentProcess, Question
 from arena.hosting.base import describe
+from arena.play.gui.thinker import AgentProcess, Question
+from arena.play.human_game import SYMBOLS, PlaySession, draw_human_side
 from arena.rules.board import Position
 from arena.search.oracle import Oracle
-from arena.session import SYMBOLS, PlaySession, draw_human_side
 
 
 class Hints:

@@ -11,10 +11,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from arena.play.human_game import PlaySession, draw_human_side
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
 from arena.search.oracle import Oracle
-from arena.session import PlaySession, draw_human_side
 
 INSTALL_HINT = "pip install 'connect-four-arena[gui]'"
 
@@ -50,9 +50,9 @@ def play_window(
     ``show_hints``). ``echo`` receives one line per game.
     """
     require_pygame()
-    from arena.gui.controller import PlayController
-    from arena.gui.thinker import AgentProcess
-    from arena.gui.window import GameWindow
+    from arena.play.gui.controller import PlayController
+    from arena.play.gui.thinker import AgentProcess
+    from arena.play.gui.window import GameWindow
 
     coin_seed, agent_seed = (seed or np.random.SeedSequence()).spawn(2)
     coin = np.random.default_rng(coin_seed)

@@ -20,10 +20,10 @@ from typing import Any, Literal, NamedTuple
 
 from arena.hosting.base import HOSTINGS, Hosting
 from arena.hosting.engines.engines_file import EnginesTable
-from arena.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
 from arena.protocol.players import canonical_player
 from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.errors import ArenaError
+from arena.runs.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
 
 DEFAULT_SEED = 42
 

@@ -8,11 +8,11 @@ import click
 import numpy as np
 
 from agents.human import HumanAgent
-from arena.game import GameRecord
 from arena.hosting.inline import InlineHost
+from arena.play.human_game import SYMBOLS, PlaySession, ask_agent, tell_new_game
 from arena.protocol.agent import Agent
 from arena.rules.notation import format_moves
-from arena.session import SYMBOLS, PlaySession, ask_agent, tell_new_game
+from arena.runs.game import GameRecord
 
 
 def play_in_terminal(

@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arena.openings import NoOpenings, OpeningBook
-from arena.plan import GameSettings, MatchPlan, Pairing
-from arena.pool import Backend
 from arena.protocol.players import canonical_player
-from arena.records import load_games
 from arena.rules.errors import ArenaError
-from arena.rundir import GAMES_FILE
-from arena.runner import MatchRun, Progress, run_games
+from arena.runs.directory import GAMES_FILE
+from arena.runs.openings import NoOpenings, OpeningBook
+from arena.runs.plan import GameSettings, MatchPlan, Pairing
+from arena.runs.pool import Backend
+from arena.runs.rows import load_games
+from arena.runs.runner import MatchRun, Progress, run_games
 from arena.system.files import write_atomically
 
 if TYPE_CHECKING:

@@ -27,9 +27,9 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from arena.hosting.child import die_with_parent
-from arena.plan import GameSettings, GameTask, MatchPlan, MatchSetupError
+from arena.runs.batches import AgentCache, AgentOutput, BatchResult, play_batch, play_task
+from arena.runs.plan import GameSettings, GameTask, MatchPlan, MatchSetupError
 from arena.system.interrupts import ignore_interrupts, inherited_sigint_ignored
-from arena.worker import AgentCache, AgentOutput, BatchResult, play_batch, play_task
 
 Backend = Literal["local", "dask"]
 BACKENDS: tuple[Backend, ...] = ("local", "dask")
@@ -256,7 +256,7 @@ class DaskPool:
 
     def close(self, abort: bool = False) -> None:
         """Close the agents on every worker, then leave (or stop) the cluster."""
-        from arena.worker import close_worker_agents
+        from arena.runs.batches import close_worker_agents
 
         if not abort:
             with suppress(OSError, RuntimeError):

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, Self
 
-from arena.records import GameRow
+from arena.runs.rows import GameRow
 
 
 class ProgressBar:

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from arena.hosting.process import ProcessHost
+from arena.play.human_game import AgentReply, ask_agent, tell_new_game
 from arena.rules.board import Position
-from arena.session import AgentReply, ask_agent, tell_new_game
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # after the variable above, which silences its greeting
 
-from arena.gui.controller import PlayController
-from arena.gui.layout import BUTTON_LABELS, LINE, Layout
+from arena.play.gui.controller import PlayController
+from arena.play.gui.layout import BUTTON_LABELS, LINE, Layout
 from arena.search.oracle import score_text
 
 BACKGROUND = (22, 26, 36)

@@ -63,7 +63,7 @@ def blunder_rates(analysis: pd.DataFrame, blunders: pd.DataFrame, cells: int) ->
 
 def blunder_section(directory: Path, labels: Mapping[str, str]) -> tuple[list[str], Figure] | None:
     """The report's lines on blunders and their chart, or None without an analysis."""
-    from arena.analysis.charts import blunder_chart
+    from arena.report.analysis_charts import blunder_chart
     from arena.report.run_page import markdown_table
 
     tables = load_analysis(directory)

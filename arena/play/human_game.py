@@ -13,13 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from arena.game import GameRecord
 from arena.hosting.base import AgentFault, Host
 from arena.protocol.agent import GameStart, as_choice
 from arena.rules.board import Position, Rules
 from arena.rules.errors import IllegalMoveError
 from arena.rules.notation import format_moves
 from arena.rules.results import Termination
+from arena.runs.game import GameRecord
 
 SYMBOLS = {1: "red, X", 2: "yellow, O"}
 FIRST_CHOICES = ("human", "agent", "random")

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
-from arena.plan import MatchPlan, plan_from_description
-from arena.records import COLUMNS, GameRow
 from arena.rules.errors import ArenaError
+from arena.runs.plan import MatchPlan, plan_from_description
+from arena.runs.rows import COLUMNS, GameRow
+from arena.runs.validation import check_games
 from arena.system.files import UnwritableError, check_writable, write_atomically
-from arena.validation import check_games
 
 try:
     import fcntl
@@ -34,7 +34,7 @@ except ImportError:  # not POSIX: runs are not locked
     fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
-    from arena.worker import AgentOutput
+    from arena.runs.batches import AgentOutput
 
 GAMES_FILE = "games.csv"
 SUMMARY_FILE = "summary.csv"
