@@ -525,9 +525,10 @@ EntryPlayer = Callable[[Entry, Callable[[Progress | None], list[PairingSummary]]
 
 
 def run_experiment(experiment: Experiment, root: Path, *, jobs: int, command: str | None = None,
-                   report: bool = True, play: EntryPlayer | None = None) -> Iterator[EntryRun]:
-    """Play the entries of ``experiment`` into ``root`` in order, resuming what is there; after
-    each entry its report, and once all are played the experiment's page, ``root/report.md``.
+                   play: EntryPlayer | None = None) -> Iterator[EntryRun]:
+    """Play the entries of ``experiment`` into ``root`` in order, resuming what is there,
+    yielding each entry once it is played (its reports and the experiment's page are
+    ``arena.report``'s to write).
 
     Every entry's directory is checked before the first game. ``play`` may wrap each entry's
     run (the CLI shows a progress bar); without it, entries run with none.
@@ -541,12 +542,4 @@ def run_experiment(experiment: Experiment, root: Path, *, jobs: int, command: st
             return entry.run(root, jobs=jobs, progress=progress, session=session)
 
         summaries = play(entry, run) if play is not None else run(None)
-        if report:
-            from arena.report.run_page import write_report  # matplotlib loads only when needed
-
-            write_report(root / entry.name)
         yield EntryRun(entry, summaries)
-    if report:
-        from arena.report.experiment_page import write_experiment_report
-
-        write_experiment_report(experiment, root, command)

@@ -3,28 +3,72 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal, overload
 
 import click
 import numpy as np
 
-from agents.human import HumanAgent
 from arena.hosting.inline import InlineHost
 from arena.play.human_game import SYMBOLS, PlaySession, ask_agent, tell_new_game
-from arena.protocol.agent import Agent
+from arena.protocol.agent import Agent, GameAbandoned
+from arena.rules.board import Position
 from arena.rules.notation import format_moves
+from arena.rules.render import render_for_stdout
 from arena.runs.game import GameRecord
+
+QUIT_WORDS = ("q", "quit", "exit")
+UNDO_WORDS = ("u", "undo")
+
+
+class TerminalPrompt:
+    """Asks the person at the terminal for columns: ``ask`` reads a line (``input``), ``tell``
+    shows one (``click.echo``)."""
+
+    def __init__(self) -> None:
+        self.ask: Callable[[str], str] = input
+        self.tell: Callable[[str], None] = click.echo
+
+    @overload
+    def ask_column(self, position: Position, can_undo: Literal[False] = False) -> int: ...
+
+    @overload
+    def ask_column(self, position: Position, can_undo: bool) -> int | None: ...
+
+    def ask_column(self, position: Position, can_undo: bool = False) -> int | None:
+        """Show the board and ask for a legal column; None when the person asks to undo
+        (only offered when ``can_undo``). End of input or q abandons the game."""
+        cols = position.rules.cols
+        self.tell(render_for_stdout(position))
+        prompt = f"Your move (1-{cols}, {'u to undo, ' if can_undo else ''}q to quit): "
+        while True:
+            try:
+                answer = self.ask(prompt).strip().lower()
+            except EOFError:
+                raise GameAbandoned("end of input") from None
+            if answer in QUIT_WORDS:
+                raise GameAbandoned("you quit")
+            if can_undo and answer in UNDO_WORDS:
+                return None
+            if not answer.isdigit() or not 1 <= int(answer) <= cols:
+                self.tell(f"{answer!r} is not a column: type a number from 1 to {cols}.")
+                continue
+            column = int(answer) - 1
+            if not position.can_play(column):
+                self.tell(f"Column {answer} is full: pick another.")
+                continue
+            return column
 
 
 def play_in_terminal(
     session: PlaySession,
     agent: Agent | None,
     rng: np.random.Generator,
-    human: HumanAgent | None = None,
+    prompt: TerminalPrompt | None = None,
     tell: Callable[[str], None] = click.echo,
 ) -> GameRecord:
-    """Play ``session`` to its end: the people through ``human``'s prompt, the other side
+    """Play ``session`` to its end: the people through ``prompt``, the other side
     by ``agent``. GameAbandoned (q, end of input) and KeyboardInterrupt pass through."""
-    human = human or HumanAgent()
+    prompt = prompt or TerminalPrompt()
     host = InlineHost.of(agent) if agent is not None else None
     told_epoch = None
     while not session.over:
@@ -32,7 +76,7 @@ def play_in_terminal(
         if session.human_to_move:
             if len(session.humans) == 2:
                 tell(f"Player {mover} ({SYMBOLS[mover]}) to move.")
-            column = human.ask_column(session.position, can_undo=session.undo_plies() > 0)
+            column = prompt.ask_column(session.position, can_undo=session.undo_plies() > 0)
             if column is None:
                 taken = session.undo()
                 tell(f"Took back {format_moves(taken)}. Moves now: "

@@ -12,6 +12,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from arena.analysis.annotate import load_analysis, run_rules
+from arena.report.analysis_charts import blunder_chart
+from arena.report.markdown import markdown_table
 from arena.stats.elo import wilson
 
 PHASES = ("opening", "middle game", "endgame")
@@ -63,9 +65,6 @@ def blunder_rates(analysis: pd.DataFrame, blunders: pd.DataFrame, cells: int) ->
 
 def blunder_section(directory: Path, labels: Mapping[str, str]) -> tuple[list[str], Figure] | None:
     """The report's lines on blunders and their chart, or None without an analysis."""
-    from arena.report.analysis_charts import blunder_chart
-    from arena.report.run_page import markdown_table
-
     tables = load_analysis(directory)
     if tables is None:
         return None

@@ -22,7 +22,7 @@ from arena.competitions.experiments import (
     entry_summaries,
 )
 from arena.report import charts
-from arena.report.run_page import markdown_table
+from arena.report.markdown import markdown_table
 from arena.runs.summary import seeds_lines, wtl_text
 from arena.stats.elo import HOMOGENEITY_LEVEL, MIN_EXPECTED_COUNT
 from arena.system.files import write_atomically

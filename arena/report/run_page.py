@@ -24,6 +24,7 @@ from arena.protocol.labels import depth_family, short_names
 from arena.report import charts
 from arena.report.blunders import CHART_FILE as BLUNDER_CHART
 from arena.report.blunders import blunder_section
+from arena.report.markdown import markdown_table
 from arena.rules.errors import ArenaError
 from arena.runs.directory import (
     GAMES_FILE,
@@ -296,17 +297,6 @@ def _plus_minus(value: float, error: float) -> str:
     if math.isnan(error):  # no interval (see arena.stats.elo)
         return _number(value)
     return f"{_number(value)} ± {_number(error).lstrip('+')}"
-
-
-def _cell(value: object) -> str:
-    return str(value).replace("|", "\\|").replace("\n", " ")
-
-
-def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """A GitHub-flavoured Markdown table."""
-    lines = ["| " + " | ".join(map(_cell, header)) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(map(_cell, row)) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def _interval(score: float, low: float, high: float) -> str:
