@@ -28,4 +28,4 @@ def test_an_unknown_agent_is_one_line_and_exit_2() -> None:
     result = CliRunner().invoke(main, ["agents", "alphazero"])
     assert result.exit_code == 2
     assert result.output.count("\n") == 1
-    assert "unknown agent 'alphazero'; known: random, immediate-win" in result.output
+    assert f"unknown agent 'alphazero'; known: {', '.join(registry())}\n" in result.output

@@ -13,7 +13,6 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +23,7 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.hosting.base import AgentFault
 from arena.hosting.engines.engine import ProtocolError
-from arena.hosting.engines.engines_file import load_engines, use_engines
+from arena.hosting.engines.engines_file import load_engines
 from arena.hosting.engines.line_protocol import parse_move
 from arena.hosting.policy import make_host
 from arena.protocol.agent import Choice, GameStart, Limit
@@ -46,14 +45,6 @@ EXAMPLE = "engine:examples/engine.py"
 
 def engine(name: str) -> str:
     return f"engine:{ENGINES / name}.py"
-
-
-@pytest.fixture(autouse=True)
-def no_engines_file() -> Iterator[None]:
-    """Every test starts without an engines table in effect, and leaves none behind."""
-    use_engines(None)
-    yield
-    use_engines(None)
 
 
 @pytest.fixture
@@ -116,13 +107,13 @@ def test_the_example_engine_wins_when_it_can_else_blocks(in_root: None, moves: s
 
 
 def test_an_engine_option_from_the_engines_file_reaches_the_engine(tmp_path: Path) -> None:
-    use_engines(load_engines(engines_file(tmp_path, f"""
+    table = load_engines(engines_file(tmp_path, f"""
 [[engine]]
 name = "careless"
 command = "{ROOT / 'examples' / 'engine.py'}"
 options = {{ block = false }}
-""")))
-    agent = make_agent("engine:careless")
+"""))
+    agent = make_agent("engine:careless", table)
     position = from_moves("141526")
     columns = set()
     for seed in range(20):
@@ -250,7 +241,6 @@ name = "tuned"
 command = "{ENGINES / 'options.py'}"
 options = {{ hash = 64, style = "wild" }}
 """))
-    use_engines(table)
     settings = GameSettings(seed=1, time_per_move=2.0, time_bank=1.0, engines=table)
     run_games(match_plan("engine:tuned@depth=3", "random", 2, settings), tmp_path / "run")
     log = (tmp_path / "run" / "agents.log").read_text()
@@ -266,15 +256,15 @@ options = {{ hash = 64, style = "wild" }}
 
 
 def test_an_option_the_engine_does_not_declare_is_refused_before_the_run(tmp_path: Path) -> None:
-    use_engines(load_engines(engines_file(tmp_path, f"""
+    table = load_engines(engines_file(tmp_path, f"""
 [[engine]]
 name = "tuned"
 command = "{ENGINES / 'options.py'}"
 options = {{ colour = "red" }}
-""")))
+"""))
     with pytest.raises(AgentSpecError, match=r"the engine has no option 'colour' \(it declares "
                                              r"hash, style\)"):
-        play("engine:tuned", "random", 2, tmp_path)
+        play("engine:tuned", "random", 2, tmp_path, engines=table)
 
 
 def test_engines_run_in_their_own_process_whatever_the_hosting(tmp_path: Path) -> None:
@@ -327,11 +317,10 @@ def test_bad_engine_specs_are_one_line_errors(in_root: None, spec: str, error: s
 def test_an_unknown_engine_name_lists_the_engines_of_the_file(tmp_path: Path) -> None:
     path = engines_file(tmp_path, f'[[engine]]\nname = "a"\ncommand = "{sys.executable}"\n'
                                   f'[[engine]]\nname = "b"\ncommand = "{sys.executable}"\n')
-    use_engines(load_engines(path))
     with pytest.raises(AgentSpecError, match=re.escape(
             f"agent spec 'engine:c': no engine named 'c' in {path} (engines: a, b) and no "
             "file c")):
-        canonical_player("engine:c")
+        canonical_player("engine:c", engines=load_engines(path))
 
 
 # --------------------------------------------------------------------------- the protocol
@@ -368,10 +357,10 @@ def test_the_host_says_what_the_protocol_promises(tmp_path: Path,
     """The lines an engine is sent over two games, as docs/engine-protocol.md shows them."""
     transcript = tmp_path / "transcript.txt"
     monkeypatch.setenv("ENGINE_TRANSCRIPT", str(transcript))
-    use_engines(load_engines(engines_file(
+    table = load_engines(engines_file(
         tmp_path, f'[[engine]]\nname = "recorder"\ncommand = "{ENGINES / "recorder.py"}"\n'
-                  'options = { hash = 32 }\n')))
-    host = make_host("engine:recorder", "auto")
+                  'options = { hash = 32 }\n'))
+    host = make_host("engine:recorder", "auto", table)
     rng = np.random.default_rng(0)
     host.new_game(GameStart(Rules(), 2, Limit(time=0.5, depth=4), time_bank=3.0))
     host.move(from_moves("4"), rng, 0.5 + 3.0 + 0.1)
@@ -408,8 +397,7 @@ def test_a_named_engine_works_on_dask_workers(tmp_path: Path) -> None:
         pytest.skip("needs dask")
     table = load_engines(engines_file(
         tmp_path, f'[[engine]]\nname = "left"\ncommand = "{ENGINES / "leftmost.py"}"\n'))
-    use_engines(table)
-    plan = MatchPlan((Pairing(canonical_player("engine:left"), "random", 4),),
+    plan = MatchPlan((Pairing(canonical_player("engine:left", engines=table), "random", 4),),
                      GameSettings(seed=2, engines=table))
     run_games(plan, tmp_path / "run", jobs=2, backend="dask")
     games = load_games(tmp_path / "run" / "games.csv")

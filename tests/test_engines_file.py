@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,20 +13,13 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.competitions.experiments import ExperimentError, load_experiment
-from arena.hosting.engines.engines_file import EnginesFileError, load_engines, use_engines
+from arena.hosting.engines.engines_file import EnginesFileError, load_engines
 from arena.protocol.players import canonical_player
 from arena.protocol.registry import parse_spec
 from arena.runs.rows import load_games
 
 ENGINES = Path(__file__).parent / "data" / "engines"
 PYTHON = sys.executable
-
-
-@pytest.fixture(autouse=True)
-def no_engines_file() -> Iterator[None]:
-    use_engines(None)
-    yield
-    use_engines(None)
 
 
 def write(path: Path, text: str) -> Path:
@@ -95,12 +87,12 @@ def test_the_fingerprint_follows_the_entry_and_the_files_it_runs(tmp_path: Path)
     engine = write(tmp_path / "left.py", (ENGINES / "leftmost.py").read_text())
     entry = f'[[engine]]\nname = "left"\ncommand = "{PYTHON}"\nargs = ["{engine}"]\n'
     path = write(tmp_path / "engines.toml", entry)
-    use_engines(load_engines(path))
-    first = parse_spec("engine:left").fingerprint()
+    table = load_engines(path)
+    first = parse_spec("engine:left", table).fingerprint()
     engine.write_text(engine.read_text() + "# changed\n")
-    second = parse_spec("engine:left").fingerprint()
-    use_engines(load_engines(write(path, entry + 'options = { hash = 1 }\n')))
-    third = parse_spec("engine:left").fingerprint()
+    second = parse_spec("engine:left", table).fingerprint()
+    table = load_engines(write(path, entry + 'options = { hash = 1 }\n'))
+    third = parse_spec("engine:left", table).fingerprint()
     assert len({first, second, third}) == 3
 
 
@@ -170,7 +162,7 @@ def test_a_name_wins_over_a_file_of_the_same_name(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "left", "not an engine")
-    use_engines(load_engines(write(tmp_path / "engines.toml",
-                                   f'[[engine]]\nname = "left"\ncommand = "{PYTHON}"\n')))
-    assert parse_spec("engine:left").target == PYTHON
-    assert canonical_player("engine:left@time=1") == "engine:left@time=1"
+    table = load_engines(write(tmp_path / "engines.toml",
+                               f'[[engine]]\nname = "left"\ncommand = "{PYTHON}"\n'))
+    assert parse_spec("engine:left", table).target == PYTHON
+    assert canonical_player("engine:left@time=1", engines=table) == "engine:left@time=1"

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.kaggle.agent import KaggleAgent, Struct, is_kaggle_function
+from arena.protocol.functions import KaggleFunctionAgent, Struct, is_kaggle_function
 from arena.protocol.registry import make_agent
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
@@ -32,12 +32,12 @@ def test_a_function_of_kaggles_signature_is_recognised() -> None:
     assert is_kaggle_function(lambda observation, configuration: 0)
     assert is_kaggle_function(lambda obs, config: 0)
     assert not is_kaggle_function(lambda position, rng: 0)
-    assert isinstance(make_agent(f"{AGENTS}:random_choice"), KaggleAgent)
+    assert isinstance(make_agent(f"{AGENTS}:random_choice"), KaggleFunctionAgent)
 
 
 def test_the_observation_is_the_board_as_kaggle_lays_it_out() -> None:
     seen: list[Struct] = []
-    agent = KaggleAgent(function=lambda observation, configuration: seen.append(
+    agent = KaggleFunctionAgent(lambda observation, configuration: seen.append(
         observation) or 0)
     rng = np.random.default_rng(0)
     play_game([agent, agent], [rng, rng], from_moves("44"), [3, 3])
@@ -116,7 +116,7 @@ def test_importing_kaggle_first_does_not_hide_the_agents_package(tmp_path: Path)
 def test_the_configuration_follows_the_board_and_the_bank() -> None:
     from arena.protocol.agent import GameStart, Limit
 
-    agent = KaggleAgent(function=lambda observation, configuration: 0)
+    agent = KaggleFunctionAgent(lambda observation, configuration: 0)
     agent.new_game(GameStart(Rules(5, 6, 4), 1, Limit(time=1.5), time_bank=7.0))
     assert (agent.configuration.rows, agent.configuration.columns,
             agent.configuration.actTimeout, agent.configuration.agentTimeout) == (5, 6, 1.5, 7.0)

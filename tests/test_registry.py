@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import arena.protocol.registry
-from arena.protocol.agent import BaseAgent, FunctionAgent
+from arena.protocol.agent import BaseAgent
+from arena.protocol.functions import FunctionAgent
 from arena.protocol.registry import (
-    BUILTIN_AGENTS,
     ENTRY_POINT_GROUP,
     Param,
     make_agent,
@@ -59,7 +59,8 @@ class EvenOnly(BaseAgent):
 
 def test_name_only() -> None:
     spec = parse_spec("random")
-    assert (spec.name, spec.target, spec.values) == ("random", BUILTIN_AGENTS["random"], {})
+    assert (spec.name, spec.target, spec.values) == ("random", "agents.random_agent:RandomAgent",
+                                                      {})
     assert spec.resolved() == {}
     assert type(make_agent(" random ")).__name__ == "RandomAgent"
 
@@ -137,7 +138,7 @@ def test_unknown_agent_lists_known_agents(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["", "   "])
 def test_empty_spec(text: str) -> None:
-    with pytest.raises(AgentSpecError, match="agent spec is empty: known agents: random"):
+    with pytest.raises(AgentSpecError, match="agent spec is empty: known agents: human, "):
         parse_spec(text)
 
 
@@ -257,8 +258,10 @@ def plugin_points(user_file: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
         EntryPoint("unrelated", f"{USER_MODULE}:Leftmost", "some.other.group"),
     ]
 
+    installed = arena.protocol.registry.entry_points
+
     def fake_entry_points(group: str) -> list[EntryPoint]:
-        return [point for point in points if point.group == group]
+        return [*installed(group=group), *(point for point in points if point.group == group)]
 
     monkeypatch.setattr(arena.protocol.registry, "entry_points", fake_entry_points)
     registry.cache_clear()
@@ -269,11 +272,12 @@ def plugin_points(user_file: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
 @pytest.mark.usefixtures("plugin_points")
 def test_entry_point_agents() -> None:
     entries = registry()
-    assert list(entries)[:len(BUILTIN_AGENTS)] == list(BUILTIN_AGENTS)
+    builtins = [name for name, entry in entries.items() if entry.builtin]
+    assert list(entries)[:len(builtins)] == builtins and "negamax" in builtins
     assert "unrelated" not in entries
     plugin = entries["leftmost-plugin"]
     assert plugin.origin == "entry point" and plugin.description().startswith("Plays the leftmost")
     assert make_agent("leftmost-plugin:depth=4").depth == 4  # type: ignore[attr-defined]
-    assert entries["random"].target == BUILTIN_AGENTS["random"]  # built-ins are not replaced
+    assert entries["random"].target == "agents.random_agent:RandomAgent"  # not replaced
     with pytest.raises(AgentSpecError, match=r"known agents: .*leftmost-plugin"):
         parse_spec("nosuch")

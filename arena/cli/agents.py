@@ -36,7 +36,7 @@ def _describe(entry: AgentEntry, full: bool) -> None:
     except AgentSpecError as error:
         click.echo(f"{entry.name}\n    (cannot be loaded: {error})\n")
         return
-    origin = "" if entry.origin == "built-in" else f"  [{entry.origin}]"
+    origin = "" if entry.builtin else f"  [{entry.origin}]"
     doc = inspect.getdoc(factory) or ""
     text = doc if full else doc.split("\n", 1)[0]
     click.echo(f"{entry.name}{origin}")

@@ -94,7 +94,7 @@ def match_command(agent_a: str, agent_b: str, games: int, first: First, jobs: in
       arena match engine:mine negamax -n 100 --engines engines.toml
     """
     plan = match_plan(agent_a, agent_b, games, settings, openings, first)
-    interactive = any(is_interactive(spec) for spec in plan.specs)
+    interactive = any(is_interactive(spec, settings.engines) for spec in plan.specs)
     directory = out or default_out_dir(plan)
     session = {"command": command_line(), "options": click.get_current_context().params}
     workers = jobs or (1 if interactive else available_cores())

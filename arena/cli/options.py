@@ -68,7 +68,7 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
     command receives ``settings`` (a GameSettings) instead of the seed, limit, bank, hosting,
     adjudication, engines and board."""
     from arena.hosting.base import DEFAULT_MOVE_BOUND, GRACE_SECONDS, HOSTINGS
-    from arena.hosting.engines.engines_file import load_engines, use_engines
+    from arena.hosting.engines.engines_file import load_engines
     from arena.runs.plan import DEFAULT_SEED, GameSettings
     from arena.runs.pool import BACKENDS
 
@@ -143,7 +143,6 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
             if scheduler is not None and backend != "dask":
                 raise click.UsageError("--scheduler applies only with --backend dask")
             table = load_engines(engines) if engines is not None else None
-            use_engines(table)
             settings = GameSettings(rules, seed, time_per_move, time_bank, hosting, table,
                                     adjudicate)
             return command(*args, settings=settings, backend=backend, scheduler=scheduler,

@@ -69,7 +69,7 @@ from arena.competitions.tournaments import (
     run_tournament,
     tournament_plan,
 )
-from arena.hosting.engines.engines_file import EnginesTable, load_engines, use_engines
+from arena.hosting.engines.engines_file import EnginesTable, load_engines
 from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
@@ -377,7 +377,6 @@ def _engines(file: str | None, path: Path) -> EnginesTable | None:
         table = load_engines(path.parent / file) if file is not None else None
     except ArenaError as error:
         raise Where(path).error(f"engines: {error}") from None
-    use_engines(table)
     return table
 
 
@@ -417,7 +416,8 @@ def _openings(options: Mapping[str, Any], path: Path, default: str = "none") -> 
 
 def _make_match(index: int, options: Mapping[str, Any], settings: GameSettings,
                 context: Context) -> MatchEntry:
-    a, b = (canonical_player(options[side], settings.rules) for side in ("a", "b"))
+    a, b = (canonical_player(options[side], settings.rules, settings.engines)
+            for side in ("a", "b"))
     first = options.get("first", "alternate")
     if first not in FIRST_CHOICES:
         raise ExperimentError(f"first must be one of {', '.join(FIRST_CHOICES)}, got {first!r}")
@@ -434,7 +434,7 @@ def _make_tournament(index: int, options: Mapping[str, Any], settings: GameSetti
     plan = tournament_plan(options["agents"], options["games"], settings, openings,
                            options.get("gauntlet", False))
     return TournamentEntry(index, options["name"], tuple(options["agents"]), plan,
-                           resolve_anchor(options.get("anchor"), plan.specs))
+                           resolve_anchor(options.get("anchor"), plan.specs, settings.engines))
 
 
 def _make_sprt(index: int, options: Mapping[str, Any], settings: GameSettings,

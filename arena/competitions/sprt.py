@@ -259,7 +259,8 @@ def sprt_plan(
             f"the maximum number of games must be even and at least 2 (whole pairs), "
             f"got {max_games}"
         )
-    name_a, name_b = (canonical_player(text, settings.rules) for text in (agent_a, agent_b))
+    name_a, name_b = (canonical_player(text, settings.rules, settings.engines)
+                      for text in (agent_a, agent_b))
     if name_a == name_b:
         raise SprtSetupError(
             f"A and B are both {name_a!r}: an SPRT tells two different agents apart (to pit "

@@ -74,7 +74,7 @@ def tournament_plan(specs: Sequence[str], games: int, settings: GameSettings,
     """
     names: dict[str, str] = {}
     for text in specs:
-        name = canonical_player(text, settings.rules)
+        name = canonical_player(text, settings.rules, settings.engines)
         if name in names:
             raise TournamentError(
                 f"agent {name!r} is given twice ({names[name]!r} and {text!r}); a "
@@ -85,12 +85,13 @@ def tournament_plan(specs: Sequence[str], games: int, settings: GameSettings,
                      openings or NoOpenings())
 
 
-def resolve_anchor(anchor: str | None, agents: Sequence[str]) -> str | None:
+def resolve_anchor(anchor: str | None, agents: Sequence[str], engines: object = None
+                   ) -> str | None:
     """The agent whose rating is 0: ``anchor`` (any spelling of one of ``agents``), else
     ``random`` when it plays, else None (the field's mean is 0)."""
     if anchor is None:
         return DEFAULT_ANCHOR if DEFAULT_ANCHOR in agents else None
-    name = canonical_player(anchor)
+    name = canonical_player(anchor, engines=engines)
     if name not in agents:
         raise TournamentError(
             f"anchor {anchor!r} is not one of the agents ({', '.join(agents)})"
@@ -174,7 +175,7 @@ def run_tournament(
 ) -> TournamentRun:
     """Play the games of ``plan`` that ``out_dir`` lacks (see ``run_games``), then write
     ratings.csv (anchored as ``resolve_anchor`` says) and crosstable.csv."""
-    anchored = resolve_anchor(anchor, plan.specs)
+    anchored = resolve_anchor(anchor, plan.specs, plan.settings.engines)
     run = run_games(plan, out_dir, jobs=jobs, backend=backend, scheduler=scheduler,
                     progress=progress, session=session,
                     allow_changed_agents=allow_changed_agents)

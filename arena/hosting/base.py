@@ -9,12 +9,11 @@ agent that happened to trigger it.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
-from arena.protocol.agent import Choice, GameStart, as_choice
+from arena.protocol.agent import Choice, GameStart, Traits, as_choice
 from arena.rules.board import Position
 from arena.rules.results import Termination
 
@@ -27,32 +26,6 @@ GRACE_SECONDS = 0.1
 DEFAULT_MOVE_BOUND = 60.0
 """Without a time limit, an agent in a child process is stopped after this many seconds on
 one move (or on being built, or told of a game), so that no run can hang for ever."""
-
-MAX_MESSAGE = 500
-"""Characters of an agent's error message kept in games.csv."""
-
-
-@dataclass(frozen=True)
-class Traits:
-    """What an agent declares about itself (class attributes, with these defaults)."""
-
-    interactive: bool = False
-    """It asks a person: it runs inline, with one worker."""
-    reproducible: bool = True
-    """The same position and seed give the same move (False for agents that use their time)."""
-    supported_limits: frozenset[str] = frozenset({"time"})
-    """Which limits it honours: time always (the host enforces it); depth and nodes if it
-    says so."""
-
-
-def traits_of(agent: object) -> Traits:
-    """The traits ``agent`` declares."""
-    return Traits(
-        interactive=bool(getattr(agent, "interactive", False)),
-        reproducible=bool(getattr(agent, "reproducible", True)),
-        supported_limits=frozenset(getattr(agent, "supported_limits", ())) | {"time"},
-    )
-
 
 class AgentFault(Exception):
     """An agent failed: the game is lost for it with ``termination`` and this message."""
@@ -120,11 +93,3 @@ def ask_choice(host: Host, position: Position, rng: np.random.Generator,
         return as_choice(answer), seconds
     except TypeError as error:
         raise AgentFault(Termination.ILLEGAL_MOVE, str(error)) from None
-
-
-def describe(error: BaseException) -> str:
-    """An exception as one line: its type and message, shortened to MAX_MESSAGE."""
-    message = str(error)
-    text = " ".join(f"{type(error).__name__}: {message}".split()) if message else \
-        type(error).__name__
-    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."

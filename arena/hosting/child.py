@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from arena.hosting.base import describe, traits_of
-from arena.protocol.agent import Agent, GameStart, as_choice
+from arena.protocol.agent import Agent, GameStart, as_choice, traits_of
 from arena.rules.board import Position, Rules
+from arena.rules.errors import describe_error
 
 WATCH_SECONDS = 0.5
 
@@ -114,7 +114,7 @@ def serve(reader: Connection, writer: Connection) -> None:
         try:
             reply = session.handle(request)
         except BaseException as error:  # noqa: BLE001 - anything the agent raises is its fault
-            reply = ("error", describe(error))
+            reply = ("error", describe_error(error))
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
         try:

@@ -11,9 +11,10 @@ from typing import TypeVar
 
 import numpy as np
 
-from arena.hosting.base import AgentFault, Host, Traits, describe, traits_of
-from arena.protocol.agent import Agent, Choice, GameAbandoned, GameStart
+from arena.hosting.base import AgentFault, Host
+from arena.protocol.agent import Agent, Choice, GameAbandoned, GameStart, Traits, traits_of
 from arena.rules.board import Position, Rules
+from arena.rules.errors import describe_error
 from arena.rules.results import Termination
 from arena.system.interrupts import from_user
 
@@ -25,7 +26,7 @@ def _fault(error: BaseException) -> AgentFault:
     are raised again instead, since they stop the game for real."""
     if isinstance(error, GameAbandoned) or from_user(error):
         raise error
-    return AgentFault(Termination.AGENT_ERROR, describe(error))
+    return AgentFault(Termination.AGENT_ERROR, describe_error(error))
 
 
 class InlineHost(Host):

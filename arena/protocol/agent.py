@@ -8,7 +8,6 @@ agent too. Agents are built from spec strings by ``arena.protocol.registry``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol, runtime_checkable
 
@@ -120,15 +119,26 @@ class BaseAgent:
         """Release what the agent holds (nothing by default)."""
 
 
-class FunctionAgent(BaseAgent):
-    """Wraps a plain function ``f(position, rng) -> column`` as an agent."""
+@dataclass(frozen=True)
+class Traits:
+    """What an agent declares about itself (class attributes, with these defaults)."""
 
-    def __init__(self, function: Callable[[Position, np.random.Generator], int | Choice]):
-        self.function = function
+    interactive: bool = False
+    """It asks a person: it runs inline, with one worker."""
+    reproducible: bool = True
+    """The same position and seed give the same move (False for agents that use their time)."""
+    supported_limits: frozenset[str] = frozenset({"time"})
+    """Which limits it honours: time always (the host enforces it); depth and nodes if it
+    says so."""
 
-    def choose(self, position: Position, rng: np.random.Generator) -> int | Choice:
-        """Ask the wrapped function."""
-        return self.function(position, rng)
+
+def traits_of(agent: object) -> Traits:
+    """The traits ``agent`` declares."""
+    return Traits(
+        interactive=bool(getattr(agent, "interactive", False)),
+        reproducible=bool(getattr(agent, "reproducible", True)),
+        supported_limits=frozenset(getattr(agent, "supported_limits", ())) | {"time"},
+    )
 
 
 def as_choice(answer: int | Choice) -> Choice:

@@ -13,11 +13,12 @@ import copy
 import hashlib
 import inspect
 import typing
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from arena.protocol.agent import Agent, FunctionAgent
+from arena.protocol.agent import Agent
+from arena.protocol.functions import agent_of_function
+from arena.protocol.registry import AgentSpec
 from arena.rules.errors import AgentSpecError
 
 PREFIX = "local"
@@ -32,16 +33,12 @@ class LocalAgent:
 
     def make(self) -> Agent:
         """A fresh agent: an instance of a class, a copy of an object, a wrapped function."""
-        from arena.kaggle.agent import KaggleAgent, is_kaggle_function
-
         source = self.source
         if inspect.isclass(source):
             return typing.cast(Agent, source())
         if hasattr(source, "choose"):
             return typing.cast(Agent, copy.deepcopy(source))
-        if is_kaggle_function(source):
-            return KaggleAgent(function=source)
-        return FunctionAgent(source)
+        return agent_of_function(source)
 
     def fingerprint(self) -> str:
         """A SHA-256 of the agent's source code where Python can find it."""
@@ -87,6 +84,16 @@ class Local:
         return lookup(name).make()
 
 
-def factory_of(name: str) -> Callable[[], Agent]:
-    """What builds the agent registered as ``name``."""
-    return lookup(name).make
+class LocalSpec(AgentSpec):
+    """A parsed ``local:NAME`` spec."""
+
+    def fingerprint(self) -> str:
+        """The SHA-256 of the registered agent's source code."""
+        return lookup(self.values["name"]).fingerprint()
+
+
+def local_spec(text: str, engines: object = None) -> AgentSpec:
+    """Parse ``local:NAME`` (the registry's ``local`` kind): an agent registered here."""
+    _, _, name = text.partition(":")
+    lookup(name)
+    return LocalSpec(text, f"{PREFIX}:{name}", f"{__name__}:Local", {"name": name})

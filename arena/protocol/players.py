@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from arena.protocol.agent import Limit, check_agent_rules
-from arena.protocol.registry import BUILTIN_AGENTS, canonical_spec, parse_spec
+from arena.protocol.registry import canonical_spec, is_builtin, parse_spec
 from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError
 
@@ -19,23 +19,24 @@ SEPARATOR = "@"
 KEYS = ("time", "depth", "nodes")
 
 
-def canonical_player(text: str, rules: Rules | None = None) -> str:
+def canonical_player(text: str, rules: Rules | None = None, engines: object = None) -> str:
     """One text per player: the canonical spec (defaults left out), then its limit if any.
 
     Parses (and imports) the agent's spec; with ``rules``, a built-in agent is also built
     and checked on that board (AgentSpecError, UnsupportedBoardError), while the user's agents
-    are built only by their hosts, when a run starts.
+    are built only by their hosts, when a run starts. ``engines``: the engines file in
+    effect, for ``engine:NAME``.
     """
     spec, limit = split_limit(text.strip())
-    parsed = parse_spec(spec)
-    if rules is not None and parsed.name in BUILTIN_AGENTS:
+    parsed = parse_spec(spec, engines)
+    if rules is not None and is_builtin(parsed.name):
         check_agent_rules(parsed.build(), rules)
     return join_limit(canonical_spec(parsed), limit)
 
 
-def is_interactive(text: str) -> bool:
+def is_interactive(text: str, engines: object = None) -> bool:
     """True if the player's agent asks a person (it then plays in this process)."""
-    return parse_spec(split_limit(text)[0]).interactive
+    return parse_spec(split_limit(text)[0], engines).interactive
 
 
 def split_limit(text: str) -> tuple[str, Limit | None]:

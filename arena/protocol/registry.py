@@ -1,12 +1,19 @@
 """The registry: agents built from spec strings.
 
-Spec strings: ``name`` or ``name:key=value,key=value`` for registered agents (built-ins and
-those installed packages register under the entry-point group ``connect_four_arena.agents``);
-``module.path:Attr`` or ``path/to/file.py:Attr``, optionally followed by ``:key=value,...``,
-for an agent class or function of your own; ``engine:PATH``, ``engine:NAME`` and
-``pons:PATH`` for programs of their own (``arena.hosting.engines.external``). Parameters are the
-keyword arguments of the agent's constructor; their annotations give their types and their
-defaults the defaults.
+Spec strings:
+- ``name`` or ``name:key=value,key=value``: a registered agent. The built-ins and the agents
+  of installed plugins register under the entry-point group ``connect_four_arena.agents``
+  (this project's pyproject.toml lists the built-ins of ``agents/``); a plugin never replaces
+  a built-in of the same name.
+- ``module.path:Attr`` or ``path/to/file.py:Attr``, optionally followed by
+  ``:key=value,...``: an agent class or function of your own.
+- ``KIND:...``: an agent of another kind, parsed by the kind's own parser, registered under
+  the entry-point group ``connect_four_arena.spec_kinds``: ``engine:PATH``, ``engine:NAME``
+  and ``pons:PATH`` (programs of their own), ``kaggle:...`` (Kaggle's agents and submission
+  files) and ``local:NAME`` (Python objects handed to the API).
+
+Parameters are the keyword arguments of the agent's constructor; their annotations give their
+types and their defaults the defaults.
 """
 
 from __future__ import annotations
@@ -21,37 +28,23 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.metadata import PackageNotFoundError, entry_points, version
+from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
 from pathlib import Path
 from typing import Any, Literal
 
-from arena.hosting.base import describe
-from arena.protocol.agent import Agent, FunctionAgent
-from arena.rules.errors import AgentSpecError
+from arena.protocol.agent import Agent
+from arena.protocol.functions import agent_of_function
+from arena.rules.errors import AgentSpecError, describe_error
 from arena.system.interrupts import from_user
 
 ENTRY_POINT_GROUP = "connect_four_arena.agents"
-KAGGLE_PREFIX = "kaggle"
-KAGGLE_TARGET = "arena.kaggle.agent:KaggleAgent"
-LOCAL_PREFIX = "local"
-LOCAL_TARGET = "arena.protocol.objects:Local"
+KINDS_GROUP = "connect_four_arena.spec_kinds"
+ARENA_DISTRIBUTION = "connect-four-arena"
+"""The distribution whose registered agents are the built-ins."""
 
-BUILTIN_AGENTS = {
-    "random": "agents.random_agent:RandomAgent",
-    "immediate-win": "agents.immediate_win:ImmediateWinAgent",
-    "human": "agents.human:HumanAgent",
-    "minimax": "agents.minimax:MinimaxAgent",
-    "negamax": "agents.negamax:NegamaxAgent",
-    "negamax-id": "agents.negamax:DeepeningNegamaxAgent",
-    "mcts": "agents.mcts:MCTSAgent",
-    "solver": "agents.solver:SolverAgent",
-}
-
-EXTERNAL_KINDS = {
-    "engine": "arena.hosting.engines.external:engine_spec",
-    "pons": "arena.hosting.engines.external:pons_spec",
-}
-"""Agents that are programs of their own (``KIND:...``), and the parser of each kind's specs."""
+KindParser = Callable[[str, object], "AgentSpec"]
+"""A kind's parser: ``parse(text, engines)`` -> the spec (``engines``: the engines file in
+effect, for ``engine:NAME``; other kinds ignore it)."""
 
 
 # --- parameters -----------------------------------------------------------------------
@@ -153,15 +146,21 @@ def first_doc_line(factory: Callable[..., Any]) -> str:
 
 @dataclass(frozen=True)
 class AgentEntry:
-    """A registered agent: its name and the ``module:attr`` it is imported from when used."""
+    """A registered agent: its name, the ``module:attr`` it is imported from when used, and
+    the distribution that registers it."""
 
     name: str
     target: str
-    origin: str = "built-in"
+    origin: str = ARENA_DISTRIBUTION
+
+    @property
+    def builtin(self) -> bool:
+        """True for the agents that come with the arena."""
+        return self.origin == ARENA_DISTRIBUTION
 
     def load(self) -> Callable[..., Any]:
         """Import the agent's class or function."""
-        return _import_target(self.target, self.name)
+        return import_target(self.target, self.name)
 
     def params(self) -> tuple[Param, ...]:
         """The agent's parameters."""
@@ -172,22 +171,43 @@ class AgentEntry:
         return first_doc_line(self.load())
 
 
-def registered(name: str) -> AgentEntry | None:
-    """The registered agent ``name``: a built-in at once, else from the installed entry points
-    (which are scanned only when a name is not a built-in's)."""
-    if name in BUILTIN_AGENTS:
-        return AgentEntry(name, BUILTIN_AGENTS[name])
-    return registry().get(name)
+def _origin(point: EntryPoint) -> str:
+    return point.dist.name if point.dist is not None else "entry point"
 
 
 @cache
 def registry() -> dict[str, AgentEntry]:
-    """Every registered agent by name: the built-ins, then installed entry points."""
-    entries = {name: AgentEntry(name, target) for name, target in BUILTIN_AGENTS.items()}
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        entries.setdefault(point.name, AgentEntry(point.name, point.value, point.dist.name
-                                                  if point.dist else "entry point"))
+    """Every registered agent by name: the built-ins first, in the order pyproject.toml lists
+    them, then the plugins' by name."""
+    points = sorted(entry_points(group=ENTRY_POINT_GROUP),
+                    key=lambda point: _origin(point) != ARENA_DISTRIBUTION)
+    entries: dict[str, AgentEntry] = {}
+    for point in points:
+        entries.setdefault(point.name, AgentEntry(point.name, point.value, _origin(point)))
     return entries
+
+
+def registered(name: str) -> AgentEntry | None:
+    """The registered agent ``name``, or None."""
+    return registry().get(name)
+
+
+def is_builtin(spec: str) -> bool:
+    """True for the spec of an agent that comes with the arena (trusted: it runs inline)."""
+    entry = registered(spec.strip().partition(":")[0])
+    return entry is not None and entry.builtin
+
+
+@cache
+def spec_kinds() -> dict[str, EntryPoint]:
+    """The kinds of spec (``KIND:...``) and the entry points of their parsers."""
+    return {point.name: point for point in entry_points(group=KINDS_GROUP)}
+
+
+def kind_of(text: str) -> str | None:
+    """The kind a spec names (``engine``, ``kaggle``, ...), or None for an agent's spec."""
+    head = text.strip().partition(":")[0]
+    return head if head in spec_kinds() else None
 
 
 @dataclass(frozen=True)
@@ -209,7 +229,7 @@ class AgentSpec:
     @property
     def factory(self) -> Callable[..., Any]:
         """The agent's class or function."""
-        return _import_target(self.target, self.text)
+        return import_target(self.target, self.text)
 
     @property
     def interactive(self) -> bool:
@@ -217,36 +237,22 @@ class AgentSpec:
         return bool(getattr(self.factory, "interactive", False))
 
     def fingerprint(self) -> str:
-        """What identifies the agent's code: the arena's version for a built-in, the
-        distribution's version for an installed plugin, else the SHA-256 of its source file."""
-        if self.name in BUILTIN_AGENTS:
-            return f"connect-four-arena {version_of('connect-four-arena')}"
-        entry = registry().get(self.name)
+        """What identifies the agent's code: the version of the distribution that registers
+        it (the arena's for a built-in), else the SHA-256 of its source file."""
+        entry = registered(self.name)
         if entry is not None:
             return f"{entry.origin} {version_of(entry.origin)}"
-        if self.target == LOCAL_TARGET:
-            from arena.protocol.objects import lookup
-
-            return lookup(self.values["name"]).fingerprint()
-        source = self.values.get("source") if self.target == KAGGLE_TARGET else None
-        if source is not None and not source.endswith(".py"):
-            return f"kaggle-environments {version_of('kaggle-environments')}"
         try:
-            source = source or inspect.getsourcefile(self.factory)
-            data = Path(source).read_bytes() if source else b""
-        except (OSError, TypeError):
-            data = b""
-        return "sha256 " + hashlib.sha256(data).hexdigest() if data else "unknown source"
+            source = inspect.getsourcefile(self.factory)
+        except TypeError:
+            source = None
+        return file_fingerprint(Path(source)) if source else "unknown source"
 
     def build(self) -> Agent:
         """A new agent from this spec."""
         factory = self.factory
         if not inspect.isclass(factory):
-            from arena.kaggle.agent import KaggleAgent, is_kaggle_function
-
-            if is_kaggle_function(factory):
-                return KaggleAgent(function=factory)
-            return FunctionAgent(factory)
+            return agent_of_function(factory)
         try:
             agent = factory(**self.values)
         except (ValueError, TypeError) as error:
@@ -259,6 +265,14 @@ class AgentSpec:
         return agent
 
 
+def file_fingerprint(path: Path) -> str:
+    """``sha256 HEX`` of a file's bytes, or ``unknown source`` if it cannot be read."""
+    try:
+        return "sha256 " + hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "unknown source"
+
+
 def version_of(distribution: str) -> str:
     """The installed version of a distribution, or "unknown"."""
     try:
@@ -267,25 +281,18 @@ def version_of(distribution: str) -> str:
         return "unknown"
 
 
-def parse_spec(text: str) -> AgentSpec:
-    """Parse and validate a spec string without building the agent."""
+def parse_spec(text: str, engines: object = None) -> AgentSpec:
+    """Parse and validate a spec string without building the agent (``engines``: the engines
+    file in effect, for ``engine:NAME``)."""
     text = text.strip()
     if not text:
         raise AgentSpecError("agent spec is empty: " + _known_agents_hint())
     head, _, rest = text.partition(":")
-    if head in EXTERNAL_KINDS:
-        module, _, parser = EXTERNAL_KINDS[head].partition(":")
-        spec: AgentSpec = getattr(importlib.import_module(module), parser)(text)
-        return spec
+    kind = spec_kinds().get(head)
+    if kind is not None:
+        parser = typing.cast(KindParser, kind.load())
+        return parser(text, engines)
     first, _, tail = rest.partition(":")
-    if head == KAGGLE_PREFIX and rest:  # kaggle:random, kaggle:negamax, kaggle:PATH.py
-        _import_target(KAGGLE_TARGET, text)
-        return AgentSpec(text, f"{head}:{rest}", KAGGLE_TARGET, {"source": rest})
-    if head == LOCAL_PREFIX and rest:  # an object registered through the Python API
-        from arena.protocol.objects import lookup
-
-        lookup(rest)
-        return AgentSpec(text, f"{head}:{rest}", LOCAL_TARGET, {"name": rest})
     entry = registered(head)
     if entry is not None:
         name, target, assignments = head, entry.target, rest
@@ -293,19 +300,14 @@ def parse_spec(text: str) -> AgentSpec:
         name, target, assignments = f"{head}:{first}", f"{head}:{first}", tail
     else:
         raise AgentSpecError(f"unknown agent {head!r} in spec {text!r}: {_known_agents_hint()}")
-    factory = _import_target(target, text)
+    factory = import_target(target, text)
     params = signature_params(factory)
     return AgentSpec(text, name, target, _parse_values(assignments, params, text), params)
 
 
-def is_external(text: str) -> bool:
-    """True for the spec of a program of its own (``engine:...``, ``pons:...``)."""
-    return text.strip().partition(":")[0] in EXTERNAL_KINDS
-
-
-def make_agent(text: str) -> Agent:
-    """Build an agent from its spec string."""
-    return parse_spec(text).build()
+def make_agent(text: str, engines: object = None) -> Agent:
+    """Build an agent from its spec string (``engines`` as for ``parse_spec``)."""
+    return parse_spec(text, engines).build()
 
 
 def canonical_spec(spec: AgentSpec) -> str:
@@ -350,21 +352,23 @@ def _known_agents_hint() -> str:
             "engine:NAME, pons:PATH)")
 
 
-def _import_target(target: str, spec: str) -> Callable[..., Any]:
+def import_target(target: str, spec: str) -> Callable[..., Any]:
+    """The class or function ``module:attr`` (or ``file.py:attr``) names;
+    AgentSpecError naming ``spec`` when it cannot be imported."""
     module_name, _, attr = target.partition(":")
     try:
         if module_name.endswith(".py"):
             module = _import_file(Path(module_name))
         else:
             _search_working_directory()
-            module = importlib.import_module(module_name)
+            module = _import_module(module_name)
     except (ImportError, OSError) as error:
         raise AgentSpecError(f"agent spec {spec!r}: cannot import {module_name}: {error}") from None
     except BaseException as error:
         if from_user(error):
             raise
         raise AgentSpecError(f"agent spec {spec!r}: importing {module_name} failed: "
-                             f"{describe(error)}") from None
+                             f"{describe_error(error)}") from None
     try:
         factory = getattr(module, attr)
     except AttributeError:
@@ -399,3 +403,27 @@ def _import_file(path: Path) -> Any:
         del sys.modules[module_name]  # a later attempt imports it afresh
         raise
     return module
+
+
+def _import_module(name: str) -> types.ModuleType:
+    """Import ``name``; if a plain module of the same top-level name, in a folder another
+    library put on sys.path, hides the package it belongs to (kaggle-environments puts a
+    folder holding an ``agents.py`` first on sys.path), that folder is taken off sys.path
+    and the import tried again."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        top = name.partition(".")[0]
+        if top == name or top in sys.modules:
+            raise
+        found = importlib.util.find_spec(top)
+        if found is None or found.origin is None or found.submodule_search_locations:
+            raise
+        folder = Path(found.origin).parent.resolve()
+        hiding = [entry for entry in sys.path if entry and Path(entry).resolve() == folder]
+        if not hiding:
+            raise
+        for entry in hiding:
+            sys.path.remove(entry)
+        importlib.invalidate_caches()
+        return importlib.import_module(name)

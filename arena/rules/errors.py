@@ -1,4 +1,5 @@
-"""The project's exceptions: one class per cause, all of them ValueErrors."""
+"""The project's exceptions: one class per cause, all of them ValueErrors; and how any exception
+is told in one line."""
 
 
 class ArenaError(ValueError):
@@ -27,3 +28,15 @@ class AgentSpecError(ArenaError):
 
 class UnsupportedBoardError(ArenaError):
     """An agent asked to play on a board it does not support."""
+
+
+MAX_MESSAGE = 500
+"""Characters of an agent's error message kept (in games.csv, in one-line errors)."""
+
+
+def describe_error(error: BaseException) -> str:
+    """An exception as one line: its type and message, shortened to MAX_MESSAGE."""
+    message = str(error)
+    text = " ".join(f"{type(error).__name__}: {message}".split()) if message else \
+        type(error).__name__
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."

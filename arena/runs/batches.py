@@ -15,7 +15,6 @@ import numpy as np
 
 from arena.hosting.base import Host, Hosting
 from arena.hosting.engines.engine import EngineHost
-from arena.hosting.engines.engines_file import use_engines
 from arena.hosting.policy import make_host
 from arena.hosting.process import ProcessHost
 from arena.protocol.agent import Limit
@@ -44,12 +43,13 @@ class AgentCache:
     def __init__(self) -> None:
         self._hosts: dict[tuple[str, str, Hosting], Host] = {}
 
-    def get(self, spec: str, side: str, hosting: Hosting) -> Host:
-        """The host of ``spec`` playing as ``side`` (made on first use, started by its game)."""
+    def get(self, spec: str, side: str, hosting: Hosting, engines: object = None) -> Host:
+        """The host of ``spec`` playing as ``side`` (made on first use, started by its game;
+        ``engines``: the engines file of the run)."""
         key = (spec, side, hosting)
         host = self._hosts.get(key)
         if host is None:
-            host = self._hosts[key] = make_host(spec, hosting)
+            host = self._hosts[key] = make_host(spec, hosting, engines)
         return host
 
     def after_fork(self) -> None:
@@ -92,8 +92,8 @@ def play_task(task: GameTask, settings: GameSettings, agents: AgentCache,
     rng = np.random.Generator(np.random.PCG64(seed))
     spec_a, limit_a = _player(task.agent_a, settings.time_per_move)
     spec_b, limit_b = _player(task.agent_b, settings.time_per_move)
-    host_a = agents.get(spec_a, "a", settings.hosting)
-    host_b = agents.get(spec_b, "b", settings.hosting)
+    host_a = agents.get(spec_a, "a", settings.hosting, settings.engines)
+    host_b = agents.get(spec_b, "b", settings.hosting, settings.engines)
     a, b = (0, 1) if task.first == "a" else (1, 0)
     players, limits = [host_a, host_b], [limit_a, limit_b]
     if a == 1:
@@ -129,8 +129,6 @@ def play_batch(settings: GameSettings, tasks: Sequence[GameTask],
                agents: AgentCache = _WORKER_AGENTS) -> BatchResult:
     """Play a batch of games in a worker, by default with the hosts of this process."""
     ignore_interrupts()
-    if settings.engines is not None:  # a dask worker knows of them only from here
-        use_engines(settings.engines)
     began = time.perf_counter()
     outputs: list[AgentOutput] = []
     rows = [play_task(task, settings, agents, outputs) for task in tasks]

@@ -219,7 +219,8 @@ def match_plan(agent_a: str, agent_b: str, games: int, settings: GameSettings,
                openings: str = "none", first: First = "alternate") -> MatchPlan:
     """The plan of ``games`` games of ``agent_a`` against ``agent_b`` (players checked and
     named canonically; openings as ``--openings`` takes them)."""
-    name_a, name_b = (canonical_player(text, settings.rules) for text in (agent_a, agent_b))
+    name_a, name_b = (canonical_player(text, settings.rules, settings.engines)
+                      for text in (agent_a, agent_b))
     return MatchPlan((Pairing(name_a, name_b, games, first),), settings,
                      load_openings(openings, settings.rules, settings.seed))
 

@@ -23,13 +23,13 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from arena import __version__
-from arena.hosting.base import AgentFault, Traits
+from arena.hosting.base import AgentFault
 from arena.hosting.engines.engine import EngineHost
-from arena.hosting.engines.engines_file import use_engines
 from arena.hosting.process import ProcessHost
-from arena.protocol.agent import GameStart, Limit
+from arena.protocol.agent import GameStart, Limit, Traits
+from arena.protocol.objects import PREFIX as LOCAL_PREFIX
 from arena.protocol.players import effective_limit, split_limit, unsupported
-from arena.protocol.registry import LOCAL_PREFIX, AgentSpec, parse_spec
+from arena.protocol.registry import AgentSpec, parse_spec
 from arena.rules.errors import AgentSpecError
 from arena.runs.batches import AgentCache
 from arena.runs.directory import (
@@ -73,9 +73,9 @@ def resolve_agents(plan: MatchPlan, agents: AgentCache) -> list[ResolvedAgent]:
     resolved = []
     for name in plan.specs:
         text, own = split_limit(name)
-        spec = parse_spec(text)
+        spec = parse_spec(text, settings.engines)
         limit = effective_limit(own, settings.time_per_move)
-        host = agents.get(text, sides[name], settings.hosting)
+        host = agents.get(text, sides[name], settings.hosting, settings.engines)
         try:
             host.new_game(GameStart(settings.rules, 1, limit, settings.time_bank))
             traits = host.traits
@@ -194,8 +194,6 @@ def run_games(
         raise MatchSetupError(f"a stage holds at least 1 game, got {stopping.stage}")
     run = {**plan.describe(), **(stopping.describe() if stopping is not None else {})}
     engines = plan.settings.engines
-    if engines is not None:
-        use_engines(engines)
     agents = AgentCache()
     pool: Pool | None = None
     try:

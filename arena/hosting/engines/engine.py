@@ -20,18 +20,12 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
-from arena.hosting.base import (
-    DEFAULT_MOVE_BOUND,
-    GRACE_SECONDS,
-    MAX_MESSAGE,
-    AgentFault,
-    StartedOnDemand,
-    Traits,
-)
+from arena.hosting.base import DEFAULT_MOVE_BOUND, GRACE_SECONDS, AgentFault, StartedOnDemand
 from arena.hosting.engines.channel import ChannelClosed, ChannelTimeout, LineChannel
 from arena.hosting.supervised import MAX_OUTPUT, ChildProcess
-from arena.protocol.agent import Choice, GameStart
+from arena.protocol.agent import Choice, GameStart, Traits
 from arena.rules.board import Position
+from arena.rules.errors import MAX_MESSAGE
 from arena.rules.notation import format_moves, play_moves, to_moves
 from arena.rules.results import Termination
 

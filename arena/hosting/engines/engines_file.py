@@ -13,8 +13,8 @@ An engines file reads::
 A command ending in ``.py`` runs with the Python that runs the arena. The file is checked
 when it is loaded: an unknown key, a missing field, a value of the wrong kind, a duplicate
 name or a command that cannot be found is an ``EnginesFileError`` naming the file and the
-entry. The table in effect in a process is set by ``use_engines``; runs carry it in their
-``GameSettings`` to every worker.
+entry. A run carries its table in its ``GameSettings`` to every worker, where the registry's
+``engine`` kind looks names up in it.
 """
 
 from __future__ import annotations
@@ -168,17 +168,3 @@ def _command(command: str, cwd: Path, where: Place) -> str:
 
 def _option_text(value: str | int | float) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-_table: EnginesTable | None = None
-
-
-def use_engines(table: EnginesTable | None) -> None:
-    """Make ``table`` the engines that ``engine:NAME`` names in this process."""
-    global _table
-    _table = table
-
-
-def current_engines() -> EnginesTable | None:
-    """The engines table in effect in this process, if any."""
-    return _table

@@ -13,7 +13,6 @@ check, ``arena play``).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shlex
 from collections.abc import Callable
@@ -24,11 +23,11 @@ from typing import Any
 import numpy as np
 
 from arena.hosting.engines.engine import Dialect, EngineHost, Program, RefusedBoard
-from arena.hosting.engines.engines_file import NamedEngine, current_engines
+from arena.hosting.engines.engines_file import EnginesTable, NamedEngine
 from arena.hosting.engines.line_protocol import ArenaDialect
 from arena.hosting.engines.pons import PonsDialect, pons_program
 from arena.protocol.agent import Agent, Choice, GameStart
-from arena.protocol.registry import AgentSpec, parse_spec
+from arena.protocol.registry import AgentSpec, file_fingerprint
 from arena.rules.board import Position
 from arena.rules.errors import AgentSpecError, UnsupportedBoardError
 
@@ -57,10 +56,7 @@ class ExternalSpec(AgentSpec):
         names)."""
         if isinstance(self.source, NamedEngine):
             return self.source.fingerprint()
-        try:
-            return "sha256 " + hashlib.sha256(Path(self.source).read_bytes()).hexdigest()
-        except OSError:
-            return "unknown source"
+        return file_fingerprint(Path(self.source))
 
     def host(self, move_bound: float | None = None) -> EngineHost:
         """A host that runs the program."""
@@ -117,13 +113,14 @@ def _program_file(spec: str, path: str) -> str:
     return os.path.abspath(file)
 
 
-def engine_spec(text: str) -> ExternalSpec:
-    """Parse ``engine:NAME`` (an engine of the engines file in effect) or ``engine:PATH``."""
+def engine_spec(text: str, engines: object = None) -> ExternalSpec:
+    """Parse ``engine:NAME`` (an engine of ``engines``, the engines file in effect) or
+    ``engine:PATH`` (the registry's ``engine`` kind)."""
     _, _, rest = text.partition(":")
     if not rest:
         raise AgentSpecError(f"agent spec {text!r}: give engine:PATH (an executable, or a .py "
                              "file) or engine:NAME (an engine of --engines FILE)")
-    table = current_engines()
+    table = engines if isinstance(engines, EnginesTable) else None
     named = table.get(rest) if table is not None else None
     if named is not None:
         program = named.program()
@@ -142,8 +139,9 @@ def engine_spec(text: str) -> ExternalSpec:
                         program=program, dialect=ArenaDialect(), source=path)
 
 
-def pons_spec(text: str) -> ExternalSpec:
-    """Parse ``pons:PATH``, the path of Pascal Pons' ``c4solver``."""
+def pons_spec(text: str, engines: object = None) -> ExternalSpec:
+    """Parse ``pons:PATH``, the path of Pascal Pons' ``c4solver`` (the registry's ``pons``
+    kind)."""
     _, _, rest = text.partition(":")
     if not rest:
         raise AgentSpecError(f"agent spec {text!r}: give pons:PATH, the path of Pascal Pons' "
@@ -152,10 +150,3 @@ def pons_spec(text: str) -> ExternalSpec:
     program = pons_program(path)
     return ExternalSpec(text, f"pons:{os.path.normpath(rest)}", shlex.join(program.argv),
                         program=program, dialect=PonsDialect(), source=path)
-
-
-def external_host(spec: str) -> EngineHost:
-    """The host of an ``engine:`` or ``pons:`` spec."""
-    parsed = parse_spec(spec)
-    assert isinstance(parsed, ExternalSpec), f"{spec!r} does not name a program"
-    return parsed.host()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.hosting.base import Traits
 from arena.hosting.engines.engine import (
     BoardRefused,
     EngineRefused,
@@ -21,7 +20,7 @@ from arena.hosting.engines.engine import (
     Turn,
     quote,
 )
-from arena.protocol.agent import Choice, GameStart
+from arena.protocol.agent import Choice, GameStart, Traits
 from arena.rules.board import Rules
 
 VERSION = 1

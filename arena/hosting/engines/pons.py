@@ -20,11 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
-from arena.hosting.base import Traits
 from arena.hosting.engines.channel import ChannelClosed, ChannelTimeout, LineChannel
 from arena.hosting.engines.engine import BoardRefused, Program, ProtocolError, Talk, Turn, quote
 from arena.hosting.supervised import ChildProcess
-from arena.protocol.agent import Choice, GameStart
+from arena.protocol.agent import Choice, GameStart, Traits
 from arena.rules.board import DEFAULT_RULES, Position
 from arena.rules.errors import ArenaError, UnsupportedBoardError
 from arena.rules.notation import to_moves

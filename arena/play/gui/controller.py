@@ -13,10 +13,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from arena.hosting.base import describe
 from arena.play.gui.thinker import AgentProcess, Question
 from arena.play.human_game import SYMBOLS, PlaySession, draw_human_side
 from arena.rules.board import Position
+from arena.rules.errors import describe_error
 from arena.search.oracle import Oracle
 
 
@@ -47,7 +47,7 @@ class Hints:
         try:
             scores = dict(self.oracle.column_scores(position))
         except Exception as error:  # noqa: BLE001 - shown in the status line
-            self.error = f"hints failed: {describe(error)}"
+            self.error = f"hints failed: {describe_error(error)}"
             scores = {}
         with self._lock:
             self._scores[key] = scores
