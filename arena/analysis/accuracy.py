@@ -27,7 +27,7 @@ from arena.hosting.policy import make_host
 from arena.protocol.agent import Choice, GameStart
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
-from arena.search.solver import outcome_class
+from arena.search.oracle import outcome_class
 from arena.stats.elo import wilson
 
 ACCURACY_FILE = "accuracy.csv"

@@ -24,6 +24,7 @@ from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError, MalformedInputError
 from arena.runs.directory import GAMES_FILE, read_meta
 from arena.runs.rows import iter_columns
+from arena.search.oracle import outcome_class
 from arena.system.files import truncate_partial_line
 
 if TYPE_CHECKING:
@@ -95,8 +96,6 @@ def theoretical_classes(positions: Sequence[Position], solve: Callable[[Position
     """For each position, 1, 0 or -1 as perfect play from there wins, draws or loses for the
     side to move (positions that are over: a loss if the last move won, else a draw). The
     last positions are solved first: they fill the table for the earlier ones."""
-    from arena.search.solver import outcome_class
-
     classes = [0] * len(positions)
     for index in reversed(range(len(positions))):
         position = positions[index]

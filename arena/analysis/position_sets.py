@@ -18,10 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
+from arena.analysis.annotate import run_rules
 from arena.analysis.scored_positions import load_set
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
+from arena.runs.directory import GAMES_FILE
 from arena.runs.openings import random_walk
+from arena.runs.rows import iter_columns
 
 SET_HELP = ("a shipped set (Test_L2_R1 or L2_R1), a file of move strings, random:A-B "
             "(random play stopped at A to B discs) or games:DIR[:A-B] (positions from a "
@@ -118,10 +121,6 @@ def random_play(rules: Rules, low: int, high: int, count: int, seed: int,
 def game_positions(directory: Path, plies: tuple[int, int] | None, count: int | None,
                    seed: int, spec: str) -> PositionSet:
     """The distinct positions before each move of the games in ``directory``."""
-    from arena.analysis.annotate import run_rules
-    from arena.runs.directory import GAMES_FILE
-    from arena.runs.rows import iter_columns
-
     path = directory / GAMES_FILE
     if not path.is_file():
         raise PositionSetError(f"set {spec!r}: {path} does not exist")

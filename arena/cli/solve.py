@@ -42,7 +42,8 @@ def solve_command(moves: str | None, rules: Rules, columns: bool) -> None:
       arena solve < positions.txt > scored.txt
       arena solve --columns < positions.txt
     """
-    from arena.search.solver import column_scores, describe_score
+    from arena.search.oracle import describe_score
+    from arena.search.solver import column_scores
 
     if moves is None:
         if sys.stdin.isatty():

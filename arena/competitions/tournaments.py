@@ -26,6 +26,7 @@ from arena.runs.plan import GameSettings, MatchPlan, Pairing
 from arena.runs.pool import Backend
 from arena.runs.rows import load_games
 from arena.runs.runner import MatchRun, Progress, run_games
+from arena.stats.ratings import rate
 from arena.system.files import write_atomically
 
 if TYPE_CHECKING:
@@ -141,8 +142,6 @@ class Standings:
 def write_standings(directory: Path, anchor: str | None, seed: int) -> Standings:
     """Rate the agents of the run in ``directory`` and write ratings.csv and crosstable.csv
     (replacing them: they are derived from games.csv)."""
-    from arena.stats.ratings import rate
-
     games = load_games(directory / GAMES_FILE)
     ratings = rate(games, anchor=anchor, rng=ratings_rng(seed), bootstrap=BOOTSTRAP)
     table = crosstable(games, list(ratings["agent"]))

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from arena.protocol.agent import Agent, GameStart, as_choice, traits_of
+from arena.protocol.registry import parse_spec
 from arena.rules.board import Position, Rules
 from arena.rules.errors import describe_error
 
@@ -58,8 +59,6 @@ class Session:
         """Answer one request (build, game, move) with ("ok", ...)."""
         kind = request[0]
         if kind == "build":
-            from arena.protocol.registry import parse_spec  # the registry imports the user's module
-
             self.agent = parse_spec(request[1]).build()
             return ("ok", traits_of(self.agent))
         agent = self.agent

@@ -22,19 +22,11 @@ from arena.protocol.players import effective_limit, split_limit
 from arena.rules.board import Position, Rules
 from arena.rules.notation import parse_moves, play_moves
 from arena.runs.adjudication import Adjudicator
+from arena.runs.directory import AgentOutput
 from arena.runs.game import play_game
 from arena.runs.plan import GameSettings, GameTask, game_seed
 from arena.runs.rows import GameRow
 from arena.system.interrupts import ignore_interrupts
-
-
-class AgentOutput(NamedTuple):
-    """What an agent printed during one game."""
-
-    game: int
-    side: str  # "a" or "b"
-    agent: str
-    text: str
 
 
 class AgentCache:

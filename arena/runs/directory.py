@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 import numpy as np
 
@@ -33,9 +33,6 @@ try:
 except ImportError:  # not POSIX: runs are not locked
     fcntl = None  # type: ignore[assignment]
 
-if TYPE_CHECKING:
-    from arena.runs.batches import AgentOutput
-
 GAMES_FILE = "games.csv"
 SUMMARY_FILE = "summary.csv"
 META_FILE = "meta.json"
@@ -44,6 +41,15 @@ AGENTS_LOG = "agents.log"
 
 LOCK_FILE = ".lock"
 META_KEYS = {"run": dict, "agents": dict, "sessions": list}
+
+
+class AgentOutput(NamedTuple):
+    """What an agent printed during one game."""
+
+    game: int
+    side: str  # "a" or "b"
+    agent: str
+    text: str
 
 
 class RunDirectoryError(ArenaError):

@@ -27,7 +27,14 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from arena.hosting.child import die_with_parent
-from arena.runs.batches import AgentCache, AgentOutput, BatchResult, play_batch, play_task
+from arena.runs.batches import (
+    AgentCache,
+    BatchResult,
+    close_worker_agents,
+    play_batch,
+    play_task,
+)
+from arena.runs.directory import AgentOutput
 from arena.runs.plan import GameSettings, GameTask, MatchPlan, MatchSetupError
 from arena.system.interrupts import ignore_interrupts, inherited_sigint_ignored
 
@@ -256,8 +263,6 @@ class DaskPool:
 
     def close(self, abort: bool = False) -> None:
         """Close the agents on every worker, then leave (or stop) the cluster."""
-        from arena.runs.batches import close_worker_agents
-
         if not abort:
             with suppress(OSError, RuntimeError):
                 self._client.run(close_worker_agents)

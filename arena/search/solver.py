@@ -193,39 +193,3 @@ class SolverOracle:
         """The exact score of every legal column, for the side to move."""
         with self._lock:
             return column_scores(position)
-
-
-# --- reading scores ----------------------------------------------------------------------
-
-def outcome_class(score: int) -> int:
-    """The theoretical result a score means for the side to move: 1 for a win, 0 for a
-    draw, -1 for a loss."""
-    return (score > 0) - (score < 0)
-
-
-def winning_disc(score: int, position: Position) -> int:
-    """For a won or lost position, which of the winner's discs (counted from the start of
-    the game) completes its line under perfect play."""
-    cells, plies = position.rules.rows * position.rules.cols, position.plies
-    if score > 0:  # the side to move has plies // 2 discs
-        return plies // 2 + (cells + 1 - plies) // 2 - score + 1
-    if score < 0:  # the other side has (plies + 1) // 2
-        return (plies + 1) // 2 + (cells - plies) // 2 + score + 1
-    raise ValueError("a draw has no winning disc")
-
-
-def describe_score(score: int, position: Position) -> str:
-    """The score in words, e.g. ``player 1 (to move) wins with its 4th disc``."""
-    mover = position.side_to_move
-    if score == 0:
-        return "a draw with perfect play"
-    winner = mover if score > 0 else 3 - mover
-    role = "to move" if winner == mover else "not to move"
-    return f"player {winner} ({role}) wins with its {_ordinal(winning_disc(score, position))} disc"
-
-
-def _ordinal(number: int) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    if 10 <= number % 100 <= 20:
-        suffix = "th"
-    return f"{number}{suffix}"
