@@ -15,7 +15,6 @@ from click.testing import CliRunner
 from arena.analysis.annotate import (
     ANALYSIS_FILE,
     BLUNDERS_FILE,
-    GameToAnalyse,
     analyse_game,
     analyse_run,
     load_analysis,
@@ -25,6 +24,7 @@ from arena.cli import main
 from arena.report.blunders import blunder_rates, phase_names
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
+from arena.rules.results import Result, Side, Termination
 from arena.runs.rows import COLUMNS, GameRow
 from arena.search.solver import solve
 
@@ -47,14 +47,20 @@ def write_run(directory: Path, games: list[tuple[str, str, str, str]], rules: Ru
         writer = csv.writer(handle)
         writer.writerow(COLUMNS)
         for index, (agent_a, agent_b, first, moves) in enumerate(games):
-            row = GameRow(index, None, index, agent_a, agent_b, first, moves[:opening], moves,
-                          "loss",
-                          "four_in_a_row", len(moves), 0.0, 0.0, None, None, 4, 4, "")
+            row = GameRow(index, None, index, agent_a, agent_b, Side(first), moves[:opening],
+                          moves, Result.LOSS, Termination.FOUR_IN_A_ROW, len(moves), 0.0, 0.0,
+                          None, None, 4, 4, "")
             writer.writerow(["" if v is None else v for v in row])
 
 
+def recorded(first: str, opening: str, result: str) -> GameRow:
+    """Game 0 of x (agent A) against y with the missed win, as games.csv would hold it."""
+    return GameRow(0, None, 0, "x", "y", Side(first), opening, MISSED_WIN, Result(result),
+                   Termination.FOUR_IN_A_ROW, len(MISSED_WIN), 0.0, 0.0, None, None, 4, 4, "")
+
+
 def test_a_missed_immediate_win_is_the_first_blunder() -> None:
-    game = GameToAnalyse(0, "x", "y", "a", "", MISSED_WIN, "loss")
+    game = recorded("a", "", "loss")
     analysis, blunders = analyse_game(game, STANDARD, 6, solve)
     assert blunders[0].ply == 6 and blunders[0].side == "a" and blunders[0].agent == "x"
     assert (blunders[0].move, blunders[0].before, blunders[0].after) == (7, "win", "loss")
@@ -65,7 +71,7 @@ def test_a_missed_immediate_win_is_the_first_blunder() -> None:
 
 
 def test_results_are_agent_a_s_whoever_moves_first() -> None:
-    game = GameToAnalyse(0, "x", "y", "b", "", MISSED_WIN, "win")  # agent B plays player 1
+    game = recorded("b", "", "win")  # agent B plays player 1
     analysis, blunders = analyse_game(game, STANDARD, 6, solve)
     assert (blunders[0].side, blunders[0].agent) == ("b", "y")
     assert (blunders[0].before, blunders[0].after) == ("loss", "win")
@@ -74,7 +80,7 @@ def test_results_are_agent_a_s_whoever_moves_first() -> None:
 
 def test_opening_moves_are_not_graded() -> None:
     """With the first 7 moves an opening, the missed win at ply 6 is nobody's blunder."""
-    game = GameToAnalyse(0, "x", "y", "a", MISSED_WIN[:7], MISSED_WIN, "loss")
+    game = recorded("a", MISSED_WIN[:7], "loss")
     analysis, blunders = analyse_game(game, STANDARD, 0, solve)
     assert blunders == []
     assert (analysis.start, analysis.moves_a, analysis.moves_b) == ("loss", 0, 1)

@@ -20,7 +20,7 @@ from arena.runs.directory import RunDirectoryError
 from arena.runs.openings import NoOpenings, load_openings
 from arena.runs.plan import GameSettings, MatchPlan, MatchSetupError, Pairing, game_seed, match_plan
 from arena.runs.pool import BatchSizer
-from arena.runs.rows import TIMING_COLUMNS, iter_columns, load_games
+from arena.runs.rows import TIMING_COLUMNS, load_games, read_rows
 from arena.runs.runner import run_games
 
 TEST_AGENTS = '''
@@ -237,8 +237,8 @@ def test_batches_shrink_near_the_end_so_workers_finish_together() -> None:
 def test_each_row_replays_from_its_seed(tmp_path: Path) -> None:
     plan = plan_of("random", "random", 6, openings="random:2")
     run_games(plan, tmp_path)
-    columns = ("seed", "opening", "first", "moves", "plies", "result")
-    rows = list(iter_columns(tmp_path / "games.csv", columns))
+    rows = [(row.seed, row.opening, row.first, row.moves, row.plies, row.result)
+            for row in read_rows(tmp_path / "games.csv")]
     assert len(rows) == 6
     for seed, opening, first, played, plies, result in rows:
         rng = np.random.Generator(np.random.PCG64(int(seed)))

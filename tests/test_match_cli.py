@@ -18,6 +18,8 @@ from click.testing import CliRunner, Result
 
 from arena.cli import main
 from arena.cli.match import match_command
+from arena.rules.results import Result as GameResult
+from arena.rules.results import Side, Termination
 from arena.runs.plan import DEFAULT_SEED
 from arena.runs.progress import ProgressBar
 from arena.runs.rows import TIMING_COLUMNS, GameRow, load_games
@@ -96,12 +98,13 @@ def test_deterministic_agents_get_a_warning(arena: click.Group, tmp_path: Path) 
 
 
 def test_the_progress_bar_counts_this_commands_results(capsys: pytest.CaptureFixture[str]) -> None:
-    row = GameRow(0, None, 0, "x", "y", "a", "", "1", "win", "four_in_a_row", 1, 0.0, 0.0,
-                  None, None, 1, 0, "")
+    row = GameRow(0, None, 0, "x", "y", Side.A, "", "1", GameResult.WIN,
+                  Termination.FOUR_IN_A_ROW,
+                  1, 0.0, 0.0, None, None, 1, 0, "")
     with ProgressBar(enabled=False) as bar:
         bar.start(total=10, finished=3)
-        bar.advance([row, row._replace(result="draw"), row])
-    assert bar.finished == 6 and bar.counts == {"win": 2, "draw": 1, "loss": 0}
+        bar.advance([row, row._replace(result=GameResult.DRAW), row])
+    assert bar.finished == 6 and bar.tally.wtl == (2, 1, 0) and bar.wtl_text() == "W/T/L 2/1/0"
     assert capsys.readouterr() == ("", "")
     with ProgressBar(enabled=True) as bar:
         bar.start(total=10, finished=3)

@@ -1,4 +1,4 @@
-"""games.csv read back: columns picked in file order, and a DataFrame with proper dtypes."""
+"""games.csv read back: typed rows in file order, and a DataFrame with proper dtypes."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from arena.rules.results import Result, Side, Termination
 from arena.runs.plan import GameSettings, match_plan
-from arena.runs.rows import iter_columns, load_games
+from arena.runs.rows import GameRow, load_games, read_rows
 from arena.runs.runner import run_games
 
 
@@ -31,7 +32,15 @@ def test_load_games_gives_proper_dtypes(tmp_path: Path) -> None:
     assert plain["pair"].isna().all() and (plain["opening"] == "").all()
 
 
-def test_iter_columns_reads_the_named_columns_in_file_order(tmp_path: Path) -> None:
-    run_games(match_plan("random", "random", 3, GameSettings(seed=2)), tmp_path)
-    rows = list(iter_columns(tmp_path / "games.csv", ("game", "agent_b")))
-    assert rows == [("0", "random"), ("1", "random"), ("2", "random")]
+def test_rows_are_read_back_typed_as_they_were_written(tmp_path: Path) -> None:
+    run_games(match_plan("random", "immediate-win", 4, GameSettings(seed=2), "random:2"),
+              tmp_path)
+    rows = list(read_rows(tmp_path / "games.csv"))
+    assert [row.game for row in rows] == [0, 1, 2, 3] and [row.pair for row in rows] == [0, 0, 1, 1]
+    assert [row.first for row in rows] == [Side.A, Side.B, Side.A, Side.B]
+    assert all(isinstance(row.result, Result) and isinstance(row.termination, Termination)
+               and row.nodes_a is None and row.plies == len(row.moves) for row in rows)
+    lines = (tmp_path / "games.csv").read_text().splitlines()[1:]
+    again = [",".join("" if v is None else str(v) for v in row) for row in rows]
+    assert [line.split(",")[:12] for line in lines] == [text.split(",")[:12] for text in again]
+    assert GameRow.from_csv(lines[0].split(",")) == rows[0]

@@ -16,12 +16,13 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.cli.export import parse_game_indices
+from arena.report.game_text import MoveScore, move_lines, score_moves
 from arena.report.replay_page import replay_page
 from arena.rules.board import Rules
 from arena.rules.errors import MalformedInputError
 from arena.rules.notation import from_moves
 from arena.rules.render import render_plain
-from arena.runs.recorded import MoveScore, load_recorded_games, move_lines, score_moves
+from arena.runs.recorded import load_recorded_games
 
 
 def arena(*args: str) -> tuple[int, str]:
@@ -57,10 +58,10 @@ def test_recorded_games_replay_to_their_recorded_results(run_dir: Path) -> None:
     assert [game.game for game in games] == [0, 1, 2, 3]
     for game in games:
         final = game.positions[-1]
-        assert len(game.positions) == len(game.moves) + 1 and final.is_terminal
+        assert len(game.positions) == len(game.row.moves) + 1 and final.is_terminal
         assert (final.winner or 0) == game.winner
-        assert game.players == ((game.agent_a, game.agent_b) if game.first == "a"
-                                else (game.agent_b, game.agent_a))
+        assert game.players == ((game.row.agent_a, game.row.agent_b) if game.row.first == "a"
+                                else (game.row.agent_b, game.row.agent_a))
 
 
 def test_show_prints_players_result_and_final_board(run_dir: Path) -> None:
@@ -69,18 +70,18 @@ def test_show_prints_players_result_and_final_board(run_dir: Path) -> None:
     assert code == 0, out
     x, o = game.players
     assert f"X (player 1, moved first): {x}" in out and f"O (player 2): {o}" in out
-    assert f"Moves: {game.moves}" in out
+    assert f"Moves: {game.row.moves}" in out
     winner = game.players[game.winner - 1]
     assert f"{winner} ({'XO'[game.winner - 1]}) wins by four in a row after " \
-           f"{len(game.moves)} plies." in out
-    assert out.rstrip().endswith(render_plain(from_moves(game.moves)))
+           f"{len(game.row.moves)} plies." in out
+    assert out.rstrip().endswith(render_plain(from_moves(game.row.moves)))
 
 
 def test_show_step_and_ply(run_dir: Path) -> None:
     (game,) = load_recorded_games(run_dir, [1])
     code, out = arena("show", str(run_dir), "1", "--step")
     assert code == 0, out
-    plies = len(game.moves)
+    plies = len(game.row.moves)
     assert len(re.findall(r"^ *\d+\. [XO] column \d$", out, re.M)) == plies
     for ply in (0, 1, plies):
         assert render_plain(game.positions[ply]) in out
@@ -107,7 +108,7 @@ def test_show_refuses_bad_inputs_in_one_line(run_dir: Path, tmp_path: Path) -> N
 def test_the_board_size_comes_from_the_run(small_run: Path) -> None:
     games = load_recorded_games(small_run)
     assert {game.rules for game in games} == {Rules(rows=4, cols=4, connect=3)}
-    assert all(game.opening == "12" for game in games)
+    assert all(game.row.opening == "12" for game in games)
     lines = move_lines(games[0])
     assert lines[0] == "  1. X column 1  (opening)" and "(opening)" not in lines[2]
 
@@ -116,7 +117,7 @@ def test_an_oracle_scores_every_move_against_the_best(small_run: Path) -> None:
     oracle = BruteForceOracle()
     for game in load_recorded_games(small_run):
         scores = [score for score in score_moves(game, oracle) if score is not None]
-        assert [s.column for s in scores] == [int(c) - 1 for c in game.moves]
+        assert [s.column for s in scores] == [int(c) - 1 for c in game.row.moves]
         for score, position in zip(scores, game.positions, strict=False):
             column_scores = oracle.column_scores(position)
             assert score.played == column_scores[score.column]
@@ -162,7 +163,7 @@ def test_the_replay_page_is_self_contained_and_holds_the_games(run_dir: Path) ->
     games = load_recorded_games(run_dir, [1, 3])
     data = page_data(page)
     assert [(d["game"], d["moves"], d["x"], d["o"]) for d in data] == \
-        [(g.game, g.moves, *g.players) for g in games]
+        [(g.game, g.row.moves, *g.players) for g in games]
     assert data[0]["line"] == [list(c) for c in games[0].positions[-1].winning_cells()]
     assert '<input id="ply" type="range"' in page
     assert 'addEventListener("keydown"' in page
@@ -171,7 +172,7 @@ def test_the_replay_page_is_self_contained_and_holds_the_games(run_dir: Path) ->
 
 def test_game_data_cannot_close_the_script_element(run_dir: Path) -> None:
     (game,) = load_recorded_games(run_dir, [0])
-    hostile = dataclasses.replace(game, error="</script><script>alert(1)")
+    hostile = dataclasses.replace(game, row=game.row._replace(error="</script><script>alert(1)"))
     page = replay_page([hostile], "t</title>")
     assert "</script><script>alert" not in page and "t&lt;/title&gt;" in page
     assert page_data(page)[0]["result"].endswith("Error: </script><script>alert(1)")
@@ -205,7 +206,7 @@ def test_a_real_browser_draws_the_board_at_the_ply_in_the_address(run_dir: Path,
     code, out = arena("export", "html", str(run_dir), "--out", str(page))
     assert code == 0, out
     game = load_recorded_games(run_dir, [2])[0]
-    for ply in (5, len(game.moves)):
+    for ply in (5, len(game.row.moves)):
         dom = subprocess.run(
             [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--disable-background-networking", "--disable-component-update",
@@ -219,5 +220,5 @@ def test_a_real_browser_draws_the_board_at_the_ply_in_the_address(run_dir: Path,
         drawn = {(int(c), int(r)): int(p[-1]) if p else 0 for p, _, c, r in cells}
         assert drawn == {(c, r): position.cell(c, r) for c in range(7) for r in range(6)}
         marked = {(int(c), int(r)) for _, mark, c, r in cells if mark == " win"}
-        assert marked == (set(position.winning_cells()) if ply == len(game.moves) else set())
-        assert f"Ply {ply} of {len(game.moves)}" in dom
+        assert marked == (set(position.winning_cells()) if ply == len(game.row.moves) else set())
+        assert f"Ply {ply} of {len(game.row.moves)}" in dom

@@ -31,7 +31,7 @@ from arena.runs.openings import load_openings
 from arena.runs.plan import GameSettings, MatchPlan, Pairing
 from arena.runs.rows import TIMING_COLUMNS, load_games
 from arena.runs.runner import run_games
-from arena.stats.elo import NELO_SCALE, pentanomial, pentanomial_counts, sprt_bounds, sprt_llr
+from arena.stats.elo import NELO_SCALE, pentanomial, sprt_bounds, sprt_llr
 
 STRONG, WEAK = "immediate-win", "random"
 # immediate-win scores about 75% against random: H1 of [0, 50] nElo is accepted after some
@@ -55,6 +55,11 @@ def sprt_rows(directory: Path) -> pd.DataFrame:
 def games_without_timing(directory: Path) -> list[dict[Hashable, Any]]:
     return load_games(directory / "games.csv").drop(columns=list(TIMING_COLUMNS)).to_dict(
         "records")
+
+
+PAIR_CLASS = {("loss", "loss"): 0, ("draw", "loss"): 1, ("loss", "win"): 2, ("draw", "draw"): 3,
+              ("draw", "win"): 4, ("win", "win"): 5}
+"""The pentanomial class (LL, LD, WL, DD, WD, WW) of a pair's two results, sorted."""
 
 
 # --- the library ------------------------------------------------------------------------
@@ -91,7 +96,8 @@ def test_each_row_holds_the_statistics_of_the_games_before_it(tmp_path: Path) ->
         first = games[games["game"] < row.games]
         pairs = first.groupby("pair")["result"].apply(tuple)
         assert len(pairs) == row.pairs and all(len(pair) == 2 for pair in pairs)
-        estimate = pentanomial(pentanomial_counts(pairs))
+        estimate = pentanomial(tuple(sum(PAIR_CLASS[tuple(sorted(pair))] == index
+                                         for pair in pairs) for index in range(6)))
         assert row.llr == pytest.approx(sprt_llr(estimate, -10.0, 40.0, "logistic"), abs=1e-12)
         assert (row.lower, row.upper) == pytest.approx((bounds.lower, bounds.upper))
         assert (row.ll, row.ld, row.wl, row.dd, row.wd, row.ww) == estimate.counts

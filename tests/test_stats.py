@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.cli.stats import format_report, stats_command
+from arena.rules.results import Result
 from arena.stats.elo import (
     MAX_UNITS,
     NELO_SCALE,
@@ -30,7 +31,6 @@ from arena.stats.elo import (
     los,
     normal_cdf,
     pentanomial,
-    pentanomial_counts,
     score_from_elo,
     sprt,
     sprt_bounds,
@@ -40,6 +40,7 @@ from arena.stats.elo import (
     trinomial,
     wilson,
 )
+from arena.stats.tally import Tally
 
 
 def two(x: float) -> str:
@@ -523,11 +524,18 @@ def test_bad_count_types_raise() -> None:
     assert trinomial(3.0, 2, 1).counts == (3, 2, 1)  # type: ignore[arg-type]
 
 
-def test_pentanomial_counts() -> None:
-    pairs = [("win", "loss"), ("loss", "win"), ("draw", "draw"), ("win", "win"), ("draw", "loss")]
-    assert pentanomial_counts(pairs) == (0, 1, 2, 1, 0, 1)
-    with pytest.raises(ValueError, match="win"):
-        pentanomial_counts([("win", "tie")])
+def test_a_tally_counts_games_and_pairs_and_flips() -> None:
+    w, d, lo = Result.WIN, Result.DRAW, Result.LOSS
+    tally = Tally.of_pairs([w, lo, lo, w, d, d, w, w, d, lo])
+    assert tally.pentanomial_counts == (0, 1, 2, 1, 0, 1)  # LL, LD, WL, DD, WD, WW
+    assert tally.wtl == (4, 3, 3) and tally.games == 10 and tally.score == 0.55
+    flipped = tally.flip()
+    assert flipped.wtl == (3, 3, 4) and flipped.pentanomial_counts == (1, 0, 2, 1, 1, 0)
+    assert (tally + flipped).score == 0.5 and flipped.flip() == tally
+    assert tally.pentanomial().counts == tally.pentanomial_counts
+    assert tally.trinomial().counts == (4, 3, 3)
+    with pytest.raises(ValueError):
+        Result("tie")
 
 
 # --------------------------------------------------------------------------- properties

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 from arena.analysis.parallel import SolverSettings, chunked_map, solver_settings
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError, MalformedInputError
+from arena.rules.results import Result, Side
 from arena.runs.directory import GAMES_FILE, read_meta
-from arena.runs.rows import iter_columns
+from arena.runs.rows import GameRow, read_rows
 from arena.search.oracle import outcome_class
 from arena.system.files import truncate_partial_line
 
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
 
 ANALYSIS_FILE = "analysis.csv"
 BLUNDERS_FILE = "blunders.csv"
-RESULTS = ("loss", "draw", "win")  # index = class + 1, agent A's point of view
 CHUNK = 2  # games per task of the worker pool
 
 
@@ -41,29 +41,16 @@ class AnalysisError(ArenaError):
 
 
 @dataclass(frozen=True)
-class GameToAnalyse:
-    """What the analysis needs of a row of games.csv."""
-
-    game: int
-    agent_a: str
-    agent_b: str
-    first: str  # "a" or "b": agent A is player 1
-    opening: str  # the first moves, which no agent chose
-    moves: str  # the whole game, opening included
-    result: str
-
-
-@dataclass(frozen=True)
 class Blunder:
     """A move that changed the theoretical result of its game."""
 
     game: int
     ply: int
-    side: str  # "a" or "b": who played it
+    side: Side  # who played it
     agent: str
     move: int  # the column, 1 = leftmost
-    before: str  # the theoretical result for agent A before the move
-    after: str  # and after it
+    before: Result  # the theoretical result for agent A before the move
+    after: Result  # and after it
 
 
 @dataclass(frozen=True)
@@ -73,22 +60,22 @@ class GameAnalysis:
     game: int
     agent_a: str
     agent_b: str
-    first: str
-    result: str  # the result the game had, for agent A
+    first: Side
+    result: Result  # the result the game had, for agent A
     plies: int
     from_ply: int
     graded_from: int  # the first ply graded: from_ply, or later after a longer opening
-    start: str  # the theoretical result for A where grading starts ("" if the game was over)
+    start: Result | None  # the theoretical result for A where grading starts (None: over)
     moves_a: int  # moves of agent A analysed
     moves_b: int
     blunders_a: int
     blunders_b: int
     first_blunder_ply: int | None
-    first_blunder_side: str
+    first_blunder_side: Side | None
     first_blunder_agent: str
     first_blunder_move: int | None
-    first_blunder_before: str
-    first_blunder_after: str
+    first_blunder_before: Result | None
+    first_blunder_after: Result | None
 
 
 def theoretical_classes(positions: Sequence[Position], solve: Callable[[Position], int],
@@ -106,7 +93,7 @@ def theoretical_classes(positions: Sequence[Position], solve: Callable[[Position
     return classes
 
 
-def analyse_game(game: GameToAnalyse, rules: Rules, from_ply: int,
+def analyse_game(game: GameRow, rules: Rules, from_ply: int,
                  solve: Callable[[Position], int]) -> tuple[GameAnalysis, list[Blunder]]:
     """Grade every move of ``game`` the agents played at ``from_ply`` discs or more (the
     opening's moves are not theirs)."""
@@ -115,39 +102,40 @@ def analyse_game(game: GameToAnalyse, rules: Rules, from_ply: int,
         positions.append(positions[-1].play(int(char) - 1))
     start = min(max(from_ply, len(game.opening)), len(game.moves))
     classes = theoretical_classes(positions[start:], solve)
-    a_moves_first = game.first == "a"
+    def mover(ply: int) -> Side:  # who plays the move at ply
+        return game.first if ply % 2 == 0 else game.first.other
 
-    def for_a(ply: int) -> str:  # the theoretical result at ply, for agent A
-        mover_is_a = (ply % 2 == 0) == a_moves_first
+    def for_a(ply: int) -> Result:  # the theoretical result at ply, for agent A
         value = classes[ply - start]
-        return RESULTS[(value if mover_is_a else -value) + 1]
+        return Result.of_sign(value if mover(ply) is Side.A else -value)
 
-    blunders, counts = [], {"a": 0, "b": 0}
+    blunders, counts = [], {Side.A: 0, Side.B: 0}
     for ply in range(start, len(game.moves)):
-        side = "a" if (ply % 2 == 0) == a_moves_first else "b"
+        side = mover(ply)
         counts[side] += 1
         before, after = for_a(ply), for_a(ply + 1)
         if before != after:
-            blunders.append(Blunder(game.game, ply, side, getattr(game, f"agent_{side}"),
-                                    int(game.moves[ply]), before, after))
+            agent = game.agent_a if side is Side.A else game.agent_b
+            blunders.append(Blunder(game.game, ply, side, agent, int(game.moves[ply]), before,
+                                    after))
     first = blunders[0] if blunders else None
     return GameAnalysis(
         game=game.game, agent_a=game.agent_a, agent_b=game.agent_b, first=game.first,
         result=game.result, plies=len(game.moves), from_ply=from_ply, graded_from=start,
-        start="" if positions[start].is_terminal else for_a(start),
-        moves_a=counts["a"], moves_b=counts["b"],
-        blunders_a=sum(b.side == "a" for b in blunders),
-        blunders_b=sum(b.side == "b" for b in blunders),
+        start=None if positions[start].is_terminal else for_a(start),
+        moves_a=counts[Side.A], moves_b=counts[Side.B],
+        blunders_a=sum(b.side is Side.A for b in blunders),
+        blunders_b=sum(b.side is Side.B for b in blunders),
         first_blunder_ply=first.ply if first else None,
-        first_blunder_side=first.side if first else "",
+        first_blunder_side=first.side if first else None,
         first_blunder_agent=first.agent if first else "",
         first_blunder_move=first.move if first else None,
-        first_blunder_before=first.before if first else "",
-        first_blunder_after=first.after if first else "",
+        first_blunder_before=first.before if first else None,
+        first_blunder_after=first.after if first else None,
     ), blunders
 
 
-def _analyse_chunk(games: Sequence[GameToAnalyse], rules: Rules, from_ply: int,
+def _analyse_chunk(games: Sequence[GameRow], rules: Rules, from_ply: int,
                    settings: SolverSettings) -> list[tuple[GameAnalysis, list[Blunder]]]:
     """Analyse a few games with weak solves by the process's solver (in a worker: one like
     its parent's)."""
@@ -173,14 +161,12 @@ def run_rules(directory: Path) -> Rules:
         raise MalformedInputError(f"{directory}: meta.json has a bad board: {error}") from None
 
 
-def read_games(directory: Path) -> list[GameToAnalyse]:
+def read_games(directory: Path) -> list[GameRow]:
     """The games of the run in ``directory``, in game order."""
     path = directory / GAMES_FILE
     if not path.is_file():
         raise AnalysisError(f"{directory}: no {GAMES_FILE}; give the directory of a run")
-    names = [f.name for f in fields(GameToAnalyse)]
-    games = [GameToAnalyse(int(row[0]), *row[1:]) for row in iter_columns(path, names)]
-    return sorted(games, key=lambda game: game.game)
+    return sorted(read_rows(path), key=lambda game: game.game)
 
 
 class _Appender:
@@ -225,14 +211,14 @@ def finished_games(directory: Path, from_ply: int) -> set[int]:
     return done
 
 
-def pending_games(directory: Path, from_ply: int) -> tuple[list[GameToAnalyse], int]:
+def pending_games(directory: Path, from_ply: int) -> tuple[list[GameRow], int]:
     """The games of the run in ``directory`` not analysed yet, and how many games it has."""
     games = read_games(directory)
     done = finished_games(directory, from_ply)
     return [game for game in games if game.game not in done], len(games)
 
 
-def analyse_run(directory: Path, from_ply: int, games: Sequence[GameToAnalyse],
+def analyse_run(directory: Path, from_ply: int, games: Sequence[GameRow],
                 jobs: int = 1, progress: Callable[[int], None] | None = None) -> None:
     """Analyse ``games`` of the run in ``directory`` (see ``pending_games``) with ``jobs``
     processes and append them to its analysis; ``progress(n)`` is told as games finish."""

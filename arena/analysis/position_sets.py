@@ -24,7 +24,7 @@ from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
 from arena.runs.directory import GAMES_FILE
 from arena.runs.openings import random_walk
-from arena.runs.rows import iter_columns
+from arena.runs.rows import read_rows
 
 SET_HELP = ("a shipped set (Test_L2_R1 or L2_R1), a file of move strings, random:A-B "
             "(random play stopped at A to B discs) or games:DIR[:A-B] (positions from a "
@@ -127,7 +127,7 @@ def game_positions(directory: Path, plies: tuple[int, int] | None, count: int | 
     rules = run_rules(directory)
     low, high = plies if plies else (0, rules.rows * rules.cols)
     found: dict[int, tuple[str, Position]] = {}
-    for _, moves in iter_columns(path, ("game", "moves")):
+    for moves in (row.moves for row in read_rows(path)):
         position = Position.empty(rules)
         for index, char in enumerate(moves):
             if low <= index <= high and not position.is_terminal:

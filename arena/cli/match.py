@@ -10,6 +10,7 @@ from arena.cli.options import command_line, finish_run, run_options
 from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
 from arena.protocol.players import is_interactive
+from arena.rules.results import Side
 from arena.runs.plan import (
     DEFAULT_RESULTS_DIR,
     FIRST_CHOICES,
@@ -29,7 +30,7 @@ def format_summary(summary: PairingSummary, directory: Path) -> str:
     forfeits = "; ".join(
         f"{agent} {summary.forfeits[(kind, side)]} {kind}"
         for kind in FORFEITS
-        for side, agent in (("a", "A"), ("b", "B"))
+        for side, agent in ((Side.A, "A"), (Side.B, "B"))
         if summary.forfeits[(kind, side)]
     )
     nodes = [summary.side_a.nodes_per_move, summary.side_b.nodes_per_move]

@@ -8,10 +8,11 @@ from pathlib import Path
 import click
 
 from arena.cli.options import DEFAULT_FROM_PLY
+from arena.report.game_text import header_lines, move_lines
 from arena.rules.errors import MalformedInputError
 from arena.rules.render import render_for_stdout
 from arena.runs.progress import progress_bar
-from arena.runs.recorded import RecordedGame, header_lines, load_recorded_games, move_lines
+from arena.runs.recorded import RecordedGame, load_recorded_games
 from arena.search.oracle import Oracle
 
 

@@ -57,8 +57,7 @@ class SprtProgressBar(ProgressBar):
 
     def _show(self) -> None:
         if self._bar is not None and self.llr:
-            self._bar.set_postfix_str("W/T/L {win}/{draw}/{loss}, ".format(**self.counts)
-                                      + self.llr)
+            self._bar.set_postfix_str(f"{self.wtl_text()}, {self.llr}")
 
 
 def format_sprt(run: SprtRun) -> str:

@@ -32,11 +32,12 @@ from typing import Any
 
 from arena.protocol.players import canonical_player
 from arena.rules.errors import ArenaError
+from arena.rules.results import Result
 from arena.runs.directory import GAMES_FILE
 from arena.runs.openings import load_openings
 from arena.runs.plan import GameSettings, MatchPlan, Pairing, default_out_dir
 from arena.runs.pool import Backend
-from arena.runs.rows import iter_columns
+from arena.runs.rows import read_rows
 from arena.runs.runner import MatchRun, Progress, run_games
 from arena.runs.summary import PairingSummary, csv_cells
 from arena.stats.elo import (
@@ -47,11 +48,10 @@ from arena.stats.elo import (
     SprtResult,
     Verdict,
     check_hypotheses,
-    pentanomial,
-    pentanomial_counts,
     sprt,
     sprt_bounds,
 )
+from arena.stats.tally import Tally
 
 __all__ = [
     "DEFAULT_BATCH_PAIRS", "DEFAULT_MAX_GAMES", "DEFAULT_OPENINGS", "DEFAULT_SPRT_DIR",
@@ -302,10 +302,10 @@ class _Monitor:
     total: int
     on_step: Callable[[SprtStep], None] | None
     steps: list[SprtStep] = field(default_factory=list)
-    _results: list[str] = field(init=False, repr=False)
+    _results: list[Result | None] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._results = [""] * self.total
+        self._results = [None] * self.total
 
     @property
     def stage(self) -> int:
@@ -318,9 +318,7 @@ class _Monitor:
 
     def stop(self, games: int) -> bool:
         """Check the test on games 0 to ``games - 1`` and record the step."""
-        results = self._results_before(games)
-        estimate = pentanomial(pentanomial_counts(zip(results[0::2], results[1::2],
-                                                      strict=True)))
+        estimate = Tally.of_pairs(self._results_before(games)).pentanomial()
         step = SprtStep(len(self.steps) + 1, estimate, self.test.check(estimate),
                         final=games == self.total)
         self._write(step)
@@ -329,12 +327,12 @@ class _Monitor:
             self.on_step(step)
         return step.decided
 
-    def _results_before(self, games: int) -> list[str]:
+    def _results_before(self, games: int) -> list[Result]:
         """A's results in games 0 to ``games - 1``, read from games.csv when some are new."""
-        if "" in self._results[:games]:
-            for game, result in iter_columns(self.directory / GAMES_FILE, ("game", "result")):
-                self._results[int(game)] = result
-        return self._results[:games]
+        if None in self._results[:games]:
+            for row in read_rows(self.directory / GAMES_FILE):
+                self._results[row.game] = row.result
+        return [result for result in self._results[:games] if result is not None]
 
     def _write(self, step: SprtStep) -> None:
         """Start sprt.csv afresh at the first batch, append to it after."""

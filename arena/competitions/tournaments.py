@@ -20,6 +20,7 @@ import numpy as np
 
 from arena.protocol.players import canonical_player
 from arena.rules.errors import ArenaError
+from arena.rules.results import Result
 from arena.runs.directory import GAMES_FILE
 from arena.runs.openings import NoOpenings, OpeningBook
 from arena.runs.plan import GameSettings, MatchPlan, Pairing
@@ -27,6 +28,7 @@ from arena.runs.pool import Backend
 from arena.runs.rows import load_games
 from arena.runs.runner import MatchRun, Progress, run_games
 from arena.stats.ratings import rate
+from arena.stats.tally import Tally
 from arena.system.files import write_atomically
 
 if TYPE_CHECKING:
@@ -44,9 +46,6 @@ BOOTSTRAP = 1000
 # The bootstrap's randomness: SeedSequence(run seed, spawn_key=(RATINGS_STREAM,)); the
 # openings use stream 1.
 RATINGS_STREAM = 2
-
-_FLIPPED = {"win": "loss", "draw": "draw", "loss": "win"}
-
 
 class TournamentError(ArenaError):
     """A tournament that cannot be played: too few agents, one given twice, a bad anchor."""
@@ -106,29 +105,27 @@ def ratings_rng(seed: int) -> np.random.Generator:
 
 
 def crosstable(games: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
-    """One row per agent and opponent that met (in ``order``): games, W/T/L, points, score,
-    from the row agent's point of view. Games of an agent against itself are left out."""
+    """One row per agent and opponent that met (in ``order``, agents not in it last): games,
+    W/T/L, points, score, from the row agent's point of view. Games of an agent against
+    itself are left out."""
     import pandas as pd
 
-    sides = pd.concat([
-        games[["agent_a", "agent_b", "result"]].set_axis(["agent", "opponent", "result"],
-                                                         axis=1),
-        games[["agent_b", "agent_a"]].set_axis(["agent", "opponent"], axis=1).assign(
-            result=games["result"].map(_FLIPPED)),
-    ], ignore_index=True)
-    sides = sides[sides["agent"] != sides["opponent"]]
-    counts = (sides.groupby(["agent", "opponent"])["result"].value_counts()
-              .unstack(fill_value=0)
-              .reindex(columns=["win", "draw", "loss"], fill_value=0)
-              .set_axis(["wins", "draws", "losses"], axis=1))
+    tallies: dict[tuple[str, str], Tally] = {}
+    for a, b, text in zip(games["agent_a"], games["agent_b"], games["result"], strict=True):
+        if a == b:
+            continue
+        result = Result(text)
+        tallies.setdefault((a, b), Tally()).add(result)
+        tallies.setdefault((b, a), Tally()).add(result.flip())
     rank = {agent: i for i, agent in enumerate(order)}
-    table = counts.reset_index()
-    table = table.sort_values(["agent", "opponent"], key=lambda column: column.map(rank),
-                              ignore_index=True)
-    table.insert(2, "games", table[["wins", "draws", "losses"]].sum(axis=1))
-    table["points"] = table["wins"] + table["draws"] / 2
-    table["score"] = table["points"] / table["games"]
-    return table[list(CROSSTABLE_COLUMNS)]
+
+    def place(item: tuple[tuple[str, str], Tally]) -> tuple[int, int]:
+        (agent, opponent), _ = item
+        return rank.get(agent, len(rank)), rank.get(opponent, len(rank))
+
+    rows = [(agent, opponent, tally.games, *tally.wtl, tally.points, tally.score)
+            for (agent, opponent), tally in sorted(tallies.items(), key=place)]
+    return pd.DataFrame(rows, columns=list(CROSSTABLE_COLUMNS))
 
 
 @dataclass(frozen=True)

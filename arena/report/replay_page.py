@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.report.game_text import result_line
 from arena.rules.errors import ArenaError
 from arena.runs.recorded import RecordedGame, load_recorded_games
 from arena.system.files import write_atomically
@@ -29,8 +30,8 @@ def game_record(game: RecordedGame) -> dict[str, Any]:
     final = game.positions[-1]
     x_player, o_player = game.players
     return {
-        "game": game.game, "x": x_player, "o": o_player, "moves": game.moves,
-        "opening": len(game.opening), "winner": game.winner, "result": game.result_line(),
+        "game": game.game, "x": x_player, "o": o_player, "moves": game.row.moves,
+        "opening": len(game.row.opening), "winner": game.winner, "result": result_line(game),
         "rows": game.rules.rows, "cols": game.rules.cols, "connect": game.rules.connect,
         "line": [list(cell) for cell in final.winning_cells()],
     }

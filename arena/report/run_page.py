@@ -26,6 +26,7 @@ from arena.report.blunders import CHART_FILE as BLUNDER_CHART
 from arena.report.blunders import blunder_section
 from arena.report.markdown import markdown_table
 from arena.rules.errors import ArenaError
+from arena.rules.results import Result, Side
 from arena.runs.directory import (
     GAMES_FILE,
     META_FILE,
@@ -46,7 +47,7 @@ from arena.runs.summary import (
 )
 from arena.runs.validation import check_games
 from arena.stats.elo import wilson
-from arena.stats.ratings import RATING_COLUMNS, RESULT_SCORES
+from arena.stats.ratings import RATING_COLUMNS
 from arena.system.files import write_atomically
 
 __all__ = [
@@ -118,7 +119,7 @@ def _check_values(games: pd.DataFrame, path: Path) -> None:
     blank = [c for c in _REQUIRED_NUMBERS if games[c].isna().any()]
     if blank:
         raise MalformedRunError(f"{path}: column {blank[0]} has empty values")
-    for column, allowed in (("result", set(RESULT_SCORES)), ("first", {"a", "b"})):
+    for column, allowed in (("result", set(Result)), ("first", set(Side))):
         bad = sorted(set(games[column]) - allowed)
         if bad:
             raise MalformedRunError(
@@ -143,7 +144,7 @@ def _read_games(path: Path) -> pd.DataFrame:
     for column in ("plies", "turns_a", "turns_b"):  # a byte a game, not eight
         games[column] = pd.to_numeric(games[column], downcast="integer")
     a_first = games["first"] == "a"
-    score = games["result"].map(RESULT_SCORES).astype(float)
+    score = games["result"].map({str(result): result.score for result in Result}).astype(float)
     return games.assign(
         score_a=score,
         first_agent=games["agent_a"].where(a_first, games["agent_b"]),

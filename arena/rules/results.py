@@ -1,8 +1,63 @@
-"""How a game ends: the ``Termination`` of every game, and which of them are forfeits."""
+"""How a game ends, as values: its ``Result`` from one side's point of view, the ``Side``
+(agent A or agent B of a pairing), and its ``Termination``; which terminations are forfeits.
+
+The values are the words games.csv records (``win``, ``a``, ``four_in_a_row``); everywhere
+else a result is one of these values, flipped with ``Result.flip`` for the other side.
+"""
 
 from __future__ import annotations
 
 from enum import StrEnum
+
+
+class Result(StrEnum):
+    """A game's result for one side (by convention agent A): win, draw or loss."""
+
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
+
+    @property
+    def score(self) -> float:
+        """The points it is worth: 1 for a win, 0.5 for a draw, 0 for a loss."""
+        return _SCORES[self]
+
+    def flip(self) -> Result:
+        """The same game's result for the other side."""
+        return _FLIPPED[self]
+
+    @classmethod
+    def of_winner(cls, winner: int, player: int) -> Result:
+        """The result for ``player`` (1 moves first, or 2) of a game ``winner`` won (0: a
+        draw)."""
+        if winner == 0:
+            return cls.DRAW
+        return cls.WIN if winner == player else cls.LOSS
+
+    @classmethod
+    def of_sign(cls, sign: int) -> Result:
+        """The result a value's sign means: positive a win, 0 a draw, negative a loss."""
+        return cls.WIN if sign > 0 else cls.LOSS if sign < 0 else cls.DRAW
+
+
+_SCORES = {Result.WIN: 1.0, Result.DRAW: 0.5, Result.LOSS: 0.0}
+_FLIPPED = {Result.WIN: Result.LOSS, Result.DRAW: Result.DRAW, Result.LOSS: Result.WIN}
+
+
+class Side(StrEnum):
+    """Agent A or agent B of a pairing (A is the first agent named: results are A's)."""
+
+    A = "a"
+    B = "b"
+
+    @property
+    def other(self) -> Side:
+        """The other side."""
+        return Side.B if self is Side.A else Side.A
+
+    def player(self, first: Side) -> int:
+        """The player this side is (1 moves first, 2) in a game where ``first`` moved first."""
+        return 1 if self is first else 2
 
 
 class Termination(StrEnum):

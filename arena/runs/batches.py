@@ -21,6 +21,7 @@ from arena.protocol.agent import Limit
 from arena.protocol.players import effective_limit, split_limit
 from arena.rules.board import Position, Rules
 from arena.rules.notation import parse_moves, play_moves
+from arena.rules.results import Side
 from arena.runs.adjudication import Adjudicator
 from arena.runs.directory import AgentOutput
 from arena.runs.game import play_game
@@ -33,9 +34,9 @@ class AgentCache:
     """The hosts of the agents a process plays: one per spec, side (A or B) and hosting."""
 
     def __init__(self) -> None:
-        self._hosts: dict[tuple[str, str, Hosting], Host] = {}
+        self._hosts: dict[tuple[str, Side, Hosting], Host] = {}
 
-    def get(self, spec: str, side: str, hosting: Hosting, engines: object = None) -> Host:
+    def get(self, spec: str, side: Side, hosting: Hosting, engines: object = None) -> Host:
         """The host of ``spec`` playing as ``side`` (made on first use, started by its game;
         ``engines``: the engines file of the run)."""
         key = (spec, side, hosting)
@@ -84,29 +85,21 @@ def play_task(task: GameTask, settings: GameSettings, agents: AgentCache,
     rng = np.random.Generator(np.random.PCG64(seed))
     spec_a, limit_a = _player(task.agent_a, settings.time_per_move)
     spec_b, limit_b = _player(task.agent_b, settings.time_per_move)
-    host_a = agents.get(spec_a, "a", settings.hosting, settings.engines)
-    host_b = agents.get(spec_b, "b", settings.hosting, settings.engines)
-    a, b = (0, 1) if task.first == "a" else (1, 0)
+    host_a = agents.get(spec_a, Side.A, settings.hosting, settings.engines)
+    host_b = agents.get(spec_b, Side.B, settings.hosting, settings.engines)
     players, limits = [host_a, host_b], [limit_a, limit_b]
-    if a == 1:
+    if task.first is Side.B:
         players.reverse()
         limits.reverse()
     opening, start = _start(settings.rules, task.opening)
     adjudicator = None if settings.adjudicate is None else Adjudicator(settings.adjudicate)
     record = play_game(players, (rng, rng), start, opening, limits, settings.time_bank,
                        adjudicator=adjudicator)
-    for side, name, host in (("a", task.agent_a, host_a), ("b", task.agent_b, host_b)):
+    for side, name, host in ((Side.A, task.agent_a, host_a), (Side.B, task.agent_b, host_b)):
         text = host.take_output()
         if text:
             outputs.append(AgentOutput(task.game, side, name, text))
-    result = "draw" if record.winner == 0 else "win" if record.winner == a + 1 else "loss"
-    return GameRow(
-        task.game, task.pair, seed, task.agent_a, task.agent_b, task.first, task.opening,
-        record.move_string, result, record.termination, len(record.moves),
-        round(record.seconds[a], 6), round(record.seconds[b], 6),
-        record.nodes[a], record.nodes[b], record.turns[a], record.turns[b],
-        record.error,
-    )
+    return GameRow.of_game(task, seed, record)
 
 
 class BatchResult(NamedTuple):

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, TextIO
 import numpy as np
 
 from arena.rules.errors import ArenaError
+from arena.rules.results import Side
 from arena.runs.plan import MatchPlan, plan_from_description
 from arena.runs.rows import COLUMNS, GameRow
 from arena.runs.validation import check_games
@@ -47,7 +48,7 @@ class AgentOutput(NamedTuple):
     """What an agent printed during one game."""
 
     game: int
-    side: str  # "a" or "b"
+    side: Side
     agent: str
     text: str
 

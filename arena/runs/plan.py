@@ -23,6 +23,7 @@ from arena.hosting.engines.engines_file import EnginesTable
 from arena.protocol.players import canonical_player
 from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.errors import ArenaError
+from arena.rules.results import Side
 from arena.runs.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
 
 DEFAULT_SEED = 42
@@ -108,7 +109,7 @@ class GameTask(NamedTuple):
     game: int
     agent_a: str
     agent_b: str
-    first: str  # "a" or "b"
+    first: Side  # who moves first
     pair: int | None
     opening: str
 
@@ -190,7 +191,7 @@ class MatchPlan:
         a_first = pairing.first == "a" or (pairing.first == "alternate" and local % 2 == 0)
         pair = local // 2 if self.openings.paired else None
         opening = self.openings.opening(game if pair is None else pair)
-        return GameTask(game, pairing.agent_a, pairing.agent_b, "a" if a_first else "b",
+        return GameTask(game, pairing.agent_a, pairing.agent_b, Side.A if a_first else Side.B,
                         pair, opening)
 
 

@@ -10,6 +10,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from arena.runs.rows import GameRow
+from arena.stats.tally import Tally
 
 
 class ProgressBar:
@@ -19,7 +20,7 @@ class ProgressBar:
 
     def __init__(self, enabled: bool):
         self.enabled = enabled
-        self.counts = {"win": 0, "draw": 0, "loss": 0}
+        self.tally = Tally()
         self.finished = 0
         self._bar: Any = None
 
@@ -35,12 +36,15 @@ class ProgressBar:
     def advance(self, rows: list[GameRow]) -> None:
         """Count finished games."""
         for row in rows:
-            self.counts[row.result] += 1
+            self.tally.add(row.result)
         self.finished += len(rows)
         if self._bar is not None:
-            self._bar.set_postfix_str("W/T/L {win}/{draw}/{loss}".format(**self.counts),
-                                      refresh=False)
+            self._bar.set_postfix_str(self.wtl_text(), refresh=False)
             self._bar.update(len(rows))
+
+    def wtl_text(self) -> str:
+        """Agent A's wins, ties and losses so far, as the bar shows them."""
+        return "W/T/L {}/{}/{}".format(*self.tally.wtl)
 
     def __enter__(self) -> Self:
         return self

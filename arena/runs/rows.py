@@ -1,14 +1,18 @@
-"""The rows of games.csv: one ``GameRow`` per game, read back as columns or a DataFrame."""
+"""The rows of games.csv: one ``GameRow`` per game, built once from a played game
+(``GameRow.of_game``), written as text by the csv module and read back typed
+(``GameRow.from_csv``, ``read_rows``) or as a DataFrame (``load_games``)."""
 
 from __future__ import annotations
 
 import csv
 from collections.abc import Iterator, Sequence
-from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from arena.rules.errors import ArenaError
+from arena.rules.results import Result, Side, Termination
+from arena.runs.game import GameRecord
+from arena.runs.plan import GameTask
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -21,11 +25,11 @@ class GameRow(NamedTuple):
     seed: int  # the game's seed: Generator(PCG64(seed)) is the agents' randomness
     agent_a: str
     agent_b: str
-    first: str  # "a" or "b": who moved first
+    first: Side  # who moved first
     opening: str  # move string
     moves: str  # the whole game's move string, opening included
-    result: str  # "win", "draw" or "loss" for agent A
-    termination: str
+    result: Result  # agent A's
+    termination: Termination
     plies: int
     time_a: float  # seconds agent A thought
     time_b: float
@@ -34,6 +38,35 @@ class GameRow(NamedTuple):
     turns_a: int  # how many times agent A was asked for a move
     turns_b: int
     error: str  # the message of a forfeit
+
+    @classmethod
+    def of_game(cls, task: GameTask, seed: int, record: GameRecord) -> GameRow:
+        """The row of ``task``'s game, played with ``seed`` as ``record`` tells it (the record
+        numbers players 1 and 2; the row names agents A and B)."""
+        a, b = (0, 1) if task.first is Side.A else (1, 0)
+        return cls(
+            task.game, task.pair, seed, task.agent_a, task.agent_b, task.first, task.opening,
+            record.move_string, Result.of_winner(record.winner, a + 1), record.termination,
+            len(record.moves), round(record.seconds[a], 6), round(record.seconds[b], 6),
+            record.nodes[a], record.nodes[b], record.turns[a], record.turns[b], record.error)
+
+    @classmethod
+    def from_csv(cls, fields: Sequence[str]) -> GameRow:
+        """A row of games.csv as its fields (ValueError if one does not parse; rows a run
+        wrote are checked by ``arena.runs.validation``)."""
+        (game, pair, seed, agent_a, agent_b, first, opening, moves, result, termination,
+         plies, time_a, time_b, nodes_a, nodes_b, turns_a, turns_b, error) = fields
+        return cls(int(game), int(pair) if pair else None, int(seed), agent_a, agent_b,
+                   Side(first), opening, moves, Result(result), Termination(termination),
+                   int(plies), float(time_a), float(time_b), int(nodes_a) if nodes_a else None,
+                   int(nodes_b) if nodes_b else None, int(turns_a), int(turns_b), error)
+
+    @property
+    def loser(self) -> Side | None:
+        """The side that lost (None for a draw)."""
+        if self.result is Result.DRAW:
+            return None
+        return Side.A if self.result is Result.LOSS else Side.B
 
 
 COLUMNS: tuple[str, ...] = GameRow._fields
@@ -57,13 +90,18 @@ def read_header(path: Path, reader: Iterator[list[str]]) -> bool:
     return header is not None
 
 
-def iter_columns(path: Path, names: Sequence[str]) -> Iterator[tuple[str, ...]]:
-    """The named columns (two or more) of every row of a games.csv, in file order."""
-    pick = itemgetter(*(COLUMNS.index(name) for name in names))
+def read_rows(path: Path) -> Iterator[GameRow]:
+    """Every row of a games.csv, in file order; GamesTableError names a row that does not
+    parse."""
     with path.open(newline="", encoding="utf-8") as file:
         reader = csv.reader(file)
-        if read_header(path, reader):
-            yield from map(pick, reader)
+        if not read_header(path, reader):
+            return
+        for fields in reader:
+            try:
+                yield GameRow.from_csv(fields)
+            except ValueError as error:
+                raise GamesTableError(f"{path}, line {reader.line_num}: {error}") from None
 
 
 def load_games(path: Path) -> pd.DataFrame:

@@ -31,6 +31,7 @@ from arena.protocol.objects import PREFIX as LOCAL_PREFIX
 from arena.protocol.players import effective_limit, split_limit, unsupported
 from arena.protocol.registry import AgentSpec, parse_spec
 from arena.rules.errors import AgentSpecError
+from arena.rules.results import Side
 from arena.runs.batches import AgentCache
 from arena.runs.directory import (
     AGENTS_LOG,
@@ -68,8 +69,8 @@ def resolve_agents(plan: MatchPlan, agents: AgentCache) -> list[ResolvedAgent]:
     the agent refuses) before any game is played.
     """
     settings = plan.settings
-    sides = {p.agent_b: "b" for p in reversed(plan.pairings)}
-    sides.update({p.agent_a: "a" for p in reversed(plan.pairings)})
+    sides = {p.agent_b: Side.B for p in reversed(plan.pairings)}
+    sides.update({p.agent_a: Side.A for p in reversed(plan.pairings)})
     resolved = []
     for name in plan.specs:
         text, own = split_limit(name)

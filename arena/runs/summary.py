@@ -24,15 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from arena.rules.results import FORFEITS, Termination
+from arena.rules.results import FORFEITS, Result, Side, Termination
 from arena.runs.directory import GAMES_FILE, SUMMARY_FILE
-from arena.runs.rows import iter_columns
-from arena.stats.elo import EloEstimate, pentanomial, pentanomial_counts, trinomial
+from arena.runs.rows import GameRow, read_rows
+from arena.stats.elo import EloEstimate
+from arena.stats.tally import Tally
 from arena.system.files import file_digest, write_atomically
-
-# The columns of games.csv a summary reads, in the order PairingSummary.add takes them.
-READ_COLUMNS = ("game", "pair", "first", "moves", "result", "termination", "plies",
-                "time_a", "time_b", "nodes_a", "nodes_b", "turns_a", "turns_b")
 
 SUMMARY_COLUMNS = (
     "agent_a", "agent_b", "games", "wins", "draws", "losses",
@@ -45,7 +42,7 @@ SUMMARY_COLUMNS = (
 
 
 @dataclass
-class Side:
+class Cost:
     """What one agent of a pairing spent: seconds, turns and nodes (when reported)."""
 
     seconds: float = 0.0
@@ -53,13 +50,13 @@ class Side:
     nodes: int = 0
     turns_with_nodes: int = 0
 
-    def add(self, seconds: str, turns: str, nodes: str) -> None:
-        """Add one game's columns."""
-        self.seconds += float(seconds)
-        self.turns += int(turns)
-        if nodes:
-            self.nodes += int(nodes)
-            self.turns_with_nodes += int(turns)
+    def add(self, seconds: float, turns: int, nodes: int | None) -> None:
+        """Add one game's figures."""
+        self.seconds += seconds
+        self.turns += turns
+        if nodes is not None:
+            self.nodes += nodes
+            self.turns_with_nodes += turns
 
     @property
     def ms_per_move(self) -> float:
@@ -79,57 +76,55 @@ class PairingSummary:
     agent_a: str
     agent_b: str
     first_game: int
-    results: Counter[str] = field(default_factory=Counter)
-    forfeits: Counter[tuple[str, str]] = field(default_factory=Counter)
+    tally: Tally = field(default_factory=Tally)  # agent A's, games and complete pairs
+    forfeits: Counter[tuple[Termination, Side]] = field(default_factory=Counter)  # by loser
     adjudicated: int = 0  # games ended with the solver's result (not in summary.csv)
     plies: int = 0
-    side_a: Side = field(default_factory=Side)
-    side_b: Side = field(default_factory=Side)
+    side_a: Cost = field(default_factory=Cost)
+    side_b: Cost = field(default_factory=Cost)
     _game_hashes: array[int] = field(default_factory=lambda: array("q"), repr=False)
-    _half_pairs: dict[str, str] = field(default_factory=dict, repr=False)
-    _pairs: Counter[tuple[str, str]] = field(default_factory=Counter, repr=False)
+    _half_pairs: dict[int, Result] = field(default_factory=dict, repr=False)
     _unpaired: int = 0
 
-    def add(self, row: Sequence[str]) -> None:
-        """Count one row of games.csv, given as its ``READ_COLUMNS``."""
-        (game, pair, first, moves, result, termination, plies,
-         time_a, time_b, nodes_a, nodes_b, turns_a, turns_b) = row
-        self.first_game = min(self.first_game, int(game))
-        self.results[result] += 1
-        if termination in FORFEITS:
-            self.forfeits[(termination, "a" if result == "loss" else "b")] += 1
-        elif termination == Termination.ADJUDICATED:
+    def add(self, row: GameRow) -> None:
+        """Count one game."""
+        self.first_game = min(self.first_game, row.game)
+        self.tally.add(row.result)
+        loser = row.loser
+        if row.termination in FORFEITS and loser is not None:
+            self.forfeits[(row.termination, loser)] += 1
+        elif row.termination is Termination.ADJUDICATED:
             self.adjudicated += 1
-        self.plies += int(plies)
-        self.side_a.add(time_a, turns_a, nodes_a)
-        self.side_b.add(time_b, turns_b, nodes_b)
-        self._game_hashes.append(hash((first, moves)))  # 8 bytes a game, not a set entry
-        if not pair:
+        self.plies += row.plies
+        self.side_a.add(row.time_a, row.turns_a, row.nodes_a)
+        self.side_b.add(row.time_b, row.turns_b, row.nodes_b)
+        self._game_hashes.append(hash((row.first.value, row.moves)))  # 8 bytes a game
+        if row.pair is None:
             self._unpaired += 1
-        elif pair in self._half_pairs:
-            self._pairs[(self._half_pairs.pop(pair), result)] += 1
+        elif row.pair in self._half_pairs:
+            self.tally.add_pair(self._half_pairs.pop(row.pair), row.result)
         else:
-            self._half_pairs[pair] = result
+            self._half_pairs[row.pair] = row.result
 
     @property
     def games(self) -> int:
         """Games counted."""
-        return sum(self.results.values())
+        return self.tally.games
 
     @property
     def wins(self) -> int:
         """Games agent A won."""
-        return self.results["win"]
+        return self.tally.wins
 
     @property
     def draws(self) -> int:
         """Games drawn."""
-        return self.results["draw"]
+        return self.tally.draws
 
     @property
     def losses(self) -> int:
         """Games agent A lost."""
-        return self.results["loss"]
+        return self.tally.losses
 
     @property
     def distinct_games(self) -> int:
@@ -139,19 +134,17 @@ class PairingSummary:
     @property
     def paired(self) -> bool:
         """True when every game has its pair partner."""
-        return bool(self._pairs) and not self._unpaired and not self._half_pairs
+        return any(self.tally.pairs) and not self._unpaired and not self._half_pairs
 
     @property
     def estimate(self) -> EloEstimate:
         """Elo, nElo and LOS of agent A: pentanomial when paired, trinomial otherwise."""
-        if self.paired:
-            return pentanomial(pentanomial_counts(self._pairs.elements()))
-        return trinomial(self.wins, self.draws, self.losses)
+        return self.tally.pentanomial() if self.paired else self.tally.trinomial()
 
     def row(self) -> dict[str, Any]:
         """The pairing's row of summary.csv."""
         estimate = self.estimate
-        score = (self.wins + self.draws / 2) / self.games
+        score = self.tally.score
         return {
             "agent_a": self.agent_a, "agent_b": self.agent_b, "games": self.games,
             "wins": self.wins, "draws": self.draws, "losses": self.losses,
@@ -161,8 +154,7 @@ class PairingSummary:
             "elo": estimate.elo, "elo_low": estimate.elo_interval.low,
             "elo_high": estimate.elo_interval.high, "nelo": estimate.nelo,
             "nelo_error": estimate.nelo_error, "los": estimate.los,
-            **{f"{kind}_{side}": self.forfeits[(kind, side)]
-               for kind in FORFEITS for side in ("a", "b")},
+            **{f"{kind}_{side}": self.forfeits[(kind, side)] for kind in FORFEITS for side in Side},
             "distinct_games": self.distinct_games, "mean_plies": self.plies / self.games,
             "ms_per_move_a": self.side_a.ms_per_move, "ms_per_move_b": self.side_b.ms_per_move,
             "nodes_per_move_a": _blank_if_none(self.side_a.nodes_per_move),
@@ -200,10 +192,11 @@ def wtl_text(counts: Sequence[int]) -> str:
 def summarize(games_csv: Path) -> list[PairingSummary]:
     """One summary per pairing of a games.csv, in the order of the pairings' first games."""
     pairings: dict[tuple[str, str], PairingSummary] = {}
-    for agent_a, agent_b, *row in iter_columns(games_csv, ("agent_a", "agent_b", *READ_COLUMNS)):
-        summary = pairings.get((agent_a, agent_b))
+    for row in read_rows(games_csv):
+        summary = pairings.get((row.agent_a, row.agent_b))
         if summary is None:
-            summary = pairings[(agent_a, agent_b)] = PairingSummary(agent_a, agent_b, int(row[0]))
+            summary = pairings[(row.agent_a, row.agent_b)] = PairingSummary(
+                row.agent_a, row.agent_b, row.game)
         summary.add(row)
     return sorted(pairings.values(), key=lambda summary: summary.first_game)
 
@@ -244,15 +237,17 @@ def unanimous_forfeits(games_csv: Path) -> list[Unanimous]:
     (a broken agent, not a weak one)."""
     kinds: dict[str, set[str]] = {}
     examples: dict[str, str] = {}
-    for agent_a, agent_b, result, termination, error in iter_columns(
-            games_csv, ("agent_a", "agent_b", "result", "termination", "error")):
-        if result == "draw":
-            kinds.setdefault(agent_a, set()).add("")
-            kinds.setdefault(agent_b, set()).add("")
+    for row in read_rows(games_csv):
+        loser = row.loser
+        if loser is None:
+            kinds.setdefault(row.agent_a, set()).add("")
+            kinds.setdefault(row.agent_b, set()).add("")
             continue
-        loser, winner = (agent_a, agent_b) if result == "loss" else (agent_b, agent_a)
+        loser_name, winner = (row.agent_a, row.agent_b) if loser is Side.A else \
+            (row.agent_b, row.agent_a)
         kinds.setdefault(winner, set()).add("")
-        kinds.setdefault(loser, set()).add(termination if termination in FORFEITS else "")
-        examples.setdefault(loser, error)
+        kinds.setdefault(loser_name, set()).add(
+            row.termination if row.termination in FORFEITS else "")
+        examples.setdefault(loser_name, row.error)
     return [Unanimous(agent, next(iter(found)), examples[agent])
             for agent, found in kinds.items() if len(found) == 1 and "" not in found]

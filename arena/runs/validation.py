@@ -15,21 +15,29 @@ import csv
 import math
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 import numpy as np
 
 from arena.rules.board import Rules
-from arena.rules.results import FORFEITS, Termination
+from arena.rules.results import FORFEITS, Result, Side, Termination
 from arena.runs.plan import MatchPlan, game_seed
 from arena.runs.rows import COLUMNS, GamesTableError, read_header
 
-RESULTS = ("win", "draw", "loss")
-TERMINATIONS = frozenset(Termination)
 CHUNK = 100_000
 """Rows replayed by the kernel at a time (bounded memory for any run)."""
 
+RESULTS = frozenset(Result)
+TERMINATIONS = frozenset(Termination)
 PLAN_FIELDS = ("pair", "seed", "agent_a", "agent_b", "first", "opening")
+
+
+class Claim(NamedTuple):
+    """What a row says of its game's ending: who moved first, A's result, the termination."""
+
+    first: Side
+    result: Result
+    termination: Termination
 
 
 class _Pending:
@@ -38,9 +46,9 @@ class _Pending:
     def __init__(self) -> None:
         self.lines: list[int] = []
         self.moves: list[str] = []
-        self.claims: list[tuple[str, str, str]] = []  # first, result, termination
+        self.claims: list[Claim] = []
 
-    def add(self, line: int, moves: str, claim: tuple[str, str, str]) -> None:
+    def add(self, line: int, moves: str, claim: Claim) -> None:
         self.lines.append(line)
         self.moves.append(moves)
         self.claims.append(claim)
@@ -99,7 +107,7 @@ def _lines(path: Path, file: BinaryIO, length: int | None) -> Iterator[str]:
 
 
 def _check_row(path: Path, line: int, row: list[str], plan: MatchPlan,
-               finished: np.ndarray) -> tuple[int, str, tuple[str, str, str]]:
+               finished: np.ndarray) -> tuple[int, str, Claim]:
     """The row's game, moves and claimed ending, once every field fits the plan."""
     def bad(problem: str) -> GamesTableError:
         return GamesTableError(f"{path}, line {line}: {problem}; this row is not a game of "
@@ -117,14 +125,14 @@ def _check_row(path: Path, line: int, row: list[str], plan: MatchPlan,
     task = plan.task(game)
     expected = ("" if task.pair is None else str(task.pair),
                 str(game_seed(plan.settings.seed, game)), task.agent_a, task.agent_b,
-                task.first, task.opening)
+                task.first.value, task.opening)
     found = (pair, seed, agent_a, agent_b, first, opening)
     if found != expected:
         name, value, wanted = next(item for item in zip(PLAN_FIELDS, found, expected,
                                                         strict=True) if item[1] != item[2])
         raise bad(f"{name} is {value!r} where game {game} has {wanted!r}")
     if result not in RESULTS:
-        raise bad(f"result {result!r} is not one of {', '.join(RESULTS)}")
+        raise bad(f"result {result!r} is not one of {', '.join(Result)}")
     if termination not in TERMINATIONS:
         raise bad(f"termination {termination!r} is not one of {', '.join(Termination)}")
     if not moves.startswith(opening):
@@ -143,7 +151,7 @@ def _check_row(path: Path, line: int, row: list[str], plan: MatchPlan,
                         ("turns_a", turns_a), ("turns_b", turns_b)):
         if not value.isdigit():
             raise bad(f"{name} {value!r} is not a whole number")
-    return game, moves, (first, result, termination)
+    return game, moves, Claim(Side(first), Result(result), Termination(termination))
 
 
 def _adjudication_problem(ply: int | None, opening: str, moves: str) -> str:
@@ -187,7 +195,7 @@ def _check_endings(path: Path, pending: _Pending, rules: Rules) -> None:
                                   "this run")
 
 
-def _ending_problem(moves: str, claim: tuple[str, str, str], code: int) -> str:
+def _ending_problem(moves: str, claim: Claim, code: int) -> str:
     """What is wrong with a row's claimed ending, given how its moves replay ('' if right)."""
     from arena.search.kernels.endings import BAD_COLUMN, FULL, ONGOING, PAST_END, WON
 
@@ -203,12 +211,10 @@ def _ending_problem(moves: str, claim: tuple[str, str, str], code: int) -> str:
         return ""  # any result: the solver's proof is not repeated here
     if code == ONGOING and termination not in FORFEITS:
         return f"moves {moves!r} leave the game unfinished, yet it ended in {termination}"
-    a_player = 1 if first == "a" else 2
     if code == FULL:
-        expected = "draw"
+        expected = Result.DRAW
     else:  # the last mover won, or the side to move (the other player) forfeited
-        winner = 2 - len(moves) % 2
-        expected = "win" if winner == a_player else "loss"
+        expected = Result.of_winner(2 - len(moves) % 2, Side.A.player(first))
     if result != expected:
         return f"moves {moves!r} ending in {termination} make the result {expected}, not {result}"
     return ""

@@ -30,7 +30,7 @@ so that every score is exact to double precision; bad counts raise ``ValueError`
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from numbers import Real
@@ -67,7 +67,6 @@ __all__ = [
     "los",
     "normal_cdf",
     "pentanomial",
-    "pentanomial_counts",
     "score_from_elo",
     "sprt",
     "sprt_bounds",
@@ -361,36 +360,6 @@ def pentanomial(counts: Sequence[int]) -> EloEstimate:
     s = sum(a * k for a, k in zip(PENTA_SCORES, c, strict=True)) / pairs
     var = sum(k * (a - s) ** 2 for a, k in zip(PENTA_SCORES, c, strict=True)) / pairs
     return _estimate("pentanomial", c, pairs, 2 * pairs, s, var)
-
-
-_PAIR_INDEX: dict[tuple[str, str], int] = {
-    ("loss", "loss"): 0,
-    ("loss", "draw"): 1,
-    ("draw", "loss"): 1,
-    ("win", "loss"): 2,
-    ("loss", "win"): 2,
-    ("draw", "draw"): 3,
-    ("win", "draw"): 4,
-    ("draw", "win"): 4,
-    ("win", "win"): 5,
-}
-
-
-def pentanomial_counts(pairs: Iterable[tuple[str, str]]) -> tuple[int, int, int, int, int, int]:
-    """Count game pairs into (LL, LD, WL, DD, WD, WW).
-
-    Each pair holds two results ('win', 'draw' or 'loss') from the same agent's view.
-    """
-    counts = [0] * 6
-    for pair in pairs:
-        items = tuple(pair)
-        index = _PAIR_INDEX.get((items[0], items[1])) if len(items) == 2 else None
-        if index is None:
-            raise ValueError(
-                f"pentanomial_counts: expected two of 'win', 'draw', 'loss', got {pair!r}"
-            )
-        counts[index] += 1
-    return (counts[0], counts[1], counts[2], counts[3], counts[4], counts[5])
 
 
 # --------------------------------------------------------------------------- SPRT

@@ -13,16 +13,15 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-__all__ = ["ELO_PER_NAT", "RATING_COLUMNS", "RESULT_SCORES", "bradley_terry", "rate"]
+from arena.rules.results import Result
+
+__all__ = ["ELO_PER_NAT", "RATING_COLUMNS", "bradley_terry", "rate"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 ELO_PER_NAT: float = 400.0 / math.log(10.0)
 """Elo points per unit of natural log-odds strength."""
-
-RESULT_SCORES: dict[str, float] = {"win": 1.0, "draw": 0.5, "loss": 0.0}
-"""Score of agent A for each result string."""
 
 RATING_COLUMNS: tuple[str, ...] = ("rank", "agent", "rating", "low", "high", "games", "score")
 
@@ -139,11 +138,11 @@ def _prepare(games: pd.DataFrame) -> tuple[list[str], IntArray, IntArray, FloatA
         if games[col].isna().any():
             raise ValueError(f"ratings: column {col} has missing agent names")
     result = games["result"].astype(str)
-    bad = sorted(set(result) - set(RESULT_SCORES))
+    bad = sorted(set(result) - set(Result))
     if bad:
         raise ValueError(
             f"ratings: unknown result(s) {', '.join(map(repr, bad[:5]))}; "
-            "expected 'win', 'draw' or 'loss'"
+            f"expected {', '.join(map(repr, map(str, Result)))}"
         )
     names_a = games["agent_a"].astype(str).to_numpy()
     names_b = games["agent_b"].astype(str).to_numpy()
@@ -151,7 +150,7 @@ def _prepare(games: pd.DataFrame) -> tuple[list[str], IntArray, IntArray, FloatA
     index = {name: i for i, name in enumerate(agents)}
     a = np.array([index[x] for x in names_a], dtype=np.int64)
     b = np.array([index[x] for x in names_b], dtype=np.int64)
-    score = np.asarray(result.map(RESULT_SCORES), dtype=np.float64)
+    score = np.asarray(result.map({str(r): r.score for r in Result}), dtype=np.float64)
 
     # resampling units: a game pair (same pair id, same two agents) or a lone game
     lo, hi = np.minimum(a, b), np.maximum(a, b)

@@ -1,0 +1,110 @@
+"""Recorded games told in text, for ``arena show`` and the replay page: the header, the
+result in words, one line per move and, with an oracle (the solver), every move's score
+against the best one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.runs.recorded import RecordedGame
+from arena.search.oracle import Oracle, score_text
+
+TERMINATION_WORDS = {
+    "four_in_a_row": "four in a row",
+    "board_full": "a full board",
+    "illegal_move": "an illegal move",
+    "agent_error": "an agent error",
+    "agent_crash": "an agent crash",
+    "time_forfeit": "a time forfeit",
+    "adjudicated": "adjudication (the solver's proof)",
+}
+SYMBOL = {1: "X", 2: "O"}
+
+
+def result_line(game: RecordedGame) -> str:
+    """Who won, how, and in how many plies."""
+    row = game.row
+    ending = TERMINATION_WORDS.get(row.termination, row.termination)
+    plies = len(game.columns)
+    if game.winner == 0:
+        text = f"Draw by {ending} after {plies} plies."
+    else:
+        name = game.players[game.winner - 1]
+        text = f"{name} ({SYMBOL[game.winner]}) wins by {ending} after {plies} plies."
+    return text + (f" Error: {row.error}" if row.error else "")
+
+
+@dataclass(frozen=True)
+class MoveScore:
+    """One move judged by the oracle, from the mover's point of view (Pons' scores)."""
+
+    ply: int  # 1-based
+    column: int
+    played: int  # the score of the move played
+    best: int  # the score of the best move
+
+    @property
+    def verdict(self) -> str:
+        """"" for a best move; "inaccuracy" when it keeps the result but wins slower or
+        loses faster; "mistake" when it throws a win to a draw or a draw to a loss;
+        "blunder" when it throws a win away to a loss."""
+        if self.played == self.best:
+            return ""
+        change = _sign(self.best) - _sign(self.played)
+        return ("inaccuracy", "mistake", "blunder")[change]
+
+
+def _sign(score: int) -> int:
+    return (score > 0) - (score < 0)
+
+
+def score_moves(game: RecordedGame, oracle: Oracle, from_ply: int = 0,
+                advance: Callable[[int], None] | None = None) -> list[MoveScore | None]:
+    """Every move of ``game`` scored by ``oracle`` beside the best move of its position;
+    None for the moves played before ``from_ply`` discs were on the board. ``advance(1)`` is
+    called after each move scored."""
+    scored: list[MoveScore | None] = []
+    for ply, column in enumerate(game.columns):
+        if ply < from_ply:
+            scored.append(None)
+            continue
+        scores = oracle.column_scores(game.positions[ply])
+        scored.append(MoveScore(ply + 1, column, scores[column], max(scores.values())))
+        if advance is not None:
+            advance(1)
+    return scored
+
+
+def header_lines(game: RecordedGame, directory: Path) -> list[str]:
+    """The game's title, players, opening and result."""
+    first, second = game.players
+    lines = [f"Game {game.game} of {directory}, {game.rules}",
+             f"X (player 1, moved first): {first}", f"O (player 2): {second}"]
+    opening = game.row.opening
+    if opening:
+        lines.append(f"Opening: {opening} ({len(opening)} plies)")
+    lines += [f"Moves: {game.row.moves or '(none)'}", result_line(game)]
+    return lines
+
+
+def move_lines(game: RecordedGame, oracle: Oracle | None = None, from_ply: int = 0,
+               advance: Callable[[int], None] | None = None) -> list[str]:
+    """One line per move: ply, player, column; with an oracle, the score against the best
+    (from ``from_ply`` discs on; ``advance`` as in ``score_moves``)."""
+    scores = score_moves(game, oracle, from_ply, advance) if oracle is not None else None
+    lines = []
+    for ply, column in enumerate(game.columns):
+        mover = 1 + ply % 2
+        line = f"{ply + 1:>3}. {SYMBOL[mover]} column {column + 1}"
+        if ply < len(game.row.opening):
+            line += "  (opening)"
+        score = scores[ply] if scores is not None else None
+        if score is not None:
+            line += f"  score {score_text(score.played):>3} (best {score_text(score.best)})"
+            if score.verdict:
+                line += f"  {score.verdict}"
+        lines.append(line)
+    return lines
+
