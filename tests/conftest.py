@@ -1,10 +1,10 @@
-"""Shared hypothesis strategies (``st.from_type(Rules)``, ``st.from_type(Position)``),
-hand-drawn positions (``position_of``), positions of random games for the search agents, and a
-private cache directory for the whole session.
+"""Fixtures and hooks for the whole suite: hypothesis strategies for ``st.from_type(Rules)`` and
+``st.from_type(Position)``, and a private cache directory for the whole session.
 
 Rules are drawn from the whole allowed space (cols <= 9, cols x (rows + 1) <= 64,
 3 <= connect <= max(rows, cols)), with the extreme boards offered first; positions are
-random legal games on such boards, stopped at a random ply or when the game ends.
+random legal games on such boards, stopped at a random ply or when the game ends. Plain
+helpers that tests import (positions, the CLI, paths) are in ``tests/helpers/``.
 """
 
 from __future__ import annotations
@@ -12,24 +12,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-import numpy as np
 import pytest
 from hypothesis import strategies as st
 
 from arena.rules.board import BITBOARD_BITS, MAX_COLUMNS, Position, Rules
-from arena.rules.notation import from_array
 from arena.system.cachedir import CACHE_ENV
-
-EXTREME_RULES = (
-    Rules(rows=63, cols=1, connect=3),  # one tall column
-    Rules(rows=63, cols=1, connect=63),
-    Rules(rows=6, cols=9, connect=4),  # widest
-    Rules(rows=7, cols=8, connect=4),  # exactly 64 bits
-    Rules(rows=7, cols=8, connect=8),  # connect = max(rows, cols)
-    Rules(rows=1, cols=9, connect=3),  # one row
-    Rules(rows=31, cols=2, connect=31),
-    Rules(),
-)
+from tests.helpers.positions import EXTREME_RULES
 
 
 @st.composite
@@ -58,45 +46,6 @@ st.register_type_strategy(Rules, st.one_of(st.sampled_from(EXTREME_RULES), any_r
 st.register_type_strategy(Position, any_positions())
 
 
-def position_of(rows: list[str], connect: int = 4) -> Position:
-    """A position from rows drawn top to bottom: x = player 1, o = player 2, . = empty."""
-    cells = [[".xo".index(c) for c in row] for row in reversed(rows)]
-    return from_array(np.array(cells, dtype=np.int8), connect=connect)
-
-
-def random_positions(rules: Rules, count: int, seed: int) -> list[Position]:
-    """Non-terminal positions of random games, stopped at random plies."""
-    rng = np.random.default_rng(seed)
-    positions: list[Position] = []
-    while len(positions) < count:
-        position = Position.empty(rules)
-        for _ in range(int(rng.integers(rules.rows * rules.cols))):
-            position = position.play(int(rng.choice(position.legal_moves())))
-            if position.is_terminal:
-                break
-        if not position.is_terminal:
-            positions.append(position)
-    return positions
-
-
-def winning_positions(count: int) -> list[Position]:
-    """Random positions of the standard board where the side to move can win at once."""
-    return [p for p in random_positions(Rules(), 20 * count, seed=1) if p.winning_moves()][:count]
-
-
-def blocking_positions(count: int) -> list[tuple[Position, int]]:
-    """Random positions with a single opponent win to block, which the block does not feed."""
-    found = []
-    for position in random_positions(Rules(), 30 * count, seed=2):
-        threats = position.winning_moves(3 - position.side_to_move)
-        if position.winning_moves() or len(threats) != 1:
-            continue
-        after = position.play(threats[0])
-        if not after.is_terminal and not after.winning_moves():
-            found.append((position, threats[0]))
-    return found[:count]
-
-
 @pytest.fixture(autouse=True, scope="session")
 def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Tests neither read nor write the user's cache (opening books, solved positions)."""
@@ -107,3 +56,14 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         os.environ.pop(CACHE_ENV, None)
     else:
         os.environ[CACHE_ENV] = previous
+
+
+@pytest.fixture
+def no_engines_file() -> Iterator[None]:
+    """The test starts without an engines table in effect, and leaves none behind (use it with
+    ``pytestmark = pytest.mark.usefixtures("no_engines_file")``)."""
+    from arena.hosting.engines.engines_file import use_engines
+
+    use_engines(None)
+    yield
+    use_engines(None)

@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from arena.analysis import scores as scores_module
 from arena.analysis.accuracy import (
@@ -21,13 +20,14 @@ from arena.analysis.accuracy import (
 )
 from arena.analysis.position_sets import PositionSetError, load_position_set
 from arena.analysis.scores import ScoreCache, score_positions
-from arena.cli import main
 from arena.protocol.agent import BaseAgent
 from arena.rules.board import Position, Rules
 from arena.search.solver import column_scores
+from tests.helpers.cli import invoke
+from tests.helpers.paths import DATA
 
 HERE = __file__  # agents of this file, loaded by path (in a child process of their own)
-AGENTS = Path(__file__).parent / "data" / "hosting_agents.py"
+AGENTS = DATA / "hosting_agents.py"
 STANDARD = Rules()
 
 
@@ -60,9 +60,9 @@ def test_rates_of_an_agent_with_a_known_move(tmp_path: Path) -> None:
     ("Interrupts", "agent_error): KeyboardInterrupt"),
 ])
 def test_an_agent_that_fails_is_one_line(tmp_path: Path, agent: str, reason: str) -> None:
-    result = CliRunner().invoke(main, ["accuracy", f"{AGENTS}:{agent}", "--set", "Test_L3_R1",
-                                       "--positions", "3", "--out", str(tmp_path / "out"),
-                                       "--quiet"])
+    result = invoke("accuracy", f"{AGENTS}:{agent}", "--set", "Test_L3_R1",
+                    "--positions", "3", "--out", str(tmp_path / "out"),
+                    "--quiet")
     assert result.exit_code == 2, result.output
     assert result.output.count("\n") == 1
     assert "failed on position" in result.output and reason in result.output
@@ -109,9 +109,9 @@ def test_position_sets() -> None:
 
 def test_positions_from_a_run(tmp_path: Path) -> None:
     run = tmp_path / "run"
-    result = CliRunner().invoke(main, ["match", "random", "random", "-n", "4", "--rows", "4",
-                                       "--cols", "5", "--connect", "3", "--out", str(run),
-                                       "--quiet", "--no-report", "-j", "1"])
+    result = invoke("match", "random", "random", "-n", "4", "--rows", "4",
+                    "--cols", "5", "--connect", "3", "--out", str(run),
+                    "--quiet", "--no-report", "-j", "1")
     assert result.exit_code == 0, result.output
     games = pd.read_csv(run / "games.csv", dtype={"moves": str})
     found = load_position_set(f"games:{run}:2-4", STANDARD, None)
@@ -142,9 +142,9 @@ def test_results_merge_and_open_in_pandas_with_their_types(tmp_path: Path) -> No
 
 def test_the_command_writes_its_files_and_a_table(tmp_path: Path) -> None:
     out = tmp_path / "acc"
-    result = CliRunner().invoke(main, [
+    result = invoke(
         "accuracy", "random", "negamax:depth=2", "negamax:depth=4", "--set", "Test_L3_R1",
-        "--positions", "30", "--out", str(out), "--cache", str(tmp_path / "cache"), "-j", "1"])
+        "--positions", "30", "--out", str(out), "--cache", str(tmp_path / "cache"), "-j", "1")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].split()[:3] == ["agent", "set", "positions"]
@@ -161,7 +161,7 @@ def test_the_command_writes_its_files_and_a_table(tmp_path: Path) -> None:
     (["random", "--set", "missing.txt"], "not a shipped set"),
 ])
 def test_bad_input_is_a_one_line_error(tmp_path: Path, args: list[str], message: str) -> None:
-    result = CliRunner().invoke(main, ["accuracy", *args, "--cache", str(tmp_path)])
+    result = invoke("accuracy", *args, "--cache", str(tmp_path))
     assert result.exit_code == 2
     assert result.stderr.startswith("arena: error: ") and message in result.stderr
     assert len(result.stderr.splitlines()) == 1

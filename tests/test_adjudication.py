@@ -8,11 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from brute_force_oracle import BruteForceOracle
-from click.testing import CliRunner
 
 from arena.analysis.scored_positions import load_set
-from arena.cli import main
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
@@ -20,6 +17,8 @@ from arena.rules.notation import from_moves, parse_moves
 from arena.runs.adjudication import Adjudicator
 from arena.runs.game import play_game
 from arena.runs.plan import GameSettings
+from tests.helpers.brute_force_oracle import BruteForceOracle
+from tests.helpers.cli import arena
 
 SMALL = Rules(rows=4, cols=4, connect=3)
 SMALL_OPTIONS = ("--rows", "4", "--cols", "4", "--connect", "3")
@@ -30,11 +29,6 @@ def proven_winner(position: Position) -> int:
     best = max(BruteForceOracle().column_scores(position).values())
     mover = position.side_to_move
     return mover if best > 0 else 3 - mover if best < 0 else 0
-
-
-def arena(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.output
 
 
 def rows(directory: Path) -> list[dict[str, str]]:

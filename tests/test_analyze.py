@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from arena.analysis.annotate import (
     ANALYSIS_FILE,
@@ -21,12 +20,12 @@ from arena.analysis.annotate import (
     load_analysis,
     pending_games,
 )
-from arena.cli import main
 from arena.report.blunders import blunder_rates, phase_names
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
 from arena.runs.rows import COLUMNS, GameRow
 from arena.search.solver import solve
+from tests.helpers.cli import invoke
 
 STANDARD = Rules()
 # Player 1 stacks three discs in column 1, player 2 in column 2; player 1 then misses the win
@@ -142,15 +141,15 @@ def test_rates_per_agent_and_phase(tmp_path: Path) -> None:
 
 def test_the_command_and_the_report(tmp_path: Path) -> None:
     run = tmp_path / "run"
-    played = CliRunner().invoke(main, ["match", "negamax:depth=2", "random", "-n", "6",
-                                       "--rows", "4", "--cols", "5", "--out", str(run),
-                                       "--quiet", "--no-report", "-j", "1"])
+    played = invoke("match", "negamax:depth=2", "random", "-n", "6",
+                    "--rows", "4", "--cols", "5", "--out", str(run),
+                    "--quiet", "--no-report", "-j", "1")
     assert played.exit_code == 0, played.output
-    result = CliRunner().invoke(main, ["analyze", str(run), "--from-ply", "2", "-j", "1"])
+    result = invoke("analyze", str(run), "--from-ply", "2", "-j", "1")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("Games       6 analysed (6 now), moves from ply 2 on")
     assert "negamax:depth=2: " in result.stdout and "random: " in result.stdout
-    again = CliRunner().invoke(main, ["analyze", str(run), "--from-ply", "2", "-j", "1"])
+    again = invoke("analyze", str(run), "--from-ply", "2", "-j", "1")
     assert "6 analysed (0 now)" in again.stdout
     analysis = pd.read_csv(run / ANALYSIS_FILE)
     assert len(analysis) == 6 and analysis["from_ply"].eq(2).all()
@@ -158,12 +157,12 @@ def test_the_command_and_the_report(tmp_path: Path) -> None:
     assert tables is not None
     assert tables[0]["first_blunder_ply"].dtype == "Int64"
     assert tables[0]["plies"].dtype == np.int64 and tables[1]["ply"].dtype == np.int64
-    report = CliRunner().invoke(main, ["report", str(run)])
+    report = invoke("report", str(run))
     assert report.exit_code == 0, report.output
     page = (run / "report.md").read_text()
     assert "## Blunders" in page and "![Blunders by phase](blunders.png)" in page
     assert (run / "blunders.png").stat().st_size > 0
-    wrong = CliRunner().invoke(main, ["analyze", str(run), "--from-ply", "3"])
+    wrong = invoke("analyze", str(run), "--from-ply", "3")
     assert wrong.exit_code == 2 and "made with --from-ply 2" in wrong.stderr
-    missing = CliRunner().invoke(main, ["analyze", str(tmp_path)])
+    missing = invoke("analyze", str(tmp_path))
     assert missing.exit_code == 2 and "no games.csv" in missing.stderr

@@ -5,8 +5,6 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from arena.analysis.bench import (
     DEFAULT_PLAN,
     FRESH_PROCESS,
@@ -17,11 +15,12 @@ from arena.analysis.bench import (
     measure,
     pons_positions,
 )
-from arena.cli import main
 from arena.cli.bench import bench_command
 from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError, MalformedInputError
 from arena.rules.notation import from_moves
+from tests.helpers.cli import invoke
+from tests.helpers.paths import DATA
 
 REQUIRED_COLUMNS = {"agent", "depth", "positions", "ms_per_move", "nodes_per_second"}
 
@@ -93,7 +92,7 @@ def test_cli_prints_and_writes_the_table(tmp_path: Path) -> None:
     out = tmp_path / "bench.csv"
     args = ["--agents", "random", "--agent", "negamax:depth=2", "--quick",
             "--no-fresh-process", "--out", str(out)]
-    result = CliRunner().invoke(bench_command, args)
+    result = invoke(*args, command=bench_command)
     assert result.exit_code == 0, result.output
     assert "nodes_per_second" in result.output and "negamax:depth=2" in result.output
     with out.open() as handle:
@@ -103,25 +102,24 @@ def test_cli_prints_and_writes_the_table(tmp_path: Path) -> None:
         ("random", str(QUICK_POSITIONS)), ("negamax:depth=2", str(QUICK_POSITIONS))]
     assert rows[0]["nodes_per_second"] == "" and float(rows[1]["nodes_per_second"]) > 0
 
-    again = CliRunner().invoke(bench_command, args)
+    again = invoke(*args, command=bench_command)
     assert again.exit_code == 2 and "exists" in again.output
-    forced = CliRunner().invoke(bench_command, [*args, "--force"])
+    forced = invoke(*args, "--force", command=bench_command)
     assert forced.exit_code == 0, forced.output
 
 
 def test_cli_refuses_a_bad_spec_before_timing() -> None:
-    result = CliRunner().invoke(bench_command, ["--agents", "negamax:depth=zero", "--quick"])
+    result = invoke("--agents", "negamax:depth=zero", "--quick", command=bench_command)
     assert isinstance(result.exception, AgentSpecError)
     assert "measuring" not in result.output
 
 
 def test_an_agent_that_fails_while_measured_is_one_line(tmp_path: Path) -> None:
-    agents = Path(__file__).parent / "data" / "hosting_agents.py"
+    agents = DATA / "hosting_agents.py"
     for agent, reason in (("Exits", "(agent_error): SystemExit: 0"),
                           ("HardExits", "(agent_crash): the agent's process exited with status 3")):
         out = tmp_path / f"{agent}.csv"
-        result = CliRunner().invoke(main, ["bench", "--agents", f"{agents}:{agent}", "--out",
-                                           str(out)])
+        result = invoke("bench", "--agents", f"{agents}:{agent}", "--out", str(out))
         assert result.exit_code == 2, result.output
         last = result.output.splitlines()[-1]
         assert last.startswith("arena: error: agent ") and last.endswith(reason), last

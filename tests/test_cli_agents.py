@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from click.testing import CliRunner
-
-from arena.cli import main
 from arena.protocol.registry import registry
+from tests.helpers.cli import invoke
 
 
 def test_listing_names_every_agent_with_its_parameters() -> None:
-    result = CliRunner().invoke(main, ["agents"])
+    result = invoke("agents")
     assert result.exit_code == 0, result.output
     names = [line for line in result.output.splitlines() if line and not line.startswith(" ")]
     assert names == list(registry())
@@ -18,14 +16,14 @@ def test_listing_names_every_agent_with_its_parameters() -> None:
 
 
 def test_one_agent_is_described_in_full() -> None:
-    result = CliRunner().invoke(main, ["agents", "negamax"])
+    result = invoke("agents", "negamax")
     assert result.exit_code == 0, result.output
     assert "live-threats, stacked-threats" in result.output
     assert result.output.splitlines()[0] == "negamax"
 
 
 def test_an_unknown_agent_is_one_line_and_exit_2() -> None:
-    result = CliRunner().invoke(main, ["agents", "alphazero"])
+    result = invoke("agents", "alphazero")
     assert result.exit_code == 2
     assert result.output.count("\n") == 1
     assert "unknown agent 'alphazero'; known: random, immediate-win" in result.output

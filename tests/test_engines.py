@@ -13,15 +13,12 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
-from arena.cli import main
 from arena.hosting.base import AgentFault
 from arena.hosting.engines.engine import ProtocolError
 from arena.hosting.engines.engines_file import load_engines, use_engines
@@ -38,9 +35,9 @@ from arena.rules.results import Termination
 from arena.runs.plan import GameSettings, MatchPlan, Pairing, match_plan
 from arena.runs.rows import load_games
 from arena.runs.runner import MatchRun, run_games
+from tests.helpers.cli import invoke
+from tests.helpers.paths import ENGINES, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-ENGINES = Path(__file__).parent / "data" / "engines"
 EXAMPLE = "engine:examples/engine.py"
 
 
@@ -48,12 +45,8 @@ def engine(name: str) -> str:
     return f"engine:{ENGINES / name}.py"
 
 
-@pytest.fixture(autouse=True)
-def no_engines_file() -> Iterator[None]:
-    """Every test starts without an engines table in effect, and leaves none behind."""
-    use_engines(None)
-    yield
-    use_engines(None)
+# Every test starts without an engines table in effect, and leaves none behind.
+pytestmark = pytest.mark.usefixtures("no_engines_file")
 
 
 @pytest.fixture
@@ -220,8 +213,8 @@ def test_an_engine_that_cannot_start_is_refused_before_any_game(tmp_path: Path) 
 
 
 def test_an_engine_that_cannot_start_is_one_line_from_the_cli(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["match", engine("fails_to_start"), "random", "-n", "2",
-                                       "--out", str(tmp_path / "run"), "--no-report"])
+    result = invoke("match", engine("fails_to_start"), "random", "-n", "2",
+                    "--out", str(tmp_path / "run"), "--no-report")
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
     assert result.stderr.startswith(f"arena: error: agent spec {engine('fails_to_start')!r}: "

@@ -6,28 +6,23 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from arena.cli import main
 from arena.competitions.experiments import ExperimentError, load_experiment
 from arena.hosting.engines.engines_file import EnginesFileError, load_engines, use_engines
 from arena.protocol.players import canonical_player
 from arena.protocol.registry import parse_spec
 from arena.runs.rows import load_games
+from tests.helpers.cli import invoke
+from tests.helpers.paths import ENGINES
 
-ENGINES = Path(__file__).parent / "data" / "engines"
 PYTHON = sys.executable
 
 
-@pytest.fixture(autouse=True)
-def no_engines_file() -> Iterator[None]:
-    use_engines(None)
-    yield
-    use_engines(None)
+# Every test starts without an engines table in effect, and leaves none behind.
+pytestmark = pytest.mark.usefixtures("no_engines_file")
 
 
 def write(path: Path, text: str) -> Path:
@@ -108,8 +103,8 @@ def test_match_takes_an_engines_file_and_records_it(tmp_path: Path) -> None:
     path = write(tmp_path / "engines.toml",
                  f'[[engine]]\nname = "left"\ncommand = "{ENGINES / "leftmost.py"}"\n')
     out = tmp_path / "run"
-    result = CliRunner().invoke(main, ["match", "engine:left", "random", "-n", "4", "--engines",
-                                       str(path), "--out", str(out), "--no-report", "-j", "1"])
+    result = invoke("match", "engine:left", "random", "-n", "4", "--engines",
+                    str(path), "--out", str(out), "--no-report", "-j", "1")
     assert result.exit_code == 0, result.output
     assert result.output.startswith("engine:left [")
     games = load_games(out / "games.csv")
@@ -129,8 +124,7 @@ def test_match_takes_an_engines_file_and_records_it(tmp_path: Path) -> None:
 def test_every_run_command_refuses_a_bad_engines_file_in_one_line(tmp_path: Path,
                                                                   command: list[str]) -> None:
     path = write(tmp_path / "engines.toml", '[[engine]]\nname = "x"\n')
-    result = CliRunner().invoke(main, [*command, "--engines", str(path), "--out",
-                                       str(tmp_path / "run")])
+    result = invoke(*command, "--engines", str(path), "--out", str(tmp_path / "run"))
     assert result.exit_code == 2
     assert result.stderr == f"arena: error: {path}: engine #1 \"x\": missing field 'command'\n"
 
@@ -148,8 +142,8 @@ b = "random"
 games = 2
 """)
     out = tmp_path / "results"
-    result = CliRunner().invoke(main, ["run", str(experiment), "--out", str(out), "-q",
-                                       "--no-report", "-j", "1"])
+    result = invoke("run", str(experiment), "--out", str(out), "-q",
+                    "--no-report", "-j", "1")
     assert result.exit_code == 0, result.output
     games = load_games(out / "left-vs-random" / "games.csv")
     assert (games["agent_a"] == "engine:left").all() and games["moves"][0].startswith("1")

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 from arena.cli import ArenaGroup
 from arena.cli.run import run_command
 from arena.competitions.experiments import ExperimentError, load_experiment
 from arena.report.experiment_page import wrap_title
 from arena.stats.elo import homogeneity
+from tests.helpers.cli import invoke
 
 TINY = """
 description = "A tiny experiment."
@@ -48,7 +49,7 @@ def write(path: Path, text: str, reference: str = "0, 0, 6") -> Path:
 
 
 def run(arena: click.Group, path: Path, *args: str) -> Result:
-    return CliRunner().invoke(arena, ["run", str(path), "-j", "1", "-q", *args])
+    return invoke("run", str(path), "-j", "1", "-q", *args, command=arena)
 
 
 # --------------------------------------------------------------------------- bad files

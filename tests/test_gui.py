@@ -15,10 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from brute_force_oracle import BruteForceOracle
-from click.testing import CliRunner
 
-from arena.cli import main
 from arena.play.gui.controller import PlayController
 from arena.play.gui.layout import Layout
 from arena.play.gui.thinker import AgentProcess
@@ -27,6 +24,9 @@ from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.notation import from_moves, parse_moves, play_moves
 from arena.search.oracle import Oracle
 from arena.search.solver import SolverOracle
+from tests.helpers.brute_force_oracle import BruteForceOracle
+from tests.helpers.cli import invoke
+from tests.helpers.paths import DATA
 
 if not os.environ.get("CI"):
     pytest.importorskip("pygame")  # CI installs the gui extra: there, a missing pygame fails
@@ -37,7 +37,7 @@ import pygame  # after choosing the dummy drivers
 
 from arena.play.gui import window as gui_window
 
-AGENTS = Path(__file__).parent / "data" / "play_agents.py"
+AGENTS = DATA / "play_agents.py"
 TIMEOUT = 60.0  # seconds before a test that waits for the agent gives up
 
 
@@ -300,8 +300,8 @@ def test_arena_play_gui_prints_the_game_when_the_window_closes() -> None:
 
     hand = threading.Thread(target=person)
     hand.start()
-    result = CliRunner().invoke(main, ["play", "random", "--gui", "--first", "human",
-                                       "--moves", "445566", "--seed", "1"])
+    result = invoke("play", "random", "--gui", "--first", "human",
+                    "--moves", "445566", "--seed", "1")
     hand.join()
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()

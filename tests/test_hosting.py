@@ -6,23 +6,20 @@ import importlib.util
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-import click
 import pytest
-from click.testing import CliRunner
 
-from arena.cli import main
 from arena.protocol.players import canonical_player
 from arena.rules.errors import AgentSpecError
 from arena.runs.plan import GameSettings, MatchPlan, Pairing, match_plan
 from arena.runs.rows import load_games
 from arena.runs.runner import run_games
+from tests.helpers.cli import arena_command, checkout_env, invoke
+from tests.helpers.paths import DATA
 
-AGENTS = Path(__file__).parent / "data" / "hosting_agents.py"
-ROOT = Path(__file__).resolve().parents[1]
+AGENTS = DATA / "hosting_agents.py"
 
 
 def agent(name: str) -> str:
@@ -34,11 +31,6 @@ def plan_of(a: str, b: str, games: int, time_per_move: float | None = None,
     settings = GameSettings(seed=3, time_per_move=time_per_move, time_bank=time_bank,
                             hosting=hosting)  # type: ignore[arg-type]
     return match_plan(a, b, games, settings)
-
-
-@pytest.fixture
-def arena() -> click.Group:
-    return main
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -89,12 +81,11 @@ def test_an_agent_process_that_dies_is_an_agent_crash(tmp_path: Path, jobs: int)
 
 
 @pytest.mark.parametrize("hosting", ["auto", "inline"])
-def test_a_constructor_that_fails_is_one_line_before_any_game(arena: click.Group,
-                                                              tmp_path: Path,
+def test_a_constructor_that_fails_is_one_line_before_any_game(tmp_path: Path,
                                                               hosting: str) -> None:
     spec = agent("BadConstructor")
-    result = CliRunner().invoke(arena, ["match", spec, "random", "-n", "4", "--hosting", hosting,
-                                        "--out", str(tmp_path / "run")])
+    result = invoke("match", spec, "random", "-n", "4", "--hosting", hosting,
+                    "--out", str(tmp_path / "run"))
     assert result.exit_code == 2
     assert result.stderr == (f"arena: error: agent spec {spec!r}: could not build the agent: "
                              "RuntimeError: no weights file\n")
@@ -135,12 +126,11 @@ def test_an_agent_that_changes_its_position_changes_no_other_game(tmp_path: Path
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_what_agents_print_goes_to_the_log_not_the_output(arena: click.Group, tmp_path: Path,
-                                                          jobs: str) -> None:
+def test_what_agents_print_goes_to_the_log_not_the_output(tmp_path: Path, jobs: str) -> None:
     spec = agent("Chatty")
     out = tmp_path / "run"
-    result = CliRunner().invoke(arena, ["match", spec, agent("Leftmost"), "-n", "4", "-j", jobs,
-                                        "--no-report", "--out", str(out)])
+    result = invoke("match", spec, agent("Leftmost"), "-n", "4", "-j", jobs,
+                    "--no-report", "--out", str(out))
     assert result.exit_code == 0, result.output
     assert "thinking" not in result.stdout and "warning" not in result.stdout
     assert result.stderr == ""
@@ -206,12 +196,10 @@ def test_agents_are_closed_and_no_process_is_left(tmp_path: Path) -> None:
     assert not any(map(is_running, map(int, built)))
 
 
-def test_a_worker_whose_agent_kills_it_ends_the_run_with_one_line(arena: click.Group,
-                                                                  tmp_path: Path) -> None:
+def test_a_worker_whose_agent_kills_it_ends_the_run_with_one_line(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    result = CliRunner().invoke(arena, ["match", "random", agent("DiesInWorkers"), "-n", "6",
-                                        "-j", "2", "--hosting", "inline", "--no-report",
-                                        "--out", str(out)])
+    result = invoke("match", "random", agent("DiesInWorkers"), "-n", "6", "-j", "2",
+                    "--hosting", "inline", "--no-report", "--out", str(out))
     assert result.exit_code == 1
     assert result.stderr.startswith("arena: error: a worker process exited (exit code 4")
     assert result.stderr.count("\n") == 1
@@ -230,10 +218,9 @@ def test_dask_workers_survive_hangs_and_crashes(tmp_path: Path) -> None:
 
 def test_ctrl_c_is_one_line_and_leaves_nothing_running(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    command = [sys.executable, "-c", "from arena.cli import main; main()", "match",
-               agent("Sleeps:seconds=0.02"), "random",
-               "-n", "2000", "-j", "2", "--quiet", "--out", str(out)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = arena_command("match", agent("Sleeps:seconds=0.02"), "random",
+                            "-n", "2000", "-j", "2", "--quiet", "--out", str(out))
+    env = checkout_env()
     process = subprocess.Popen(command, env=env, start_new_session=True, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     games_csv = out / "games.csv"
@@ -276,12 +263,12 @@ def running_in_group(group: int) -> list[int]:
     ("import sys\nsys.exit(3)\n", "importing {path} failed: SystemExit: 3"),
     ("raise KeyboardInterrupt\n", "importing {path} failed: KeyboardInterrupt"),
 ])
-def test_an_agent_file_that_fails_to_load_is_one_line(arena: click.Group, tmp_path: Path,
+def test_an_agent_file_that_fails_to_load_is_one_line(tmp_path: Path,
                                                       source: str, problem: str) -> None:
     path = tmp_path / "broken.py"
     path.write_text(source)
-    result = CliRunner().invoke(arena, ["match", f"{path}:Agent", "random", "-n", "2",
-                                        "--out", str(tmp_path / "run")])
+    result = invoke("match", f"{path}:Agent", "random", "-n", "2",
+                    "--out", str(tmp_path / "run"))
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
     assert problem.format(path=path) in result.stderr
     assert not (tmp_path / "run").exists()
@@ -291,21 +278,19 @@ def test_an_agent_file_that_fails_to_load_is_one_line(arena: click.Group, tmp_pa
     ("{tmp}/a_file.txt/sub", "Not a directory"),
     ("/proc/arena-run", "No such file or directory"),
 ])
-def test_a_run_directory_that_cannot_be_written_is_one_line(arena: click.Group, tmp_path: Path,
+def test_a_run_directory_that_cannot_be_written_is_one_line(tmp_path: Path,
                                                             out: str, problem: str) -> None:
     (tmp_path / "a_file.txt").write_text("not a directory")
     directory = out.format(tmp=tmp_path)
-    result = CliRunner().invoke(arena, ["match", "random", "random", "-n", "2", "--out",
-                                        directory])
+    result = invoke("match", "random", "random", "-n", "2", "--out", directory)
     assert result.exit_code == 2
     assert result.stderr == f"arena: error: cannot use {directory} as a run directory: " \
                             f"{problem}\n"
 
 
-def test_bench_checks_its_output_before_it_measures(arena: click.Group,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bench_checks_its_output_before_it_measures(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("arena.cli.bench.run_bench", None)  # measuring would fail the test
-    result = CliRunner().invoke(arena, ["bench", "--quick", "--out", "/proc/arena.csv"])
+    result = invoke("bench", "--quick", "--out", "/proc/arena.csv")
     assert result.exit_code == 2
     assert result.stderr == ("arena: error: cannot write the table arena.csv in /proc: "
                              "No such file or directory\n")

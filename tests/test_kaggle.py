@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from arena.cli import main
 from arena.kaggle.agent import KaggleAgent, Struct, is_kaggle_function
 from arena.protocol.registry import make_agent
 from arena.rules.board import Rules
@@ -21,9 +18,10 @@ from arena.runs.game import play_game
 from arena.runs.plan import GameSettings, match_plan
 from arena.runs.rows import load_games
 from arena.runs.runner import run_games
+from tests.helpers.cli import checkout_env, invoke
+from tests.helpers.paths import DATA
 
-AGENTS = Path(__file__).parent / "data" / "kaggle_agents.py"
-ROOT = Path(__file__).resolve().parents[1]
+AGENTS = DATA / "kaggle_agents.py"
 needs_kaggle = pytest.mark.skipif(importlib.util.find_spec("kaggle_environments") is None,
                                   reason="needs the kaggle extra")
 
@@ -77,8 +75,8 @@ def test_global_random_is_seeded_so_runs_reproduce(tmp_path: Path, hosting: str)
 
 
 def test_an_agent_that_always_fails_ends_the_run_with_one_line(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["match", f"{AGENTS}:broken", "random", "-n", "4",
-                                       "--no-report", "--out", str(tmp_path / "run")])
+    result = invoke("match", f"{AGENTS}:broken", "random", "-n", "4",
+                    "--no-report", "--out", str(tmp_path / "run"))
     assert result.exit_code == 1
     assert result.stderr.endswith(f"arena: error: every game of {AGENTS}:broken ended in its "
                                   "forfeit, agent_error: AttributeError: no_such_field\n")
@@ -106,9 +104,8 @@ def test_importing_kaggle_first_does_not_hide_the_agents_package(tmp_path: Path)
             f"run = run_games(match_plan('negamax:depth=2', 'random', 4, GameSettings()), "
             f"__import__('pathlib').Path({str(tmp_path / 'run')!r}), jobs=2)\n"
             "print(run.summaries[0].games)\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], env=checkout_env(), capture_output=True,
+                          text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "4"
 

@@ -15,13 +15,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
-from conftest import position_of, random_positions
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from arena.analysis.data import __file__ as data_init
-from arena.cli import main
 from arena.kaggle import template as template
 from arena.kaggle.submission import (
     EXPORTABLE,
@@ -39,8 +35,10 @@ from arena.rules.notation import from_moves, to_flat
 from arena.search import heuristics
 from arena.search.heuristics import ThreatRules, centre_first, parse_heuristic, terms_array
 from arena.search.kernels import bitboard, evaluation
+from tests.helpers.cli import invoke
+from tests.helpers.paths import DATA, PONS
+from tests.helpers.positions import position_of, random_positions
 
-PONS = Path(data_init).parent / "pons"
 STANDARD = Rules()
 OTHER_RULES = (Rules(rows=5, cols=6, connect=4), Rules(rows=7, cols=8, connect=4),
                Rules(rows=6, cols=9, connect=5), Rules(rows=4, cols=5, connect=3))
@@ -357,7 +355,7 @@ def test_the_file_runs_without_the_arena_or_any_installed_package(tmp_path: Path
 
 def test_agents_that_cannot_be_exported_are_refused_with_the_list() -> None:
     for spec, reason in (("minimax", "negamax:heuristic=window"), ("human", "person"),
-                         ("tests/data/play_agents.py:Sleeper", "built-in")):
+                         (f"{DATA / 'play_agents.py'}:Sleeper", "built-in")):
         with pytest.raises(SubmissionError, match=reason) as error:
             submission_settings(spec)
         assert "exportable: " + ", ".join(EXPORTABLE) in str(error.value)
@@ -375,26 +373,25 @@ def test_every_exportable_agent_writes_a_file_that_moves() -> None:
 
 
 def test_the_command_writes_refuses_to_overwrite_and_explains(tmp_path: Path) -> None:
-    runner = CliRunner()
     out = tmp_path / "main.py"
     args = ["export", "kaggle", "negamax-id:heuristic=threats+positional", "-o", str(out)]
-    result = runner.invoke(main, args)
+    result = invoke(*args)
     assert result.exit_code == 0, result.output
     assert f"Wrote {out}: negamax-id:heuristic=threats+positional" in result.output
     assert load(out.read_text()).__globals__["SETTINGS"].agent == "negamax-id"
     out.write_text("mine")
-    result = runner.invoke(main, args)
+    result = invoke(*args)
     assert result.exit_code == 2
     assert result.output.strip() == f"arena: error: {out} exists; use --force to overwrite it"
     assert out.read_text() == "mine"
-    assert runner.invoke(main, [*args, "--force"]).exit_code == 0
+    assert invoke(*args, "--force").exit_code == 0
     assert "SETTINGS = Settings(" in out.read_text()
-    result = runner.invoke(main, ["export", "kaggle", "minimax", "-o", str(tmp_path / "x.py")])
+    result = invoke("export", "kaggle", "minimax", "-o", str(tmp_path / "x.py"))
     assert result.exit_code == 2
     assert result.output.startswith("arena: error: agent 'minimax' cannot be exported")
     assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "x.py").exists()
-    result = runner.invoke(main, ["export", "kaggle", "random", "-o", str(tmp_path)])
+    result = invoke("export", "kaggle", "random", "-o", str(tmp_path))
     assert result.output.strip() == f"arena: error: {tmp_path} is a directory; name the file " \
                                     "to write"
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from conftest import position_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +22,7 @@ from arena.search.heuristics import (
 )
 from arena.search.kernels import bitboard as kernels
 from arena.search.kernels import evaluation
+from tests.helpers.positions import position_of
 
 STANDARD = Rules()
 U = np.uint64

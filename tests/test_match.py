@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import Hashable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -20,8 +18,9 @@ from arena.runs.directory import RunDirectoryError
 from arena.runs.openings import NoOpenings, load_openings
 from arena.runs.plan import GameSettings, MatchPlan, MatchSetupError, Pairing, game_seed, match_plan
 from arena.runs.pool import BatchSizer
-from arena.runs.rows import TIMING_COLUMNS, iter_columns, load_games
+from arena.runs.rows import iter_columns, load_games
 from arena.runs.runner import run_games
+from tests.helpers.runs import games_without_timing
 
 TEST_AGENTS = '''
 import time
@@ -99,11 +98,6 @@ def plan_of(a: str, b: str, games: int, *, openings: str = "none", first: str = 
             rules: Rules | None = None) -> MatchPlan:
     settings = GameSettings(rules or Rules(), seed, time_per_move)
     return match_plan(a, b, games, settings, openings, first)  # type: ignore[arg-type]
-
-
-def games_without_timing(directory: Path) -> list[dict[Hashable, Any]]:
-    table = load_games(directory / "games.csv").drop(columns=list(TIMING_COLUMNS))
-    return table.to_dict("records")
 
 
 # --- the plan -------------------------------------------------------------------------

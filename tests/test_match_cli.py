@@ -6,43 +6,23 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
-from collections.abc import Hashable
 from pathlib import Path
-from typing import Any
 
 import click
 import pytest
-from click.testing import CliRunner, Result
 
 from arena.cli import main
 from arena.cli.match import match_command
 from arena.runs.plan import DEFAULT_SEED
 from arena.runs.progress import ProgressBar
-from arena.runs.rows import TIMING_COLUMNS, GameRow, load_games
-
-# Runs `arena` as a user would.
-ARENA = "from arena.cli import main; main()"
-
-
-@pytest.fixture
-def arena() -> click.Group:
-    """The `arena` group with its one-line errors and exit status 2, holding `match`."""
-    return main
+from arena.runs.rows import GameRow, load_games
+from tests.helpers.cli import arena_command, checkout_env, invoke
+from tests.helpers.runs import games_without_timing
 
 
-def invoke(group: click.Group, *args: str) -> Result:
-    return CliRunner().invoke(group, ["match", *args])
-
-
-def without_timing(directory: Path) -> list[dict[Hashable, Any]]:
-    return load_games(directory / "games.csv").drop(columns=list(TIMING_COLUMNS)).to_dict("records")
-
-
-def test_a_small_match_prints_the_table_and_the_seeds_line(arena: click.Group,
-                                                           tmp_path: Path) -> None:
-    result = invoke(arena, "immediate-win", "random", "-n", "30", "--jobs", "1",
+def test_a_small_match_prints_the_table_and_the_seeds_line(tmp_path: Path) -> None:
+    result = invoke("match", "immediate-win", "random", "-n", "30", "--jobs", "1",
                     "--out", str(tmp_path / "run"))
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
@@ -64,31 +44,28 @@ def test_a_small_match_prints_the_table_and_the_seeds_line(arena: click.Group,
 
 
 def test_the_default_directory_and_seed_make_a_rerun_reuse_the_games(
-        arena: click.Group, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    runner = CliRunner()
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     args = ["match", "random", "random", "-n", "12", "-j", "1", "--first", "a"]
     monkeypatch.chdir(tmp_path)  # the default directory is under ./results
-    first = runner.invoke(arena, args)
+    first = invoke(*args)
     [directory] = Path("results/matches").iterdir()
     assert f"seed{DEFAULT_SEED}" in directory.name and "random-vs-random" in directory.name
     played = (directory / "games.csv").read_text()
-    second = runner.invoke(arena, args)
+    second = invoke(*args)
     assert second.output == first.output
     assert (directory / "games.csv").read_text() == played
-    other = runner.invoke(arena, [*args, "--seed", "3"])
+    other = invoke(*args, "--seed", "3")
     assert other.exit_code == 0 and len(list(Path("results/matches").iterdir())) == 2
 
 
-def test_deterministic_agents_get_a_warning(arena: click.Group, tmp_path: Path) -> None:
+def test_deterministic_agents_get_a_warning(tmp_path: Path) -> None:
     agent = tmp_path / "left.py"
     agent.write_text("def leftmost(position, rng):\n    return position.legal_moves()[0]\n")
-    result = CliRunner().invoke(
-        arena, ["match", f"{agent}:leftmost", "random", "-n", "4", "-j", "1", "--quiet",
-                "--out", str(tmp_path / "varied")])
+    result = invoke("match", f"{agent}:leftmost", "random", "-n", "4", "-j", "1", "--quiet",
+                    "--out", str(tmp_path / "varied"))
     assert result.exit_code == 0 and result.stderr == ""
-    result = CliRunner().invoke(
-        arena, ["match", f"{agent}:leftmost", f"{agent}:leftmost", "-n", "10", "-j", "1",
-                "--out", str(tmp_path / "same")])
+    result = invoke("match", f"{agent}:leftmost", f"{agent}:leftmost", "-n", "10", "-j", "1",
+                    "--out", str(tmp_path / "same"))
     assert result.exit_code == 0
     assert "Distinct    2 games" in result.stdout
     assert result.stderr.startswith("arena: warning: only 2 distinct games in 10")
@@ -127,10 +104,10 @@ BAD_INPUT = [
 
 
 @pytest.mark.parametrize(("args", "message"), BAD_INPUT)
-def test_bad_input_is_one_line_and_exit_status_2(arena: click.Group, tmp_path: Path,
+def test_bad_input_is_one_line_and_exit_status_2(tmp_path: Path,
                                                  args: list[str], message: str) -> None:
     out = tmp_path / "run"
-    result = CliRunner().invoke(arena, ["match", *args, "--out", str(out)])
+    result = invoke("match", *args, "--out", str(out))
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("arena: error: ")
@@ -138,17 +115,15 @@ def test_bad_input_is_one_line_and_exit_status_2(arena: click.Group, tmp_path: P
     assert not out.exists()
 
 
-def test_a_malformed_openings_file_names_its_line(arena: click.Group, tmp_path: Path) -> None:
+def test_a_malformed_openings_file_names_its_line(tmp_path: Path) -> None:
     openings = tmp_path / "openings.txt"
     openings.write_text("44 1\n4z 2\n")
-    result = CliRunner().invoke(
-        arena, ["match", "random", "random", "-n", "4", "--openings", str(openings)])
+    result = invoke("match", "random", "random", "-n", "4", "--openings", str(openings))
     assert result.exit_code == 2
     assert result.stderr.startswith(f"arena: error: openings file '{openings}', line 2:")
 
 
-def test_an_agent_that_cannot_play_the_board_is_refused(arena: click.Group,
-                                                        tmp_path: Path) -> None:
+def test_an_agent_that_cannot_play_the_board_is_refused(tmp_path: Path) -> None:
     agent = tmp_path / "square.py"
     agent.write_text(
         "from arena.protocol.agent import BaseAgent\n"
@@ -159,22 +134,19 @@ def test_an_agent_that_cannot_play_the_board_is_refused(arena: click.Group,
         "            raise UnsupportedBoardError(f'plays 7 columns only, not {rules.cols}')\n"
         "    def choose(self, position, rng):\n"
         "        return position.legal_moves()[0]\n")
-    result = CliRunner().invoke(
-        arena, ["match", f"{agent}:Seven", "random", "-n", "4", "--cols", "6",
-                "--out", str(tmp_path / "run")])
+    result = invoke("match", f"{agent}:Seven", "random", "-n", "4", "--cols", "6",
+                    "--out", str(tmp_path / "run"))
     assert result.exit_code == 2
     assert result.stderr == (f"arena: error: agent spec '{agent}:Seven': UnsupportedBoardError: "
                              "plays 7 columns only, not 6\n")
     assert not (tmp_path / "run" / "games.csv").exists()
 
 
-def test_another_command_on_a_run_directory_is_refused(arena: click.Group,
-                                                       tmp_path: Path) -> None:
+def test_another_command_on_a_run_directory_is_refused(tmp_path: Path) -> None:
     out = str(tmp_path / "run")
-    assert invoke(arena, "random", "random", "-n", "6", "-j", "1", "--out", out).exit_code == 0
+    assert invoke("match", "random", "random", "-n", "6", "-j", "1", "--out", out).exit_code == 0
     before = (tmp_path / "run" / "games.csv").read_bytes()
-    result = CliRunner().invoke(
-        arena, ["match", "random", "random", "-n", "4", "-j", "1", "--out", out])
+    result = invoke("match", "random", "random", "-n", "4", "-j", "1", "--out", out)
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
     assert f"arena: error: {out} holds a different run" in result.stderr
@@ -190,9 +162,9 @@ def test_the_command_is_registered_on_the_arena_group() -> None:
 def test_kill_9_mid_run_then_the_same_command_finishes_it(tmp_path: Path) -> None:
     out = tmp_path / "run"
     games = 2000
-    command = [sys.executable, "-c", ARENA, "match", "random", "immediate-win", "-n", str(games),
-               "--openings", "random:2", "--jobs", "2", "--quiet", "--out", str(out)]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    command = arena_command("match", "random", "immediate-win", "-n", str(games),
+                            "--openings", "random:2", "--jobs", "2", "--quiet", "--out", str(out))
+    env = checkout_env()
     process = subprocess.Popen(command, env=env, start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     games_csv = out / "games.csv"
@@ -210,14 +182,14 @@ def test_kill_9_mid_run_then_the_same_command_finishes_it(tmp_path: Path) -> Non
     finished = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     assert finished.returncode == 0, finished.stderr
     assert finished.stdout.startswith("random [")
-    resumed = without_timing(out)
+    resumed = games_without_timing(out)
     assert [row["game"] for row in resumed] == list(range(games))
     kept = set(written.splitlines()[:-1])  # the rows finished before the kill (and header)
     assert kept <= set(games_csv.read_bytes().splitlines())  # every one of them kept
     reference = subprocess.run([*command[:-1], str(tmp_path / "reference"), "--jobs", "1"],
                                env=env, capture_output=True, text=True, timeout=120)
     assert reference.returncode == 0, reference.stderr
-    assert resumed == without_timing(tmp_path / "reference")
+    assert resumed == games_without_timing(tmp_path / "reference")
 
 
 CRASHING_WORKER = '''
@@ -236,12 +208,11 @@ class DiesAfterTwoMoves(BaseAgent):
 '''
 
 
-def test_a_worker_that_dies_is_one_line_and_the_games_stay(arena: click.Group,
-                                                            tmp_path: Path) -> None:
+def test_a_worker_that_dies_is_one_line_and_the_games_stay(tmp_path: Path) -> None:
     agent = tmp_path / "dies.py"
     agent.write_text(CRASHING_WORKER)
     out = tmp_path / "run"
-    result = invoke(arena, "random", f"{agent}:DiesAfterTwoMoves", "-n", "6", "--jobs", "2",
+    result = invoke("match", "random", f"{agent}:DiesAfterTwoMoves", "-n", "6", "--jobs", "2",
                     "--hosting", "inline", "--no-report", "--out", str(out))
     assert result.exit_code == 1, result.output
     assert result.stderr.count("\n") == 1

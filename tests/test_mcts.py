@@ -7,7 +7,6 @@ from functools import cache
 
 import numpy as np
 import pytest
-from conftest import EXTREME_RULES, blocking_positions, random_positions, winning_positions
 
 from agents import mcts as mcts_module
 from agents.budget import PLANNED_SHARE
@@ -21,6 +20,12 @@ from arena.rules.results import Termination
 from arena.runs.game import play_game
 from arena.search.kernels import mcts as kernels
 from arena.search.kernels.bitboard import board_array
+from tests.helpers.positions import (
+    EXTREME_RULES,
+    blocking_positions,
+    random_positions,
+    winning_positions,
+)
 
 STANDARD = Rules()
 SMALL = Rules(rows=3, cols=4, connect=3)

@@ -4,13 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import (
-    EXTREME_RULES,
-    blocking_positions,
-    position_of,
-    random_positions,
-    winning_positions,
-)
 
 from agents import negamax as negamax_module
 from agents.budget import PLANNED_SHARE
@@ -26,6 +19,13 @@ from arena.search.heuristics import HEURISTICS, WIN_SCORE, positional_weights
 from arena.search.kernels import negamax as kernels
 from arena.search.kernels.bitboard import board_tables
 from arena.search.kernels.evaluation import board_windows, evaluate
+from tests.helpers.positions import (
+    EXTREME_RULES,
+    blocking_positions,
+    position_of,
+    random_positions,
+    winning_positions,
+)
 
 STANDARD = Rules()
 BOARDS = (STANDARD, Rules(rows=5, cols=6, connect=4), Rules(rows=4, cols=5, connect=3),

@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from arena.analysis import books
 from arena.analysis.books import build_book, plan_book
-from arena.cli import main
 from arena.rules.board import Position, Rules
 from arena.search.book import Book, BookError, book_key, book_path, load_book, positions_by_ply
 from arena.search.solver import MIN_TABLE_MB, Solver, configured
+from tests.helpers.cli import invoke
 
 SMALL = Rules(4, 5, 4)
 DEPTH = 5
@@ -98,13 +97,12 @@ def test_positions_by_ply_gives_one_of_each_mirror_pair() -> None:
 
 
 def test_the_command_builds_the_book_and_solve_uses_it(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["book", "--rows", "4", "--cols", "5", "--depth", "3",
-                                       "--cache", str(tmp_path), "--table-mb", "16"])
+    result = invoke("book", "--rows", "4", "--cols", "5", "--depth", "3",
+                    "--cache", str(tmp_path), "--table-mb", "16")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("Book        ")
     assert book_path(tmp_path, SMALL).exists()
-    solved = CliRunner().invoke(main, ["solve", "", "--rows", "4", "--cols", "5", "--cache",
-                                       str(tmp_path)])
+    solved = invoke("solve", "", "--rows", "4", "--cols", "5", "--cache", str(tmp_path))
     assert "score     0: a draw with perfect play" in solved.stdout
 
 
@@ -114,6 +112,5 @@ def test_a_broken_book_is_a_one_line_error(tmp_path: Path) -> None:
     path.write_bytes(b"not a book")
     with pytest.raises(BookError, match="cannot be read"):
         load_book(tmp_path, SMALL)
-    result = CliRunner().invoke(main, ["solve", "1", "--rows", "4", "--cols", "5", "--cache",
-                                       str(tmp_path)])
+    result = invoke("solve", "1", "--rows", "4", "--cols", "5", "--cache", str(tmp_path))
     assert result.exit_code == 2 and result.stderr.startswith("arena: error: opening book")

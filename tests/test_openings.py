@@ -17,8 +17,9 @@ from arena.runs.openings import (
     UniformOpenings,
     load_openings,
 )
+from tests.helpers.paths import PONS
 
-PONS = Path(__file__).parents[1] / "arena" / "analysis" / "data" / "pons" / "Test_L1_R1"
+TEST_L1_R1 = PONS / "Test_L1_R1"
 
 
 def test_none_starts_every_game_from_the_empty_board() -> None:
@@ -76,9 +77,9 @@ def test_no_legal_random_opening_is_an_error(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_benchmark_file_openings_ignore_the_score_column() -> None:
-    book = load_openings(str(PONS), Rules(), seed=1)
+    book = load_openings(str(TEST_L1_R1), Rules(), seed=1)
     assert isinstance(book, FileOpenings)
-    lines = PONS.read_text().splitlines()
+    lines = TEST_L1_R1.read_text().splitlines()
     assert book.opening(0) == lines[0].split()[0]
     assert book.opening(len(lines) + 2) == lines[2].split()[0]  # reused from the top
     assert book.describe()["count"] == len(lines)

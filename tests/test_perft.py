@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import click
 import pytest
-from click.testing import CliRunner
 
-from arena.cli import main
 from arena.cli.perft import perft_command
 from arena.rules.board import Position, Rules
 from arena.rules.notation import from_moves
 from arena.rules.perft import perft
+from tests.helpers.cli import invoke
 
 # 6 x 7 connect 4 from the empty board, depths 0 to 7 (depth 8 lives in benchmarks/).
 STANDARD_PERFT = [1, 7, 49, 343, 2401, 16807, 117649, 823536]
@@ -60,16 +58,11 @@ def test_perft_counts_wins_as_leaves() -> None:
     (["5", "--rows", "3", "--cols", "2", "--connect", "3"], 20),
 ])
 def test_perft_command(args: list[str], count: int) -> None:
-    result = CliRunner().invoke(perft_command, args)
+    result = invoke(*args, command=perft_command)
     assert result.exit_code == 0, result.output
     depth = args[0]
     assert result.stdout == f"perft {depth}: {count}\n"
     assert "leaves/s" in result.stderr
-
-
-def cli_main() -> click.Group:
-    """The ``arena`` group."""
-    return main
 
 
 @pytest.mark.parametrize(("args", "shown"), [
@@ -80,7 +73,7 @@ def cli_main() -> click.Group:
     (["many"], "many"),
 ])
 def test_perft_command_bad_input(args: list[str], shown: str) -> None:
-    result = CliRunner().invoke(cli_main(), ["perft", *args])
+    result = invoke("perft", *args)
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.startswith("arena: error: ") and result.stderr.count("\n") == 1

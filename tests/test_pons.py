@@ -9,9 +9,9 @@ import pytest
 
 from arena.rules.board import Position
 from arena.rules.notation import from_moves
+from tests.helpers.paths import PONS
 
-PONS_DIR = Path(__file__).parents[1] / "arena" / "analysis" / "data" / "pons"
-PONS_FILES = sorted(PONS_DIR.glob("Test_*"))
+PONS_FILES = sorted(PONS.glob("Test_*"))
 LINES_PER_FILE = 1000
 
 

@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from brute_force_oracle import BruteForceOracle
 
 from arena.hosting.engines.engine import ProtocolError
 from arena.hosting.engines.pons import INVALID_MOVE, OracleError, PonsOracle, parse_scores
@@ -26,9 +25,11 @@ from arena.rules.notation import from_moves
 from arena.runs.plan import GameSettings, match_plan
 from arena.runs.rows import load_games
 from arena.runs.runner import run_games
+from tests.helpers.brute_force_oracle import BruteForceOracle
+from tests.helpers.paths import DATA, PONS
 
-FAKE = Path(__file__).parent / "data" / "fake_pons.py"
-TEST_SET = Path(__file__).parents[1] / "arena" / "analysis" / "data" / "pons" / "Test_L3_R1"
+FAKE = DATA / "fake_pons.py"
+TEST_SET = PONS / "Test_L3_R1"
 SPEC = f"pons:{FAKE}"
 
 

@@ -6,14 +6,14 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
-from kernel_cases import compiled, results
 
 from arena.search.kernels.bitboard import popcount
+from tests.helpers.kernel_cases import compiled, results
+from tests.helpers.paths import ROOT
 
-CASES = Path(__file__).parent / "kernel_cases.py"
+CASES = ROOT / "tests" / "helpers" / "kernel_cases.py"
 
 
 def test_the_kernels_give_the_same_answers_without_the_jit() -> None:

@@ -11,10 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from brute_force_oracle import BruteForceOracle
-from click.testing import CliRunner
 
-from arena.cli import main
 from arena.cli.export import parse_game_indices
 from arena.report.replay_page import replay_page
 from arena.rules.board import Rules
@@ -22,11 +19,8 @@ from arena.rules.errors import MalformedInputError
 from arena.rules.notation import from_moves
 from arena.rules.render import render_plain
 from arena.runs.recorded import MoveScore, load_recorded_games, move_lines, score_moves
-
-
-def arena(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.output
+from tests.helpers.brute_force_oracle import BruteForceOracle
+from tests.helpers.cli import arena
 
 
 @pytest.fixture(scope="module")

@@ -10,12 +10,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 from matplotlib.image import imread
 
 from agents.immediate_win import ImmediateWinAgent
 from agents.random_agent import RandomAgent
-from arena.cli import main
 from arena.cli.report import report_command
 from arena.protocol.agent import Agent
 from arena.protocol.labels import short_name
@@ -37,6 +35,7 @@ from arena.runs.plan import GameSettings, MatchPlan, Pairing, game_seed
 from arena.runs.rows import COLUMNS, GamesTableError
 from arena.stats.elo import sprt, trinomial
 from arena.stats.ratings import rate
+from tests.helpers.cli import invoke
 
 RESULTS = {0: "draw", 1: "win", 2: "loss"}  # winner (1 = first player) -> result if a moved first
 FLIP = {"win": "loss", "draw": "draw", "loss": "win"}
@@ -215,7 +214,7 @@ def test_first_player_scores(tmp_path: Path) -> None:
 
 def test_hand_checked_report_from_the_command(tmp_path: Path) -> None:
     run = write_run(tmp_path / "hand", hand_rows())
-    result = CliRunner().invoke(report_command, [str(run)])
+    result = invoke(str(run), command=report_command)
     assert result.exit_code == 0, result.output
     assert result.output.strip() == str(run / "report.md")
     page = (run / "report.md").read_text()
@@ -305,7 +304,7 @@ def test_command_refuses_an_empty_directory(tmp_path: Path) -> None:
 
 
 def test_cli_exits_2_with_one_line(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["report", str(tmp_path)])
+    result = invoke("report", str(tmp_path))
     assert result.exit_code == 2
     message = result.output.strip()
     assert message.count("\n") == 0 and message.startswith("arena: error:")

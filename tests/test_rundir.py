@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,9 +24,8 @@ from arena.runs.plan import GameSettings, match_plan
 from arena.runs.rows import COLUMNS, TIMING_COLUMNS, load_games
 from arena.runs.runner import run_games
 from arena.system.files import write_atomically
-
-ROOT = Path(__file__).resolve().parents[1]
-ARENA = "from arena.cli import main; main()"
+from tests.helpers.cli import arena_command, checkout_env
+from tests.helpers.runs import LEFTMOST_AGENT
 
 
 @pytest.mark.parametrize(("content", "kept"), [
@@ -82,10 +80,10 @@ def test_a_directory_created_for_nothing_is_removed(tmp_path: Path) -> None:
 
 def test_two_commands_started_at_once_on_one_directory(tmp_path: Path) -> None:
     """One of them claims it; the other gets one line; meta.json and games.csv agree."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = checkout_env()
     out = tmp_path / "run"
-    commands = [[sys.executable, "-c", ARENA, "match", "random", "random", "-n", "300",
-                 "--seed", str(seed), "-j", "1", "--quiet", "--no-report", "--out", str(out)]
+    commands = [arena_command("match", "random", "random", "-n", "300", "--seed", str(seed),
+                              "-j", "1", "--quiet", "--no-report", "--out", str(out))
                 for seed in (1, 2)]
     processes = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True) for command in commands]
@@ -165,22 +163,13 @@ def test_the_same_command_gives_the_same_bytes_but_for_the_timings(tmp_path: Pat
     assert [row[0] for row in without_timing("two")[1:]] == [str(g) for g in range(60)]
 
 
-AGENT = '''
-from arena.protocol.agent import BaseAgent
-
-class Leftmost(BaseAgent):
-    def choose(self, position, rng):
-        return position.legal_moves()[0]
-'''
-
-
 def test_an_agent_whose_code_changed_is_refused_unless_allowed(tmp_path: Path) -> None:
     source = tmp_path / "mine.py"
-    source.write_text(AGENT)
+    source.write_text(LEFTMOST_AGENT)
     small = match_plan(f"{source}:Leftmost", "random", 2, GameSettings(seed=1))
     large = match_plan(f"{source}:Leftmost", "random", 4, GameSettings(seed=1))
     run_games(small, tmp_path / "run")
-    source.write_text(AGENT + "# tuned\n")
+    source.write_text(LEFTMOST_AGENT + "# tuned\n")
     with pytest.raises(RunDirectoryError, match=r"code of agent .*mine\.py:Leftmost' changed"):
         run_games(large, tmp_path / "run")
     assert len(load_games(tmp_path / "run" / "games.csv")) == 2  # nothing played

@@ -7,11 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from agents.solver import NOMINAL_NODES_PER_SECOND, SolverAgent, safe_column
 from arena.analysis.scored_positions import load_set
-from arena.cli import main
 from arena.protocol.agent import Choice, GameStart, Limit
 from arena.protocol.conformance import check_agent
 from arena.protocol.registry import make_agent
@@ -20,6 +18,7 @@ from arena.rules.errors import AgentSpecError
 from arena.rules.notation import from_moves
 from arena.runs.game import play_game
 from arena.search.solver import column_scores
+from tests.helpers.cli import invoke
 
 # Test_L2_R1's 5th position: columns 5 and 6 both score -2, the three others -6.
 TWO_BEST = from_moves("6672375354252731116762237724")
@@ -96,8 +95,8 @@ def test_a_time_limit_is_a_node_budget_and_plays_in_time(tmp_path: Path) -> None
     assert SolverAgent().reproducible and not SolverAgent(max_nodes=100).reproducible
     # In a run: no forfeit under a limit far below what solving the early moves takes.
     run = tmp_path / "run"
-    result = CliRunner().invoke(main, ["match", "solver@time=0.2", "random", "-n", "2", "-j",
-                                       "1", "--out", str(run), "--quiet", "--no-report"])
+    result = invoke("match", "solver@time=0.2", "random", "-n", "2", "-j",
+                    "1", "--out", str(run), "--quiet", "--no-report")
     assert result.exit_code == 0, result.output
     assert "Forfeits    none" in result.output
 

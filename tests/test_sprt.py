@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
 import click
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
 
 from arena.cli import ArenaGroup
 from arena.cli.sprt import SprtProgressBar, sprt_command
@@ -29,9 +27,11 @@ from arena.competitions.sprt import (
 from arena.runs.directory import RunDirectoryError
 from arena.runs.openings import load_openings
 from arena.runs.plan import GameSettings, MatchPlan, Pairing
-from arena.runs.rows import TIMING_COLUMNS, load_games
+from arena.runs.rows import load_games
 from arena.runs.runner import run_games
 from arena.stats.elo import NELO_SCALE, pentanomial, pentanomial_counts, sprt_bounds, sprt_llr
+from tests.helpers.cli import invoke
+from tests.helpers.runs import LEFTMOST_AGENT, games_without_timing
 
 STRONG, WEAK = "immediate-win", "random"
 # immediate-win scores about 75% against random: H1 of [0, 50] nElo is accepted after some
@@ -50,11 +50,6 @@ def plan(a: str = STRONG, b: str = WEAK, max_games: int = 400, seed: int = 7) ->
 
 def sprt_rows(directory: Path) -> pd.DataFrame:
     return pd.read_csv(directory / "sprt.csv")
-
-
-def games_without_timing(directory: Path) -> list[dict[Hashable, Any]]:
-    return load_games(directory / "games.csv").drop(columns=list(TIMING_COLUMNS)).to_dict(
-        "records")
 
 
 # --- the library ------------------------------------------------------------------------
@@ -114,22 +109,10 @@ def test_the_maximum_ends_the_test_without_a_decision(tmp_path: Path) -> None:
                                 "stayed between -2.94 and 2.94")
 
 
-LEFTMOST = '''
-from arena.protocol.agent import BaseAgent
-
-
-class Leftmost(BaseAgent):
-    """Plays the leftmost legal column."""
-
-    def choose(self, position, rng):
-        return position.legal_moves()[0]
-'''
-
-
 def test_pairs_that_all_score_the_same_lean_to_h0(tmp_path: Path) -> None:
     specs = []
     for name in ("leftmost.py", "twin.py"):  # one agent twice: each pair is a win and a loss,
-        (tmp_path / name).write_text(LEFTMOST)  # or two draws
+        (tmp_path / name).write_text(LEFTMOST_AGENT)  # or two draws
         specs.append(f"{tmp_path / name}:Leftmost")
     run = run_sprt(plan(*specs, max_games=20), H0_H1, tmp_path / "run")
     rows = sprt_rows(tmp_path / "run")
@@ -312,16 +295,12 @@ def arena() -> click.Group:
     return ArenaGroup("arena", commands=[sprt_command])
 
 
-def invoke(group: click.Group, *args: str) -> Result:
-    return CliRunner().invoke(group, ["sprt", *args])
-
-
 def test_the_command_prints_the_verdict_and_writes_the_chart(arena: click.Group,
                                                              tmp_path: Path) -> None:
     out = tmp_path / "run"
     args = [STRONG, WEAK, "--elo0", "0", "--elo1", "50", "--batch-pairs", "5", "-j", "1",
             "--max-games", "400", "--out", str(out)]
-    result = invoke(arena, *args)
+    result = invoke("sprt", *args, command=arena)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     last = sprt_rows(out).iloc[-1]
@@ -340,7 +319,8 @@ def test_the_command_prints_the_verdict_and_writes_the_chart(arena: click.Group,
     assert table["Output"] == str(out) and table["Report"] == str(out / "report.md")
     assert (out / "sprt.png").stat().st_size > 0
     assert "## SPRT" in (out / "report.md").read_text()
-    again = invoke(arena, *args, "--no-report", "-j", "2")  # resumes: nothing left to play
+    again = invoke("sprt", *args, "--no-report", "-j", "2",
+                   command=arena)  # resumes: nothing left to play
     assert again.exit_code == 0
     assert again.stdout.splitlines() == lines[:-1]
 
@@ -350,20 +330,21 @@ def test_the_approximate_llr_is_asked_for_and_recorded(arena: click.Group,
     out = tmp_path / "run"
     args = [STRONG, WEAK, "--elo0", "0", "--elo1", "50", "--batch-pairs", "5", "-j", "1",
             "--max-games", "40", "--no-report", "--out", str(out)]
-    result = invoke(arena, *args, "--llr", "approximate")
+    result = invoke("sprt", *args, "--llr", "approximate", command=arena)
     assert result.exit_code == 0, result.output
     rows = sprt_rows(out)
     assert (rows["llr_method"] == "approximate").all()
     assert f"LLR         {rows['llr'].iloc[-1]:.2f} (approximate)\n" in result.stdout
     assert json.loads((out / "meta.json").read_text())["run"]["sprt_llr"] == "approximate"
-    resumed = invoke(arena, *args)  # the default, exact: another test
+    resumed = invoke("sprt", *args, command=arena)  # the default, exact: another test
     assert resumed.exit_code == 2
     assert 'sprt_llr "approximate" there, "exact" here' in resumed.output
 
 
 def test_without_a_decision_the_command_says_so(arena: click.Group, tmp_path: Path) -> None:
-    result = invoke(arena, *TWINS, "--elo0", "0", "--elo1", "50", "--batch-pairs", "5",
-                    "--max-games", "20", "--no-report", "--out", str(tmp_path / "run"))
+    result = invoke("sprt", *TWINS, "--elo0", "0", "--elo1", "50", "--batch-pairs", "5",
+                    "--max-games", "20", "--no-report", "--out", str(tmp_path / "run"),
+                    command=arena)
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[1].startswith("No decision after 20 games, the maximum")
     assert "Verdict     no decision\n" in result.stdout
@@ -390,7 +371,7 @@ BAD_INPUT = [
 def test_bad_input_is_one_line_and_exit_status_2(arena: click.Group, tmp_path: Path,
                                                  args: list[str], message: str) -> None:
     out = tmp_path / "run"
-    result = invoke(arena, STRONG, WEAK, *args, "--out", str(out))
+    result = invoke("sprt", STRONG, WEAK, *args, "--out", str(out), command=arena)
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("arena: error: ")
@@ -404,16 +385,16 @@ def test_an_interrupted_command_says_how_to_resume(arena: click.Group, tmp_path:
         raise KeyboardInterrupt
 
     monkeypatch.setattr("arena.cli.sprt.run_sprt", interrupted)
-    result = invoke(arena, STRONG, WEAK, "--elo0", "0", "--elo1", "5", "--max-games", "100",
-                    "--out", str(tmp_path / "run"))
+    result = invoke("sprt", STRONG, WEAK, "--elo0", "0", "--elo1", "5", "--max-games", "100",
+                    "--out", str(tmp_path / "run"), command=arena)
     assert result.exit_code == 130 and result.stdout == ""
     assert result.stderr == (f"arena: interrupted with 0 of 100 games in "
                              f"{tmp_path / 'run'}; run the same command to finish\n")
 
 
 def test_an_unknown_agent_is_refused_before_any_game(arena: click.Group, tmp_path: Path) -> None:
-    result = invoke(arena, "nosuch", WEAK, "--elo0", "0", "--elo1", "5", "--out",
-                    str(tmp_path / "run"))
+    result = invoke("sprt", "nosuch", WEAK, "--elo0", "0", "--elo1", "5", "--out",
+                    str(tmp_path / "run"), command=arena)
     assert result.exit_code == 2 and "unknown agent 'nosuch'" in result.stderr
     assert not (tmp_path / "run").exists()
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 import re
+from functools import partial
 
 import click
 import numpy as np
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,6 +40,7 @@ from arena.stats.elo import (
     trinomial,
     wilson,
 )
+from tests.helpers.cli import arena
 
 
 def two(x: float) -> str:
@@ -588,11 +589,9 @@ def test_pairs_of_identical_games_match_trinomial_score(c: tuple[int, int, int])
 # --------------------------------------------------------------------------- CLI
 
 
-def run(*args: str) -> tuple[int, str]:
-    group = click.Group("arena")
-    group.add_command(stats_command)
-    result = CliRunner().invoke(group, ["stats", *args])
-    return result.exit_code, result.output
+STATS_ONLY = click.Group("arena", commands=[stats_command])
+"""A plain click group holding `stats` alone: click's own usage errors, not the arena's."""
+run = partial(arena, "stats", command=STATS_ONLY)
 
 
 def test_cli_trinomial_vector() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -13,8 +12,9 @@ from arena.play.human_game import AgentReply
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
 from arena.rules.results import Termination
+from tests.helpers.paths import DATA
 
-AGENTS = Path(__file__).parent / "data" / "play_agents.py"
+AGENTS = DATA / "play_agents.py"
 
 
 def wait_for_reply(thinker: AgentProcess) -> AgentReply:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
 
 import click
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from arena.cli import ArenaGroup
 from arena.cli.tournament import tournament_command
@@ -24,9 +22,11 @@ from arena.competitions.tournaments import (
 )
 from arena.runs.plan import GameSettings, MatchPlan, Pairing
 from arena.runs.progress import TournamentProgressBar
-from arena.runs.rows import TIMING_COLUMNS, GameRow, load_games
+from arena.runs.rows import GameRow, load_games
 from arena.runs.runner import run_games
 from arena.stats.elo import elo_from_score
+from tests.helpers.cli import invoke
+from tests.helpers.runs import games_without_timing
 
 CHEAP = ["random", "immediate-win", "immediate-win:block=true"]
 SETTINGS = GameSettings(seed=7)
@@ -36,11 +36,6 @@ SETTINGS = GameSettings(seed=7)
 def arena() -> click.Group:
     """An `arena` group holding the tournament command, with one-line errors."""
     return ArenaGroup("arena", commands=[tournament_command])
-
-
-def games_without_timing(directory: Path) -> list[dict[Any, Any]]:
-    return load_games(directory / "games.csv").drop(columns=list(TIMING_COLUMNS)).to_dict(
-        "records")
 
 
 def test_a_round_robin_pairs_every_two_agents_once_and_a_gauntlet_the_first_with_each() -> None:
@@ -179,8 +174,8 @@ def test_a_bad_anchor_is_refused_before_any_game(tmp_path: Path) -> None:
 def test_the_command_prints_results_crosstable_and_ratings(arena: click.Group,
                                                            tmp_path: Path) -> None:
     out = tmp_path / "t"
-    result = CliRunner().invoke(arena, ["tournament", *CHEAP, "-n", "10", "-j", "1",
-                                        "--seed", "3", "--no-report", "--out", str(out)])
+    result = invoke("tournament", *CHEAP, "-n", "10", "-j", "1",
+                    "--seed", "3", "--no-report", "--out", str(out), command=arena)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].startswith("random [") and lines[0].endswith("] immediate-win (10)")
@@ -197,15 +192,15 @@ def test_the_command_prints_results_crosstable_and_ratings(arena: click.Group,
     assert random_row.split()[2:] == ["+0", "[+0,", "+0]", "20", f"{ratings['score'].iat[-1]:.1%}"]
     assert lines[-1].split() == ["Output", str(out)]
     assert not (out / "report.md").exists()
-    again = CliRunner().invoke(arena, ["tournament", *CHEAP, "-n", "10", "-j", "1", "--seed",
-                                       "3", "--no-report", "--out", str(out)])
+    again = invoke("tournament", *CHEAP, "-n", "10", "-j", "1", "--seed",
+                   "3", "--no-report", "--out", str(out), command=arena)
     assert again.stdout == result.stdout
 
 
 def test_the_command_writes_the_report_with_ratings(arena: click.Group, tmp_path: Path) -> None:
     out = tmp_path / "t"
-    result = CliRunner().invoke(arena, ["tournament", *CHEAP, "-n", "2", "-j", "1", "-q",
-                                        "--out", str(out)])
+    result = invoke("tournament", *CHEAP, "-n", "2", "-j", "1", "-q",
+                    "--out", str(out), command=arena)
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1].split() == ["Report", str(out / "report.md")]
     page = (out / "report.md").read_text()
@@ -233,7 +228,7 @@ def test_the_progress_bar_counts_games_without_a_meaningless_w_t_l(
 def test_bad_input_is_one_line_and_exit_status_2(arena: click.Group, tmp_path: Path,
                                                  args: list[str], message: str) -> None:
     out = tmp_path / "t"
-    result = CliRunner().invoke(arena, ["tournament", *args, "-j", "1", "--out", str(out)])
+    result = invoke("tournament", *args, "-j", "1", "--out", str(out), command=arena)
     assert result.exit_code == 2
     assert result.stderr.startswith("arena: error: ") and result.stderr.count("\n") == 1
     assert message in result.stderr

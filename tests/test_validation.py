@@ -8,17 +8,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.cli import main
 from arena.rules.board import Position, Rules
 from arena.rules.notation import format_moves
 from arena.runs.plan import GameSettings, match_plan
 from arena.runs.rows import COLUMNS, GamesTableError
 from arena.runs.runner import run_games
 from arena.search.kernels.endings import BAD_COLUMN, FULL, ONGOING, PAST_END, WON, replay
+from tests.helpers.cli import invoke
 
 
 def codes(games: list[str], rules: Rules | None = None) -> list[int]:
@@ -100,7 +99,7 @@ def test_a_field_that_does_not_fit_names_its_line(finished_run: Path, tmp_path: 
                                                    column: str, value: str, problem: str) -> None:
     rows = edited(rows_of(finished_run), line, column, value)
     directory = with_rows(finished_run, tmp_path / "edited", rows)
-    result = CliRunner().invoke(main, ["report", str(directory)])
+    result = invoke("report", str(directory))
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
     assert f"games.csv, line {line}: {problem}" in result.stderr
@@ -122,7 +121,7 @@ def test_moves_are_replayed_to_the_claimed_ending(finished_run: Path, tmp_path: 
     rows = rows_of(finished_run)
     moves = rows[1][COLUMNS.index("moves")]
     directory = with_rows(finished_run, tmp_path / "edited", change(rows, moves))  # type: ignore[operator]
-    result = CliRunner().invoke(main, ["report", str(directory)])
+    result = invoke("report", str(directory))
     assert result.exit_code == 2 and "games.csv, line 2: moves" in result.stderr
     assert problem in result.stderr
 
@@ -147,7 +146,7 @@ def test_bytes_that_are_not_utf8_are_refused(finished_run: Path, tmp_path: Path)
     directory = with_rows(finished_run, tmp_path / "binary", rows_of(finished_run)[:4])
     with (directory / "games.csv").open("ab") as file:
         file.write(b"\xff\xfe\n")
-    result = CliRunner().invoke(main, ["report", str(directory)])
+    result = invoke("report", str(directory))
     assert result.exit_code == 2
     assert "games.csv, line 5: not UTF-8 text" in result.stderr
 

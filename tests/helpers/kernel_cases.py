@@ -1,7 +1,7 @@
 """A fixed set of numba kernel calls and their results, as JSON-ready data.
 
-``tests/test_pure_python_kernels.py`` computes them once compiled and once in a process
-with ``NUMBA_DISABLE_JIT=1`` (``python tests/kernel_cases.py`` prints them), and compares.
+``test_pure_python_kernels.py`` computes them once compiled and once in a process with
+``NUMBA_DISABLE_JIT=1`` (``python tests/helpers/kernel_cases.py`` prints them), and compares.
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from conftest import random_positions
+if __name__ == "__main__":  # run as a script: the checkout's tests package is importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from agents.mcts import MCTSAgent
 from agents.negamax import NegamaxAgent
@@ -26,6 +25,7 @@ from arena.search.heuristics import parse_heuristic, terms_array
 from arena.search.kernels import bitboard, evaluation
 from arena.search.kernels import mcts as mcts_kernels
 from arena.search.kernels.endings import replay
+from tests.helpers.positions import random_positions
 
 U = np.uint64
 HEURISTICS = ("none", "threats+positional", "window",
