@@ -1,5 +1,6 @@
 """Fixtures and hooks for the whole suite: hypothesis strategies for ``st.from_type(Rules)`` and
-``st.from_type(Position)``, and a private cache directory for the whole session.
+``st.from_type(Position)``, a private cache directory for the whole session, and tests marked
+with an optional extra (dask, kaggle, gui, chromium) skipped where it is not installed.
 
 Rules are drawn from the whole allowed space (cols <= 9, cols x (rows + 1) <= 64,
 3 <= connect <= max(rows, cols)), with the extreme boards offered first; positions are
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from arena.rules.board import BITBOARD_BITS, MAX_COLUMNS, Position, Rules
 from arena.system.cachedir import CACHE_ENV
+from tests.helpers.extras import NEEDS, missing
 from tests.helpers.positions import EXTREME_RULES
 
 
@@ -67,3 +69,16 @@ def no_engines_file() -> Iterator[None]:
     use_engines(None)
     yield
     use_engines(None)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip a test whose extra is not installed, before its fixtures are set up; in CI
+    (``CI`` set), which installs every extra (.ci/run), fail it instead."""
+    for marker in NEEDS:
+        reason = missing(marker) if item.get_closest_marker(marker) else None
+        if reason is None:
+            continue
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason} (CI installs every extra: see .ci/run)", pytrace=False)
+        pytest.skip(reason)

@@ -79,6 +79,7 @@ def test_two_agents_with_one_name_must_be_named() -> None:
         arena.match(leftmost, ("leftmost", lambda position, rng: 0), 2, progress=False)
 
 
+@pytest.mark.dask  # without dask, the backend is refused for that before the objects are
 def test_objects_need_the_local_backend() -> None:
     with pytest.raises(MatchSetupError, match="Python object of this process"):
         arena.match(("lefty-dask", leftmost), "random", 2, backend="dask", progress=False)

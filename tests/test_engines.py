@@ -6,7 +6,6 @@ engine of tests/data/engines/ misbehaves in one way, and costs its game, never t
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -396,9 +395,8 @@ def test_positions_are_the_game_s_moves_in_the_order_played(tmp_path: Path,
     assert sent == expected and len(sent) > 10
 
 
+@pytest.mark.dask
 def test_a_named_engine_works_on_dask_workers(tmp_path: Path) -> None:
-    if importlib.util.find_spec("distributed") is None:
-        pytest.skip("needs dask")
     table = load_engines(engines_file(
         tmp_path, f'[[engine]]\nname = "left"\ncommand = "{ENGINES / "leftmost.py"}"\n'))
     use_engines(table)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import signal
 import subprocess
@@ -206,7 +205,7 @@ def test_a_worker_whose_agent_kills_it_ends_the_run_with_one_line(tmp_path: Path
     assert (out / "games.csv").read_text().startswith("game,")
 
 
-@pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="needs dask")
+@pytest.mark.dask
 def test_dask_workers_survive_hangs_and_crashes(tmp_path: Path) -> None:
     settings = GameSettings(seed=1, time_per_move=0.2)
     plan = MatchPlan((Pairing(canonical_player(agent("Hangs")), "random", 2),

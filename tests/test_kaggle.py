@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -22,8 +21,6 @@ from tests.helpers.cli import checkout_env, invoke
 from tests.helpers.paths import DATA
 
 AGENTS = DATA / "kaggle_agents.py"
-needs_kaggle = pytest.mark.skipif(importlib.util.find_spec("kaggle_environments") is None,
-                                  reason="needs the kaggle extra")
 
 
 def test_a_function_of_kaggles_signature_is_recognised() -> None:
@@ -82,7 +79,7 @@ def test_an_agent_that_always_fails_ends_the_run_with_one_line(tmp_path: Path) -
                                   "forfeit, agent_error: AttributeError: no_such_field\n")
 
 
-@needs_kaggle
+@pytest.mark.kaggle
 def test_kaggles_own_agents_play_and_reproduce(tmp_path: Path) -> None:
     plan = match_plan("negamax:depth=4,heuristic=threats+positional", "kaggle:negamax", 4,
                       GameSettings(seed=2), "random:2")
@@ -95,7 +92,7 @@ def test_kaggles_own_agents_play_and_reproduce(tmp_path: Path) -> None:
         make_agent("kaggle:chess")
 
 
-@needs_kaggle
+@pytest.mark.kaggle
 def test_importing_kaggle_first_does_not_hide_the_agents_package(tmp_path: Path) -> None:
     """kaggle-environments puts a folder holding an agents.py on sys.path."""
     code = ("import kaggle_environments, arena\n"

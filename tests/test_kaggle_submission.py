@@ -4,7 +4,6 @@ agents, the generated file, ``arena export kaggle``, and games under kaggle_envi
 from __future__ import annotations
 
 import ast
-import importlib.util
 import json
 import subprocess
 import sys
@@ -409,8 +408,7 @@ print(json.dumps([episode[seat] for episode in rewards]))
 """
 
 
-@pytest.mark.skipif(importlib.util.find_spec("kaggle_environments") is None,
-                    reason="needs the kaggle extra: pip install -e '.[kaggle]'")
+@pytest.mark.kaggle
 def test_the_exported_agent_beats_kaggle_s_negamax(tmp_path: Path) -> None:
     # Deterministic on both sides (our ties to the centre, Kaggle's seeded), so the same 16
     # games every time; benchmarks/bench_export.py evaluate plays more, unseeded.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from agents import minimax
 from agents import negamax as negamax_module
 from agents.budget import PLANNED_SHARE
 from agents.negamax import DEFAULT_TIME, DeepeningNegamaxAgent, NegamaxAgent
@@ -69,7 +70,6 @@ def plies_to_end(moves: str, score: int) -> int:
 
 @pytest.mark.parametrize("rules", BOARDS, ids=str)
 def test_window_negamax_agrees_with_minimax(rules: Rules) -> None:
-    minimax = pytest.importorskip("agents.minimax")  # written in parallel; skip until it exists
     for index, position in enumerate(random_positions(rules, 12, seed=rules.cols)):
         depth = 1 + index % 3
         for pruning in (True, False):

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -21,6 +19,7 @@ from arena.rules.render import render_plain
 from arena.runs.recorded import MoveScore, load_recorded_games, move_lines, score_moves
 from tests.helpers.brute_force_oracle import BruteForceOracle
 from tests.helpers.cli import arena
+from tests.helpers.extras import chromium
 
 
 @pytest.fixture(scope="module")
@@ -185,12 +184,7 @@ def test_export_takes_indices_and_ranges() -> None:
             parse_game_indices((bad,))
 
 
-def chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@pytest.mark.skipif(chromium() is None and not os.environ.get("CI"),
-                    reason="Chromium is not installed (CI installs it)")
+@pytest.mark.chromium
 def test_a_real_browser_draws_the_board_at_the_ply_in_the_address(run_dir: Path,
                                                                   tmp_path: Path) -> None:
     browser = chromium()
