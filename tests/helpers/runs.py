@@ -6,7 +6,17 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
+from arena.rules.board import Rules
+from arena.runs.plan import GameSettings, MatchPlan, match_plan
 from arena.runs.rows import TIMING_COLUMNS, load_games
+
+
+def plan_of(a: str, b: str, games: int, *, openings: str = "none", first: str = "alternate",
+            seed: int = 5, time_per_move: float | None = None,
+            rules: Rules | None = None) -> MatchPlan:
+    """The plan of a match of ``games`` games of ``a`` against ``b`` (seed 5 unless told)."""
+    settings = GameSettings(rules or Rules(), seed, time_per_move)
+    return match_plan(a, b, games, settings, openings, first)  # type: ignore[arg-type]
 
 
 def games_without_timing(directory: Path) -> list[dict[Hashable, Any]]:

@@ -1,14 +1,12 @@
-"""Perft against known answers, and the ``arena perft`` command."""
+"""Perft against known answers (the ``arena perft`` command: tests/cli/test_perft_cli.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from arena.cli.perft import perft_command
 from arena.rules.board import Position, Rules
 from arena.rules.notation import from_moves
 from arena.rules.perft import perft
-from tests.helpers.cli import invoke
 
 # 6 x 7 connect 4 from the empty board, depths 0 to 7 (depth 8 lives in benchmarks/).
 STANDARD_PERFT = [1, 7, 49, 343, 2401, 16807, 117649, 823536]
@@ -48,33 +46,3 @@ def test_perft_counts_wins_as_leaves() -> None:
     threat = from_moves("121212")
     assert perft(threat, 1) == 7
     assert perft(threat, 2) == 6 * 7
-
-
-@pytest.mark.parametrize(("args", "count"), [
-    (["4"], 2401),
-    (["0"], 1),
-    (["1", "--moves", "4455"], 7),
-    (["2", "--moves", "1212121"], 0),
-    (["5", "--rows", "3", "--cols", "2", "--connect", "3"], 20),
-])
-def test_perft_command(args: list[str], count: int) -> None:
-    result = invoke(*args, command=perft_command)
-    assert result.exit_code == 0, result.output
-    depth = args[0]
-    assert result.stdout == f"perft {depth}: {count}\n"
-    assert "leaves/s" in result.stderr
-
-
-@pytest.mark.parametrize(("args", "shown"), [
-    (["3", "--moves", "48a"], "'48a'"),
-    (["3", "--moves", "1111111"], "'1111111', move 7"),
-    (["3", "--cols", "10"], "6 x 10"),
-    (["-1"], "-1"),
-    (["many"], "many"),
-])
-def test_perft_command_bad_input(args: list[str], shown: str) -> None:
-    result = invoke("perft", *args)
-    assert result.exit_code == 2
-    assert result.stdout == ""
-    assert result.stderr.startswith("arena: error: ") and result.stderr.count("\n") == 1
-    assert shown in result.stderr

@@ -18,7 +18,7 @@ from arena.rules.notation import from_moves
 HERE = __name__  # this module, importable by name in specs: f"{HERE}:IllegalColumn"
 
 # Search agents are checked at shallow depth on every position, and with their default
-# parameters on a few positions per board (the solver's defaults in tests/test_solver_agent.py:
+# parameters on a few positions per board (the solver's defaults in test_solver_agent.py:
 # without a node budget it would solve a 7 x 8 position of 5 discs exactly).
 QUICK_SPECS = {"minimax": "minimax:depth=2", "negamax": "negamax:depth=3",
                "negamax-id": "negamax-id:time=0.005", "solver": "solver:max_nodes=20000"}
