@@ -1,6 +1,7 @@
 """Fixtures and hooks for the whole suite: hypothesis strategies for ``st.from_type(Rules)`` and
-``st.from_type(Position)``, a private cache directory for the whole session, and tests marked
-with an optional extra (dask, kaggle, gui, chromium) skipped where it is not installed.
+``st.from_type(Position)``, a private cache directory for the whole session, tests marked
+with an optional extra (dask, kaggle, gui, chromium) skipped where it is not installed, and the
+``slow`` tests left out unless ``--all`` is given.
 
 Rules are drawn from the whole allowed space (cols <= 9, cols x (rows + 1) <= 64,
 3 <= connect <= max(rows, cols)), with the extreme boards offered first; positions are
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import strategies as st
@@ -20,6 +22,50 @@ from arena.rules.board import BITBOARD_BITS, MAX_COLUMNS, Position, Rules
 from arena.system.cachedir import CACHE_ENV
 from tests.helpers.extras import NEEDS, missing
 from tests.helpers.positions import EXTREME_RULES
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--all", action="store_true", dest="run_all",
+                     help="run the whole suite: the slow tests too (by default they are "
+                          "deselected unless -m names markers)")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if config.option.run_all or config.option.markexpr:
+        return "tests: the whole suite" if config.option.run_all else "tests: as -m selects"
+    return "tests: the slow ones are deselected; --all runs the whole suite"
+
+
+def named_tests(config: pytest.Config) -> tuple[str, ...]:
+    """The tests named on the command line (``FILE::TEST``), as node ids."""
+    named = []
+    for arg in config.args:
+        path, sep, test = arg.partition("::")
+        if sep:
+            try:
+                file = Path(path).resolve().relative_to(config.rootpath)
+            except ValueError:
+                continue
+            named.append(f"{file.as_posix()}::{test}")
+    return tuple(named)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect the slow tests, unless --all is given, -m chooses by markers itself, or the
+    test is named on the command line."""
+    if config.option.run_all or config.option.markexpr:
+        return
+    named = named_tests(config)
+
+    def left_out(item: pytest.Item) -> bool:
+        return item.get_closest_marker("slow") is not None and not any(
+            item.nodeid == name or item.nodeid.startswith((f"{name}[", f"{name}::"))
+            for name in named)
+
+    slow = [item for item in items if left_out(item)]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not left_out(item)]
 
 
 @st.composite

@@ -162,6 +162,7 @@ def test_defaults_apply_to_every_entry_and_entries_override_them(tmp_path: Path)
 # --------------------------------------------------------------------------- running
 
 
+@pytest.mark.slow
 def test_an_experiment_runs_resumes_and_writes_its_page(arena: click.Group,
                                                         tmp_path: Path) -> None:
     path = write(tmp_path / "tiny.toml", TINY)

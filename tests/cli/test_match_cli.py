@@ -43,6 +43,7 @@ def test_a_small_match_prints_the_table_and_the_seeds_line(tmp_path: Path) -> No
         p.name for p in (tmp_path / "run").iterdir()}
 
 
+@pytest.mark.slow
 def test_the_default_directory_and_seed_make_a_rerun_reuse_the_games(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     args = ["match", "random", "random", "-n", "12", "-j", "1", "--first", "a"]
@@ -58,6 +59,7 @@ def test_the_default_directory_and_seed_make_a_rerun_reuse_the_games(
     assert other.exit_code == 0 and len(list(Path("results/matches").iterdir())) == 2
 
 
+@pytest.mark.slow
 def test_deterministic_agents_get_a_warning(tmp_path: Path) -> None:
     agent = tmp_path / "left.py"
     agent.write_text("def leftmost(position, rng):\n    return position.legal_moves()[0]\n")
@@ -159,6 +161,7 @@ def test_the_command_is_registered_on_the_arena_group() -> None:
     assert main.get_command(click.Context(main), "match") is match_command
 
 
+@pytest.mark.slow
 def test_kill_9_mid_run_then_the_same_command_finishes_it(tmp_path: Path) -> None:
     out = tmp_path / "run"
     games = 2000

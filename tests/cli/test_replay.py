@@ -184,6 +184,7 @@ def test_export_takes_indices_and_ranges() -> None:
             parse_game_indices((bad,))
 
 
+@pytest.mark.slow
 @pytest.mark.chromium
 def test_a_real_browser_draws_the_board_at_the_ply_in_the_address(run_dir: Path,
                                                                   tmp_path: Path) -> None:

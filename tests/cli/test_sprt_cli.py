@@ -23,6 +23,7 @@ def arena() -> click.Group:
     return ArenaGroup("arena", commands=[sprt_command])
 
 
+@pytest.mark.slow
 def test_the_command_prints_the_verdict_and_writes_the_chart(arena: click.Group,
                                                              tmp_path: Path) -> None:
     out = tmp_path / "run"

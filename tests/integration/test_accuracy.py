@@ -39,6 +39,7 @@ class Leftmost(BaseAgent):
         return position.legal_moves()[0]
 
 
+@pytest.mark.slow
 def test_rates_of_an_agent_with_a_known_move(tmp_path: Path) -> None:
     positions = load_position_set("Test_L2_R1", STANDARD, 60)
     scores = score_positions(positions.positions, ScoreCache(tmp_path, STANDARD))
@@ -55,7 +56,7 @@ def test_rates_of_an_agent_with_a_known_move(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("agent", "reason"), [
-    ("Exits", "agent_error): SystemExit: 0"),
+    pytest.param("Exits", "agent_error): SystemExit: 0", marks=pytest.mark.slow),
     ("HardExits", "agent_crash): the agent's process exited with status 3"),
     ("Interrupts", "agent_error): KeyboardInterrupt"),
 ])

@@ -65,6 +65,7 @@ def test_an_opening_past_the_ply_is_adjudicated_at_once() -> None:
                                                                       "adjudicated", 1)
 
 
+@pytest.mark.slow
 def test_match_adjudicates_resumes_and_reports(tmp_path: Path) -> None:
     out = tmp_path / "run"
     code, output = arena("match", "random", "immediate-win", "-n", "30", "-j", "2",

@@ -59,6 +59,7 @@ def test_an_agent_class_defined_here_plays_with_any_number_of_jobs() -> None:
     assert one.summary.iloc[0]["agent_a"] == "local:Rightmost"
 
 
+@pytest.mark.slow
 def test_functions_and_named_agents(tmp_path: Path) -> None:
     def kaggle_style(observation: dict, configuration: dict) -> int:  # type: ignore[type-arg]
         return next(c for c in range(7) if observation["board"][c] == 0)

@@ -150,6 +150,7 @@ def test_a_crash_costs_the_game_and_the_engine_is_restarted_for_the_next(tmp_pat
     assert not any(running(pid) for pid in pids)
 
 
+@pytest.mark.slow
 def test_a_hang_under_a_limit_is_a_time_forfeit_and_the_engine_is_stopped(tmp_path: Path) -> None:
     began = time.monotonic()
     _, games = play(engine("hangs"), "random", 3, tmp_path, time_per_move=0.2)
@@ -191,6 +192,7 @@ def test_stderr_and_info_lines_go_to_the_log_and_search_figures_to_games(tmp_pat
     assert not any("move" in line for line in log)  # answers are not logged
 
 
+@pytest.mark.slow
 def test_closing_leaves_no_process_even_of_an_engine_that_ignores_quit(tmp_path: Path) -> None:
     play(engine("stubborn"), engine("leftmost"), 4, tmp_path, jobs=2)
     log = (tmp_path / "agents.log").read_text()
@@ -395,6 +397,7 @@ def test_positions_are_the_game_s_moves_in_the_order_played(tmp_path: Path,
     assert sent == expected and len(sent) > 10
 
 
+@pytest.mark.slow
 @pytest.mark.dask
 def test_a_named_engine_works_on_dask_workers(tmp_path: Path) -> None:
     table = load_engines(engines_file(

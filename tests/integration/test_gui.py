@@ -249,6 +249,7 @@ def test_hints_show_the_oracles_scores(open_window: Callable[..., Driver]) -> No
     assert gui_window.HINT_COLOURS[1] in box  # "+6" written in the colour of a win
 
 
+@pytest.mark.slow
 def test_the_solver_hints_while_the_window_keeps_drawing(
         open_window: Callable[..., Driver]) -> None:
     # A Test_L1_R2 position that takes the solver about a second; its published score is 6.

@@ -32,6 +32,7 @@ def plan_of(a: str, b: str, games: int, time_per_move: float | None = None,
     return match_plan(a, b, games, settings)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_hang_under_a_limit_is_a_time_forfeit_and_the_run_ends(tmp_path: Path,
                                                                   jobs: int) -> None:
@@ -70,6 +71,7 @@ def test_exits_and_interrupts_raised_by_an_agent_are_its_errors(tmp_path: Path, 
     assert run.summaries[0].losses == 4 and (tmp_path / "summary.csv").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_an_agent_process_that_dies_is_an_agent_crash(tmp_path: Path, jobs: int) -> None:
     run_games(plan_of("random", agent("HardExits"), 6), tmp_path, jobs=jobs)
@@ -124,7 +126,7 @@ def test_an_agent_that_changes_its_position_changes_no_other_game(tmp_path: Path
         assert set(first["termination"]) <= {"four_in_a_row", "board_full"}
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("jobs", ["1", pytest.param("2", marks=pytest.mark.slow)])
 def test_what_agents_print_goes_to_the_log_not_the_output(tmp_path: Path, jobs: str) -> None:
     spec = agent("Chatty")
     out = tmp_path / "run"
@@ -140,6 +142,7 @@ def test_what_agents_print_goes_to_the_log_not_the_output(tmp_path: Path, jobs: 
     assert not any(" B " in line for line in log)
 
 
+@pytest.mark.slow
 def test_agents_get_their_own_limits_and_refuse_what_they_cannot_honour(tmp_path: Path) -> None:
     spec = agent(f"Remembers:directory={tmp_path}") + "@depth=3"
     run_games(plan_of(spec, "random", 2), tmp_path / "run")
@@ -154,6 +157,7 @@ def test_agents_get_their_own_limits_and_refuse_what_they_cannot_honour(tmp_path
     assert load_games(tmp_path / "own" / "games.csv")["termination"][0] != "time_forfeit"
 
 
+@pytest.mark.slow
 def test_the_time_bank_pays_for_overtime(tmp_path: Path) -> None:
     slow_start = agent("Sleeps:seconds=0.3,first_only=true")
     run_games(plan_of(slow_start, agent("Leftmost"), 2, time_per_move=0.05), tmp_path / "none")
@@ -164,6 +168,7 @@ def test_the_time_bank_pays_for_overtime(tmp_path: Path) -> None:
     assert set(banked["termination"]) <= {"four_in_a_row", "board_full"}
 
 
+@pytest.mark.slow
 def test_warming_up_is_never_timed(tmp_path: Path) -> None:
     run_games(plan_of(agent("SlowWarmUp"), agent("Leftmost"), 2), tmp_path, jobs=2)
     games = load_games(tmp_path / "games.csv")
@@ -185,6 +190,7 @@ def test_without_a_limit_a_move_still_has_a_bound(tmp_path: Path,
     assert games["error"][0].startswith("no answer within 0.5 s to a move")
 
 
+@pytest.mark.slow
 def test_agents_are_closed_and_no_process_is_left(tmp_path: Path) -> None:
     spec = agent(f"Remembers:directory={tmp_path}")
     run_games(plan_of(spec, agent("Hangs"), 4, time_per_move=0.1), tmp_path / "run", jobs=2)
@@ -205,6 +211,7 @@ def test_a_worker_whose_agent_kills_it_ends_the_run_with_one_line(tmp_path: Path
     assert (out / "games.csv").read_text().startswith("game,")
 
 
+@pytest.mark.slow
 @pytest.mark.dask
 def test_dask_workers_survive_hangs_and_crashes(tmp_path: Path) -> None:
     settings = GameSettings(seed=1, time_per_move=0.2)
@@ -215,6 +222,7 @@ def test_dask_workers_survive_hangs_and_crashes(tmp_path: Path) -> None:
     assert games["termination"].tolist() == ["time_forfeit", "agent_crash"] * 2
 
 
+@pytest.mark.slow
 def test_ctrl_c_is_one_line_and_leaves_nothing_running(tmp_path: Path) -> None:
     out = tmp_path / "run"
     command = arena_command("match", agent("Sleeps:seconds=0.02"), "random",

@@ -60,7 +60,7 @@ def test_a_submission_file_plays_its_last_function(tmp_path: Path) -> None:
     assert all(moves[::2].startswith("777") for moves in games["moves"])  # never column 1
 
 
-@pytest.mark.parametrize("hosting", ["auto", "inline"])
+@pytest.mark.parametrize("hosting", [pytest.param("auto", marks=pytest.mark.slow), "inline"])
 def test_global_random_is_seeded_so_runs_reproduce(tmp_path: Path, hosting: str) -> None:
     settings = GameSettings(seed=5, hosting=hosting)  # type: ignore[arg-type]
     plan = match_plan(f"{AGENTS}:random_choice", "random", 40, settings)
@@ -79,6 +79,7 @@ def test_an_agent_that_always_fails_ends_the_run_with_one_line(tmp_path: Path) -
                                   "forfeit, agent_error: AttributeError: no_such_field\n")
 
 
+@pytest.mark.slow
 @pytest.mark.kaggle
 def test_kaggles_own_agents_play_and_reproduce(tmp_path: Path) -> None:
     plan = match_plan("negamax:depth=4,heuristic=threats+positional", "kaggle:negamax", 4,
@@ -92,6 +93,7 @@ def test_kaggles_own_agents_play_and_reproduce(tmp_path: Path) -> None:
         make_agent("kaggle:chess")
 
 
+@pytest.mark.slow
 @pytest.mark.kaggle
 def test_importing_kaggle_first_does_not_hide_the_agents_package(tmp_path: Path) -> None:
     """kaggle-environments puts a folder holding an agents.py on sys.path."""

@@ -408,6 +408,7 @@ print(json.dumps([episode[seat] for episode in rewards]))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.kaggle
 def test_the_exported_agent_beats_kaggle_s_negamax(tmp_path: Path) -> None:
     # Deterministic on both sides (our ties to the centre, Kaggle's seeded), so the same 16

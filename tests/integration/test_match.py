@@ -270,6 +270,7 @@ def test_meta_records_agents_options_and_versions(tmp_path: Path) -> None:
     assert meta["started"] <= session["started"] <= session["ended"] == meta["ended"]
 
 
+@pytest.mark.slow
 @pytest.mark.dask
 def test_dask_gives_the_same_games_as_local_workers(tmp_path: Path) -> None:
     import distributed

@@ -140,6 +140,7 @@ def test_other_answers_are_protocol_errors(line: str, moves: str) -> None:
         parse_scores(line, moves)
 
 
+@pytest.mark.slow
 def test_pons_plays_perfectly_from_the_test_set_s_won_positions(fake_solver: Path,
                                                                  tmp_path: Path) -> None:
     """From won positions it wins every game, at the latest when the score says."""

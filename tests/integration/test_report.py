@@ -238,6 +238,7 @@ def test_match_report(tmp_path: Path) -> None:
     assert "| pentanomial |" in page  # every game has its colour-swapped partner
 
 
+@pytest.mark.slow
 def test_tournament_report(tmp_path: Path) -> None:
     run = tournament_run(tmp_path / "rr")
     page = write_report(run).read_text()
@@ -261,6 +262,7 @@ def test_depth_from_scores_without_ratings(tmp_path: Path) -> None:
     assert series["value"].tolist() == pytest.approx([3.5 / 6, 2.5 / 6])
 
 
+@pytest.mark.slow
 def test_sprt_report(tmp_path: Path) -> None:
     run = sprt_run(tmp_path / "sprt")
     page = write_report(run).read_text()
@@ -318,6 +320,7 @@ def test_positions_of_synthetic_games_are_real() -> None:
         assert str(row["moves"]).startswith(str(row["opening"]))
 
 
+@pytest.mark.slow
 def test_many_pairings_leave_out_the_bars(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(report, "MAX_BAR_PAIRINGS", 5)  # the round robin has 6 pairings
     run = tournament_run(tmp_path / "rr")

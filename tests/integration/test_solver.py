@@ -18,8 +18,8 @@ from arena.rules.errors import IllegalMoveError
 from arena.rules.notation import from_moves
 from arena.search.solver import MIN_TABLE_MB, Solver, SolverOracle, column_scores, solve, table_bits
 
-# The easy and medium sets in full; a sample of the slow ones (the rest is a benchmark:
-# benchmarks/bench_solver.py --full).
+# The easy and medium sets in full (the largest, Test_L2_R2, with --all); a sample of the slow
+# ones (the rest is a benchmark: benchmarks/bench_solver.py --full).
 FULL_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L1_R1", "Test_L2_R2")
 SAMPLES = {"Test_L1_R2": 20, "Test_L1_R3": 2}
 
@@ -29,13 +29,15 @@ def solver() -> Solver:
     return Solver()
 
 
-@pytest.mark.parametrize("name", FULL_SETS)
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.slow)
+                                  if name == "Test_L2_R2" else name for name in FULL_SETS])
 def test_every_position_of_the_set_gets_its_published_score(solver: Solver, name: str) -> None:
     wrong = [(entry.moves, entry.score, solver.solve(entry.position))
              for entry in load_set(name) if solver.solve(entry.position) != entry.score]
     assert wrong == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(SAMPLES))
 def test_a_sample_of_the_slow_sets(solver: Solver, name: str) -> None:
     for entry in load_set(name, limit=SAMPLES[name]):
@@ -79,8 +81,10 @@ def every_position(rules: Rules) -> list[Position]:
     return list(seen)
 
 
-@pytest.mark.parametrize("rules", [Rules(3, 4, 3), Rules(4, 3, 3), Rules(4, 4, 3),
-                                   Rules(3, 5, 3), Rules(1, 9, 3), Rules(6, 2, 3)], ids=str)
+@pytest.mark.parametrize("rules", [Rules(3, 4, 3), Rules(4, 3, 3),
+                                   pytest.param(Rules(4, 4, 3), marks=pytest.mark.slow),
+                                   pytest.param(Rules(3, 5, 3), marks=pytest.mark.slow),
+                                   Rules(1, 9, 3), Rules(6, 2, 3)], ids=str)
 def test_every_position_of_a_small_board_matches_brute_force(rules: Rules) -> None:
     exact = brute_force(rules)
     solver = Solver(MIN_TABLE_MB)

@@ -87,6 +87,7 @@ def test_the_maximum_ends_the_test_without_a_decision(tmp_path: Path) -> None:
                                 "stayed between -2.94 and 2.94")
 
 
+@pytest.mark.slow
 def test_pairs_that_all_score_the_same_lean_to_h0(tmp_path: Path) -> None:
     specs = []
     for name in ("leftmost.py", "twin.py"):  # one agent twice: each pair is a win and a loss,

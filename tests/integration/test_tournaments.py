@@ -197,6 +197,7 @@ def test_the_command_prints_results_crosstable_and_ratings(arena: click.Group,
     assert again.stdout == result.stdout
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_report_with_ratings(arena: click.Group, tmp_path: Path) -> None:
     out = tmp_path / "t"
     result = invoke("tournament", *CHEAP, "-n", "2", "-j", "1", "-q",

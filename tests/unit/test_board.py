@@ -150,6 +150,7 @@ def assert_keys_name_boards(boards: dict[Position, Grid]) -> None:
     assert len(key_to_board) == len(set(boards.values())) == len(boards)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(rules=st.from_type(Rules), data=st.data())
 def test_random_games_agree_with_the_referee(rules: Rules, data: st.DataObject) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,6 +41,7 @@ def evaluate(position: Position, heuristic: str, ply: int = 0, win_step: int = 1
 # --- rules -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.from_type(Position))
 def test_kernels_agree_with_the_python_rules(position: Position) -> None:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from arena.search.kernels.bitboard import popcount
 from tests.helpers.kernel_cases import compiled, results
@@ -16,6 +17,7 @@ from tests.helpers.paths import ROOT
 CASES = ROOT / "tests" / "helpers" / "kernel_cases.py"
 
 
+@pytest.mark.slow
 def test_the_kernels_give_the_same_answers_without_the_jit() -> None:
     environment = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     # -W error: a warning (numpy's uint64 wrap-around warnings included) fails the run
