@@ -24,50 +24,6 @@ from tests.helpers.extras import NEEDS, missing
 from tests.helpers.positions import EXTREME_RULES
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--all", action="store_true", dest="run_all",
-                     help="run the whole suite: the slow tests too (by default they are "
-                          "deselected unless -m names markers)")
-
-
-def pytest_report_header(config: pytest.Config) -> str:
-    if config.option.run_all or config.option.markexpr:
-        return "tests: the whole suite" if config.option.run_all else "tests: as -m selects"
-    return "tests: the slow ones are deselected; --all runs the whole suite"
-
-
-def named_tests(config: pytest.Config) -> tuple[str, ...]:
-    """The tests named on the command line (``FILE::TEST``), as node ids."""
-    named = []
-    for arg in config.args:
-        path, sep, test = arg.partition("::")
-        if sep:
-            try:
-                file = Path(path).resolve().relative_to(config.rootpath)
-            except ValueError:
-                continue
-            named.append(f"{file.as_posix()}::{test}")
-    return tuple(named)
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deselect the slow tests, unless --all is given, -m chooses by markers itself, or the
-    test is named on the command line."""
-    if config.option.run_all or config.option.markexpr:
-        return
-    named = named_tests(config)
-
-    def left_out(item: pytest.Item) -> bool:
-        return item.get_closest_marker("slow") is not None and not any(
-            item.nodeid == name or item.nodeid.startswith((f"{name}[", f"{name}::"))
-            for name in named)
-
-    slow = [item for item in items if left_out(item)]
-    if slow:
-        config.hook.pytest_deselected(items=slow)
-        items[:] = [item for item in items if not left_out(item)]
-
-
 @st.composite
 def any_rules(draw: st.DrawFn) -> Rules:
     """Any board the rules engine must support."""
@@ -117,6 +73,9 @@ def no_engines_file() -> Iterator[None]:
     use_engines(None)
 
 
+# --- tests of an extra: skipped where it is not installed ------------------------------
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Skip a test whose extra is not installed, before its fixtures are set up; in CI
@@ -128,3 +87,55 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         if os.environ.get("CI"):
             pytest.fail(f"{reason} (CI installs every extra: see .ci/run)", pytrace=False)
         pytest.skip(reason)
+
+
+# --- the slow tests: deselected unless --all -------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--all", action="store_true", dest="run_all",
+                     help="run the whole suite: the slow tests too (by default they are "
+                          "deselected, unless an -m expression speaks of slow)")
+
+
+def slow_chosen(config: pytest.Config) -> bool:
+    """True if the command line chooses about the slow tests itself (--all, or -m ...slow...)."""
+    return bool(config.option.run_all) or "slow" in config.option.markexpr
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if slow_chosen(config):
+        return "tests: the slow ones as the command line chooses"
+    return "tests: the slow ones are deselected; --all runs the whole suite"
+
+
+def named_tests(config: pytest.Config) -> tuple[str, ...]:
+    """The tests named on the command line (``FILE::TEST``), as node ids."""
+    named = []
+    for arg in config.args:
+        path, sep, test = arg.partition("::")
+        if sep:
+            try:
+                file = Path(path).resolve().relative_to(config.rootpath.resolve())
+            except ValueError:
+                continue
+            named.append(f"{file.as_posix()}::{test}")
+    return tuple(named)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect the slow tests, unless the command line chooses about them itself or names the
+    test (FILE::TEST)."""
+    if slow_chosen(config):
+        return
+    named = named_tests(config)
+
+    def left_out(item: pytest.Item) -> bool:
+        return item.get_closest_marker("slow") is not None and not any(
+            item.nodeid == name or item.nodeid.startswith((f"{name}[", f"{name}::"))
+            for name in named)
+
+    slow = [item for item in items if left_out(item)]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not left_out(item)]
