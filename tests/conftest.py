@@ -1,35 +1,27 @@
-"""Shared hypothesis strategies (``st.from_type(Rules)``, ``st.from_type(Position)``),
-hand-drawn positions (``position_of``), positions of random games for the search agents, and a
-private cache directory for the whole session.
+"""Fixtures and hooks for the whole suite: hypothesis strategies for ``st.from_type(Rules)`` and
+``st.from_type(Position)``, a private cache directory for the whole session, tests marked
+with an optional extra (dask, kaggle, gui, chromium) skipped where it is not installed, and the
+``slow`` tests left out unless ``--all`` is given.
 
 Rules are drawn from the whole allowed space (cols <= 9, cols x (rows + 1) <= 64,
 3 <= connect <= max(rows, cols)), with the extreme boards offered first; positions are
-random legal games on such boards, stopped at a random ply or when the game ends.
+random legal games on such boards, stopped at a random ply or when the game ends. Plain
+helpers that tests import (positions, the CLI, paths) are in ``tests/helpers/``.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import strategies as st
 
 from arena.rules.board import BITBOARD_BITS, MAX_COLUMNS, Position, Rules
-from arena.rules.notation import from_array
 from arena.system.cachedir import CACHE_ENV
-
-EXTREME_RULES = (
-    Rules(rows=63, cols=1, connect=3),  # one tall column
-    Rules(rows=63, cols=1, connect=63),
-    Rules(rows=6, cols=9, connect=4),  # widest
-    Rules(rows=7, cols=8, connect=4),  # exactly 64 bits
-    Rules(rows=7, cols=8, connect=8),  # connect = max(rows, cols)
-    Rules(rows=1, cols=9, connect=3),  # one row
-    Rules(rows=31, cols=2, connect=31),
-    Rules(),
-)
+from tests.helpers.extras import NEEDS, missing
+from tests.helpers.positions import EXTREME_RULES
 
 
 @st.composite
@@ -58,45 +50,6 @@ st.register_type_strategy(Rules, st.one_of(st.sampled_from(EXTREME_RULES), any_r
 st.register_type_strategy(Position, any_positions())
 
 
-def position_of(rows: list[str], connect: int = 4) -> Position:
-    """A position from rows drawn top to bottom: x = player 1, o = player 2, . = empty."""
-    cells = [[".xo".index(c) for c in row] for row in reversed(rows)]
-    return from_array(np.array(cells, dtype=np.int8), connect=connect)
-
-
-def random_positions(rules: Rules, count: int, seed: int) -> list[Position]:
-    """Non-terminal positions of random games, stopped at random plies."""
-    rng = np.random.default_rng(seed)
-    positions: list[Position] = []
-    while len(positions) < count:
-        position = Position.empty(rules)
-        for _ in range(int(rng.integers(rules.rows * rules.cols))):
-            position = position.play(int(rng.choice(position.legal_moves())))
-            if position.is_terminal:
-                break
-        if not position.is_terminal:
-            positions.append(position)
-    return positions
-
-
-def winning_positions(count: int) -> list[Position]:
-    """Random positions of the standard board where the side to move can win at once."""
-    return [p for p in random_positions(Rules(), 20 * count, seed=1) if p.winning_moves()][:count]
-
-
-def blocking_positions(count: int) -> list[tuple[Position, int]]:
-    """Random positions with a single opponent win to block, which the block does not feed."""
-    found = []
-    for position in random_positions(Rules(), 30 * count, seed=2):
-        threats = position.winning_moves(3 - position.side_to_move)
-        if position.winning_moves() or len(threats) != 1:
-            continue
-        after = position.play(threats[0])
-        if not after.is_terminal and not after.winning_moves():
-            found.append((position, threats[0]))
-    return found[:count]
-
-
 @pytest.fixture(autouse=True, scope="session")
 def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Tests neither read nor write the user's cache (opening books, solved positions)."""
@@ -107,3 +60,71 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         os.environ.pop(CACHE_ENV, None)
     else:
         os.environ[CACHE_ENV] = previous
+
+
+# --- tests of an extra: skipped where it is not installed ------------------------------
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip a test whose extra is not installed, before its fixtures are set up; in CI
+    (``CI`` set), which installs every extra (.ci/run), fail it instead."""
+    for marker in NEEDS:
+        reason = missing(marker) if item.get_closest_marker(marker) else None
+        if reason is None:
+            continue
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason} (CI installs every extra: see .ci/run)", pytrace=False)
+        pytest.skip(reason)
+
+
+# --- the slow tests: deselected unless --all -------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--all", action="store_true", dest="run_all",
+                     help="run the whole suite: the slow tests too (by default they are "
+                          "deselected, unless an -m expression speaks of slow)")
+
+
+def slow_chosen(config: pytest.Config) -> bool:
+    """True if the command line chooses about the slow tests itself (--all, or -m ...slow...)."""
+    return bool(config.option.run_all) or "slow" in config.option.markexpr
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if slow_chosen(config):
+        return "tests: the slow ones as the command line chooses"
+    return "tests: the slow ones are deselected; --all runs the whole suite"
+
+
+def named_tests(config: pytest.Config) -> tuple[str, ...]:
+    """The tests named on the command line (``FILE::TEST``), as node ids."""
+    named = []
+    for arg in config.args:
+        path, sep, test = arg.partition("::")
+        if sep:
+            try:
+                file = Path(path).resolve().relative_to(config.rootpath.resolve())
+            except ValueError:
+                continue
+            named.append(f"{file.as_posix()}::{test}")
+    return tuple(named)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect the slow tests, unless the command line chooses about them itself or names the
+    test (FILE::TEST)."""
+    if slow_chosen(config):
+        return
+    named = named_tests(config)
+
+    def left_out(item: pytest.Item) -> bool:
+        return item.get_closest_marker("slow") is not None and not any(
+            item.nodeid == name or item.nodeid.startswith((f"{name}[", f"{name}::"))
+            for name in named)
+
+    slow = [item for item in items if left_out(item)]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not left_out(item)]

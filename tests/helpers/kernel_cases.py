@@ -1,0 +1,85 @@
+"""A fixed set of numba kernel calls and their results, as JSON-ready data.
+
+``test_pure_python_kernels.py`` computes them once compiled and once in a process with
+``NUMBA_DISABLE_JIT=1`` (``python tests/helpers/kernel_cases.py`` prints them), and compares.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+if __name__ == "__main__":  # run as a script: the checkout's tests package is importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from agents.mcts import MCTSAgent
+from agents.negamax import NegamaxAgent
+from arena.rules.board import Position, Rules
+from arena.rules.notation import from_moves
+from arena.search.heuristics import parse_heuristic, terms_array
+from arena.search.kernels import bitboard, evaluation
+from arena.search.kernels import mcts as mcts_kernels
+from arena.search.kernels.endings import replay
+from tests.helpers.positions import random_positions
+
+U = np.uint64
+HEURISTICS = ("none", "threats+positional", "window",
+              "live-threats+stacked-threats+threats*10+positional")
+OTHER_BOARDS = (Rules(rows=5, cols=6, connect=3), Rules(rows=7, cols=8, connect=5))
+
+
+def positions() -> list[Position]:
+    """Openings, middle games and ends on the standard board, and two other boards."""
+    standard = [from_moves(moves) for moves in ("", "4", "4453", "44444433", "1234567")]
+    return (standard + random_positions(Rules(), 5, seed=5)
+            + [p for rules in OTHER_BOARDS for p in random_positions(rules, 2, seed=6)])
+
+
+def compiled() -> bool:
+    """True if the kernels are numba dispatchers, False if they run as plain Python."""
+    return not isinstance(mcts_kernels.search, types.FunctionType)
+
+
+def results() -> dict[str, Any]:
+    """Every kernel's answers on the fixed cases."""
+    cases = positions()
+    out: dict[str, Any] = {"negamax": [], "evaluate": [], "rules": [], "mcts": []}
+    for heuristic in HEURISTICS:
+        for position in cases:
+            agent = NegamaxAgent(depth=4, heuristic=heuristic, tiebreak="left")
+            out["negamax"].append([agent.root_scores(position), agent.nodes])
+    seed_agent = NegamaxAgent(depth=3, heuristic="live-threats+stacked-threats+threats",
+                              wins="flat", seed_scoring=True, seed_clearing_bug=True,
+                              seed_live_bug=True, clearing="always", move_order="left-to-right")
+    out["seed_negamax"] = [[seed_agent.root_scores(p), seed_agent.nodes] for p in cases]
+    for position in cases:
+        tables = bitboard.board_tables(position.rules)
+        windows = evaluation.board_windows(position.rules)
+        cur, mask = U(position.current), U(position.mask)
+        out["evaluate"].append([int(evaluation.evaluate(
+            cur, mask, 1, 1, tables, terms_array(parse_heuristic(heuristic)), *windows))
+            for heuristic in HEURISTICS])
+        out["rules"].append([int(bitboard.winning_cells(cur, mask, tables)),
+                             int(bitboard.playable(mask, tables)),
+                             bool(bitboard.has_line(cur ^ mask, tables)),
+                             bitboard.legal_columns(mask, tables).tolist()])
+        agent = MCTSAgent(iterations=200, rollout="immediate-win")
+        choice = agent.choose(position, np.random.default_rng(7))
+        out["mcts"].append([choice.column, choice.playouts, choice.score, choice.visit_share])
+    state = np.array([12345], dtype=np.uint64)
+    out["playouts"] = mcts_kernels.playout_results(U(0), U(0), 100, False, state,
+                                                   bitboard.board_array(Rules())).tolist()
+    games = [[3, 3, 2, 2, 1, 1, 0], [0, 0, 0, 0, 0, 0, 0], [9], list(range(7)) * 6]
+    columns = np.array([c for game in games for c in game], dtype=np.int8)
+    offsets = np.cumsum([0] + [len(game) for game in games]).astype(np.int64)
+    out["replay"] = replay(columns, offsets, 6, 7, 4).tolist()
+    return json.loads(json.dumps(out))  # dict keys as strings, as the subprocess prints them
+
+
+if __name__ == "__main__":
+    print(json.dumps({"compiled": compiled(), "results": results()}))

@@ -1,0 +1,174 @@
+"""``arena analyze``: the first move of each game that changed its theoretical result, on
+hand-checked games, resumed after an interruption, and shown by ``arena report``."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from arena.analysis.annotate import (
+    ANALYSIS_FILE,
+    BLUNDERS_FILE,
+    analyse_game,
+    analyse_run,
+    load_analysis,
+    pending_games,
+)
+from arena.report.blunders import blunder_rates, phase_names
+from arena.rules.board import Rules
+from arena.rules.notation import from_moves
+from arena.rules.results import Result, Side, Termination
+from arena.runs.rows import COLUMNS, GameRow
+from arena.search.solver import solve
+from tests.helpers.cli import invoke
+
+STANDARD = Rules()
+# Player 1 stacks three discs in column 1, player 2 in column 2; player 1 then misses the win
+# in column 1 (plays 7) and player 2 wins in column 2: at ply 6 a won game became a lost one.
+MISSED_WIN = "12121272"
+SMALL = Rules(4, 5, 4)  # a draw; the edge columns lose at once: column scores -1 0 0 0 -1
+
+
+def write_run(directory: Path, games: list[tuple[str, str, str, str]], rules: Rules,
+              opening: int = 0) -> None:
+    """A run directory with games (agent_a, agent_b, first, moves), the first ``opening``
+    moves of each an opening, and its meta.json."""
+    directory.mkdir(parents=True)
+    (directory / "meta.json").write_text(json.dumps(
+        {"run": {"board": {"rows": rules.rows, "cols": rules.cols, "connect": rules.connect}},
+         "agents": {}, "sessions": []}))
+    with (directory / "games.csv").open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(COLUMNS)
+        for index, (agent_a, agent_b, first, moves) in enumerate(games):
+            row = GameRow(index, None, index, agent_a, agent_b, Side(first), moves[:opening],
+                          moves, Result.LOSS, Termination.FOUR_IN_A_ROW, len(moves), 0.0, 0.0,
+                          None, None, 4, 4, "")
+            writer.writerow(["" if v is None else v for v in row])
+
+
+def recorded(first: str, opening: str, result: str) -> GameRow:
+    """Game 0 of x (agent A) against y with the missed win, as games.csv would hold it."""
+    return GameRow(0, None, 0, "x", "y", Side(first), opening, MISSED_WIN, Result(result),
+                   Termination.FOUR_IN_A_ROW, len(MISSED_WIN), 0.0, 0.0, None, None, 4, 4, "")
+
+
+def test_a_missed_immediate_win_is_the_first_blunder() -> None:
+    game = recorded("a", "", "loss")
+    analysis, blunders = analyse_game(game, STANDARD, 6, solve)
+    assert blunders[0].ply == 6 and blunders[0].side == "a" and blunders[0].agent == "x"
+    assert (blunders[0].move, blunders[0].before, blunders[0].after) == (7, "win", "loss")
+    assert len(blunders) == 1  # the winning move keeps the lost game lost
+    assert (analysis.first_blunder_ply, analysis.first_blunder_agent) == (6, "x")
+    assert (analysis.start, analysis.moves_a, analysis.moves_b) == ("win", 1, 1)
+    assert (analysis.blunders_a, analysis.blunders_b) == (1, 0)
+
+
+def test_results_are_agent_a_s_whoever_moves_first() -> None:
+    game = recorded("b", "", "win")  # agent B plays player 1
+    analysis, blunders = analyse_game(game, STANDARD, 6, solve)
+    assert (blunders[0].side, blunders[0].agent) == ("b", "y")
+    assert (blunders[0].before, blunders[0].after) == ("loss", "win")
+    assert (analysis.start, analysis.blunders_a, analysis.blunders_b) == ("loss", 0, 1)
+
+
+def test_opening_moves_are_not_graded() -> None:
+    """With the first 7 moves an opening, the missed win at ply 6 is nobody's blunder."""
+    game = recorded("a", MISSED_WIN[:7], "loss")
+    analysis, blunders = analyse_game(game, STANDARD, 0, solve)
+    assert blunders == []
+    assert (analysis.start, analysis.moves_a, analysis.moves_b) == ("loss", 0, 1)
+    assert (analysis.from_ply, analysis.graded_from) == (0, 7)
+
+
+def test_every_blunder_matches_the_solver_before_and_after(tmp_path: Path) -> None:
+    """An edge column first on 4 x 5 turns the draw into a loss for the side that plays it."""
+    run = tmp_path / "run"
+    write_run(run, [("x", "y", "a", "13332244"), ("x", "y", "b", "32141")], SMALL)
+    todo, total = pending_games(run, 0)
+    assert total == 2
+    analyse_run(run, 0, todo)
+    tables = load_analysis(run)
+    assert tables is not None
+    analysis, blunders = tables
+    assert analysis["first_blunder_ply"].iloc[0] == 0
+    first = blunders[blunders["game"] == 0].iloc[0]
+    assert (first["ply"], first["side"], first["before"], first["after"]) == (0, "a", "draw",
+                                                                             "loss")
+    for row in blunders.to_dict("records"):
+        moves = ("13332244", "32141")[row["game"]]
+        before, after = from_moves(moves[:row["ply"]], SMALL), from_moves(
+            moves[:row["ply"] + 1], SMALL)
+        mover_score = solve(before)
+        after_score = 0 if after.is_full and not after.won else \
+            (1 if after.won else -solve(after))
+        assert (mover_score > 0) - (mover_score < 0) != (after_score > 0) - (after_score < 0)
+
+
+def test_an_interrupted_analysis_resumes_to_the_same_files(tmp_path: Path) -> None:
+    games = [("x", "y", "a" if i % 2 else "b", moves) for i, moves in enumerate(
+        ["13332244", "32141", "1111", "2345", "55552", "3131313"])]
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    write_run(whole, games, SMALL)
+    write_run(cut, games, SMALL)
+    analyse_run(whole, 1, pending_games(whole, 1)[0])
+    analyse_run(cut, 1, pending_games(cut, 1)[0][:3])
+    with (cut / BLUNDERS_FILE).open("a") as handle:  # a game cut between the two files
+        handle.write("3,1,a,x,3,draw,loss\n")
+    with (cut / ANALYSIS_FILE).open("a") as handle:  # and a line cut short
+        handle.write("4,x,y,a,lo")
+    todo, total = pending_games(cut, 1)
+    assert [game.game for game in todo] == [3, 4, 5] and total == 6
+    analyse_run(cut, 1, todo)
+    for name in (ANALYSIS_FILE, BLUNDERS_FILE):
+        assert (cut / name).read_text() == (whole / name).read_text()
+    with pytest.raises(Exception, match="made with --from-ply 1"):
+        pending_games(cut, 2)
+
+
+def test_rates_per_agent_and_phase(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_run(run, [("x", "y", "a", MISSED_WIN)], STANDARD)
+    analyse_run(run, 6, pending_games(run, 6)[0])
+    tables = load_analysis(run)
+    assert tables is not None
+    rates = blunder_rates(*tables, 42).set_index(["agent", "phase"])
+    opening = phase_names(42)[0]
+    assert opening == "opening (plies 0-13)"
+    assert rates.loc[("x", "all"), ["moves", "blunders"]].tolist() == [1, 1]
+    assert rates.loc[("x", opening), "rate"] == 1.0
+    assert rates.loc[("y", "all"), ["moves", "blunders"]].tolist() == [1, 0]
+
+
+def test_the_command_and_the_report(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    played = invoke("match", "negamax:depth=2", "random", "-n", "6",
+                    "--rows", "4", "--cols", "5", "--out", str(run),
+                    "--quiet", "--no-report", "-j", "1")
+    assert played.exit_code == 0, played.output
+    result = invoke("analyze", str(run), "--from-ply", "2", "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Games       6 analysed (6 now), moves from ply 2 on")
+    assert "negamax:depth=2: " in result.stdout and "random: " in result.stdout
+    again = invoke("analyze", str(run), "--from-ply", "2", "-j", "1")
+    assert "6 analysed (0 now)" in again.stdout
+    analysis = pd.read_csv(run / ANALYSIS_FILE)
+    assert len(analysis) == 6 and analysis["from_ply"].eq(2).all()
+    tables = load_analysis(run)
+    assert tables is not None
+    assert tables[0]["first_blunder_ply"].dtype == "Int64"
+    assert tables[0]["plies"].dtype == np.int64 and tables[1]["ply"].dtype == np.int64
+    report = invoke("report", str(run))
+    assert report.exit_code == 0, report.output
+    page = (run / "report.md").read_text()
+    assert "## Blunders" in page and "![Blunders by phase](blunders.png)" in page
+    assert (run / "blunders.png").stat().st_size > 0
+    wrong = invoke("analyze", str(run), "--from-ply", "3")
+    assert wrong.exit_code == 2 and "made with --from-ply 2" in wrong.stderr
+    missing = invoke("analyze", str(tmp_path))
+    assert missing.exit_code == 2 and "no games.csv" in missing.stderr

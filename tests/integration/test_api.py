@@ -1,0 +1,86 @@
+"""The Python API: arena.match and arena.tournament with specs, objects, classes, functions."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import arena
+from arena.rules.board import Position
+from arena.rules.errors import AgentSpecError
+from arena.runs.plan import GameSettings, MatchSetupError, match_plan
+from arena.runs.rows import load_games
+from arena.runs.runner import run_games
+
+
+def leftmost(position: Position, rng: np.random.Generator) -> int:
+    return position.legal_moves()[0]
+
+
+def test_a_match_of_spec_strings_leaves_nothing_on_disk() -> None:
+    scratch = Path(tempfile.gettempdir())
+    before = set(scratch.glob("arena-run-*"))
+    result = arena.match("immediate-win", "random", 30, seed=3, jobs=1, progress=False)
+    assert set(scratch.glob("arena-run-*")) == before and result.directory is None
+    assert len(result.games) == 30 and result.games["game"].tolist() == list(range(30))
+    assert str(result.games["result"].dtype) == "category"
+    row = result.summary.iloc[0]
+    wins = int((result.games["result"] == "win").sum())
+    assert (row["agent_a"], row["agent_b"], row["games"], row["wins"]) == (
+        "immediate-win", "random", 30, wins)
+    assert result.meta["run"]["seed"] == 3
+
+
+def test_the_api_plays_the_same_games_as_the_command(tmp_path: Path) -> None:
+    result = arena.match("negamax:depth=2", "random", 20, openings="random:2", seed=5,
+                         out=tmp_path / "api", progress=False)
+    run_games(match_plan("negamax:depth=2", "random", 20, GameSettings(seed=5), "random:2"),
+              tmp_path / "runner")
+    assert result.directory == tmp_path / "api"
+    assert result.games["moves"].tolist() == load_games(
+        tmp_path / "runner" / "games.csv")["moves"].tolist()
+
+
+def test_an_agent_class_defined_here_plays_with_any_number_of_jobs() -> None:
+    class Rightmost:  # not importable by name: as a class in a notebook
+        def new_game(self, game: object) -> None:
+            pass
+
+        def choose(self, position: Position, rng: np.random.Generator) -> int:
+            wins = position.winning_moves()
+            return wins[0] if wins else position.legal_moves()[-1]
+
+    one = arena.match(Rightmost, "random", 24, jobs=1, progress=False)
+    two = arena.match(Rightmost(), "random", 24, jobs=2, progress=False)
+    assert one.games["moves"].tolist() == two.games["moves"].tolist()
+    assert one.summary.iloc[0]["agent_a"] == "local:Rightmost"
+
+
+@pytest.mark.slow
+def test_functions_and_named_agents(tmp_path: Path) -> None:
+    def kaggle_style(observation: dict, configuration: dict) -> int:  # type: ignore[type-arg]
+        return next(c for c in range(7) if observation["board"][c] == 0)
+
+    result = arena.tournament([("lefty", leftmost), kaggle_style, "random"], 4, jobs=2,
+                              progress=False)
+    assert result.ratings is not None and result.crosstable is not None
+    assert set(result.ratings["agent"]) == {"local:lefty", "local:kaggle_style", "random"}
+    both = result.games[(result.games["agent_a"] == "local:lefty")
+                        & (result.games["agent_b"] == "local:kaggle_style")]
+    assert (both["plies"] > 0).all()  # both play column 1 first: real games, no forfeits
+    page = result.write_report(tmp_path / "report")
+    assert page == tmp_path / "report" / "report.md" and "Ratings" in page.read_text()
+
+
+def test_two_agents_with_one_name_must_be_named() -> None:
+    with pytest.raises(AgentSpecError, match="both called 'leftmost'"):
+        arena.match(leftmost, ("leftmost", lambda position, rng: 0), 2, progress=False)
+
+
+@pytest.mark.dask  # without dask, the backend is refused for that before the objects are
+def test_objects_need_the_local_backend() -> None:
+    with pytest.raises(MatchSetupError, match="Python object of this process"):
+        arena.match(("lefty-dask", leftmost), "random", 2, backend="dask", progress=False)

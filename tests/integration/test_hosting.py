@@ -1,0 +1,303 @@
+"""Hosting: a misbehaving agent costs one game, never the run (tests/data/hosting_agents.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.protocol.players import canonical_player
+from arena.rules.errors import AgentSpecError
+from arena.runs.plan import GameSettings, MatchPlan, Pairing, match_plan
+from arena.runs.rows import load_games
+from arena.runs.runner import run_games
+from tests.helpers.cli import arena_command, checkout_env, invoke
+from tests.helpers.paths import DATA
+
+AGENTS = DATA / "hosting_agents.py"
+
+
+def agent(name: str) -> str:
+    return f"{AGENTS}:{name}"
+
+
+def plan_of(a: str, b: str, games: int, time_per_move: float | None = None,
+            time_bank: float | None = None, hosting: str = "auto") -> MatchPlan:
+    settings = GameSettings(seed=3, time_per_move=time_per_move, time_bank=time_bank,
+                            hosting=hosting)  # type: ignore[arg-type]
+    return match_plan(a, b, games, settings)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_hang_under_a_limit_is_a_time_forfeit_and_the_run_ends(tmp_path: Path,
+                                                                  jobs: int) -> None:
+    began = time.monotonic()
+    run = run_games(plan_of(agent("Hangs"), agent("Leftmost"), 4, time_per_move=0.2),
+                    tmp_path, jobs=jobs)
+    assert time.monotonic() - began < 30  # it used to never end
+    games = load_games(tmp_path / "games.csv")
+    assert games["termination"].tolist() == ["time_forfeit"] * 4
+    assert games["result"].tolist() == ["loss"] * 4
+    assert set(games["error"]) == {"no answer within 0.3 s to a move; the agent's process was "
+                                   "stopped"}
+    assert run.summaries[0].forfeits[("time_forfeit", "a")] == 4
+
+
+def test_a_long_sleep_is_cut_at_the_limit_not_waited_for(tmp_path: Path) -> None:
+    plan = plan_of(agent("Sleeps:seconds=3"), agent("Leftmost"), 1, time_per_move=0.05)
+    began = time.monotonic()
+    run_games(plan, tmp_path)
+    assert time.monotonic() - began < 3  # the agent's 3 s sleep was not waited for
+    assert load_games(tmp_path / "games.csv")["termination"][0] == "time_forfeit"
+
+
+@pytest.mark.parametrize("hosting", ["auto", "inline"])
+@pytest.mark.parametrize(("name", "error"), [
+    ("Exits:code=0", "SystemExit: 0"),
+    ("Exits:code=1", "SystemExit: 1"),
+    ("Interrupts", "KeyboardInterrupt"),
+])
+def test_exits_and_interrupts_raised_by_an_agent_are_its_errors(tmp_path: Path, hosting: str,
+                                                                name: str, error: str) -> None:
+    run = run_games(plan_of(agent(name), "random", 4, hosting=hosting), tmp_path)
+    games = load_games(tmp_path / "games.csv")
+    assert games["termination"].tolist() == ["agent_error"] * 4
+    assert games["error"].tolist() == [error] * 4
+    assert run.summaries[0].losses == 4 and (tmp_path / "summary.csv").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_agent_process_that_dies_is_an_agent_crash(tmp_path: Path, jobs: int) -> None:
+    run_games(plan_of("random", agent("HardExits"), 6), tmp_path, jobs=jobs)
+    games = load_games(tmp_path / "games.csv")
+    assert games["termination"].tolist() == ["agent_crash"] * 6
+    assert set(games["error"]) == {"the agent's process exited with status 3"}
+    assert games["result"].tolist() == ["win"] * 6
+
+
+@pytest.mark.parametrize("hosting", ["auto", "inline"])
+def test_a_constructor_that_fails_is_one_line_before_any_game(tmp_path: Path,
+                                                              hosting: str) -> None:
+    spec = agent("BadConstructor")
+    result = invoke("match", spec, "random", "-n", "4", "--hosting", hosting,
+                    "--out", str(tmp_path / "run"))
+    assert result.exit_code == 2
+    assert result.stderr == (f"arena: error: agent spec {spec!r}: could not build the agent: "
+                             "RuntimeError: no weights file\n")
+    assert not (tmp_path / "run" / "games.csv").exists()
+
+
+def test_a_constructor_that_fails_only_in_a_worker_forfeits_those_games(tmp_path: Path) -> None:
+    spec = agent(f"BuildsOnce:marker={tmp_path / 'built'}")
+    run_games(plan_of(spec, agent("Leftmost"), 8), tmp_path / "run", jobs=2)
+    games = load_games(tmp_path / "run" / "games.csv")
+    failed = games[games["termination"] == "agent_error"]
+    assert 0 < len(failed) < 8  # the worker's games; this process built it before the run
+    assert set(failed["error"]) == {
+        "new_game: could not build the agent: RuntimeError: missing on this worker"}
+    assert set(failed["plies"]) == {0}
+
+
+@pytest.mark.parametrize("hosting", ["auto", "inline"])
+@pytest.mark.parametrize("clear", [False, True])
+def test_an_agent_that_changes_its_position_changes_no_other_game(tmp_path: Path, hosting: str,
+                                                                  clear: bool) -> None:
+    settings = GameSettings(seed=9, hosting=hosting)  # type: ignore[arg-type]
+    mutator = canonical_player(agent(f"Mutates:clear={clear}"))
+    run_games(MatchPlan((Pairing(mutator, "random", 6), Pairing("random", "random", 6)),
+                        settings), tmp_path / "mutated")
+    run_games(MatchPlan((Pairing("immediate-win", "random", 6),
+                         Pairing("random", "random", 6)), settings), tmp_path / "clean")
+    mutated = load_games(tmp_path / "mutated" / "games.csv")
+    clean = load_games(tmp_path / "clean" / "games.csv")
+    columns = ["game", "moves", "result", "termination"]
+    assert mutated[columns][1::2].to_dict("records") == clean[columns][1::2].to_dict("records")
+    first = mutated[::2]  # the pairings play in turns
+    if hosting == "inline":  # it changed the position the game holds: caught, its loss
+        assert set(first["termination"]) == {"agent_error"}
+        assert set(first["error"]) == {"the agent changed the position it was given"}
+    else:  # in its own process it only changed its own copy
+        assert set(first["termination"]) <= {"four_in_a_row", "board_full"}
+
+
+@pytest.mark.parametrize("jobs", ["1", pytest.param("2", marks=pytest.mark.slow)])
+def test_what_agents_print_goes_to_the_log_not_the_output(tmp_path: Path, jobs: str) -> None:
+    spec = agent("Chatty")
+    out = tmp_path / "run"
+    result = invoke("match", spec, agent("Leftmost"), "-n", "4", "-j", jobs,
+                    "--no-report", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "thinking" not in result.stdout and "warning" not in result.stdout
+    assert result.stderr == ""
+    log = (out / "agents.log").read_text().splitlines()
+    assert f"game 0 A {spec}: thinking about ply 0" in log
+    assert f"game 1 A {spec}: thinking about ply 1" in log
+    assert f"game 0 A {spec}: a warning" in log
+    assert not any(" B " in line for line in log)
+
+
+@pytest.mark.slow
+def test_agents_get_their_own_limits_and_refuse_what_they_cannot_honour(tmp_path: Path) -> None:
+    spec = agent(f"Remembers:directory={tmp_path}") + "@depth=3"
+    run_games(plan_of(spec, "random", 2), tmp_path / "run")
+    assert set(load_games(tmp_path / "run" / "games.csv")["termination"]) <= {
+        "four_in_a_row", "board_full"}  # told depth 3 (anything else plays column -1)
+    with pytest.raises(AgentSpecError, match="does not support a depth limit"):
+        run_games(plan_of("random@depth=3", "random", 2), tmp_path / "refused")
+    with pytest.raises(AgentSpecError, match="limit time must be a number of seconds > 0"):
+        canonical_player("random@time=0")
+    sleeper = agent("Sleeps:seconds=0.2") + "@time=2"  # its own limit beats the run's
+    run_games(plan_of(sleeper, "random", 1, time_per_move=0.05), tmp_path / "own")
+    assert load_games(tmp_path / "own" / "games.csv")["termination"][0] != "time_forfeit"
+
+
+@pytest.mark.slow
+def test_the_time_bank_pays_for_overtime(tmp_path: Path) -> None:
+    slow_start = agent("Sleeps:seconds=0.3,first_only=true")
+    run_games(plan_of(slow_start, agent("Leftmost"), 2, time_per_move=0.05), tmp_path / "none")
+    assert set(load_games(tmp_path / "none" / "games.csv")["termination"]) == {"time_forfeit"}
+    run_games(plan_of(slow_start, agent("Leftmost"), 2, time_per_move=0.05, time_bank=2.0),
+              tmp_path / "bank")
+    banked = load_games(tmp_path / "bank" / "games.csv")
+    assert set(banked["termination"]) <= {"four_in_a_row", "board_full"}
+
+
+@pytest.mark.slow
+def test_warming_up_is_never_timed(tmp_path: Path) -> None:
+    run_games(plan_of(agent("SlowWarmUp"), agent("Leftmost"), 2), tmp_path, jobs=2)
+    games = load_games(tmp_path / "games.csv")
+    assert games["time_a"].sum() < 0.5  # the half-second warm-up is not in it
+
+
+@pytest.mark.parametrize("hosting", ["inline", "process"])
+def test_no_garbage_collection_while_a_move_is_timed(tmp_path: Path, hosting: str) -> None:
+    run_games(plan_of(agent("ChecksCollection"), "random", 2, hosting=hosting), tmp_path)
+    games = load_games(tmp_path / "games.csv")
+    assert set(games["termination"]) <= {"four_in_a_row", "board_full"}, games["error"].iloc[0]
+
+
+def test_without_a_limit_a_move_still_has_a_bound(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("arena.hosting.process.DEFAULT_MOVE_BOUND", 0.5)
+    run_games(plan_of(agent("Hangs"), "random", 1), tmp_path)
+    games = load_games(tmp_path / "games.csv")
+    assert games["error"][0].startswith("no answer within 0.5 s to a move")
+
+
+@pytest.mark.slow
+def test_agents_are_closed_and_no_process_is_left(tmp_path: Path) -> None:
+    spec = agent(f"Remembers:directory={tmp_path}")
+    run_games(plan_of(spec, agent("Hangs"), 4, time_per_move=0.1), tmp_path / "run", jobs=2)
+    built = sorted(path.name.split("-")[1] for path in tmp_path.glob("built-*"))
+    closed = sorted(path.name.split("-")[1] for path in tmp_path.glob("closed-*"))
+    assert len(built) >= 2 and closed == built  # this process's and the worker's
+    time.sleep(0.5)
+    assert not any(map(is_running, map(int, built)))
+
+
+def test_a_worker_whose_agent_kills_it_ends_the_run_with_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = invoke("match", "random", agent("DiesInWorkers"), "-n", "6", "-j", "2",
+                    "--hosting", "inline", "--no-report", "--out", str(out))
+    assert result.exit_code == 1
+    assert result.stderr.startswith("arena: error: a worker process exited (exit code 4")
+    assert result.stderr.count("\n") == 1
+    assert (out / "games.csv").read_text().startswith("game,")
+
+
+@pytest.mark.slow
+@pytest.mark.dask
+def test_dask_workers_survive_hangs_and_crashes(tmp_path: Path) -> None:
+    settings = GameSettings(seed=1, time_per_move=0.2)
+    plan = MatchPlan((Pairing(canonical_player(agent("Hangs")), "random", 2),
+                      Pairing(canonical_player(agent("HardExits")), "random", 2)), settings)
+    run_games(plan, tmp_path, jobs=2, backend="dask")
+    games = load_games(tmp_path / "games.csv")
+    assert games["termination"].tolist() == ["time_forfeit", "agent_crash"] * 2
+
+
+@pytest.mark.slow
+def test_ctrl_c_is_one_line_and_leaves_nothing_running(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    command = arena_command("match", agent("Sleeps:seconds=0.02"), "random",
+                            "-n", "2000", "-j", "2", "--quiet", "--out", str(out))
+    env = checkout_env()
+    process = subprocess.Popen(command, env=env, start_new_session=True, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    games_csv = out / "games.csv"
+    deadline = time.monotonic() + 60
+    while not (games_csv.exists() and games_csv.read_bytes().count(b"\n") > 3):
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal does: to the whole process group
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert stderr.count("\n") == 1 and stderr.startswith("arena: interrupted with "), stderr
+    time.sleep(0.5)
+    assert running_in_group(process.pid) == []  # no worker, no agent process left
+
+
+def is_running(pid: int) -> bool:
+    """True if process ``pid`` exists and is not a zombie (from /proc)."""
+    try:
+        return "State:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+
+
+def running_in_group(group: int) -> list[int]:
+    """The processes of a process group that still run (not zombies), from /proc."""
+    running = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # it ended while we looked
+        if int(fields[2]) == group and fields[0] != "Z":
+            running.append(int(stat.parent.name))
+    return running
+
+
+@pytest.mark.parametrize(("source", "problem"), [
+    ("def f(:\n", "importing {path} failed: SyntaxError: invalid syntax"),
+    ("raise RuntimeError('no GPU')\n", "importing {path} failed: RuntimeError: no GPU"),
+    ("import sys\nsys.exit(3)\n", "importing {path} failed: SystemExit: 3"),
+    ("raise KeyboardInterrupt\n", "importing {path} failed: KeyboardInterrupt"),
+])
+def test_an_agent_file_that_fails_to_load_is_one_line(tmp_path: Path,
+                                                      source: str, problem: str) -> None:
+    path = tmp_path / "broken.py"
+    path.write_text(source)
+    result = invoke("match", f"{path}:Agent", "random", "-n", "2",
+                    "--out", str(tmp_path / "run"))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert problem.format(path=path) in result.stderr
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(("out", "problem"), [
+    ("{tmp}/a_file.txt/sub", "Not a directory"),
+    ("/proc/arena-run", "No such file or directory"),
+])
+def test_a_run_directory_that_cannot_be_written_is_one_line(tmp_path: Path,
+                                                            out: str, problem: str) -> None:
+    (tmp_path / "a_file.txt").write_text("not a directory")
+    directory = out.format(tmp=tmp_path)
+    result = invoke("match", "random", "random", "-n", "2", "--out", directory)
+    assert result.exit_code == 2
+    assert result.stderr == f"arena: error: cannot use {directory} as a run directory: " \
+                            f"{problem}\n"
+
+
+def test_bench_checks_its_output_before_it_measures(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("arena.cli.bench.run_bench", None)  # measuring would fail the test
+    result = invoke("bench", "--quick", "--out", "/proc/arena.csv")
+    assert result.exit_code == 2
+    assert result.stderr == ("arena: error: cannot write the table arena.csv in /proc: "
+                             "No such file or directory\n")

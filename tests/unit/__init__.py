@@ -1,0 +1,1 @@
+"""Tests of one module, or one small group of modules, in this process."""
