@@ -1,44 +1,49 @@
-"""The Python API: a match or a tournament in one call, from a notebook or a script.
+"""The Python API: a match, a tournament or an SPRT in one call, from a notebook or a script.
 
 Agents are spec strings (``"negamax:depth=4"``), agent objects, agent classes or plain
 functions (``f(position, rng)``, or Kaggle's ``f(observation, configuration)``), also defined in
-a notebook; ``(name, agent)`` names one. The result holds the games as a DataFrame with proper
-dtypes, the summary (and for a tournament the ratings and the crosstable), and writes the
-report on request. With ``out`` the run is the same resumable directory ``arena match``
-writes; without it nothing stays on disk.
+a notebook; ``(name, agent)`` names one. Every other keyword is an option of the run: a field of
+``arena.runs.request.RunRequest`` (``seed``, ``openings``, ``time_per_move``, ``jobs``,
+``out``, ...), the same options the commands take; a ``RunRequest`` may also be given whole.
+The result holds the games as a DataFrame with proper dtypes, the summary (and for a
+tournament the ratings and the crosstable, for an SPRT its steps), and writes the report on
+request. With ``out`` the run is the same resumable directory the commands write; without it
+nothing stays on disk.
 """
 
 from __future__ import annotations
 
-import json
 import tempfile
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.competitions.sprt import (
+    DEFAULT_MAX_GAMES,
+    SprtRun,
+    SprtTest,
+    run_sprt,
+    sprt_plan,
+)
 from arena.competitions.tournaments import (
-    CROSSTABLE_FILE,
-    RATINGS_FILE,
     run_tournament,
     tournament_plan,
 )
-from arena.hosting.base import Hosting
 from arena.protocol.objects import register
-from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError
-from arena.runs.directory import GAMES_FILE, META_FILE, SUMMARY_FILE
-from arena.runs.openings import load_openings
-from arena.runs.plan import DEFAULT_SEED, First, GameSettings, match_plan
-from arena.runs.pool import Backend, available_cores
+from arena.runs.files import RunFiles
+from arena.runs.meta import RunMeta, load_meta
 from arena.runs.progress import ProgressBar, TournamentProgressBar
+from arena.runs.request import RunRequest
 from arena.runs.rows import load_games
 from arena.runs.runner import run_games
 
 if TYPE_CHECKING:
     import pandas as pd
 
-KEPT_FILES = (GAMES_FILE, SUMMARY_FILE, META_FILE, RATINGS_FILE, CROSSTABLE_FILE)
+KEPT_FILES = (RunFiles.GAMES, RunFiles.SUMMARY, RunFiles.META, RunFiles.RATINGS,
+              RunFiles.CROSSTABLE, RunFiles.SPRT)
 """The files a result keeps in memory when its run left nothing on disk."""
 
 
@@ -48,7 +53,7 @@ class RunResult:
 
     games: pd.DataFrame
     summary: pd.DataFrame
-    meta: dict[str, Any]
+    meta: RunMeta
     directory: Path | None  # None when nothing was kept on disk
     _files: dict[str, bytes] = field(default_factory=dict, repr=False)
 
@@ -77,6 +82,15 @@ class TournamentResult(RunResult):
     crosstable: pd.DataFrame | None = None
 
 
+@dataclass
+class SprtResult(RunResult):
+    """An SPRT's games and summary, plus its steps (sprt.csv: one row per look at the LLR)
+    and its conclusion in words."""
+
+    steps: pd.DataFrame | None = None
+    conclusion: str = ""
+
+
 def _players(agents: Sequence[Any]) -> list[str]:
     """Spec strings for agents given as strings, objects, classes, functions or (name, agent)."""
     specs: list[str] = []
@@ -96,107 +110,107 @@ def _players(agents: Sequence[Any]) -> list[str]:
     return specs
 
 
-def _settings(rules: Rules | None, seed: int, time_per_move: float | None,
-              time_bank: float | None, hosting: Hosting, adjudicate: int | None) -> GameSettings:
-    return GameSettings(rules or Rules(), seed, time_per_move, time_bank, hosting,
-                        adjudicate=adjudicate)
+def _request(request: RunRequest | None, options: dict[str, Any]) -> RunRequest:
+    """``request`` (default: the defaults) with the options given as keywords."""
+    return (request or RunRequest()).with_options(**options)
 
 
-def _finish(directory: Path, keep: bool, kind: type[RunResult]) -> RunResult:
+def _finish(directory: Path, keep: bool, kind: type[RunResult],
+            extra: dict[str, Any]) -> RunResult:
     """The result of the run in ``directory``, read into memory (and its files kept, when the
     directory is about to go)."""
     import pandas as pd
 
-    extra: dict[str, Any] = {}
-    if kind is TournamentResult:
-        extra = {name: pd.read_csv(directory / file) for name, file in
-                 (("ratings", RATINGS_FILE), ("crosstable", CROSSTABLE_FILE))}
+    run = RunFiles(directory)
+    tables = {"ratings": run.ratings, "crosstable": run.crosstable} \
+        if kind is TournamentResult else {"steps": run.sprt} if kind is SprtResult else {}
+    extra = {**extra, **{name: pd.read_csv(path) for name, path in tables.items()}}
     files = {} if keep else {name: (directory / name).read_bytes() for name in KEPT_FILES
                              if (directory / name).is_file()}
-    return kind(games=load_games(directory / GAMES_FILE),
-                summary=pd.read_csv(directory / SUMMARY_FILE),
-                meta=json.loads((directory / META_FILE).read_text(encoding="utf-8")),
-                directory=directory if keep else None, _files=files, **extra)
+    return kind(games=load_games(run.games), summary=pd.read_csv(run.summary),
+                meta=load_meta(directory), directory=directory if keep else None,
+                _files=files, **extra)
 
 
-def _in_directory(out: str | Path | None, play: Any, kind: type[RunResult]) -> RunResult:
-    """Run ``play(directory)`` in ``out``, or in a temporary directory removed afterwards."""
-    if out is not None:
-        play(Path(out))
-        return _finish(Path(out), True, kind)
+def _in_directory(request: RunRequest, play: Callable[[Path], dict[str, Any]],
+                  kind: type[RunResult]) -> RunResult:
+    """Run ``play(directory)`` in the request's ``out``, or in a temporary directory removed
+    afterwards; ``play`` returns what the result holds besides the run's files."""
+    if request.out is not None:
+        extra = play(request.out)
+        return _finish(request.out, True, kind, extra)
     with tempfile.TemporaryDirectory(prefix="arena-run-") as scratch:
         directory = Path(scratch) / "run"
-        play(directory)
-        return _finish(directory, False, kind)
+        extra = play(directory)
+        return _finish(directory, False, kind, extra)
 
 
-def match(
-    a: Any,
-    b: Any,
-    games: int = 100,
-    *,
-    jobs: int | None = None,
-    seed: int = DEFAULT_SEED,
-    openings: str = "none",
-    first: First = "alternate",
-    time_per_move: float | None = None,
-    time_bank: float | None = None,
-    hosting: Hosting = "auto",
-    adjudicate: int | None = None,
-    rules: Rules | None = None,
-    out: str | Path | None = None,
-    progress: bool = True,
-    backend: Backend = "local",
-    scheduler: str | None = None,
-) -> RunResult:
+def match(a: Any, b: Any, games: int = 100, request: RunRequest | None = None,
+          **options: Any) -> RunResult:
     """Play ``games`` games of ``a`` against ``b`` (results from ``a``'s point of view).
 
-    Options as ``arena match`` takes them; ``jobs`` defaults to every core, ``out`` to no
-    directory at all, ``progress`` to a progress bar (tqdm's notebook bar in Jupyter).
+    ``options``: any field of ``RunRequest`` (as ``arena match`` takes them); ``jobs``
+    defaults to every core, ``out`` to no directory at all, ``progress`` to a progress bar
+    (tqdm's notebook bar in Jupyter).
     """
+    request = _request(request, options)
     spec_a, spec_b = _players([a, b])
-    plan = match_plan(spec_a, spec_b, games,
-                      _settings(rules, seed, time_per_move, time_bank, hosting, adjudicate),
-                      openings, first)
+    plan = request.match_plan(spec_a, spec_b, games)
 
-    def play(directory: Path) -> None:
-        with ProgressBar(enabled=progress) as bar:
-            run_games(plan, directory, jobs=jobs or available_cores(), backend=backend,
-                      scheduler=scheduler, progress=bar)
+    def play(directory: Path) -> dict[str, Any]:
+        with ProgressBar(enabled=request.progress) as bar:
+            run_games(plan, directory, request, progress=bar)
+        return {}
 
-    return _in_directory(out, play, RunResult)
+    return _in_directory(request, play, RunResult)
 
 
-def tournament(
-    agents: Sequence[Any],
-    games: int = 100,
-    *,
-    gauntlet: bool = False,
-    anchor: str | None = None,
-    jobs: int | None = None,
-    seed: int = DEFAULT_SEED,
-    openings: str = "none",
-    time_per_move: float | None = None,
-    time_bank: float | None = None,
-    hosting: Hosting = "auto",
-    adjudicate: int | None = None,
-    rules: Rules | None = None,
-    out: str | Path | None = None,
-    progress: bool = True,
-    backend: Backend = "local",
-    scheduler: str | None = None,
-) -> TournamentResult:
+def tournament(agents: Sequence[Any], games: int = 100, request: RunRequest | None = None, *,
+               gauntlet: bool = False, anchor: str | None = None,
+               **options: Any) -> TournamentResult:
     """A round robin of ``agents`` (every pair ``games`` games), or with ``gauntlet`` the
-    first against each other one; the result has the ratings and the crosstable too."""
-    settings = _settings(rules, seed, time_per_move, time_bank, hosting, adjudicate)
-    plan = tournament_plan(_players(agents), games, settings,
-                           load_openings(openings, settings.rules, seed), gauntlet)
+    first against each other one; the result has the ratings and the crosstable too.
 
-    def play(directory: Path) -> None:
-        with TournamentProgressBar(enabled=progress) as bar:
-            run_tournament(plan, directory, anchor=anchor, jobs=jobs or available_cores(),
-                           backend=backend, scheduler=scheduler, progress=bar)
+    ``anchor`` is the agent rated 0 (default: random when it plays, else the field's mean);
+    ``options`` as for ``match``.
+    """
+    request = _request(request, options)
+    plan = tournament_plan(_players(agents), games, request, gauntlet)
 
-    result = _in_directory(out, play, TournamentResult)
+    def play(directory: Path) -> dict[str, Any]:
+        with TournamentProgressBar(enabled=request.progress) as bar:
+            run_tournament(plan, directory, request, anchor=anchor, progress=bar)
+        return {}
+
+    result = _in_directory(request, play, TournamentResult)
     assert isinstance(result, TournamentResult)
+    return result
+
+
+TEST_FIELDS = frozenset(field.name for field in fields(SprtTest))
+"""The keywords of ``sprt`` that set the test (alpha, beta, model, batch_pairs, llr)."""
+
+
+def sprt(a: Any, b: Any, elo0: float, elo1: float, request: RunRequest | None = None, *,
+         max_games: int = DEFAULT_MAX_GAMES, **options: Any) -> SprtResult:
+    """Play game pairs of ``a`` (under test) against ``b`` (the baseline) until a sequential
+    probability ratio test accepts H0 (``a`` is ``elo0`` stronger) or H1 (``elo1``
+    stronger), or ``max_games`` are played; as ``arena sprt`` does.
+
+    ``options``: the test's ``alpha``, ``beta``, ``model``, ``batch_pairs`` and ``llr``
+    (``SprtTest``'s defaults), and any field of ``RunRequest`` (as for ``match``; the
+    openings default to random:8).
+    """
+    test = SprtTest(elo0, elo1, **{k: v for k, v in options.items() if k in TEST_FIELDS})
+    request = _request(request, {k: v for k, v in options.items() if k not in TEST_FIELDS})
+    spec_a, spec_b = _players([a, b])
+    plan = sprt_plan(spec_a, spec_b, request, max_games=max_games)
+
+    def play(directory: Path) -> dict[str, Any]:
+        with ProgressBar(enabled=request.progress) as bar:
+            done: SprtRun = run_sprt(plan, test, directory, request, progress=bar)
+        return {"conclusion": done.conclusion()}
+
+    result = _in_directory(request, play, SprtResult)
+    assert isinstance(result, SprtResult)
     return result

@@ -34,7 +34,7 @@ import numpy as np
 
 from arena.protocol.agent import BaseAgent
 from arena.rules.board import Position
-from arena.runs.plan import GameSettings, match_plan
+from arena.runs.request import RunRequest
 from arena.runs.rows import load_games
 from arena.runs.runner import run_games
 
@@ -74,11 +74,11 @@ PLAYERS = {
 def run_seconds(name: str, games: int) -> tuple[float, float]:
     """Wall-clock seconds of a fresh run of ``games`` games, and the player's moves per game."""
     spec, hosting = PLAYERS[name]
-    settings = GameSettings(seed=1, hosting=hosting)  # type: ignore[arg-type]
-    plan = match_plan(spec, "random", games, settings)
+    request = RunRequest(seed=1, hosting=hosting, jobs=1, progress=False)  # type: ignore[arg-type]
+    plan = request.match_plan(spec, "random", games)
     with tempfile.TemporaryDirectory() as directory:
         began = time.perf_counter()
-        run_games(plan, Path(directory) / "run", jobs=1)
+        run_games(plan, Path(directory) / "run", request)
         seconds = time.perf_counter() - began
         moves = load_games(Path(directory) / "run" / "games.csv")["turns_a"].mean()
     return seconds, float(moves)

@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from arena.analysis.bench import game_positions, measure
-from arena.runs.plan import GameSettings, match_plan
+from arena.runs.request import RunRequest
 from arena.runs.runner import run_games
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -117,9 +117,10 @@ def timing(games: int) -> None:
     """Milliseconds per move of each built-in agent in a short run against `arena bench`."""
     print(f"{'agent':<46}{'run ms/move':>12}{'bench ms/move':>15}{'ratio':>8}")
     for spec in TIMING_AGENTS:
-        plan = match_plan(spec, "random", games, GameSettings(seed=7), "random:4")
+        request = RunRequest(seed=7, openings="random:4", jobs=1)
+        plan = request.match_plan(spec, "random", games)
         with tempfile.TemporaryDirectory() as scratch:
-            [summary] = run_games(plan, Path(scratch) / "run").summaries
+            [summary] = run_games(plan, Path(scratch) / "run", request).summaries
         run_ms = summary.side_a.ms_per_move
         bench_ms = measure(spec, game_positions(), "games", repeat=1).ms_mean  # one call each
         print(f"{spec:<46}{run_ms:>12.4f}{bench_ms:>15.4f}{run_ms / bench_ms:>8.2f}")

@@ -35,29 +35,29 @@ def window_screenshots(playing: Path, ended: Path) -> str:
     from arena.play.gui.controller import PlayController
     from arena.play.gui.thinker import AgentProcess
     from arena.play.gui.window import GameWindow, pygame
-    from arena.play.human_game import PlaySession
+    from arena.play.human_game import HumanGame
     from arena.rules.board import Rules
 
     agent = "negamax:depth=4"
-    session = PlaySession(Rules(), {1})
-    controller = PlayController(session, AgentProcess(agent, np.random.SeedSequence(4)),
+    game = HumanGame(Rules(), {1})
+    controller = PlayController(game, AgentProcess(agent, np.random.SeedSequence(4)),
                                 agent, "human", echo=print)
     window = GameWindow(controller, f"Connect Four Arena: {agent}")
     person = np.random.default_rng(2)
-    while not session.over:
-        if session.human_to_move and len(session.moves) == 6 and not playing.exists():
+    while not game.over:
+        if game.human_to_move and len(game.moves) == 6 and not playing.exists():
             controller.hover = 4
             window.step()
             window.save_frame(str(playing))
-        if session.human_to_move:
-            column = int(person.choice(session.position.legal_moves()))
+        if game.human_to_move:
+            column = int(person.choice(game.position.legal_moves()))
             x, y = window.layout.hover_centre(column)
             pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1))
         window.step()
         time.sleep(0.01)
     window.step()
     window.save_frame(str(ended))
-    verdict = session.verdict()
+    verdict = game.verdict()
     controller.close()
     window.close()
     return verdict
@@ -70,13 +70,13 @@ def hints_screenshot(path: Path, moves: str = "52753311433677442422121") -> None
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     from arena.play.gui.controller import PlayController
     from arena.play.gui.window import GameWindow
-    from arena.play.human_game import PlaySession
+    from arena.play.human_game import HumanGame
     from arena.rules.board import Rules
     from arena.rules.notation import parse_moves
     from arena.search.solver import SolverOracle
 
-    session = PlaySession(Rules(), {1, 2}, parse_moves(moves, Rules()))
-    controller = PlayController(session, None, "", "human", oracle=SolverOracle(), echo=print)
+    game = HumanGame(Rules(), {1, 2}, parse_moves(moves, Rules()))
+    controller = PlayController(game, None, "", "human", oracle=SolverOracle(), echo=print)
     controller.toggle_hints()
     window = GameWindow(controller, "Connect Four Arena: hints")
     scores = controller.hint_scores()

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from arena.analysis.parallel import SolverSettings, chunked_map, solver_settings
 from arena.rules.board import Position, Rules
-from arena.rules.errors import ArenaError, MalformedInputError
+from arena.rules.errors import ArenaError
 from arena.rules.results import Result, Side
-from arena.runs.directory import GAMES_FILE, read_meta
+from arena.runs.files import RunFiles
+from arena.runs.meta import load_meta
 from arena.runs.rows import GameRow, read_rows
 from arena.search.oracle import outcome_class
 from arena.system.files import truncate_partial_line
@@ -31,8 +32,6 @@ from arena.system.files import truncate_partial_line
 if TYPE_CHECKING:
     import pandas as pd
 
-ANALYSIS_FILE = "analysis.csv"
-BLUNDERS_FILE = "blunders.csv"
 CHUNK = 2  # games per task of the worker pool
 
 
@@ -151,21 +150,11 @@ def _analyse_chunk(games: Sequence[GameRow], rules: Rules, from_ply: int,
     return [analyse_game(game, rules, from_ply, weak) for game in games]
 
 
-def run_rules(directory: Path) -> Rules:
-    """The board of the run in ``directory`` (meta.json; the standard board if it says none)."""
-    board = read_meta(directory).get("run", {}).get("board", {}) \
-        if (directory / "meta.json").exists() else {}
-    try:
-        return Rules(**board) if board else Rules()
-    except (TypeError, ArenaError) as error:
-        raise MalformedInputError(f"{directory}: meta.json has a bad board: {error}") from None
-
-
 def read_games(directory: Path) -> list[GameRow]:
     """The games of the run in ``directory``, in game order."""
-    path = directory / GAMES_FILE
+    path = RunFiles(directory).games
     if not path.is_file():
-        raise AnalysisError(f"{directory}: no {GAMES_FILE}; give the directory of a run")
+        raise AnalysisError(f"{directory}: no {path.name}; give the directory of a run")
     return sorted(read_rows(path), key=lambda game: game.game)
 
 
@@ -189,7 +178,7 @@ class _Appender:
 def finished_games(directory: Path, from_ply: int) -> set[int]:
     """The games already in analysis.csv (made with ``from_ply``); blunders.csv is cut back
     to those games, so that a game interrupted between the two files is analysed again."""
-    analysis, blunders = directory / ANALYSIS_FILE, directory / BLUNDERS_FILE
+    analysis, blunders = RunFiles(directory).analysis, RunFiles(directory).blunders
     done: set[int] = set()
     if analysis.exists():
         truncate_partial_line(analysis)
@@ -198,7 +187,7 @@ def finished_games(directory: Path, from_ply: int) -> set[int]:
                 if int(row["from_ply"]) != from_ply:
                     raise AnalysisError(
                         f"{analysis} was made with --from-ply {row['from_ply']}; use that, or "
-                        f"delete {ANALYSIS_FILE} and {BLUNDERS_FILE} to start again")
+                        f"delete {analysis.name} and {blunders.name} to start again")
                 done.add(int(row["game"]))
     if blunders.exists():
         truncate_partial_line(blunders)
@@ -222,9 +211,10 @@ def analyse_run(directory: Path, from_ply: int, games: Sequence[GameRow],
                 jobs: int = 1, progress: Callable[[int], None] | None = None) -> None:
     """Analyse ``games`` of the run in ``directory`` (see ``pending_games``) with ``jobs``
     processes and append them to its analysis; ``progress(n)`` is told as games finish."""
-    rules = run_rules(directory)
-    analysis = _Appender(directory / ANALYSIS_FILE, GameAnalysis)
-    blunders = _Appender(directory / BLUNDERS_FILE, Blunder)
+    rules = load_meta(directory).rules
+    files = RunFiles(directory)
+    analysis = _Appender(files.analysis, GameAnalysis)
+    blunders = _Appender(files.blunders, Blunder)
     for _, chunk_results in chunked_map(_analyse_chunk, games, jobs, CHUNK, rules, from_ply,
                                         solver_settings()):
         for game_analysis, game_blunders in chunk_results:
@@ -239,16 +229,17 @@ def load_analysis(directory: Path) -> tuple[pd.DataFrame, pd.DataFrame] | None:
     a first blunder are nullable integers), or None if the run has no analysis."""
     import pandas as pd
 
-    if not (directory / ANALYSIS_FILE).exists():
+    files = RunFiles(directory)
+    if not files.analysis.exists():
         return None
     text = {"agent_a": str, "agent_b": str, "first": str, "result": str, "start": str,
             "first_blunder_side": str, "first_blunder_agent": str,
             "first_blunder_before": str, "first_blunder_after": str}
-    analysis = pd.read_csv(directory / ANALYSIS_FILE, dtype=text, keep_default_na=False,
+    analysis = pd.read_csv(files.analysis, dtype=text, keep_default_na=False,
                            na_values={"first_blunder_ply": [""], "first_blunder_move": [""]})
     for column in ("first_blunder_ply", "first_blunder_move"):
         analysis[column] = analysis[column].astype("Int64")
-    blunders = pd.read_csv(directory / BLUNDERS_FILE,
+    blunders = pd.read_csv(files.blunders,
                            dtype={"side": str, "agent": str, "before": str, "after": str},
                            keep_default_na=False)
     return analysis, blunders

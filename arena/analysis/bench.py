@@ -41,8 +41,8 @@ from arena.protocol.registry import make_agent, registered
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError, MalformedInputError
 from arena.runs.game import play_game
-from arena.system.children import child_environment
 from arena.system.files import write_atomically
+from arena.system.processes import child_environment
 
 PONS_SET = "Test_L2_R1"
 PONS_POSITIONS = 100

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.analysis.annotate import run_rules
 from arena.analysis.scored_positions import load_set
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
-from arena.runs.directory import GAMES_FILE
+from arena.runs.files import RunFiles
+from arena.runs.meta import load_meta
 from arena.runs.openings import random_walk
 from arena.runs.rows import read_rows
 
@@ -121,10 +121,10 @@ def random_play(rules: Rules, low: int, high: int, count: int, seed: int,
 def game_positions(directory: Path, plies: tuple[int, int] | None, count: int | None,
                    seed: int, spec: str) -> PositionSet:
     """The distinct positions before each move of the games in ``directory``."""
-    path = directory / GAMES_FILE
+    path = RunFiles(directory).games
     if not path.is_file():
         raise PositionSetError(f"set {spec!r}: {path} does not exist")
-    rules = run_rules(directory)
+    rules = load_meta(directory).rules
     low, high = plies if plies else (0, rules.rows * rules.cols)
     found: dict[int, tuple[str, Position]] = {}
     for moves in (row.moves for row in read_rows(path)):

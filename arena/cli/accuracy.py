@@ -11,6 +11,7 @@ import click
 from arena.cli.options import board_options, solver_options
 from arena.rules.board import Rules
 from arena.runs.progress import progress_bar
+from arena.system.processes import worker_count
 
 if TYPE_CHECKING:
     from arena.analysis.accuracy import AccuracyRow
@@ -58,7 +59,6 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
       arena accuracy negamax:depth=2 negamax:depth=4 negamax:depth=6 --set Test_L2_R1
       arena accuracy solver:temperature=2 --set games:results/matches/RUN --positions 300
     """
-    import os
 
     from arena.analysis.accuracy import CHART_FILE, measure_agent, write_results
     from arena.analysis.position_sets import DEFAULT_RANDOM_COUNT, load_position_set
@@ -74,7 +74,7 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
     for spec in sets or DEFAULT_SETS:
         default = DEFAULT_RANDOM_COUNT if spec.startswith(("random:", "games:")) else None
         loaded.append(load_position_set(spec, rules, count or default, seed))
-    workers = jobs or os.cpu_count() or 1
+    workers = worker_count(jobs)
     scored = []
     for position_set in loaded:
         score_cache = ScoreCache(cache, position_set.rules)

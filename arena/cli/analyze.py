@@ -8,6 +8,7 @@ import click
 
 from arena.cli.options import DEFAULT_FROM_PLY, solver_options
 from arena.runs.progress import progress_bar
+from arena.system.processes import worker_count
 
 
 @click.command("analyze")
@@ -36,25 +37,24 @@ def analyze_command(directory: Path, from_ply: int, jobs: int | None, quiet: boo
       arena analyze results/matches/RUN
       arena analyze results/matches/RUN --from-ply 8 --jobs 2
     """
-    import os
 
     from arena.analysis.annotate import (
-        ANALYSIS_FILE,
         analyse_run,
         load_analysis,
         pending_games,
-        run_rules,
     )
     from arena.report.blunders import ALL, blunder_rates
+    from arena.runs.files import RunFiles
+    from arena.runs.meta import load_meta
 
     todo, total = pending_games(directory, from_ply)
     with progress_bar(total, "analysing", not quiet, unit="game",
                       initial=total - len(todo)) as advance:
-        analyse_run(directory, from_ply, todo, jobs or os.cpu_count() or 1, advance)
+        analyse_run(directory, from_ply, todo, worker_count(jobs), advance)
     tables = load_analysis(directory)
     assert tables is not None
     analysis, blunders = tables
-    rules = run_rules(directory)
+    rules = load_meta(directory).rules
     rates = blunder_rates(analysis, blunders, rules.rows * rules.cols)
     first = analysis["first_blunder_agent"].value_counts()
     click.echo(f"Games       {len(analysis)} analysed ({len(todo)} now), moves from ply "
@@ -63,4 +63,4 @@ def analyze_command(directory: Path, from_ply: int, jobs: int | None, quiet: boo
         click.echo(f"{row['agent']}: {row['blunders']} blunders in {row['moves']} moves "
                    f"({row['rate']:.1%} [{row['low']:.1%}, {row['high']:.1%}]), the first "
                    f"blunder of {first.get(row['agent'], 0)} games")
-    click.echo(f"Output      {directory / ANALYSIS_FILE}")
+    click.echo(f"Output      {RunFiles(directory).analysis}")

@@ -10,6 +10,7 @@ import click
 from arena.cli.options import board_options, solver_options
 from arena.rules.board import Rules
 from arena.runs.progress import progress_bar
+from arena.system.processes import worker_count
 
 DEFAULT_DEPTH = 2
 BOOK_TABLE_MB = 1024
@@ -38,13 +39,12 @@ def book_command(depth: int, jobs: int | None, quiet: bool, rules: Rules, cache:
       arena book --depth 3 --jobs 2 --table-mb 2048
       arena book --rows 5 --cols 6 --depth 10
     """
-    import os
 
     from arena.analysis.books import build_book, plan_book
     build = plan_book(rules, depth, cache)
     start = time.perf_counter()
     with progress_bar(build.total, f"book of {rules} to depth {depth}", not quiet) as advance:
-        book = build_book(build, jobs or os.cpu_count() or 1, advance)
+        book = build_book(build, worker_count(jobs), advance)
     minutes = (time.perf_counter() - start) / 60
     click.echo(f"Book        {len(book)} positions of {rules} with at most {depth} discs")
     click.echo(f"Time        {minutes:.1f} minutes")

@@ -6,21 +6,14 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import command_line, finish_run, run_options
+from arena.cli.options import command_record, finish_run, run_options
 from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
 from arena.protocol.players import is_interactive
 from arena.rules.results import Side
-from arena.runs.plan import (
-    DEFAULT_RESULTS_DIR,
-    FIRST_CHOICES,
-    First,
-    GameSettings,
-    default_out_dir,
-    match_plan,
-)
-from arena.runs.pool import Backend, available_cores
+from arena.runs.plan import DEFAULT_RESULTS_DIR, default_out_dir
 from arena.runs.progress import ProgressBar
+from arena.runs.request import RunRequest
 from arena.runs.runner import MatchRun, run_games
 from arena.runs.summary import FORFEITS, PairingSummary, seeds_line
 
@@ -68,15 +61,9 @@ def repeated_games_warning(summary: PairingSummary) -> str | None:
 @click.argument("agent_b")
 @click.option("-n", "--games", type=click.IntRange(min=1), required=True,
               help="Number of games, e.g. -n 1000.")
-@click.option("--first", type=click.Choice(FIRST_CHOICES), default="alternate",
-              show_default=True,
-              help="Who moves first: alternate between the agents (and within each opening "
-                   "pair), or always a or always b.")
-@run_options(DEFAULT_RESULTS_DIR)
-def match_command(agent_a: str, agent_b: str, games: int, first: First, jobs: int | None,
-                  settings: GameSettings, openings: str, out: Path | None, quiet: bool,
-                  backend: Backend, scheduler: str | None, no_report: bool,
-                  allow_changed_agents: bool) -> None:
+@run_options(DEFAULT_RESULTS_DIR, first=True)
+def match_command(agent_a: str, agent_b: str, games: int, request: RunRequest,
+                  no_report: bool) -> None:
     """Play GAMES games of AGENT_A against AGENT_B and print the statistics.
 
     Agents are spec strings (see `arena agents`), optionally with their own limit after @.
@@ -94,14 +81,12 @@ def match_command(agent_a: str, agent_b: str, games: int, first: First, jobs: in
       arena match engine:examples/engine.py random -n 100
       arena match engine:mine negamax -n 100 --engines engines.toml
     """
-    plan = match_plan(agent_a, agent_b, games, settings, openings, first)
-    interactive = any(is_interactive(spec, settings.engines) for spec in plan.specs)
-    directory = out or default_out_dir(plan)
-    session = {"command": command_line(), "options": click.get_current_context().params}
-    workers = jobs or (1 if interactive else available_cores())
-    run = with_progress(plan.total, directory, quiet or interactive, lambda progress: run_games(
-        plan, directory, jobs=workers, backend=backend, scheduler=scheduler, progress=progress,
-        session=session, allow_changed_agents=allow_changed_agents), ProgressBar)
+    plan = request.match_plan(agent_a, agent_b, games)
+    interactive = any(is_interactive(spec, request.engines) for spec in plan.specs)
+    directory = request.out or default_out_dir(plan)
+    run = with_progress(plan.total, directory, not request.progress or interactive,
+                        lambda progress: run_games(plan, directory, request, progress=progress,
+                                                   command=command_record()), ProgressBar)
     _print_run(run)
     finish_run(run.directory, not no_report)
 

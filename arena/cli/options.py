@@ -40,6 +40,11 @@ def command_line() -> str:
     return shlex.join(["arena", *sys.argv[1:]])
 
 
+def command_record() -> dict[str, Any]:
+    """What meta.json records of the command running: its line and its options."""
+    return {"command": command_line(), "options": click.get_current_context().params}
+
+
 def write_run_report(directory: Path) -> None:
     """Write the charts and report.md of a finished run and say where they are."""
     from arena.report.run_page import write_report  # matplotlib and pandas load only when needed
@@ -50,27 +55,30 @@ def write_run_report(directory: Path) -> None:
 def finish_run(directory: Path, report: bool) -> None:
     """After a run's tables: its report (if wanted); then, if an agent forfeited every one of
     its games for one reason, a one-line error naming it and exit status 1."""
-    from arena.runs.directory import GAMES_FILE
+    from arena.runs.files import RunFiles
     from arena.runs.summary import unanimous_forfeits
 
     if report:
         write_run_report(directory)
-    for broken in unanimous_forfeits(directory / GAMES_FILE):
+    for broken in unanimous_forfeits(RunFiles(directory).games):
         click.echo(f"arena: error: every game of {broken.agent} ended in its forfeit, "
                    f"{broken.termination}: {broken.example or 'no message'}", err=True)
         raise click.exceptions.Exit(BROKEN_AGENT)
 
 
-def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable[..., Any]],
-                                                                        Callable[..., Any]]:
-    """Add the options every game-playing command shares: workers, seed, openings, limits,
-    hosting, adjudication, engines, board, output directory, quiet, report and backend. The
-    command receives ``settings`` (a GameSettings) instead of the seed, limit, bank, hosting,
-    adjudication, engines and board."""
+def run_options(results_dir: Path, openings: str = "none", first: bool = False
+                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Add the options of a run (``RunRequest``'s fields): workers, seed, openings, first mover
+    (with ``first``: matches only), limits, hosting, adjudication, engines, board, output
+    directory, quiet, backend, and --no-report. The command receives ``request`` (a
+    RunRequest) instead of them, and ``no_report``. ``openings`` is the default the help
+    names (the run's own)."""
     from arena.hosting.base import DEFAULT_MOVE_BOUND, GRACE_SECONDS, HOSTINGS
     from arena.hosting.engines.engines_file import load_engines
-    from arena.runs.plan import DEFAULT_SEED, GameSettings
+    from arena.runs.plan import FIRST_CHOICES
     from arena.runs.pool import BACKENDS
+    from arena.runs.request import RunRequest
+    from arena.runs.seeds import DEFAULT_SEED
 
     options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
@@ -79,11 +87,15 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
         click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED,
                      show_default=True,
                      help="Run seed: each game's seed comes from it and the game's index."),
-        click.option("--openings", default=openings, show_default=True, metavar="SPEC",
+        click.option("--openings", default=None, metavar="SPEC",
                      help="none, random:K (K random plies, each opening played twice with "
                           "colours swapped), uniform:K (K uniformly random plies drawn "
                           "afresh for every game, unpaired) or a file of move strings, one "
-                          "per line."),
+                          f"per line.  [default: {openings}]"),
+        *([click.option("--first", type=click.Choice(FIRST_CHOICES), default="alternate",
+                        show_default=True,
+                        help="Who moves first: alternate between the agents (and within "
+                             "each opening pair), or always a or always b.")] if first else []),
         click.option("--time-per-move", type=click.FloatRange(min=0, min_open=True),
                      default=None, metavar="SECONDS",
                      help=f"Time limit per move for both agents; a move over it (and over "
@@ -136,19 +148,22 @@ def run_options(results_dir: Path, openings: str = "none") -> Callable[[Callable
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(command)
-        def with_settings(*args: Any, rules: Rules, seed: int, time_per_move: float | None,
-                          time_bank: float | None, hosting: Any, adjudicate: int | None,
-                          engines: Path | None, backend: str, scheduler: str | None,
-                          **kwargs: Any) -> Any:
-            if scheduler is not None and backend != "dask":
-                raise click.UsageError("--scheduler applies only with --backend dask")
-            table = load_engines(engines) if engines is not None else None
-            settings = GameSettings(rules, seed, time_per_move, time_bank, hosting, table,
-                                    adjudicate)
-            return command(*args, settings=settings, backend=backend, scheduler=scheduler,
-                           **kwargs)
+        def with_request(*args: Any, rules: Rules, seed: int, openings: str | None,
+                         time_per_move: float | None, time_bank: float | None, hosting: Any,
+                         adjudicate: int | None, engines: Path | None, jobs: int | None,
+                         backend: Any, scheduler: str | None, out: Path | None, quiet: bool,
+                         allow_changed_agents: bool, first: Any = "alternate",
+                         **kwargs: Any) -> Any:
+            request = RunRequest(
+                rules=rules, seed=seed, openings=openings, first=first,
+                time_per_move=time_per_move, time_bank=time_bank, hosting=hosting,
+                adjudicate=adjudicate,
+                engines=load_engines(engines) if engines is not None else None, jobs=jobs,
+                backend=backend, scheduler=scheduler, out=out,
+                allow_changed_agents=allow_changed_agents, progress=not quiet)
+            return command(*args, request=request, **kwargs)
 
-        decorated: Callable[..., Any] = with_settings
+        decorated: Callable[..., Any] = with_request
         for option in reversed(options):
             decorated = option(decorated)
         return decorated

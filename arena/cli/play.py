@@ -6,7 +6,7 @@ import click
 import numpy as np
 
 from arena.cli.options import board_options
-from arena.play.human_game import FIRST_CHOICES, SYMBOLS, PlaySession, draw_human_side
+from arena.play.human_game import FIRST_CHOICES, SYMBOLS, HumanGame, draw_human_side
 from arena.play.terminal import play_in_terminal
 from arena.protocol.agent import GameAbandoned, check_agent_rules
 from arena.protocol.registry import make_agent
@@ -75,21 +75,21 @@ def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool, rul
                     show_hints=hints, echo=click.echo)
         return
     coin, agent_rng = (np.random.default_rng(s) for s in sequence.spawn(2))
-    session = PlaySession(rules, {1, 2} if interactive else {draw_human_side(first, coin)},
+    game = HumanGame(rules, {1, 2} if interactive else {draw_human_side(first, coin)},
                           start)
     if interactive:
         click.echo(f"Seed {sequence.entropy}. Two players on {rules}: player 1 "
                    f"({SYMBOLS[1]}) moves first, player 2 ({SYMBOLS[2]}).")
     else:
-        (human,) = session.humans
+        (human,) = game.humans
         click.echo(f"Seed {sequence.entropy}. You are player {human} ({SYMBOLS[human]}) "
                    f"against {agent} on {rules}.")
     if start:
-        click.echo(f"Starting from {session.move_string}.")
+        click.echo(f"Starting from {game.move_string}.")
     try:
-        play_in_terminal(session, None if interactive else opponent, agent_rng)
+        play_in_terminal(game, None if interactive else opponent, agent_rng)
     except (GameAbandoned, KeyboardInterrupt) as stop:
-        click.echo("\n" + session.summary_line(str(stop) or "interrupted"))
+        click.echo("\n" + game.summary_line(str(stop) or "interrupted"))
         return
-    click.echo(render_for_stdout(session.position))
-    click.echo("\n" + session.summary_line(""))
+    click.echo(render_for_stdout(game.position))
+    click.echo("\n" + game.summary_line(""))

@@ -21,7 +21,6 @@ from arena.competitions.experiments import (
 from arena.protocol.labels import short_names
 from arena.report.experiment_page import write_experiment_report
 from arena.report.run_page import write_report
-from arena.runs.pool import available_cores
 from arena.runs.progress import ProgressBar, TournamentProgressBar
 from arena.runs.runner import Progress
 from arena.runs.summary import PairingSummary, seeds_lines
@@ -84,8 +83,8 @@ def run_command(experiment_file: Path, jobs: int | None, out: Path | None, quiet
     experiment = load_experiment(experiment_file)
     root = out or experiment.default_root()
     command = command_line()
-    for done in run_experiment(experiment, root, jobs=jobs or available_cores(),
-                               command=command, play=_with_bar(root, quiet)):
+    for done in run_experiment(experiment, root, jobs=jobs, command=command,
+                               play=_with_bar(root, quiet)):
         if not no_report:
             write_report(root / done.entry.name)
         click.echo(format_entry(done.entry, done.summaries, root))

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from arena.cli.match import repeated_games_warning
-from arena.cli.options import command_line, finish_run, run_options
+from arena.cli.options import command_record, finish_run, run_options
 from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
 from arena.competitions.sprt import (
-    DEFAULT_BATCH_PAIRS,
     DEFAULT_MAX_GAMES,
     DEFAULT_OPENINGS,
     DEFAULT_SPRT_DIR,
@@ -22,9 +19,8 @@ from arena.competitions.sprt import (
     run_sprt,
     sprt_plan,
 )
-from arena.runs.plan import GameSettings
-from arena.runs.pool import Backend, available_cores
 from arena.runs.progress import ProgressBar
+from arena.runs.request import RunRequest
 from arena.runs.rows import GameRow
 from arena.runs.summary import seeds_line
 from arena.stats.elo import LLR_METHODS, MODELS, LlrMethod, Model
@@ -84,28 +80,26 @@ def format_sprt(run: SprtRun) -> str:
               help="H0: AGENT_A is ELO0 stronger than AGENT_B (negative: weaker), e.g. 0.")
 @click.option("--elo1", type=float, required=True,
               help="H1: AGENT_A is ELO1 stronger than AGENT_B, ELO1 > ELO0, e.g. 10.")
-@click.option("--alpha", type=_PROBABILITY, default=0.05, show_default=True,
+@click.option("--alpha", type=_PROBABILITY, default=SprtTest.alpha, show_default=True,
               help="Chance of accepting H1 when H0 holds.")
-@click.option("--beta", type=_PROBABILITY, default=0.05, show_default=True,
+@click.option("--beta", type=_PROBABILITY, default=SprtTest.beta, show_default=True,
               help="Chance of accepting H0 when H1 holds.")
-@click.option("--model", type=click.Choice(MODELS), default="normalized", show_default=True,
+@click.option("--model", type=click.Choice(MODELS), default=SprtTest.model, show_default=True,
               help="normalized: ELO0 and ELO1 are normalized Elo (nElo); logistic: Elo.")
-@click.option("--llr", type=click.Choice(LLR_METHODS), default="exact", show_default=True,
+@click.option("--llr", type=click.Choice(LLR_METHODS), default=SprtTest.llr, show_default=True,
               help="exact: the generalised log-likelihood ratio of fishtest and fastchess; "
                    "approximate: its closed form. A test resumes only with the same choice.")
 @click.option("--max-games", type=click.IntRange(min=2), default=DEFAULT_MAX_GAMES,
               show_default=True,
               help="Stop with no decision after this many games (even: whole pairs).")
-@click.option("--batch-pairs", type=click.IntRange(min=1), default=DEFAULT_BATCH_PAIRS,
+@click.option("--batch-pairs", type=click.IntRange(min=1), default=SprtTest.batch_pairs,
               show_default=True,
               help="Game pairs played between two looks at the LLR. Where the test stops "
                    "depends on it, not on --jobs.")
 @run_options(DEFAULT_SPRT_DIR, openings=DEFAULT_OPENINGS)
 def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: float,
                  beta: float, model: Model, llr: LlrMethod, max_games: int, batch_pairs: int,
-                 jobs: int | None, settings: GameSettings, openings: str, out: Path | None,
-                 quiet: bool, backend: Backend, scheduler: str | None, no_report: bool,
-                 allow_changed_agents: bool) -> None:
+                 request: RunRequest, no_report: bool) -> None:
     """Test whether AGENT_A is stronger than AGENT_B with the fewest games.
 
     AGENT_A is the agent under test, AGENT_B the baseline; results are from AGENT_A's point
@@ -123,15 +117,12 @@ def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: fl
       arena sprt immediate-win random --elo0 -5 --elo1 0 --max-games 2000 --batch-pairs 20
     """
     test = SprtTest(elo0, elo1, alpha, beta, model, batch_pairs, llr)
-    plan = sprt_plan(agent_a, agent_b, max_games=max_games, openings=openings,
-                     settings=settings)
-    directory = out or default_sprt_dir(plan, test)
-    session = {"command": command_line(), "options": click.get_current_context().params}
-    run = with_progress(plan.total, directory, quiet, lambda progress: run_sprt(
-        plan, test, directory, jobs=jobs or available_cores(), backend=backend,
-        scheduler=scheduler, progress=progress, session=session, on_step=progress.step,
-        allow_changed_agents=allow_changed_agents),
-        SprtProgressBar)
+    plan = sprt_plan(agent_a, agent_b, request, max_games=max_games)
+    directory = request.out or default_sprt_dir(plan, test)
+    run = with_progress(plan.total, directory, not request.progress,
+                        lambda progress: run_sprt(plan, test, directory, request,
+                                                  progress=progress, command=command_record(),
+                                                  on_step=progress.step), SprtProgressBar)
     click.echo(format_sprt(run))
     warning = repeated_games_warning(run.summary)
     if warning:

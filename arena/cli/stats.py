@@ -7,6 +7,8 @@ import math
 import click
 
 from arena.stats.elo import (
+    DEFAULT_ALPHA,
+    DEFAULT_BETA,
     LLR_METHODS,
     MAX_UNITS,
     MODELS,
@@ -218,14 +220,14 @@ _SPRT_OPTIONS = ("alpha", "beta", "model", "llr")
 @click.option(
     "--alpha",
     type=_PROB,
-    default=0.05,
+    default=DEFAULT_ALPHA,
     show_default=True,
     help="SPRT false-positive rate (accepting H1 when H0 holds), e.g. --alpha 0.05.",
 )
 @click.option(
     "--beta",
     type=_PROB,
-    default=0.05,
+    default=DEFAULT_BETA,
     show_default=True,
     help="SPRT false-negative rate (accepting H0 when H1 holds), e.g. --beta 0.05.",
 )

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from arena.cli.options import command_line, finish_run, run_options
+from arena.cli.options import command_record, finish_run, run_options
 from arena.cli.progress import with_progress
 from arena.competitions.tournaments import (
     DEFAULT_TOURNAMENTS_DIR,
@@ -19,10 +18,9 @@ from arena.competitions.tournaments import (
     tournament_plan,
 )
 from arena.protocol.labels import short_names
-from arena.runs.openings import load_openings
-from arena.runs.plan import GameSettings, default_out_dir
-from arena.runs.pool import Backend, available_cores
+from arena.runs.plan import default_out_dir
 from arena.runs.progress import TournamentProgressBar
+from arena.runs.request import RunRequest
 from arena.runs.summary import seeds_line
 
 if TYPE_CHECKING:
@@ -101,9 +99,7 @@ def format_tournament(done: TournamentRun) -> str:
                    "is 0).")
 @run_options(DEFAULT_TOURNAMENTS_DIR)
 def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, anchor: str | None,
-                       jobs: int | None, settings: GameSettings, openings: str,
-                       out: Path | None, quiet: bool, no_report: bool, backend: Backend,
-                       scheduler: str | None, allow_changed_agents: bool) -> None:
+                       request: RunRequest, no_report: bool) -> None:
     """Play every pair of agents GAMES games (or, with --gauntlet, the first agent against each
     other one), then print the crosstable and the agents' Elo ratings.
 
@@ -117,13 +113,12 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, ancho
       arena tournament negamax:depth=6 negamax:depth=2 negamax:depth=4 -n 50 --gauntlet
       arena tournament minimax:depth=2 minimax:depth=3 random -n 40 --openings random:2
     """
-    plan = tournament_plan(specs, games, settings,
-                           load_openings(openings, settings.rules, settings.seed), gauntlet)
-    directory = out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR)
-    session = {"command": command_line(), "options": click.get_current_context().params}
-    done = with_progress(plan.total, directory, quiet, lambda progress: run_tournament(
-        plan, directory, anchor=anchor, jobs=jobs or available_cores(), backend=backend,
-        scheduler=scheduler, progress=progress, session=session,
-        allow_changed_agents=allow_changed_agents), TournamentProgressBar)
+    plan = tournament_plan(specs, games, request, gauntlet)
+    directory = request.out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR)
+    done = with_progress(plan.total, directory, not request.progress,
+                         lambda progress: run_tournament(plan, directory, request, anchor=anchor,
+                                                         progress=progress,
+                                                         command=command_record()),
+                         TournamentProgressBar)
     click.echo(format_tournament(done))
     finish_run(directory, not no_report)

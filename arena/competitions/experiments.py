@@ -4,7 +4,7 @@ An experiment file reads::
 
     description = "What question the experiment answers."   # optional
     engines = "engines.toml"   # optional: an engines file (relative to this file), for engine:NAME
-    [defaults]            # optional; every entry may override these game options
+    [defaults]            # optional; every entry may override these run options
     seed = 42             # the run seed of each entry (default 42)
     openings = "none"     # none, random:K, uniform:K or a file (relative to the file)
     rows = 6              # rows, cols, connect: the board
@@ -12,13 +12,16 @@ An experiment file reads::
     time_bank = 10.0      # seconds of overtime per agent and game, optional
     hosting = "auto"      # auto (default), inline or process: see `arena match --help`
     adjudicate = 14       # optional: games end at this ply with the solver's proven result
+    jobs = 2              # optional: processes playing (default: every core; arena run -j)
+    backend = "local"     # local (default) or dask; scheduler = "tcp://..." with dask
+    allow_changed_agents = false   # optional: resume although an agent's code changed
 
     [[match]]
     name = "d4-vs-random" # required, unique: the entry's directory
     a = "negamax:depth=4"
     b = "random"
     games = 1000
-    first = "a"           # alternate (default), a or b
+    first = "a"           # alternate (default), a or b (matches only)
     reference = [980, 0, 20]   # optional: a published W/T/L to compare ours with
 
     [[tournament]]
@@ -37,6 +40,10 @@ An experiment file reads::
     alpha = 0.05          # optional: alpha, beta, model, llr, max_games, batch_pairs
     openings = "random:8" # an SPRT plays opening pairs (default random:8)
 
+The options are those of ``arena.runs.request.RunRequest`` (the keys of ``[defaults]`` and
+of every entry), but for ``out`` (each entry's directory is its name), ``progress``
+(``arena run --quiet``) and ``engines`` (the top-level key, for every entry).
+
 The whole file is checked before any game is played: an unknown key, a missing field, a value
 of the wrong type, a bad agent spec, a duplicate name or a results directory holding another
 run is an ``ExperimentError`` naming the file, the entry and the problem. Entries run in the
@@ -50,32 +57,29 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from arena.competitions.sprt import (
-    DEFAULT_BATCH_PAIRS,
     DEFAULT_MAX_GAMES,
-    DEFAULT_OPENINGS,
-    SPRT_FILE,
     SprtTest,
     run_sprt,
     sprt_plan,
 )
 from arena.competitions.tournaments import (
-    RATINGS_FILE,
     resolve_anchor,
     run_tournament,
     tournament_plan,
 )
 from arena.hosting.engines.engines_file import EnginesTable, load_engines
-from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
-from arena.runs.directory import GAMES_FILE, check_directory
-from arena.runs.openings import load_openings, names_a_file
-from arena.runs.plan import DEFAULT_SEED, FIRST_CHOICES, GameSettings, MatchPlan, Pairing
+from arena.runs.directory import check_directory
+from arena.runs.files import RunFiles
+from arena.runs.openings import names_a_file
+from arena.runs.plan import MatchPlan
+from arena.runs.request import RunRequest
 from arena.runs.runner import Progress, run_games
 from arena.runs.summary import PairingSummary, summarize, wtl_text
 from arena.stats.elo import Homogeneity, homogeneity
@@ -118,9 +122,14 @@ class ExperimentError(ArenaError):
 WTL = Kind("a list of three whole numbers >= 0, [W, T, L]", lambda v: isinstance(v, list)
            and len(v) == 3 and all(is_whole(x) and x >= 0 for x in v) and sum(v) > 0)
 
-GAME_OPTIONS: dict[str, Kind] = {"seed": WHOLE, "openings": STRING, "rows": WHOLE,
-                                 "cols": WHOLE, "connect": WHOLE, "time_per_move": NUMBER,
-                                 "time_bank": NUMBER, "hosting": STRING, "adjudicate": WHOLE}
+RUN_OPTIONS: dict[str, Kind] = {"seed": WHOLE, "openings": STRING, "rows": WHOLE,
+                                "cols": WHOLE, "connect": WHOLE, "first": STRING,
+                                "time_per_move": NUMBER, "time_bank": NUMBER,
+                                "hosting": STRING, "adjudicate": WHOLE, "jobs": WHOLE,
+                                "backend": STRING, "scheduler": STRING,
+                                "allow_changed_agents": BOOLEAN}
+"""The run options an entry (or ``[defaults]``) may set: ``RunRequest``'s fields, the board
+as rows, cols and connect."""
 AGENT = Kind("an agent spec or {tournament = NAME, rank = K}", lambda v: isinstance(v, str)
              or (isinstance(v, dict) and v.keys() == {"tournament", "rank"}
                  and isinstance(v["tournament"], str) and is_whole(v["rank"])))
@@ -152,6 +161,7 @@ class Entry:
     index: int  # 1-based among the entries of its kind
     name: str
     specs: tuple[str, ...]  # the agents as the file writes them
+    request: RunRequest  # the entry's run options
 
     @property
     def label(self) -> str:
@@ -167,10 +177,15 @@ class Entry:
         """The run's description (as in meta.json), or None while it cannot be known yet."""
         return self.plan(root).describe()
 
-    def run(self, root: Path, *, jobs: int, progress: Progress | None,
-            session: dict[str, Any]) -> list[PairingSummary]:
-        """Play the games the entry's directory lacks; the summaries of all its games."""
+    def run(self, root: Path, *, progress: Progress | None, command: dict[str, Any],
+            jobs: int | None = None) -> list[PairingSummary]:
+        """Play the games the entry's directory lacks (with ``jobs`` processes, when given,
+        else as the entry says); the summaries of all its games."""
         raise NotImplementedError
+
+    def request_with(self, jobs: int | None) -> RunRequest:
+        """The entry's run options, with the command's ``jobs`` when it gives them."""
+        return self.request if jobs is None else replace(self.request, jobs=jobs)
 
     def notes(self, root: Path) -> list[str]:
         """What to say about the entry's results besides their ``A [W, T, L] B (N)`` lines."""
@@ -193,11 +208,11 @@ class MatchEntry(Entry):
         """The match's games."""
         return self.schedule
 
-    def run(self, root: Path, *, jobs: int, progress: Progress | None,
-            session: dict[str, Any]) -> list[PairingSummary]:
+    def run(self, root: Path, *, progress: Progress | None, command: dict[str, Any],
+            jobs: int | None = None) -> list[PairingSummary]:
         """Play the match."""
-        return run_games(self.schedule, root / self.name, jobs=jobs, progress=progress,
-                         session=session).summaries
+        return run_games(self.schedule, root / self.name, self.request_with(jobs),
+                         progress=progress, command=command).summaries
 
     def comparison(self, root: Path) -> Comparison | None:
         """The result beside the reference, when there are both."""
@@ -229,17 +244,18 @@ class TournamentEntry(Entry):
         """The tournament's games."""
         return self.schedule
 
-    def run(self, root: Path, *, jobs: int, progress: Progress | None,
-            session: dict[str, Any]) -> list[PairingSummary]:
+    def run(self, root: Path, *, progress: Progress | None, command: dict[str, Any],
+            jobs: int | None = None) -> list[PairingSummary]:
         """Play the tournament and write its ratings and crosstable."""
-        return run_tournament(self.schedule, root / self.name, anchor=self.anchor, jobs=jobs,
-                              progress=progress, session=session).run.summaries
+        return run_tournament(self.schedule, root / self.name, self.request_with(jobs),
+                              anchor=self.anchor, progress=progress,
+                              command=command).run.summaries
 
     def ratings(self, root: Path) -> pd.DataFrame | None:
         """The tournament's ratings.csv (best first), None before it is written."""
         import pandas as pd
 
-        path = root / self.name / RATINGS_FILE
+        path = RunFiles(root / self.name).ratings
         return pd.read_csv(path) if path.is_file() else None
 
     def ranked(self, root: Path) -> list[str]:
@@ -274,33 +290,30 @@ class SprtEntry(Entry):
     b: str | Ranked
     test: SprtTest
     max_games: int
-    settings: GameSettings
-    openings: str
 
     def plan(self, root: Path) -> MatchPlan:
         """The test's game pairs, up to its maximum."""
         a, b = (x.spec(root) if isinstance(x, Ranked) else x for x in (self.a, self.b))
-        return sprt_plan(a, b, max_games=self.max_games, settings=self.settings,
-                         openings=self.openings)
+        return sprt_plan(a, b, self.request, max_games=self.max_games)
 
     def describe(self, root: Path) -> dict[str, Any] | None:
         """The run's description, None while a tournament it names is not rated."""
-        if any(isinstance(x, Ranked) and not (root / x.tournament.name / RATINGS_FILE).is_file()
+        if any(isinstance(x, Ranked) and not RunFiles(root / x.tournament.name).ratings.is_file()
                for x in (self.a, self.b)):
             return None
         return {**self.plan(root).describe(), **self.test.describe()}
 
-    def run(self, root: Path, *, jobs: int, progress: Progress | None,
-            session: dict[str, Any]) -> list[PairingSummary]:
+    def run(self, root: Path, *, progress: Progress | None, command: dict[str, Any],
+            jobs: int | None = None) -> list[PairingSummary]:
         """Play game pairs until the test decides."""
-        return run_sprt(self.plan(root), self.test, root / self.name, jobs=jobs,
-                        progress=progress, session=session).match.summaries
+        return run_sprt(self.plan(root), self.test, root / self.name, self.request_with(jobs),
+                        progress=progress, command=command).match.summaries
 
     def notes(self, root: Path) -> list[str]:
         """Which ranks the agents are, and the test's last verdict."""
         ranks = [f"{side} is {x} ({x.spec(root)})" for side, x in (("A", self.a), ("B", self.b))
                  if isinstance(x, Ranked)]
-        path = root / self.name / SPRT_FILE
+        path = RunFiles(root / self.name).sprt
         if not path.is_file():
             return ranks
         with path.open(newline="", encoding="utf-8") as file:
@@ -350,7 +363,7 @@ def load_experiment(path: Path) -> Experiment:
     check_fields(data, TOP_LEVEL, (), where)
     engines = _engines(data.get("engines"), path)
     defaults = data.get("defaults", {})
-    check_fields(defaults, GAME_OPTIONS, (), Where(path, "[defaults]"))
+    check_fields(defaults, RUN_OPTIONS, (), Where(path, "[defaults]"))
     entries: list[Entry] = []
     for kind in ENTRY_KINDS:
         for index, table in enumerate(data.get(kind, []), start=1):
@@ -385,7 +398,7 @@ def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> En
     where = Where(context.path,
                   _label(kind, index, name) if isinstance(name, str) else f"{kind} #{index}")
     build = _BUILDERS[kind]
-    check_fields(table, {**build.fields, **GAME_OPTIONS}, build.required, where)
+    check_fields(table, {**build.fields, **RUN_OPTIONS}, build.required, where)
     if not _NAME.fullmatch(table["name"]):
         raise where.error(f"name {table['name']!r} must be a directory name: letters, digits, "
                           "'.', '_' and '-', starting with a letter or digit")
@@ -396,62 +409,58 @@ def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> En
         raise where.error(f"name {table['name']!r} is already used by {taken.label}")
     options = {**context.defaults, **table}
     try:
-        settings = GameSettings(Rules(options.get("rows", 6), options.get("cols", 7),
-                                      options.get("connect", 4)),
-                                options.get("seed", DEFAULT_SEED), options.get("time_per_move"),
-                                options.get("time_bank"), options.get("hosting", "auto"),
-                                context.engines, options.get("adjudicate"))
-        return build.make(index, options, settings, context)
+        return build.make(index, options, _request(options, context), context)
     except ArenaError as error:
         raise where.error(str(error)) from None
 
 
-def _openings(options: Mapping[str, Any], path: Path, default: str = "none") -> str:
-    """The entry's openings spec; a file is found relative to the experiment file."""
-    spec = str(options.get("openings", default))
+def _request(options: Mapping[str, Any], context: Context) -> RunRequest:
+    """The run options of an entry: its own keys over the file's ``[defaults]``."""
+    run = {key: options[key] for key in RUN_OPTIONS if key in options
+           and key not in ("rows", "cols", "connect")}
+    board = Rules(options.get("rows", 6), options.get("cols", 7), options.get("connect", 4))
+    if "openings" in run:
+        run["openings"] = _openings(run["openings"], context.path)
+    return RunRequest(rules=board, engines=context.engines, **run)
+
+
+def _openings(spec: str, path: Path) -> str:
+    """An openings spec; a file is found relative to the experiment file."""
     if names_a_file(spec) and not Path(spec).is_absolute():
         return str(path.parent / spec)
     return spec
 
 
-def _make_match(index: int, options: Mapping[str, Any], settings: GameSettings,
+def _make_match(index: int, options: Mapping[str, Any], request: RunRequest,
                 context: Context) -> MatchEntry:
-    a, b = (canonical_player(options[side], settings.rules, settings.engines)
-            for side in ("a", "b"))
-    first = options.get("first", "alternate")
-    if first not in FIRST_CHOICES:
-        raise ExperimentError(f"first must be one of {', '.join(FIRST_CHOICES)}, got {first!r}")
-    openings = load_openings(_openings(options, context.path), settings.rules, settings.seed)
-    plan = MatchPlan((Pairing(a, b, options["games"], first),), settings, openings)
+    plan = request.match_plan(options["a"], options["b"], options["games"])
     reference = options.get("reference")
-    return MatchEntry(index, options["name"], (options["a"], options["b"]), plan,
+    return MatchEntry(index, options["name"], (options["a"], options["b"]), request, plan,
                       tuple(reference) if reference else None)
 
 
-def _make_tournament(index: int, options: Mapping[str, Any], settings: GameSettings,
+def _make_tournament(index: int, options: Mapping[str, Any], request: RunRequest,
                      context: Context) -> TournamentEntry:
-    openings = load_openings(_openings(options, context.path), settings.rules, settings.seed)
-    plan = tournament_plan(options["agents"], options["games"], settings, openings,
+    plan = tournament_plan(options["agents"], options["games"], request,
                            options.get("gauntlet", False))
-    return TournamentEntry(index, options["name"], tuple(options["agents"]), plan,
-                           resolve_anchor(options.get("anchor"), plan.specs, settings.engines))
+    return TournamentEntry(index, options["name"], tuple(options["agents"]), request, plan,
+                           resolve_anchor(options.get("anchor"), plan.specs, request.engines))
 
 
-def _make_sprt(index: int, options: Mapping[str, Any], settings: GameSettings,
+def _make_sprt(index: int, options: Mapping[str, Any], request: RunRequest,
                context: Context) -> SprtEntry:
     a, b = (_agent(options[side], side, context) for side in ("a", "b"))
     if isinstance(a, Ranked) and a == b:
         raise ExperimentError(f"a and b are both {a}")
-    test = SprtTest(float(options["elo0"]), float(options["elo1"]), options.get("alpha", 0.05),
-                    options.get("beta", 0.05), options.get("model", "normalized"),
-                    options.get("batch_pairs", DEFAULT_BATCH_PAIRS), options.get("llr", "exact"))
-    entry = SprtEntry(index, options["name"], (str(a), str(b)), a, b, test,
-                      options.get("max_games", DEFAULT_MAX_GAMES), settings,
-                      _openings(options, context.path, DEFAULT_OPENINGS))
+    test = SprtTest(float(options["elo0"]), float(options["elo1"]),
+                    **{key: options[key] for key in ("alpha", "beta", "model", "batch_pairs",
+                                                      "llr") if key in options})
+    entry = SprtEntry(index, options["name"], (str(a), str(b)), request, a, b, test,
+                      options.get("max_games", DEFAULT_MAX_GAMES))
     # Check the agents, openings and maximum now, ranks standing for their tournament's agents.
-    stand_ins = [x.tournament.schedule.specs[x.rank - 1] if isinstance(x, Ranked) else x
-                 for x in (a, b)]
-    sprt_plan(*stand_ins, max_games=entry.max_games, settings=settings, openings=entry.openings)
+    stand_a, stand_b = (x.tournament.schedule.specs[x.rank - 1] if isinstance(x, Ranked) else x
+                        for x in (a, b))
+    sprt_plan(stand_a, stand_b, request, max_games=entry.max_games)
     return entry
 
 
@@ -477,7 +486,7 @@ class Builder(NamedTuple):
 
     fields: dict[str, Kind]
     required: tuple[str, ...]
-    make: Callable[[int, Mapping[str, Any], GameSettings, Context], Entry]
+    make: Callable[[int, Mapping[str, Any], RunRequest, Context], Entry]
 
 
 _BUILDERS: dict[str, Builder] = {
@@ -496,7 +505,7 @@ _BUILDERS: dict[str, Builder] = {
 
 def entry_summaries(directory: Path) -> list[PairingSummary]:
     """The summaries of an entry's run directory (none before it ran)."""
-    games = directory / GAMES_FILE
+    games = RunFiles(directory).games
     return summarize(games) if games.is_file() else []
 
 
@@ -524,22 +533,24 @@ EntryPlayer = Callable[[Entry, Callable[[Progress | None], list[PairingSummary]]
 """Wraps the run of one entry, e.g. in a progress bar: ``play(entry, run)`` calls ``run``."""
 
 
-def run_experiment(experiment: Experiment, root: Path, *, jobs: int, command: str | None = None,
+def run_experiment(experiment: Experiment, root: Path, *, jobs: int | None = None,
+                   command: str | None = None,
                    play: EntryPlayer | None = None) -> Iterator[EntryRun]:
     """Play the entries of ``experiment`` into ``root`` in order, resuming what is there,
     yielding each entry once it is played (its reports and the experiment's page are
     ``arena.report``'s to write).
 
-    Every entry's directory is checked before the first game. ``play`` may wrap each entry's
-    run (the CLI shows a progress bar); without it, entries run with none.
+    Every entry's directory is checked before the first game. ``jobs``, when given, is the
+    number of processes of every entry (else each entry's own). ``play`` may wrap each
+    entry's run (the CLI shows a progress bar); without it, entries run with none.
     """
     experiment.check_directories(root)
     for entry in experiment.entries:
-        session = {"command": command, "experiment": str(experiment.path), "entry": entry.label}
+        record = {"command": command, "experiment": str(experiment.path), "entry": entry.label}
 
         def run(progress: Progress | None, entry: Entry = entry,
-                session: dict[str, Any] = session) -> list[PairingSummary]:
-            return entry.run(root, jobs=jobs, progress=progress, session=session)
+                record: dict[str, Any] = record) -> list[PairingSummary]:
+            return entry.run(root, progress=progress, command=record, jobs=jobs)
 
         summaries = play(entry, run) if play is not None else run(None)
         yield EntryRun(entry, summaries)

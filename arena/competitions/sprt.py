@@ -33,14 +33,16 @@ from typing import Any
 from arena.protocol.players import canonical_player
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result
-from arena.runs.directory import GAMES_FILE
+from arena.runs.files import RunFiles
 from arena.runs.openings import load_openings
-from arena.runs.plan import GameSettings, MatchPlan, Pairing, default_out_dir
-from arena.runs.pool import Backend
+from arena.runs.plan import MatchPlan, Pairing, default_out_dir
+from arena.runs.request import RunRequest
 from arena.runs.rows import read_rows
 from arena.runs.runner import MatchRun, Progress, run_games
 from arena.runs.summary import PairingSummary, csv_cells
 from arena.stats.elo import (
+    DEFAULT_ALPHA,
+    DEFAULT_BETA,
     EloEstimate,
     LlrMethod,
     Model,
@@ -55,7 +57,7 @@ from arena.stats.tally import Tally
 
 __all__ = [
     "DEFAULT_BATCH_PAIRS", "DEFAULT_MAX_GAMES", "DEFAULT_OPENINGS", "DEFAULT_SPRT_DIR",
-    "NO_DECISION", "SPRT_COLUMNS", "SPRT_FILE", "SprtRun", "SprtSetupError", "SprtStep",
+    "NO_DECISION", "SPRT_COLUMNS", "SprtRun", "SprtSetupError", "SprtStep",
     "SprtTest", "check_sprt_plan", "default_sprt_dir", "run_sprt", "sprt_plan",
 ]
 
@@ -68,8 +70,6 @@ DEFAULT_BATCH_PAIRS = 100
 DEFAULT_OPENINGS = "random:8"
 
 DEFAULT_SPRT_DIR = Path("results") / "sprt"
-
-SPRT_FILE = "sprt.csv"
 
 SPRT_COLUMNS = ("batch", "games", "pairs", "llr", "llr_method", "lower", "upper", "verdict",
                 "elo", "elo_low", "elo_high", "interval", "nelo", "nelo_error",
@@ -95,8 +95,8 @@ class SprtTest:
 
     elo0: float
     elo1: float
-    alpha: float = 0.05
-    beta: float = 0.05
+    alpha: float = DEFAULT_ALPHA
+    beta: float = DEFAULT_BETA
     model: Model = "normalized"
     batch_pairs: int = DEFAULT_BATCH_PAIRS
     llr: LlrMethod = "exact"
@@ -236,17 +236,22 @@ def _less_than(elo: float, unit: str) -> str:
 def sprt_plan(
     agent_a: str,
     agent_b: str,
+    request: RunRequest | None = None,
     *,
     max_games: int = DEFAULT_MAX_GAMES,
-    settings: GameSettings | None = None,
-    openings: str = DEFAULT_OPENINGS,
 ) -> MatchPlan:
-    """The games an SPRT of A against B may play: ``max_games`` games in opening pairs.
+    """The games an SPRT of A against B may play under ``request``: ``max_games`` games in
+    opening pairs (from ``DEFAULT_OPENINGS`` unless the request names its own).
 
     Checks the agents (AgentSpecError, UnsupportedBoardError), the openings (OpeningsError)
     and the plan (SprtSetupError) before any game.
     """
-    settings = settings or GameSettings()
+    request = request or RunRequest()
+    if request.first != "alternate":
+        raise SprtSetupError(f"an SPRT plays game pairs, each agent moving first once; first "
+                             f"{request.first!r} applies to a match")
+    settings = request.settings()
+    openings = request.openings_or(DEFAULT_OPENINGS)
     book = load_openings(openings, settings.rules, settings.seed)
     if not book.paired:
         raise SprtSetupError(
@@ -330,13 +335,13 @@ class _Monitor:
     def _results_before(self, games: int) -> list[Result]:
         """A's results in games 0 to ``games - 1``, read from games.csv when some are new."""
         if None in self._results[:games]:
-            for row in read_rows(self.directory / GAMES_FILE):
+            for row in read_rows(RunFiles(self.directory).games):
                 self._results[row.game] = row.result
         return [result for result in self._results[:games] if result is not None]
 
     def _write(self, step: SprtStep) -> None:
         """Start sprt.csv afresh at the first batch, append to it after."""
-        with (self.directory / SPRT_FILE).open("a" if self.steps else "w", newline="",
+        with RunFiles(self.directory).sprt.open("a" if self.steps else "w", newline="",
                                                encoding="utf-8") as file:
             writer = csv.DictWriter(file, SPRT_COLUMNS, lineterminator="\n")
             if not self.steps:
@@ -348,13 +353,10 @@ def run_sprt(
     plan: MatchPlan,
     test: SprtTest,
     out_dir: Path,
+    request: RunRequest | None = None,
     *,
-    jobs: int = 1,
-    backend: Backend = "local",
-    scheduler: str | None = None,
     progress: Progress | None = None,
-    session: dict[str, Any] | None = None,
-    allow_changed_agents: bool = False,
+    command: dict[str, Any] | None = None,
     on_step: Callable[[SprtStep], None] | None = None,
 ) -> SprtRun:
     """Play ``plan`` (see ``sprt_plan``) batch by batch until ``test`` accepts a hypothesis or
@@ -366,7 +368,6 @@ def run_sprt(
     """
     check_sprt_plan(plan)
     monitor = _Monitor(test, Path(out_dir), plan.total, on_step)
-    match = run_games(plan, Path(out_dir), jobs=jobs, backend=backend, scheduler=scheduler,
-                      progress=progress, session=session, stopping=monitor,
-                      allow_changed_agents=allow_changed_agents)
+    match = run_games(plan, Path(out_dir), request, progress=progress, command=command,
+                      stopping=monitor)
     return SprtRun(Path(out_dir), test, monitor.steps, match, plan.total)

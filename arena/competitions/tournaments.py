@@ -16,17 +16,16 @@ from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from arena.protocol.players import canonical_player
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result
-from arena.runs.directory import GAMES_FILE
-from arena.runs.openings import NoOpenings, OpeningBook
-from arena.runs.plan import GameSettings, MatchPlan, Pairing
-from arena.runs.pool import Backend
+from arena.runs.files import RunFiles
+from arena.runs.openings import load_openings
+from arena.runs.plan import MatchPlan, Pairing
+from arena.runs.request import RunRequest
 from arena.runs.rows import load_games
 from arena.runs.runner import MatchRun, Progress, run_games
+from arena.runs.seeds import ratings_rng
 from arena.stats.ratings import rate
 from arena.stats.tally import Tally
 from arena.system.files import write_atomically
@@ -35,17 +34,12 @@ if TYPE_CHECKING:
     import pandas as pd
 
 DEFAULT_TOURNAMENTS_DIR = Path("results") / "tournaments"
-CROSSTABLE_FILE = "crosstable.csv"
-RATINGS_FILE = "ratings.csv"
 CROSSTABLE_COLUMNS = ("agent", "opponent", "games", "wins", "draws", "losses", "points",
                       "score")
 DEFAULT_ANCHOR = "random"
 BOOTSTRAP = 1000
 """Bootstrap replicates behind the ratings' 95% intervals."""
 
-# The bootstrap's randomness: SeedSequence(run seed, spawn_key=(RATINGS_STREAM,)); the
-# openings use stream 1.
-RATINGS_STREAM = 2
 
 class TournamentError(ArenaError):
     """A tournament that cannot be played: too few agents, one given twice, a bad anchor."""
@@ -65,13 +59,19 @@ def tournament_pairings(agents: Sequence[str], games: int,
     return tuple(Pairing(a, b, games) for a, b in pairs)
 
 
-def tournament_plan(specs: Sequence[str], games: int, settings: GameSettings,
-                    openings: OpeningBook | None = None, gauntlet: bool = False) -> MatchPlan:
-    """The plan of a tournament of ``specs`` (checked, and canonical in the plan).
+def tournament_plan(specs: Sequence[str], games: int, request: RunRequest | None = None,
+                    gauntlet: bool = False) -> MatchPlan:
+    """The plan of a tournament of ``specs`` (checked, and canonical in the plan) under
+    ``request`` (its board, seed, openings and limits).
 
     Raises AgentSpecError or UnsupportedBoardError for a bad agent, TournamentError for an
-    agent given twice (under any spelling).
+    agent given twice (under any spelling) or a first mover other than alternate.
     """
+    request = request or RunRequest()
+    if request.first != "alternate":
+        raise TournamentError(f"a tournament alternates the first move within each pairing; "
+                              f"first {request.first!r} applies to a match")
+    settings = request.settings()
     names: dict[str, str] = {}
     for text in specs:
         name = canonical_player(text, settings.rules, settings.engines)
@@ -82,7 +82,7 @@ def tournament_plan(specs: Sequence[str], games: int, settings: GameSettings,
             )
         names[name] = text
     return MatchPlan(tournament_pairings(list(names), games, gauntlet), settings,
-                     openings or NoOpenings())
+                     load_openings(request.openings_or("none"), settings.rules, settings.seed))
 
 
 def resolve_anchor(anchor: str | None, agents: Sequence[str], engines: object = None
@@ -97,11 +97,6 @@ def resolve_anchor(anchor: str | None, agents: Sequence[str], engines: object = 
             f"anchor {anchor!r} is not one of the agents ({', '.join(agents)})"
         )
     return name
-
-
-def ratings_rng(seed: int) -> np.random.Generator:
-    """The bootstrap's generator for a run seed: the same run gives the same intervals."""
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(RATINGS_STREAM,)))
 
 
 def crosstable(games: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
@@ -139,11 +134,12 @@ class Standings:
 def write_standings(directory: Path, anchor: str | None, seed: int) -> Standings:
     """Rate the agents of the run in ``directory`` and write ratings.csv and crosstable.csv
     (replacing them: they are derived from games.csv)."""
-    games = load_games(directory / GAMES_FILE)
+    games = load_games(RunFiles(directory).games)
     ratings = rate(games, anchor=anchor, rng=ratings_rng(seed), bootstrap=BOOTSTRAP)
     table = crosstable(games, list(ratings["agent"]))
-    write_atomically(directory / RATINGS_FILE, ratings.to_csv(index=False))
-    write_atomically(directory / CROSSTABLE_FILE, table.to_csv(index=False))
+    files = RunFiles(directory)
+    write_atomically(files.ratings, ratings.to_csv(index=False))
+    write_atomically(files.crosstable, table.to_csv(index=False))
     return Standings(ratings, table)
 
 
@@ -160,19 +156,14 @@ class TournamentRun:
 def run_tournament(
     plan: MatchPlan,
     out_dir: Path,
+    request: RunRequest | None = None,
     *,
     anchor: str | None = None,
-    jobs: int = 1,
-    backend: Backend = "local",
-    scheduler: str | None = None,
     progress: Progress | None = None,
-    session: dict[str, Any] | None = None,
-    allow_changed_agents: bool = False,
+    command: dict[str, Any] | None = None,
 ) -> TournamentRun:
     """Play the games of ``plan`` that ``out_dir`` lacks (see ``run_games``), then write
     ratings.csv (anchored as ``resolve_anchor`` says) and crosstable.csv."""
     anchored = resolve_anchor(anchor, plan.specs, plan.settings.engines)
-    run = run_games(plan, out_dir, jobs=jobs, backend=backend, scheduler=scheduler,
-                    progress=progress, session=session,
-                    allow_changed_agents=allow_changed_agents)
+    run = run_games(plan, out_dir, request, progress=progress, command=command)
     return TournamentRun(run, anchored, write_standings(out_dir, anchored, plan.settings.seed))

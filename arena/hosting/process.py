@@ -16,7 +16,7 @@ from arena.hosting.supervised import ChildProcess
 from arena.protocol.agent import Choice, GameStart
 from arena.rules.board import Position
 from arena.rules.results import Termination
-from arena.system.children import child_environment
+from arena.system.processes import child_environment
 
 CLOSE_SECONDS = 1.0
 """How long a child may take to close its agent before it is killed."""

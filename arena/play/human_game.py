@@ -1,6 +1,6 @@
 """A game that people play, against an agent or each other: turns, take-backs, forfeits.
 
-``PlaySession`` holds the state of such a game and nothing else: it draws nothing and asks
+``HumanGame`` holds the state of such a game and nothing else: it draws nothing and asks
 no agent. The terminal game and the pygame window both drive it, so both follow one set of
 rules: a move string to start from, undo that gives the move back to a person, a new game
 from the same start, and an agent that crashes or plays an illegal column losing the game.
@@ -68,7 +68,7 @@ def tell_new_game(host: Host, rules: Rules, player: int) -> AgentReply | None:
     return None
 
 
-class PlaySession:
+class HumanGame:
     """One game at a time from a fixed start; ``humans`` are the players (1, 2) people play.
 
     The others are the agent's. ``epoch`` changes whenever moves are taken back or a new

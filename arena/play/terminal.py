@@ -9,7 +9,7 @@ import click
 import numpy as np
 
 from arena.hosting.inline import InlineHost
-from arena.play.human_game import SYMBOLS, PlaySession, ask_agent, tell_new_game
+from arena.play.human_game import SYMBOLS, HumanGame, ask_agent, tell_new_game
 from arena.protocol.agent import Agent, GameAbandoned
 from arena.rules.board import Position
 from arena.rules.notation import format_moves
@@ -60,42 +60,42 @@ class TerminalPrompt:
 
 
 def play_in_terminal(
-    session: PlaySession,
+    game: HumanGame,
     agent: Agent | None,
     rng: np.random.Generator,
     prompt: TerminalPrompt | None = None,
     tell: Callable[[str], None] = click.echo,
 ) -> GameRecord:
-    """Play ``session`` to its end: the people through ``prompt``, the other side
+    """Play ``game`` to its end: the people through ``prompt``, the other side
     by ``agent``. GameAbandoned (q, end of input) and KeyboardInterrupt pass through."""
     prompt = prompt or TerminalPrompt()
     host = InlineHost.of(agent) if agent is not None else None
     told_epoch = None
-    while not session.over:
-        mover = session.position.side_to_move
-        if session.human_to_move:
-            if len(session.humans) == 2:
+    while not game.over:
+        mover = game.position.side_to_move
+        if game.human_to_move:
+            if len(game.humans) == 2:
                 tell(f"Player {mover} ({SYMBOLS[mover]}) to move.")
-            column = prompt.ask_column(session.position, can_undo=session.undo_plies() > 0)
+            column = prompt.ask_column(game.position, can_undo=game.undo_plies() > 0)
             if column is None:
-                taken = session.undo()
+                taken = game.undo()
                 tell(f"Took back {format_moves(taken)}. Moves now: "
-                     f"{session.move_string or '(none)'}")
+                     f"{game.move_string or '(none)'}")
                 continue
-            session.play(column)
+            game.play(column)
         else:
             if host is None:
-                raise ValueError("the agent is to move but the session has no agent")
+                raise ValueError("the agent is to move but the game has no agent")
             reply = None
-            if told_epoch != session.epoch:
-                told_epoch = session.epoch
-                reply = tell_new_game(host, session.rules, mover)
-            reply = reply or ask_agent(host, session.position, rng)
-            session.apply(reply)
+            if told_epoch != game.epoch:
+                told_epoch = game.epoch
+                reply = tell_new_game(host, game.rules, mover)
+            reply = reply or ask_agent(host, game.position, rng)
+            game.apply(reply)
             if reply.column is None:
                 break
             column = reply.column
-        tell(f"{session.player_name(mover)} played column {column + 1}.")
-    outcome = session.outcome()
+        tell(f"{game.player_name(mover)} played column {column + 1}.")
+    outcome = game.outcome()
     assert outcome is not None  # the loop ends only when the game is over
     return outcome

@@ -11,14 +11,14 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
-from arena.analysis.annotate import load_analysis, run_rules
+from arena.analysis.annotate import load_analysis
 from arena.report.analysis_charts import blunder_chart
 from arena.report.markdown import markdown_table
+from arena.runs.meta import load_meta
 from arena.stats.elo import wilson
 
 PHASES = ("opening", "middle game", "endgame")
 ALL = "all"
-CHART_FILE = "blunders.png"
 
 
 def phase_of(ply: int, cells: int) -> int:
@@ -69,7 +69,7 @@ def blunder_section(directory: Path, labels: Mapping[str, str]) -> tuple[list[st
     if tables is None:
         return None
     analysis, blunders = tables
-    rules = run_rules(directory)
+    rules = load_meta(directory).rules
     cells = rules.rows * rules.cols
     rates = blunder_rates(analysis, blunders, cells)
     first = analysis["first_blunder_agent"].value_counts()

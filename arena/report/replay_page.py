@@ -15,10 +15,9 @@ from typing import Any
 
 from arena.report.game_text import result_line
 from arena.rules.errors import ArenaError
+from arena.runs.files import RunFiles
 from arena.runs.recorded import RecordedGame, load_recorded_games
 from arena.system.files import write_atomically
-
-PAGE_FILE = "replay.html"
 
 
 class PageWriteError(ArenaError):
@@ -51,7 +50,7 @@ def write_replay_page(directory: Path, games: Sequence[int] | None = None,
     file written (default DIRECTORY/replay.html) and the number of games in it."""
     directory = Path(directory)
     recorded = load_recorded_games(directory, games)
-    path = out or directory / PAGE_FILE
+    path = out or RunFiles(directory).replay_page
     title = f"Replays: {directory.resolve().name}"
     try:
         write_atomically(path, replay_page(recorded, title))

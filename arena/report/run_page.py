@@ -7,6 +7,7 @@ A chart whose input is absent or meaningless is left out, with its section.
 
 from __future__ import annotations
 
+import io
 import math
 import typing
 from collections.abc import Iterable, Mapping, Sequence
@@ -22,29 +23,15 @@ from matplotlib.figure import Figure
 from arena.competitions.tournaments import crosstable as tournament_crosstable
 from arena.protocol.labels import depth_family, short_names
 from arena.report import charts
-from arena.report.blunders import CHART_FILE as BLUNDER_CHART
 from arena.report.blunders import blunder_section
 from arena.report.markdown import markdown_table
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result, Side
-from arena.runs.directory import (
-    GAMES_FILE,
-    META_FILE,
-    SUMMARY_FILE,
-    RunDirectory,
-    RunDirectoryError,
-    read_meta,
-    run_plan,
-    write_meta,
-)
+from arena.runs.directory import RunDirectory, RunDirectoryError
+from arena.runs.files import RunFiles
+from arena.runs.meta import RunMeta, load_meta
 from arena.runs.rows import COLUMNS
-from arena.runs.summary import (
-    current_summary,
-    seeds_line,
-    summarize,
-    summary_fingerprint,
-    write_summary,
-)
+from arena.runs.summary import current_summary, seeds_line, summarize, summary_csv
 from arena.runs.validation import check_games
 from arena.stats.elo import wilson
 from arena.stats.ratings import RATING_COLUMNS
@@ -55,7 +42,6 @@ __all__ = [
     "depth_series", "first_player", "game_lengths", "load_run", "pairings", "write_report",
 ]
 
-REPORT = "report.md"
 _TEXT = ("agent_a", "agent_b", "first", "result", "termination")
 _REQUIRED_NUMBERS = ("plies", "time_a", "time_b", "turns_a", "turns_b")
 _USED = (*_TEXT, *_REQUIRED_NUMBERS, "nodes_a", "nodes_b")
@@ -79,7 +65,7 @@ class Run:
     summary: pd.DataFrame
     ratings: pd.DataFrame | None
     sprt: pd.DataFrame | None
-    meta: dict[str, Any]
+    meta: RunMeta
 
     @cached_property
     def agents(self) -> list[str]:
@@ -164,30 +150,34 @@ def _read_optional(path: Path, columns: Sequence[str]) -> pd.DataFrame | None:
 
 
 def load_run(run_dir: Path) -> Run:
-    """Read a run directory (locked by the caller); NoRunError if it holds no games.
+    """Read a run directory (locked by the caller); NoRunError if it holds no games. Nothing
+    in it is written.
 
     games.csv is trusted as the run left it (its digest is in meta.json beside summary.csv's);
     otherwise every row is checked against the run's plan (GamesTableError names the first
-    that does not fit) and summary.csv is written afresh.
+    that does not fit) and the summary is computed afresh from it.
     """
     directory = Path(run_dir)
-    for name in (GAMES_FILE, META_FILE):
-        if not (directory / name).is_file():
-            what = "does not exist" if not directory.exists() else f"holds no run (no {name})"
+    files = RunFiles(directory)
+    for path in (files.games, files.meta):
+        if not path.is_file():
+            what = "does not exist" if not directory.exists() else \
+                f"holds no run (no {path.name})"
             raise NoRunError(f"{directory} {what}")
-    meta = read_meta(directory)
-    if not current_summary(directory, meta):
-        check_games(directory / GAMES_FILE, run_plan(directory, meta))
-        write_summary(summarize(directory / GAMES_FILE), directory / SUMMARY_FILE)
-        meta["summary"] = summary_fingerprint(directory)
-        write_meta(directory, meta)
+    meta = load_meta(directory)
+    summary_types = {"agent_a": str, "agent_b": str, "elo_model": str}
+    if current_summary(files, meta):
+        summary = _read_csv(files.summary, dtype=summary_types)
+    else:
+        check_games(files.games, meta.plan())
+        text = summary_csv(summarize(files.games))
+        summary = pd.read_csv(io.StringIO(text), dtype=summary_types)
     return Run(
         directory=directory,
-        games=_read_games(directory / GAMES_FILE),
-        summary=_read_csv(directory / SUMMARY_FILE,
-                          dtype={"agent_a": str, "agent_b": str, "elo_model": str}),
-        ratings=_read_optional(directory / "ratings.csv", RATING_COLUMNS),
-        sprt=_read_optional(directory / "sprt.csv", ("games", "llr", "lower", "upper")),
+        games=_read_games(files.games),
+        summary=summary,
+        ratings=_read_optional(files.ratings, RATING_COLUMNS),
+        sprt=_read_optional(files.sprt, ("games", "llr", "lower", "upper")),
         meta=meta,
     )
 
@@ -312,8 +302,8 @@ def _scalars(mapping: Mapping[str, Any]) -> dict[str, Any]:
 
 def _header(run: Run) -> list[str]:
     """The title and what the run was: its commands, dates, seed, board, games."""
-    meta = run.meta
-    plan = meta.get("run", {}) if isinstance(meta.get("run"), dict) else {}
+    meta = run.meta.to_json()
+    plan = meta["run"]
     sessions = [s for s in meta.get("sessions", []) if isinstance(s, dict)]
     commands = [s["command"] for s in [meta, *sessions] if isinstance(s.get("command"), str)]
     board = plan.get("board", {}) if isinstance(plan.get("board"), dict) else {}
@@ -399,10 +389,11 @@ def _terminations_section(games: pd.DataFrame) -> list[str]:
     return ["## Terminations", "", markdown_table(("termination", "games"), counts.items())]
 
 
-def _with_chart(lines: list[str], run: Run, name: str, alt: str, figure: Figure) -> list[str]:
-    """The section's lines followed by its chart, written to ``name`` in the run directory."""
-    charts.save(figure, run.directory / name)
-    return [*lines, "", f"![{alt}]({name})"]
+def _with_chart(lines: list[str], run: Run, kind: str, alt: str, figure: Figure) -> list[str]:
+    """The section's lines followed by its chart, written as the run's chart of ``kind``."""
+    path = RunFiles(run.directory).chart(kind)
+    charts.save(figure, path)
+    return [*lines, "", f"![{alt}]({path.name})"]
 
 
 def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
@@ -412,38 +403,38 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
     yield _header(run)
     yield _agents_section(run, labels)
     if len(table) <= MAX_BAR_PAIRINGS:
-        yield _with_chart(_results_section(table, labels), run, "wtl.png",
+        yield _with_chart(_results_section(table, labels), run, "wtl",
                           "Wins, draws and losses per pairing", charts.wtl_chart(table, labels))
     else:
         yield [*_results_section(table, labels), "",
                f"({len(table)} pairings: too many for readable bars; the crosstable below "
                "shows every pairing's score.)"]
     if len(agents) >= 3:
-        yield _with_chart(_crosstable_section(run, labels), run, "crosstable.png",
+        yield _with_chart(_crosstable_section(run, labels), run, "crosstable",
                           "Crosstable heatmap",
                           charts.crosstable_chart(*crosstable(games, agents), labels))
     if run.ratings is not None:
-        yield _with_chart(_ratings_section(run.ratings, labels), run, "ratings.png",
+        yield _with_chart(_ratings_section(run.ratings, labels), run, "ratings",
                           "Rating ladder", charts.ladder_chart(run.ratings, labels))
     series, ylabel, percent = depth_series(run)
     if not series.empty:
-        yield _with_chart(["## Strength against depth"], run, "depth.png",
+        yield _with_chart(["## Strength against depth"], run, "depth",
                           "Strength against search depth",
                           charts.depth_chart(series, ylabel, percent))
-    yield _with_chart(["## Cost per move"], run, "cost.png", "Milliseconds and nodes per move",
+    yield _with_chart(["## Cost per move"], run, "cost", "Milliseconds and nodes per move",
                       charts.cost_chart(cost_per_move(games, agents), labels))
-    yield _with_chart(["## Game length and the first player's advantage"], run, "length.png",
+    yield _with_chart(["## Game length and the first player's advantage"], run, "length",
                       "Game length by result and the first player's advantage",
                       charts.length_chart(game_lengths(games), first_player(games, agents),
                                           labels))
     if run.sprt is not None:
-        yield _with_chart(_sprt_section(run.sprt), run, "sprt.png",
+        yield _with_chart(_sprt_section(run.sprt), run, "sprt",
                           "SPRT log-likelihood ratio against games",
                           charts.sprt_chart(run.sprt, _sprt_title(table, labels)))
     yield _terminations_section(games)
     blunders = blunder_section(run.directory, labels)  # after `arena analyze`
     if blunders is not None:
-        yield _with_chart(blunders[0], run, BLUNDER_CHART, "Blunders by phase", blunders[1])
+        yield _with_chart(blunders[0], run, "blunders", "Blunders by phase", blunders[1])
 
 
 def write_report(run_dir: Path) -> Path:
@@ -457,7 +448,7 @@ def write_report(run_dir: Path) -> Path:
             rated = [] if run.ratings is None else [str(agent) for agent in run.ratings["agent"]]
             labels = short_names([*run.agents, *rated])
             page = "\n\n".join("\n".join(section) for section in _sections(run, labels))
-            path = run.directory / REPORT
+            path = RunFiles(run.directory).report
             write_atomically(path, page + "\n")
         except OSError as error:
             raise RunDirectoryError(f"cannot write the report in {run_dir}: "

@@ -11,8 +11,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-import numpy as np
-
 from arena.hosting.base import Host, Hosting
 from arena.hosting.engines.engine import EngineHost
 from arena.hosting.policy import make_host
@@ -25,8 +23,9 @@ from arena.rules.results import Side
 from arena.runs.adjudication import Adjudicator
 from arena.runs.directory import AgentOutput
 from arena.runs.game import play_game
-from arena.runs.plan import GameSettings, GameTask, game_seed
+from arena.runs.plan import GameSettings, GameTask
 from arena.runs.rows import GameRow
+from arena.runs.seeds import game_rng, game_seed
 from arena.system.interrupts import ignore_interrupts
 
 
@@ -81,8 +80,7 @@ def _player(text: str, time_per_move: float | None) -> tuple[str, Limit]:
 def play_task(task: GameTask, settings: GameSettings, agents: AgentCache,
               outputs: list[AgentOutput]) -> GameRow:
     """Play one game and return its row; what the agents printed is added to ``outputs``."""
-    seed = game_seed(settings.seed, task.game)
-    rng = np.random.Generator(np.random.PCG64(seed))
+    seed, rng = game_seed(settings.seed, task.game), game_rng(settings.seed, task.game)
     spec_a, limit_a = _player(task.agent_a, settings.time_per_move)
     spec_b, limit_b = _player(task.agent_b, settings.time_per_move)
     host_a = agents.get(spec_a, Side.A, settings.hosting, settings.engines)

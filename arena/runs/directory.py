@@ -1,5 +1,6 @@
-"""The run directory: ``meta.json`` (what the run is), ``games.csv`` (one row per finished game)
-and ``summary.csv`` (derived from games.csv), plus the report and ``agents.log``.
+"""The run directory, claimed by a run: ``meta.json`` (what the run is), ``games.csv`` (one row
+per finished game) and ``summary.csv`` (derived from games.csv), plus ``agents.log`` and what
+competitions, the analysis and the report add (their names: ``arena.runs.files``).
 
 A run claims its directory with an exclusive lock before it writes anything; every file but
 games.csv is written atomically under a unique temporary name. games.csv is appended to as
@@ -24,7 +25,9 @@ import numpy as np
 
 from arena.rules.errors import ArenaError
 from arena.rules.results import Side
-from arena.runs.plan import MatchPlan, plan_from_description
+from arena.runs.files import RunFiles
+from arena.runs.meta import RunMeta, load_meta, write_meta
+from arena.runs.plan import MatchPlan
 from arena.runs.rows import COLUMNS, GameRow
 from arena.runs.validation import check_games
 from arena.system.files import UnwritableError, check_writable, write_atomically
@@ -33,15 +36,6 @@ try:
     import fcntl
 except ImportError:  # not POSIX: runs are not locked
     fcntl = None  # type: ignore[assignment]
-
-GAMES_FILE = "games.csv"
-SUMMARY_FILE = "summary.csv"
-META_FILE = "meta.json"
-AGENTS_LOG = "agents.log"
-
-
-LOCK_FILE = ".lock"
-META_KEYS = {"run": dict, "agents": dict, "sessions": list}
 
 
 class AgentOutput(NamedTuple):
@@ -72,9 +66,9 @@ class RunDirectory:
         self._created = False
 
     @property
-    def games(self) -> Path:
-        """The run's games.csv."""
-        return self.path / GAMES_FILE
+    def files(self) -> RunFiles:
+        """The run's files."""
+        return RunFiles(self.path)
 
     def __enter__(self) -> RunDirectory:
         where = f"cannot use {self.path} as a run directory"
@@ -83,7 +77,7 @@ class RunDirectory:
                 self._created = not self.path.exists()
                 self.path.mkdir(parents=True, exist_ok=True)
             check_writable(self.path, "a run")
-            self._fd = os.open(self.path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+            self._fd = os.open(RunFiles(self.path).lock, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as error:
             raise RunDirectoryError(f"{where}: {error.strerror or error}") from None
         except UnwritableError as error:
@@ -105,24 +99,31 @@ class RunDirectory:
             self._fd = None
         if error is not None and self._created:
             with suppress(OSError):
-                (self.path / LOCK_FILE).unlink()
+                RunFiles(self.path).lock.unlink()
                 self.path.rmdir()  # only if nothing else was written
 
-    def read_meta(self) -> dict[str, Any] | None:
+    def read_meta(self) -> RunMeta | None:
         """meta.json, checked, or None when the directory holds no run yet."""
-        if not (self.path / META_FILE).exists():
-            strays = [name for name in (GAMES_FILE, SUMMARY_FILE)
-                      if (self.path / name).exists()]
-            if strays:
-                raise RunDirectoryError(
-                    f"{self.path} holds {', '.join(strays)} but no {META_FILE}: not a run this "
-                    "command can resume; give another --out")
-            return None
-        return read_meta(self.path)
+        return existing_meta(self.path)
 
-    def write_meta(self, meta: dict[str, Any]) -> None:
+    def write_meta(self, meta: RunMeta) -> None:
         """Write meta.json atomically."""
         write_meta(self.path, meta)
+
+
+def existing_meta(directory: Path) -> RunMeta | None:
+    """The meta.json of the run in ``directory``, or None when it holds no run yet
+    (RunDirectoryError when it holds a run's tables without one, MetaError when it is
+    damaged)."""
+    files = RunFiles(directory)
+    if not files.meta.exists():
+        strays = [path.name for path in (files.games, files.summary) if path.exists()]
+        if strays:
+            raise RunDirectoryError(
+                f"{directory} holds {', '.join(strays)} but no {files.META}: not a run this "
+                "command can resume; give another --out")
+        return None
+    return load_meta(directory)
 
 
 def run_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
@@ -155,9 +156,9 @@ def extends(old: dict[str, Any], new: dict[str, Any]) -> bool:
             and len(set(after)) == 1 and after[0] > before[0])
 
 
-def check_run(directory: Path, meta: dict[str, Any], run: dict[str, Any]) -> None:
-    """Refuse a directory whose run is not ``run`` and that ``run`` does not extend."""
-    old = meta["run"]
+def check_run(directory: Path, old: dict[str, Any], run: dict[str, Any]) -> None:
+    """Refuse a directory whose run (described by ``old``) is not ``run`` and that ``run``
+    does not extend."""
     if old == run or extends(old, run):
         return
     differences = run_differences(old, run)
@@ -170,39 +171,9 @@ def check_run(directory: Path, meta: dict[str, Any], run: dict[str, Any]) -> Non
 
 def check_directory(directory: Path, run: dict[str, Any]) -> None:
     """Refuse, before any game, a directory that holds another run (without locking it)."""
-    meta = RunDirectory(directory, create=False).read_meta()
+    meta = existing_meta(directory)
     if meta is not None:
-        check_run(directory, meta, run)
-
-
-def read_meta(directory: Path) -> dict[str, Any]:
-    """The run's meta.json; RunDirectoryError if it is unreadable or damaged."""
-    path = directory / META_FILE
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:  # UnicodeDecodeError is a ValueError
-        raise RunDirectoryError(f"{path}: cannot read it: {error}") from None
-    if not isinstance(meta, dict):
-        raise RunDirectoryError(f"{path}: damaged: expected a JSON object")
-    for key, kind in META_KEYS.items():
-        if not isinstance(meta.get(key), kind):
-            raise RunDirectoryError(f"{path}: damaged: no {key!r} {kind.__name__} in it; "
-                                    "remove the directory or give another --out")
-    return meta
-
-
-def write_meta(directory: Path, meta: dict[str, Any]) -> None:
-    """Write meta.json atomically."""
-    write_atomically(directory / META_FILE, json.dumps(meta, indent=2, default=str) + "\n")
-
-
-def run_plan(directory: Path, meta: dict[str, Any]) -> MatchPlan:
-    """The plan of the run meta.json describes; RunDirectoryError if it describes none."""
-    try:
-        return plan_from_description(meta["run"], meta.get("openings"))
-    except (KeyError, TypeError, ValueError) as error:
-        raise RunDirectoryError(f"{directory / META_FILE}: damaged run description: "
-                                f"{error}") from None
+        check_run(directory, meta.run, run)
 
 
 class GamesTable:

@@ -24,11 +24,7 @@ import numpy as np
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError, IllegalMoveError, MalformedInputError
 from arena.rules.notation import format_moves, from_moves
-
-# Random openings come from SeedSequence(run seed, spawn_key=(OPENINGS_STREAM,)); the uniform
-# opening of game i from SeedSequence(run seed, spawn_key=(UNIFORM_STREAM, i)).
-OPENINGS_STREAM = 1
-UNIFORM_STREAM = 2
+from arena.runs.seeds import openings_rng, uniform_opening_rng
 
 # Tries for one random opening that is legal (no line, no immediate win for the side to move).
 VALID_ATTEMPTS = 1000
@@ -97,8 +93,7 @@ class RandomOpenings:
 
     def __post_init__(self) -> None:
         _check_plies("random", self.plies, self.rules)
-        sequence = np.random.SeedSequence(self.seed, spawn_key=(OPENINGS_STREAM,))
-        self._rng = np.random.Generator(np.random.PCG64(sequence))
+        self._rng = openings_rng(self.seed)
         self.opening(0)  # fails now, before any game, if no such opening exists
 
     def opening(self, pair: int) -> str:
@@ -174,8 +169,7 @@ class UniformOpenings:
 
     def opening(self, index: int) -> str:
         """The opening of game ``index``."""
-        sequence = np.random.SeedSequence(self.seed, spawn_key=(UNIFORM_STREAM, index))
-        rng = np.random.Generator(np.random.PCG64(sequence))
+        rng = uniform_opening_rng(self.seed, index)
         for _ in range(VALID_ATTEMPTS):
             position = Position.empty(self.rules)
             columns: list[int] = []

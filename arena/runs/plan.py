@@ -25,12 +25,7 @@ from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.errors import ArenaError
 from arena.rules.results import Side
 from arena.runs.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
-
-DEFAULT_SEED = 42
-
-
-"""The run seed when none is given: the same command always plays the same games."""
-
+from arena.runs.seeds import DEFAULT_SEED, GAME_BITS
 
 DEFAULT_RESULTS_DIR = Path("results") / "matches"
 
@@ -39,10 +34,6 @@ First = Literal["alternate", "a", "b"]
 
 
 FIRST_CHOICES: tuple[First, ...] = ("alternate", "a", "b")
-
-
-# Game indices fit in the low bits of a game's seed.
-GAME_BITS = 32
 
 
 class MatchSetupError(ArenaError):
@@ -205,15 +196,6 @@ def default_out_dir(plan: MatchPlan, root: Path = DEFAULT_RESULTS_DIR) -> Path:
     agents = "_".join(f"{p.agent_a}-vs-{p.agent_b}" for p in plan.pairings)
     readable = re.sub(r"[^A-Za-z0-9=+.-]+", "_", agents)[:80]
     return root / f"{readable}_seed{plan.settings.seed}_{digest[:8]}"
-
-
-def game_seed(run_seed: int, game: int) -> int:
-    """The seed of game ``game``: ``Generator(PCG64(seed))`` is the randomness of its agents.
-
-    It is ``run_seed * 2**32 + game``, the run seed and the game index in one integer, which
-    PCG64 hashes through a SeedSequence: every (run seed, game) gets its own stream.
-    """
-    return (run_seed << GAME_BITS) | game
 
 
 def match_plan(agent_a: str, agent_b: str, games: int, settings: GameSettings,

@@ -276,11 +276,3 @@ def open_pool(backend: Backend, jobs: int, scheduler: str | None, agents: AgentC
     if backend == "dask":
         return DaskPool(scheduler, jobs)
     return LocalPool(jobs, agents)
-
-
-def available_cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1

@@ -1,7 +1,7 @@
 """Recorded games read back from a run directory: who played, the moves, the positions.
 
 A game's row in games.csv says who played (agent A and B, who moved first), the moves, the
-result from A's point of view and how the game ended; the board size comes from the run's
+result from A's point of view and how the game ended; the board comes from the run's
 meta.json.
 """
 
@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from arena.rules.board import DEFAULT_RULES, Position, Rules
+from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
 from arena.rules.notation import parse_moves, play_moves
 from arena.rules.results import Side
-from arena.runs.directory import GAMES_FILE, META_FILE, read_meta
+from arena.runs.files import RunFiles
+from arena.runs.meta import load_meta
 from arena.runs.rows import GameRow, read_rows
 
 
@@ -72,17 +73,19 @@ def load_recorded_games(directory: Path, games: Sequence[int] | None = None
                         ) -> list[RecordedGame]:
     """The games of a run directory (all of them, or the indices ``games``) in that order."""
     directory = Path(directory)
-    path = directory / GAMES_FILE
-    if not path.is_file():
-        what = "does not exist" if not directory.exists() else f"has no {GAMES_FILE}"
-        raise NotARunError(f"{directory} is not a run directory: it {what}")
+    files = RunFiles(directory)
+    path = files.games
+    for needed in (files.games, files.meta):
+        if not needed.is_file():
+            what = "does not exist" if not directory.exists() else f"has no {needed.name}"
+            raise NotARunError(f"{directory} is not a run directory: it {what}")
     try:
         rows = {row.game: row for row in read_rows(path)}
     except (ArenaError, ValueError) as error:
         raise NotARunError(f"{path} cannot be read as a games table: {error}") from None
     if not rows:
         raise NotARunError(f"{path} holds no games yet")
-    rules = _run_rules(directory)
+    rules = load_meta(directory).rules
     wanted = sorted(rows) if games is None else list(games)
     missing = [game for game in wanted if game not in rows]
     if missing:
@@ -90,16 +93,6 @@ def load_recorded_games(directory: Path, games: Sequence[int] | None = None
             f"game {missing[0]} is not in {directory}: it holds {len(rows)} game(s), "
             f"numbered {min(rows)} to {max(rows)}")
     return [_recorded(rows[game], rules, path) for game in wanted]
-
-
-def _run_rules(directory: Path) -> Rules:
-    """The board of a run, from meta.json (the standard board when it does not say)."""
-    if not (directory / META_FILE).is_file():
-        return DEFAULT_RULES
-    board = read_meta(directory).get("run", {}).get("board")
-    if not isinstance(board, dict):
-        return DEFAULT_RULES
-    return Rules(**{key: int(board[key]) for key in ("rows", "cols", "connect") if key in board})
 
 
 def _recorded(row: GameRow, rules: Rules, path: Path) -> RecordedGame:

@@ -8,7 +8,6 @@ so.
 
 from __future__ import annotations
 
-import importlib.util
 import multiprocessing
 import os
 import platform
@@ -34,8 +33,6 @@ from arena.rules.errors import AgentSpecError
 from arena.rules.results import Side
 from arena.runs.batches import AgentCache
 from arena.runs.directory import (
-    AGENTS_LOG,
-    SUMMARY_FILE,
     GamesTable,
     RunDirectory,
     RunDirectoryError,
@@ -43,9 +40,11 @@ from arena.runs.directory import (
     sort_games,
     write_outputs,
 )
+from arena.runs.meta import AgentRecord, RunMeta
 from arena.runs.openings import FileOpenings
 from arena.runs.plan import MatchPlan, MatchSetupError
 from arena.runs.pool import Backend, BatchSizer, Pool, batches, open_pool
+from arena.runs.request import RunRequest
 from arena.runs.rows import GameRow
 from arena.runs.summary import PairingSummary, summarize, summary_fingerprint, write_summary
 from arena.system.interrupts import watch_interrupts
@@ -94,14 +93,8 @@ def resolve_agents(plan: MatchPlan, agents: AgentCache) -> list[ResolvedAgent]:
 
 
 def check_workers(agents: Sequence[ResolvedAgent], jobs: int, backend: Backend) -> None:
-    """Refuse bad worker counts, a missing dask, and an interactive agent (a person at this
-    terminal) on other processes."""
-    if jobs < 1:
-        raise MatchSetupError(f"--jobs must be at least 1, got {jobs}")
-    if backend == "dask" and importlib.util.find_spec("distributed") is None:
-        raise MatchSetupError(
-            "--backend dask needs dask.distributed: pip install 'connect-four-arena[dask]'"
-        )
+    """Refuse an interactive agent (a person at this terminal) and the Python objects of this
+    process on other processes."""
     forks = "fork" in multiprocessing.get_all_start_methods()
     for resolved in agents:
         if resolved.name.startswith(f"{LOCAL_PREFIX}:") and (
@@ -172,25 +165,25 @@ class MatchRun:
 def run_games(
     plan: MatchPlan,
     out_dir: Path,
+    request: RunRequest | None = None,
     *,
-    jobs: int = 1,
-    backend: Backend = "local",
-    scheduler: str | None = None,
     progress: Progress | None = None,
-    session: dict[str, Any] | None = None,
+    command: dict[str, Any] | None = None,
     stopping: StoppingRule | None = None,
-    allow_changed_agents: bool = False,
 ) -> MatchRun:
     """Play the games of ``plan`` that ``out_dir`` does not hold yet; write summary.csv.
 
-    ``session`` (JSON-friendly, e.g. the command line) is recorded in meta.json. With
-    ``stopping``, games are played stage by stage until the rule stops the run (or the plan's
-    games are all played); the rule's description is part of the run's. What agents print
-    goes to agents.log in ``out_dir``. Refuses (RunDirectoryError) a directory that holds a
-    different run (a plan with more games per pairing extends it), whose rows do not fit the
-    plan (GamesTableError), or whose agents' code changed (unless ``allow_changed_agents``),
-    and checks the agents (AgentSpecError, MatchSetupError) before any game.
+    ``request`` gives the workers (jobs, backend, scheduler) and whether a resume may go on
+    after an agent's code changed (``allow_changed_agents``); the games' own options are the
+    plan's. ``command`` (JSON-friendly: the command line and its options) is recorded in
+    meta.json with this session. With ``stopping``, games are played stage by stage until the
+    rule stops the run (or the plan's games are all played); the rule's description is part
+    of the run's. What agents print goes to agents.log in ``out_dir``. Refuses
+    (RunDirectoryError) a directory that holds a different run (a plan with more games per
+    pairing extends it), whose rows do not fit the plan (GamesTableError), or whose agents'
+    code changed, and checks the agents (AgentSpecError, MatchSetupError) before any game.
     """
+    request = request or RunRequest()
     if stopping is not None and stopping.stage < 1:
         raise MatchSetupError(f"a stage holds at least 1 game, got {stopping.stage}")
     run = {**plan.describe(), **(stopping.describe() if stopping is not None else {})}
@@ -201,33 +194,36 @@ def run_games(
         with watch_interrupts(), RunDirectory(out_dir) as directory:
             meta = directory.read_meta()
             if meta is not None:
-                check_run(out_dir, meta, run)
+                check_run(out_dir, meta.run, run)
             resolved = resolve_agents(plan, agents)
-            check_workers(resolved, jobs, backend)
-            record = {"started": _now(), "ended": None, "jobs": jobs, "backend": backend,
-                      "hosting": plan.settings.hosting, "scheduler": scheduler,
-                      "cores": os.cpu_count(), "versions": _versions(), **(session or {})}
+            jobs = request.workers(any(agent.traits.interactive for agent in resolved))
+            check_workers(resolved, jobs, request.backend)
+            record = {"started": _now(), "ended": None, "jobs": jobs,
+                      "backend": request.backend, "hosting": plan.settings.hosting,
+                      "scheduler": request.scheduler, "cores": os.cpu_count(),
+                      "versions": _versions(), **(command or {})}
             if engines is not None:
                 record["engines"] = engines.describe()
-            meta = _session_meta(meta, plan, run, resolved, record, allow_changed_agents,
-                                 out_dir)
-            with GamesTable(directory.games, plan) as table:
+            meta = _session_meta(meta, plan, run, resolved, record,
+                                 request.allow_changed_agents, out_dir)
+            files = directory.files
+            with GamesTable(files.games, plan) as table:
                 directory.write_meta(meta)
                 if not table.finished.all():  # workers start before any thread does
-                    pool = open_pool(backend, jobs, scheduler, agents)
+                    pool = open_pool(request.backend, jobs, request.scheduler, agents)
                 if progress is not None:
                     progress.start(plan.total, int(table.finished.sum()))
                 played = _play(plan, table, pool, BatchSizer(jobs), stopping, progress,
-                               out_dir / AGENTS_LOG)
+                               files.agents_log)
             pool, finished = None, pool
             if finished is not None:
                 finished.close()
-            sort_games(directory.games)
-            summaries = summarize(directory.games)
-            write_summary(summaries, out_dir / SUMMARY_FILE)
+            sort_games(files.games)
+            summaries = summarize(files.games)
+            write_summary(summaries, files.summary)
             record.update(ended=_now(), games_played=played)
-            meta["ended"] = record["ended"]
-            meta["summary"] = summary_fingerprint(out_dir)
+            meta.ended = record["ended"]
+            meta.summary = summary_fingerprint(files)
             directory.write_meta(meta)
     finally:
         if pool is not None:
@@ -255,29 +251,26 @@ def _play(plan: MatchPlan, table: GamesTable, pool: Pool | None, sizer: BatchSiz
     return played
 
 
-def _session_meta(meta: dict[str, Any] | None, plan: MatchPlan, run: dict[str, Any],
+def _session_meta(meta: RunMeta | None, plan: MatchPlan, run: dict[str, Any],
                   agents: Sequence[ResolvedAgent], record: dict[str, Any],
-                  allow_changed_agents: bool, directory: Path) -> dict[str, Any]:
+                  allow_changed_agents: bool, directory: Path) -> RunMeta:
     """meta.json with this session added: new for a new run; else the run extended if it
     grows, and the agents' code checked against what the run began with."""
-    described = {agent.name: {"target": agent.spec.target, "params": agent.spec.resolved(),
-                              "limit": asdict(agent.limit), "hosting": agent.hosting,
-                              "reproducible": agent.traits.reproducible,
-                              "fingerprint": agent.spec.fingerprint()}
+    described = {agent.name: AgentRecord(agent.spec.target, agent.spec.resolved(),
+                                         asdict(agent.limit), agent.hosting,
+                                         agent.traits.reproducible, agent.spec.fingerprint())
                  for agent in agents}
     if meta is None:
-        meta = {"run": run, "agents": described, "started": _now(), "ended": None,
-                "sessions": []}
-        if isinstance(plan.openings, FileOpenings):
-            meta["openings"] = list(plan.openings.moves)
+        openings = list(plan.openings.moves) if isinstance(plan.openings, FileOpenings) \
+            else None
+        meta = RunMeta(run, described, [], started=_now(), openings=openings)
     else:
-        if meta["run"] != run:
-            record["extended_from"] = meta["run"].get("games")
-            meta["run"] = run
-        changed = {name: [meta["agents"][name].get("fingerprint"), now["fingerprint"]]
+        if meta.run != run:
+            record["extended_from"] = meta.run.get("games")
+            meta.run = run
+        changed = {name: [meta.agents[name].fingerprint, now.fingerprint]
                    for name, now in described.items()
-                   if meta["agents"].get(name, {}).get("fingerprint", now["fingerprint"])
-                   != now["fingerprint"]}
+                   if name in meta.agents and meta.agents[name].fingerprint != now.fingerprint}
         if changed and not allow_changed_agents:
             name, (before, after) = next(iter(changed.items()))
             raise RunDirectoryError(
@@ -286,9 +279,9 @@ def _session_meta(meta: dict[str, Any] | None, plan: MatchPlan, run: dict[str, A
                 "--out, or --allow-changed-agents to resume anyway (recorded in meta.json)")
         if changed:
             record["changed_agents"] = changed
-        meta["agents"] = {**meta["agents"], **described}
-    meta["sessions"].append(record)
-    meta["ended"] = None
+        meta.agents = {**meta.agents, **described}
+    meta.sessions.append(record)
+    meta.ended = None
     return meta
 
 

@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from arena.rules.results import FORFEITS, Result, Side, Termination
-from arena.runs.directory import GAMES_FILE, SUMMARY_FILE
+from arena.runs.files import RunFiles
+from arena.runs.meta import RunMeta
 from arena.runs.rows import GameRow, read_rows
 from arena.stats.elo import EloEstimate
 from arena.stats.tally import Tally
@@ -201,26 +202,30 @@ def summarize(games_csv: Path) -> list[PairingSummary]:
     return sorted(pairings.values(), key=lambda summary: summary.first_game)
 
 
-def write_summary(summaries: list[PairingSummary], path: Path) -> None:
-    """Write summary.csv atomically (replacing it: it is derived from games.csv)."""
+def summary_csv(summaries: list[PairingSummary]) -> str:
+    """The text of summary.csv for ``summaries``."""
     text = io.StringIO()
     writer = csv.DictWriter(text, SUMMARY_COLUMNS, lineterminator="\n")
     writer.writeheader()
     writer.writerows(csv_cells(summary.row()) for summary in summaries)
-    write_atomically(path, text.getvalue())
+    return text.getvalue()
 
 
-def summary_fingerprint(directory: Path) -> dict[str, str]:
+def write_summary(summaries: list[PairingSummary], path: Path) -> None:
+    """Write summary.csv atomically (replacing it: it is derived from games.csv)."""
+    write_atomically(path, summary_csv(summaries))
+
+
+def summary_fingerprint(files: RunFiles) -> dict[str, str]:
     """The digests of games.csv and summary.csv, kept in meta.json: summary.csv is current
     (and untouched) only while both still match."""
-    return {name: file_digest(directory / name) for name in (GAMES_FILE, SUMMARY_FILE)}
+    return {path.name: file_digest(path) for path in (files.games, files.summary)}
 
 
-def current_summary(directory: Path, meta: dict[str, Any]) -> bool:
+def current_summary(files: RunFiles, meta: RunMeta) -> bool:
     """True if summary.csv is the one written from games.csv as it is now."""
-    recorded = meta.get("summary")
-    return (isinstance(recorded, dict) and (directory / SUMMARY_FILE).is_file()
-            and recorded == summary_fingerprint(directory))
+    return (meta.summary is not None and files.summary.is_file()
+            and meta.summary == summary_fingerprint(files))
 
 
 @dataclass(frozen=True)

@@ -98,6 +98,11 @@ fishtest and fastchess (default), or its closed-form approximation."""
 
 IntervalMethod = Literal["normal", "wilson"]
 
+DEFAULT_ALPHA = 0.05
+"""An SPRT's default chance of accepting H1 when H0 holds."""
+DEFAULT_BETA = 0.05
+"""An SPRT's default chance of accepting H0 when H1 holds."""
+
 MAX_UNITS = 10**15
 """Most games (trinomial) or pairs (pentanomial) a sample may hold: below 2^50, so that a
 score short of 100% by half a game never rounds to 100%."""
@@ -365,7 +370,7 @@ def pentanomial(counts: Sequence[int]) -> EloEstimate:
 # --------------------------------------------------------------------------- SPRT
 
 
-def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> SprtBounds:
+def sprt_bounds(alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA) -> SprtBounds:
     """SPRT bounds: lower = ln(beta / (1 - alpha)), upper = ln((1 - beta) / alpha)."""
     for name, value in (("alpha", alpha), ("beta", beta)):
         if not 0.0 < value < 1.0:
@@ -455,8 +460,8 @@ def sprt(
     estimate: EloEstimate,
     elo0: float,
     elo1: float,
-    alpha: float = 0.05,
-    beta: float = 0.05,
+    alpha: float = DEFAULT_ALPHA,
+    beta: float = DEFAULT_BETA,
     model: Model = "normalized",
     method: LlrMethod = "exact",
 ) -> SprtResult:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -94,6 +95,9 @@ def test_show_refuses_bad_inputs_in_one_line(run_dir: Path, tmp_path: Path) -> N
         code, out = arena("show", *args)
         assert code == 2 and out.count("\n") == 1 and message in out, out
     (tmp_path / "games.csv").write_text("not,a,games,table\n1,2,3,4\n")
+    code, out = arena("show", str(tmp_path), "0")
+    assert code == 2 and out.count("\n") == 1 and "it has no meta.json" in out
+    shutil.copy(run_dir / "meta.json", tmp_path / "meta.json")
     code, out = arena("show", str(tmp_path), "0")
     assert code == 2 and "cannot be read as a games table" in out
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pandas as pd
 
 from arena.competitions.sprt import SprtTest, sprt_plan
-from arena.runs.plan import GameSettings, MatchPlan
+from arena.runs.plan import MatchPlan
+from arena.runs.request import RunRequest
 
 STRONG, WEAK = "immediate-win", "random"
 # immediate-win scores about 75% against random: H1 of [0, 50] nElo is accepted after some
@@ -21,8 +22,7 @@ TWINS = ("negamax:depth=1", "negamax:depth=1,tt=false")
 
 
 def plan(a: str = STRONG, b: str = WEAK, max_games: int = 400, seed: int = 7) -> MatchPlan:
-    return sprt_plan(a, b, max_games=max_games, openings="random:8",
-                     settings=GameSettings(seed=seed))
+    return sprt_plan(a, b, RunRequest(seed=seed, openings="random:8"), max_games=max_games)
 
 
 def sprt_rows(directory: Path) -> pd.DataFrame:

@@ -4,7 +4,6 @@ hand-checked games, resumed after an interruption, and shown by ``arena report``
 from __future__ import annotations
 
 import csv
-import json
 from pathlib import Path
 
 import numpy as np
@@ -12,8 +11,6 @@ import pandas as pd
 import pytest
 
 from arena.analysis.annotate import (
-    ANALYSIS_FILE,
-    BLUNDERS_FILE,
     analyse_game,
     analyse_run,
     load_analysis,
@@ -23,6 +20,9 @@ from arena.report.blunders import blunder_rates, phase_names
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
 from arena.rules.results import Result, Side, Termination
+from arena.runs.files import RunFiles
+from arena.runs.meta import AgentRecord, RunMeta, write_meta
+from arena.runs.plan import GameSettings, MatchPlan, Pairing
 from arena.runs.rows import COLUMNS, GameRow
 from arena.search.solver import solve
 from tests.helpers.cli import invoke
@@ -39,9 +39,10 @@ def write_run(directory: Path, games: list[tuple[str, str, str, str]], rules: Ru
     """A run directory with games (agent_a, agent_b, first, moves), the first ``opening``
     moves of each an opening, and its meta.json."""
     directory.mkdir(parents=True)
-    (directory / "meta.json").write_text(json.dumps(
-        {"run": {"board": {"rows": rules.rows, "cols": rules.cols, "connect": rules.connect}},
-         "agents": {}, "sessions": []}))
+    plan = MatchPlan(tuple(Pairing(a, b, 1) for a, b in dict.fromkeys(
+        (agent_a, agent_b) for agent_a, agent_b, _, _ in games)), GameSettings(rules))
+    record = AgentRecord("tests:Agent", {}, {}, "inline", True, "test")
+    write_meta(directory, RunMeta(plan.describe(), dict.fromkeys(plan.specs, record), []))
     with (directory / "games.csv").open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(COLUMNS)
@@ -118,14 +119,14 @@ def test_an_interrupted_analysis_resumes_to_the_same_files(tmp_path: Path) -> No
     write_run(cut, games, SMALL)
     analyse_run(whole, 1, pending_games(whole, 1)[0])
     analyse_run(cut, 1, pending_games(cut, 1)[0][:3])
-    with (cut / BLUNDERS_FILE).open("a") as handle:  # a game cut between the two files
+    with RunFiles(cut).blunders.open("a") as handle:  # a game cut between the two files
         handle.write("3,1,a,x,3,draw,loss\n")
-    with (cut / ANALYSIS_FILE).open("a") as handle:  # and a line cut short
+    with RunFiles(cut).analysis.open("a") as handle:  # and a line cut short
         handle.write("4,x,y,a,lo")
     todo, total = pending_games(cut, 1)
     assert [game.game for game in todo] == [3, 4, 5] and total == 6
     analyse_run(cut, 1, todo)
-    for name in (ANALYSIS_FILE, BLUNDERS_FILE):
+    for name in (RunFiles.ANALYSIS, RunFiles.BLUNDERS):
         assert (cut / name).read_text() == (whole / name).read_text()
     with pytest.raises(Exception, match="made with --from-ply 1"):
         pending_games(cut, 2)
@@ -157,7 +158,7 @@ def test_the_command_and_the_report(tmp_path: Path) -> None:
     assert "negamax:depth=2: " in result.stdout and "random: " in result.stdout
     again = invoke("analyze", str(run), "--from-ply", "2", "-j", "1")
     assert "6 analysed (0 now)" in again.stdout
-    analysis = pd.read_csv(run / ANALYSIS_FILE)
+    analysis = pd.read_csv(RunFiles(run).analysis)
     assert len(analysis) == 6 and analysis["from_ply"].eq(2).all()
     tables = load_analysis(run)
     assert tables is not None

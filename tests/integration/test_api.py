@@ -31,7 +31,7 @@ def test_a_match_of_spec_strings_leaves_nothing_on_disk() -> None:
     wins = int((result.games["result"] == "win").sum())
     assert (row["agent_a"], row["agent_b"], row["games"], row["wins"]) == (
         "immediate-win", "random", 30, wins)
-    assert result.meta["run"]["seed"] == 3
+    assert result.meta.seed == result.meta.run["seed"] == 3
 
 
 def test_the_api_plays_the_same_games_as_the_command(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from arena.rules.errors import AgentSpecError, UnsupportedBoardError
 from arena.rules.notation import from_moves
 from arena.rules.results import Termination
 from arena.runs.plan import GameSettings, MatchPlan, Pairing, match_plan
+from arena.runs.request import RunRequest
 from arena.runs.rows import load_games
 from arena.runs.runner import MatchRun, run_games
 from tests.helpers.cli import invoke
@@ -52,7 +53,7 @@ def in_root(monkeypatch: pytest.MonkeyPatch) -> None:
 def play(a: str, b: str, games: int, out: Path, jobs: int = 1,
          **options: object) -> tuple[MatchRun, pd.DataFrame]:
     settings = GameSettings(seed=7, **options)  # type: ignore[arg-type]
-    run = run_games(match_plan(a, b, games, settings), out, jobs=jobs)
+    run = run_games(match_plan(a, b, games, settings), out, RunRequest(jobs=jobs))
     return run, load_games(out / "games.csv")
 
 
@@ -380,7 +381,7 @@ def test_positions_are_the_game_s_moves_in_the_order_played(tmp_path: Path,
     monkeypatch.setenv("ENGINE_TRANSCRIPT", str(transcript))
     settings = GameSettings(seed=5)
     run_games(match_plan(engine("recorder"), "random", 2, settings, openings="random:4"),
-              tmp_path / "run")
+              tmp_path / "run", RunRequest(jobs=1))  # one process writes the transcript
     games = load_games(tmp_path / "run" / "games.csv")
     sent = [line.split()[1] for line in transcript.read_text().splitlines()
             if line.startswith("position ")]
@@ -398,7 +399,7 @@ def test_a_named_engine_works_on_dask_workers(tmp_path: Path) -> None:
         tmp_path, f'[[engine]]\nname = "left"\ncommand = "{ENGINES / "leftmost.py"}"\n'))
     plan = MatchPlan((Pairing(canonical_player("engine:left", engines=table), "random", 4),),
                      GameSettings(seed=2, engines=table))
-    run_games(plan, tmp_path / "run", jobs=2, backend="dask")
+    run_games(plan, tmp_path / "run", RunRequest(jobs=2, backend="dask"))
     games = load_games(tmp_path / "run" / "games.csv")
     assert games["termination"].isin(["four_in_a_row", "board_full"]).all()
     assert games["moves"][0].startswith("1")

@@ -20,7 +20,7 @@ import pytest
 from arena.play.gui.controller import PlayController
 from arena.play.gui.layout import Layout
 from arena.play.gui.thinker import AgentProcess
-from arena.play.human_game import PlaySession
+from arena.play.human_game import HumanGame
 from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.notation import from_moves, parse_moves, play_moves
 from arena.search.oracle import Oracle
@@ -50,7 +50,7 @@ class Driver:
                  human: int = 1, oracle: Oracle | None = None):
         self.lines: list[str] = []
         humans = {1, 2} if agent is None else {human}
-        self.session = PlaySession(rules, humans, parse_moves(start, rules))
+        self.session = HumanGame(rules, humans, parse_moves(start, rules))
         self.thinker = AgentProcess(agent, np.random.SeedSequence(7)) if agent else None
         self.controller = PlayController(self.session, self.thinker, agent or "", "human",
                                          np.random.default_rng(0), oracle, self.lines.append)

@@ -13,6 +13,7 @@ import pytest
 from arena.protocol.players import canonical_player
 from arena.rules.errors import AgentSpecError
 from arena.runs.plan import GameSettings, MatchPlan, Pairing, match_plan
+from arena.runs.request import RunRequest
 from arena.runs.rows import load_games
 from arena.runs.runner import run_games
 from tests.helpers.cli import arena_command, checkout_env, invoke
@@ -38,7 +39,7 @@ def test_a_hang_under_a_limit_is_a_time_forfeit_and_the_run_ends(tmp_path: Path,
                                                                   jobs: int) -> None:
     began = time.monotonic()
     run = run_games(plan_of(agent("Hangs"), agent("Leftmost"), 4, time_per_move=0.2),
-                    tmp_path, jobs=jobs)
+                    tmp_path, RunRequest(jobs=jobs))
     assert time.monotonic() - began < 30  # it used to never end
     games = load_games(tmp_path / "games.csv")
     assert games["termination"].tolist() == ["time_forfeit"] * 4
@@ -74,7 +75,7 @@ def test_exits_and_interrupts_raised_by_an_agent_are_its_errors(tmp_path: Path, 
 @pytest.mark.slow
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_an_agent_process_that_dies_is_an_agent_crash(tmp_path: Path, jobs: int) -> None:
-    run_games(plan_of("random", agent("HardExits"), 6), tmp_path, jobs=jobs)
+    run_games(plan_of("random", agent("HardExits"), 6), tmp_path, RunRequest(jobs=jobs))
     games = load_games(tmp_path / "games.csv")
     assert games["termination"].tolist() == ["agent_crash"] * 6
     assert set(games["error"]) == {"the agent's process exited with status 3"}
@@ -95,7 +96,7 @@ def test_a_constructor_that_fails_is_one_line_before_any_game(tmp_path: Path,
 
 def test_a_constructor_that_fails_only_in_a_worker_forfeits_those_games(tmp_path: Path) -> None:
     spec = agent(f"BuildsOnce:marker={tmp_path / 'built'}")
-    run_games(plan_of(spec, agent("Leftmost"), 8), tmp_path / "run", jobs=2)
+    run_games(plan_of(spec, agent("Leftmost"), 8), tmp_path / "run", RunRequest(jobs=2))
     games = load_games(tmp_path / "run" / "games.csv")
     failed = games[games["termination"] == "agent_error"]
     assert 0 < len(failed) < 8  # the worker's games; this process built it before the run
@@ -170,7 +171,7 @@ def test_the_time_bank_pays_for_overtime(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_warming_up_is_never_timed(tmp_path: Path) -> None:
-    run_games(plan_of(agent("SlowWarmUp"), agent("Leftmost"), 2), tmp_path, jobs=2)
+    run_games(plan_of(agent("SlowWarmUp"), agent("Leftmost"), 2), tmp_path, RunRequest(jobs=2))
     games = load_games(tmp_path / "games.csv")
     assert games["time_a"].sum() < 0.5  # the half-second warm-up is not in it
 
@@ -193,7 +194,8 @@ def test_without_a_limit_a_move_still_has_a_bound(tmp_path: Path,
 @pytest.mark.slow
 def test_agents_are_closed_and_no_process_is_left(tmp_path: Path) -> None:
     spec = agent(f"Remembers:directory={tmp_path}")
-    run_games(plan_of(spec, agent("Hangs"), 4, time_per_move=0.1), tmp_path / "run", jobs=2)
+    run_games(plan_of(spec, agent("Hangs"), 4, time_per_move=0.1), tmp_path / "run",
+              RunRequest(jobs=2))
     built = sorted(path.name.split("-")[1] for path in tmp_path.glob("built-*"))
     closed = sorted(path.name.split("-")[1] for path in tmp_path.glob("closed-*"))
     assert len(built) >= 2 and closed == built  # this process's and the worker's
@@ -217,7 +219,7 @@ def test_dask_workers_survive_hangs_and_crashes(tmp_path: Path) -> None:
     settings = GameSettings(seed=1, time_per_move=0.2)
     plan = MatchPlan((Pairing(canonical_player(agent("Hangs")), "random", 2),
                       Pairing(canonical_player(agent("HardExits")), "random", 2)), settings)
-    run_games(plan, tmp_path, jobs=2, backend="dask")
+    run_games(plan, tmp_path, RunRequest(jobs=2, backend="dask"))
     games = load_games(tmp_path / "games.csv")
     assert games["termination"].tolist() == ["time_forfeit", "agent_crash"] * 2
 

@@ -15,6 +15,7 @@ from arena.rules.board import Rules
 from arena.rules.notation import from_moves
 from arena.runs.game import play_game
 from arena.runs.plan import GameSettings, match_plan
+from arena.runs.request import RunRequest
 from arena.runs.rows import load_games
 from arena.runs.runner import run_games
 from tests.helpers.cli import checkout_env, invoke
@@ -65,7 +66,7 @@ def test_global_random_is_seeded_so_runs_reproduce(tmp_path: Path, hosting: str)
     settings = GameSettings(seed=5, hosting=hosting)  # type: ignore[arg-type]
     plan = match_plan(f"{AGENTS}:random_choice", "random", 40, settings)
     for jobs in (1, 2):
-        run_games(plan, tmp_path / f"jobs{jobs}", jobs=jobs)
+        run_games(plan, tmp_path / f"jobs{jobs}", RunRequest(jobs=jobs))
     one, two = (load_games(tmp_path / f"jobs{jobs}" / "games.csv")["moves"].tolist()
                 for jobs in (1, 2))
     assert one == two and len(set(one)) > 30
@@ -85,7 +86,7 @@ def test_kaggles_own_agents_play_and_reproduce(tmp_path: Path) -> None:
     plan = match_plan("negamax:depth=4,heuristic=threats+positional", "kaggle:negamax", 4,
                       GameSettings(seed=2), "random:2")
     for jobs in (1, 2):
-        run_games(plan, tmp_path / f"jobs{jobs}", jobs=jobs)
+        run_games(plan, tmp_path / f"jobs{jobs}", RunRequest(jobs=jobs))
     games = [load_games(tmp_path / f"jobs{jobs}" / "games.csv") for jobs in (1, 2)]
     assert games[0]["moves"].tolist() == games[1]["moves"].tolist()
     assert set(games[0]["termination"]) <= {"four_in_a_row", "board_full"}
@@ -98,11 +99,8 @@ def test_kaggles_own_agents_play_and_reproduce(tmp_path: Path) -> None:
 def test_importing_kaggle_first_does_not_hide_the_agents_package(tmp_path: Path) -> None:
     """kaggle-environments puts a folder holding an agents.py on sys.path."""
     code = ("import kaggle_environments, arena\n"
-            "from arena.runs.plan import GameSettings, match_plan\n"
-            "from arena.runs.runner import run_games\n"
-            f"run = run_games(match_plan('negamax:depth=2', 'random', 4, GameSettings()), "
-            f"__import__('pathlib').Path({str(tmp_path / 'run')!r}), jobs=2)\n"
-            "print(run.summaries[0].games)\n")
+            "result = arena.match('negamax:depth=2', 'random', 4, jobs=2, progress=False)\n"
+            "print(len(result.games))\n")
     done = subprocess.run([sys.executable, "-c", code], env=checkout_env(), capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -17,6 +17,7 @@ from arena.rules.errors import AgentSpecError
 from arena.rules.notation import format_moves, from_moves
 from arena.runs.directory import RunDirectoryError
 from arena.runs.plan import MatchSetupError
+from arena.runs.request import RunRequest
 from arena.runs.rows import load_games, read_rows
 from arena.runs.runner import run_games
 from tests.helpers.runs import games_without_timing, plan_of
@@ -188,9 +189,9 @@ def test_agents_receive_the_time_budget(tmp_path: Path, agents_file: str) -> Non
 def test_interactive_agents_stay_in_this_process(tmp_path: Path) -> None:
     plan = plan_of("human", "random", 2)
     with pytest.raises(MatchSetupError, match=r"'human' is interactive.*--jobs 2"):
-        run_games(plan, tmp_path, jobs=2)
+        run_games(plan, tmp_path, RunRequest(jobs=2))
     with pytest.raises(MatchSetupError, match="--backend dask"):
-        run_games(plan, tmp_path, backend="dask")
+        run_games(plan, tmp_path, RunRequest(backend="dask"))
     assert not (tmp_path / "games.csv").exists()
 
 
@@ -199,15 +200,15 @@ def test_dask_needs_the_optional_extra(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *rest: None if name == "distributed" else found(name, *rest))
     with pytest.raises(MatchSetupError, match=r"needs dask\.distributed: pip install"):
-        run_games(plan_of("random", "random", 2), tmp_path / "run", backend="dask")
+        run_games(plan_of("random", "random", 2), tmp_path / "run", RunRequest(backend="dask"))
     assert not (tmp_path / "run").exists()
 
 
 @pytest.mark.parametrize("openings", ["random:3", "uniform:4"])
 def test_worker_count_does_not_change_the_games(tmp_path: Path, openings: str) -> None:
     plan = plan_of("immediate-win:block=true", "random", 150, openings=openings)
-    one = run_games(plan, tmp_path / "one", jobs=1)
-    two = run_games(plan, tmp_path / "two", jobs=2)
+    one = run_games(plan, tmp_path / "one", RunRequest(jobs=1))
+    two = run_games(plan, tmp_path / "two", RunRequest(jobs=2))
     assert one.played == two.played == 150
     assert games_without_timing(tmp_path / "one") == games_without_timing(tmp_path / "two")
     assert [s.row()["wins"] for s in one.summaries] == [s.row()["wins"] for s in two.summaries]
@@ -223,7 +224,7 @@ def test_a_resumed_run_plays_only_the_missing_games(tmp_path: Path) -> None:
     lines = games_csv.read_text().splitlines(keepends=True)
     kept = [lines[0], *lines[5:20:2]]  # header and 8 games, then half a row
     games_csv.write_text("".join(kept) + lines[21][:15])
-    again = run_games(plan, broken, jobs=2)
+    again = run_games(plan, broken, RunRequest(jobs=2))
     assert again.played == 32
     assert games_without_timing(broken) == reference
     assert run_games(plan, broken).played == 0
@@ -256,7 +257,7 @@ def test_more_games_extend_a_run_and_play_only_the_new_ones(tmp_path: Path) -> N
 
 def test_meta_records_agents_options_and_versions(tmp_path: Path) -> None:
     plan = plan_of("immediate-win:block=true", "random", 2, time_per_move=1.0)
-    run_games(plan, tmp_path, session={"command": "arena match ..."})
+    run_games(plan, tmp_path, RunRequest(jobs=1), command={"command": "arena match ..."})
     meta = json.loads((tmp_path / "meta.json").read_text())
     assert meta["agents"]["immediate-win:block=true"]["params"] == {"block": True}
     assert meta["run"]["time_per_move"] == 1.0 and meta["run"]["seed"] == 5
@@ -275,10 +276,10 @@ def test_meta_records_agents_options_and_versions(tmp_path: Path) -> None:
 def test_dask_gives_the_same_games_as_local_workers(tmp_path: Path) -> None:
     import distributed
     plan = plan_of("immediate-win", "random", 60, openings="random:2")
-    run_games(plan, tmp_path / "local", jobs=2)
+    run_games(plan, tmp_path / "local", RunRequest(jobs=2))
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         address = cluster.scheduler_address
-        run = run_games(plan, tmp_path / "dask", backend="dask", scheduler=address)
+        run = run_games(plan, tmp_path / "dask", RunRequest(backend="dask", scheduler=address))
     assert run.played == 60
     assert games_without_timing(tmp_path / "dask") == games_without_timing(tmp_path / "local")

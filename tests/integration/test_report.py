@@ -29,10 +29,14 @@ from arena.report.run_page import (
 )
 from arena.rules.board import Position
 from arena.rules.notation import from_moves, parse_moves
+from arena.runs.files import RunFiles
 from arena.runs.game import play_game
+from arena.runs.meta import load_meta, write_meta
 from arena.runs.openings import FileOpenings, NoOpenings
-from arena.runs.plan import GameSettings, MatchPlan, Pairing, game_seed
+from arena.runs.plan import GameSettings, MatchPlan, Pairing
 from arena.runs.rows import COLUMNS, GamesTableError
+from arena.runs.seeds import game_seed
+from arena.runs.summary import summarize, summary_fingerprint, write_summary
 from arena.stats.elo import sprt, trinomial
 from arena.stats.ratings import rate
 from tests.helpers.cli import invoke
@@ -124,8 +128,11 @@ def write_run(directory: Path, rows: Sequence[Mapping[str, object]], **extra: ob
         writer = csv.DictWriter(out, COLUMNS)
         writer.writeheader()
         writer.writerows(numbered)
-    meta = {"run": plan.describe(), "agents": {}, "sessions": [],
-            "command": "arena match random random", "date": "2025-01-02T03:04:05"}
+    record = {"target": "tests:Agent", "params": {}, "limit": {}, "hosting": "inline",
+              "reproducible": True, "fingerprint": "test"}
+    meta = {"run": plan.describe(), "agents": dict.fromkeys(plan.specs, record),
+            "started": "2025-01-02T03:04:05", "ended": None,
+            "sessions": [{"command": "arena match random random"}]}
     if openings:
         meta["openings"] = list(openings)
     (directory / "meta.json").write_text(json.dumps(meta))
@@ -330,15 +337,21 @@ def test_many_pairings_leave_out_the_bars(tmp_path: Path, monkeypatch: pytest.Mo
     assert "](crosstable.png)" in page
 
 
-def test_a_current_summary_is_read_and_an_edited_one_recomputed(
+def test_a_current_summary_is_read_and_an_edited_one_recomputed_without_writing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     directory = write_run(tmp_path, hand_rows())
-    summary = directory / "summary.csv"
+    files = RunFiles(directory)
+    before = {path.name: path.read_bytes() for path in directory.iterdir()}
     fresh = pairings(load_run(directory))  # no summary.csv: computed from games.csv
     assert fresh[["wins", "draws", "losses"]].values.tolist() == [[3, 1, 2]]
+    assert {path.name: path.read_bytes() for path in directory.iterdir()} == before
+    write_summary(summarize(files.games), files.summary)  # as a run leaves it
+    meta = load_meta(directory)
+    meta.summary = summary_fingerprint(files)
+    write_meta(directory, meta)
     with monkeypatch.context() as patched:  # current: read as it is, nothing recomputed
         patched.setattr(report, "summarize", None)
         assert pairings(load_run(directory))["wins"].tolist() == [3]
-    fresh.assign(wins=99).to_csv(summary, index=False)  # newer than games.csv, but edited
+    fresh.assign(wins=99).to_csv(files.summary, index=False)  # edited since
     assert pairings(load_run(directory))["wins"].tolist() == [3]
-    assert pd.read_csv(summary)["wins"].tolist() == [3]  # summary.csv written afresh
+    assert pd.read_csv(files.summary)["wins"].tolist() == [99]  # readers never write

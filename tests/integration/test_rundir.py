@@ -11,16 +11,17 @@ import pytest
 
 from arena.runs.batches import AgentCache, play_task
 from arena.runs.directory import (
-    META_FILE,
     GamesTable,
     RunDirectory,
     RunDirectoryError,
     check_run,
     complete_length,
-    read_meta,
     sort_games,
 )
+from arena.runs.files import RunFiles
+from arena.runs.meta import MetaError, RunMeta, load_meta, write_meta
 from arena.runs.plan import GameSettings, match_plan
+from arena.runs.request import RunRequest
 from arena.runs.rows import COLUMNS, TIMING_COLUMNS, load_games
 from arena.runs.runner import run_games
 from arena.system.files import write_atomically
@@ -92,8 +93,8 @@ def test_two_commands_started_at_once_on_one_directory(tmp_path: Path) -> None:
     assert len(winners) == 1
     [(code, _, stderr)] = [result for result in results if result[0] != 0]
     assert code == 2 and stderr.count("\n") == 1 and stderr.startswith("arena: error: ")
-    meta = read_meta(out)
-    assert meta["run"]["seed"] == winners[0]
+    meta = load_meta(out)
+    assert meta.seed == winners[0]
     games = load_games(out / "games.csv")
     assert games["seed"].tolist() == [(winners[0] << 32) + game for game in range(300)]
     assert not list(out.glob(".*.tmp"))  # no temporary file left behind
@@ -105,10 +106,10 @@ def test_atomic_writes_use_a_fresh_temporary_name_each(tmp_path: Path,
     replace = os.replace
     monkeypatch.setattr(os, "replace", lambda a, b: (sources.append(str(a)), replace(a, b)))
     for text in ("one", "two"):
-        write_atomically(tmp_path / META_FILE, text)
-    assert (tmp_path / META_FILE).read_text() == "two"
+        write_atomically(RunFiles(tmp_path).meta, text)
+    assert RunFiles(tmp_path).meta.read_text() == "two"
     assert len(set(sources)) == 2 and all(Path(s).parent == tmp_path for s in sources)
-    assert [p.name for p in tmp_path.iterdir()] == [META_FILE]
+    assert [p.name for p in tmp_path.iterdir()] == [RunFiles.META]
 
 
 @pytest.mark.parametrize(("content", "problem"), [
@@ -116,23 +117,47 @@ def test_atomic_writes_use_a_fresh_temporary_name_each(tmp_path: Path,
     (b"[1, 2]", "damaged: expected a JSON object"),
     (b'{"run": {}, "agents": {}}', "damaged: no 'sessions' list"),
     (b'{"run": [], "agents": {}, "sessions": []}', "damaged: no 'run' dict"),
+    (b'{"run": {}, "agents": {}, "sessions": []}', "damaged: no 'board' in it"),
     (b"\xff\xfe{}", "cannot read it"),
 ])
 def test_a_damaged_meta_json_is_one_error(tmp_path: Path, content: bytes,
                                           problem: str) -> None:
-    (tmp_path / META_FILE).write_bytes(content)
-    with pytest.raises(RunDirectoryError, match=problem):
-        read_meta(tmp_path)
+    RunFiles(tmp_path).meta.write_bytes(content)
+    with pytest.raises(MetaError, match=problem):
+        load_meta(tmp_path)
+
+
+def test_meta_json_reads_back_as_it_was_written(tmp_path: Path) -> None:
+    """The typed record gives the same file again, its board, seed and plan read once."""
+    plan = match_plan("random", "immediate-win", 4, GameSettings(seed=3), "random:2")
+    run_games(plan, tmp_path, RunRequest(jobs=1))
+    text = RunFiles(tmp_path).meta.read_text()
+    meta = load_meta(tmp_path)
+    assert isinstance(meta, RunMeta) and (meta.seed, meta.games) == (3, 4)
+    assert meta.rules == plan.settings.rules and meta.plan().describe() == plan.describe()
+    assert meta.agents["immediate-win"].fingerprint.startswith("connect-four-arena ")
+    assert meta.summary is not None and meta.ended is not None
+    write_meta(tmp_path, meta)
+    assert RunFiles(tmp_path).meta.read_text() == text
+
+
+def test_a_run_whose_agent_record_is_lost_is_refused(tmp_path: Path) -> None:
+    run_games(match_plan("random", "immediate-win", 2, GameSettings()), tmp_path,
+              RunRequest(jobs=1))
+    path = RunFiles(tmp_path).meta
+    path.write_text(path.read_text().replace('"immediate-win": {', '"someone-else": {'))
+    with pytest.raises(MetaError, match="agent 'immediate-win' of the run is not recorded"):
+        load_meta(tmp_path)
 
 
 def test_check_run_names_what_differs_and_accepts_a_larger_run(tmp_path: Path) -> None:
     old = {"pairings": [["a", "b", 10, "alternate"]], "games": 10, "seed": 1,
            "openings": "none"}
-    check_run(tmp_path, {"run": old}, dict(old))
-    check_run(tmp_path, {"run": old}, {**old, "pairings": [["a", "b", 20, "alternate"]],
+    check_run(tmp_path, old, dict(old))
+    check_run(tmp_path, old, {**old, "pairings": [["a", "b", 20, "alternate"]],
                                        "games": 20})
     with pytest.raises(RunDirectoryError) as caught:
-        check_run(tmp_path, {"run": old}, {**old, "seed": 2, "openings": "random:4"})
+        check_run(tmp_path, old, {**old, "seed": 2, "openings": "random:4"})
     message = str(caught.value)
     assert 'openings "none" there, "random:4" here' in message and "seed 1 there, 2 here" in message
     assert "games" not in message
@@ -151,7 +176,7 @@ def test_sort_games_leaves_a_sorted_file_alone(tmp_path: Path) -> None:
 def test_the_same_command_gives_the_same_bytes_but_for_the_timings(tmp_path: Path) -> None:
     plan = match_plan("random", "immediate-win", 60, GameSettings(seed=3), "random:2")
     for name, jobs in (("one", 1), ("two", 2)):
-        run_games(plan, tmp_path / name, jobs=jobs)
+        run_games(plan, tmp_path / name, RunRequest(jobs=jobs))
 
     def without_timing(name: str) -> list[list[str]]:
         lines = (tmp_path / name / "games.csv").read_text().splitlines()
@@ -173,7 +198,7 @@ def test_an_agent_whose_code_changed_is_refused_unless_allowed(tmp_path: Path) -
     with pytest.raises(RunDirectoryError, match=r"code of agent .*mine\.py:Leftmost' changed"):
         run_games(large, tmp_path / "run")
     assert len(load_games(tmp_path / "run" / "games.csv")) == 2  # nothing played
-    assert run_games(large, tmp_path / "run", allow_changed_agents=True).played == 2
-    session = read_meta(tmp_path / "run")["sessions"][-1]
+    assert run_games(large, tmp_path / "run", RunRequest(allow_changed_agents=True)).played == 2
+    session = load_meta(tmp_path / "run").sessions[-1]
     [(before, after)] = session["changed_agents"].values()
     assert before != after and after.startswith("sha256 ")

@@ -24,6 +24,7 @@ from arena.competitions.sprt import (
 from arena.runs.directory import RunDirectoryError
 from arena.runs.openings import load_openings
 from arena.runs.plan import GameSettings, MatchPlan, Pairing
+from arena.runs.request import RunRequest
 from arena.runs.rows import load_games
 from arena.runs.runner import run_games
 from arena.stats.elo import NELO_SCALE, pentanomial, sprt_bounds, sprt_llr
@@ -142,8 +143,8 @@ def test_the_conclusion_says_which_agent_is_stronger(tmp_path: Path, a: str, b: 
 
 def test_the_workers_do_not_change_where_the_test_stops(tmp_path: Path) -> None:
     test = SprtTest(0.0, 30.0, batch_pairs=3)
-    one = run_sprt(plan(), test, tmp_path / "one", jobs=1)
-    two = run_sprt(plan(), test, tmp_path / "two", jobs=2)
+    one = run_sprt(plan(), test, tmp_path / "one", RunRequest(jobs=1))
+    two = run_sprt(plan(), test, tmp_path / "two", RunRequest(jobs=2))
     one_csv, two_csv = (tmp_path / name / "sprt.csv" for name in ("one", "two"))
     assert one_csv.read_text() == two_csv.read_text()
     assert games_without_timing(tmp_path / "one") == games_without_timing(tmp_path / "two")
@@ -165,7 +166,7 @@ def test_an_interrupted_test_resumes_and_ends_as_one_run(tmp_path: Path) -> None
     lines = games_csv.read_text().splitlines(keepends=True)
     assert len(lines) == 1 + 20
     games_csv.write_text("".join(lines[:14]) + lines[14][:9])  # batch 2 half played
-    again = run_sprt(plan(), H0_H1, broken, jobs=2)
+    again = run_sprt(plan(), H0_H1, broken, RunRequest(jobs=2))
     assert again.match.played == reference.last.estimate.games - 13
     whole_csv = (tmp_path / "whole" / "sprt.csv").read_text()
     assert (broken / "sprt.csv").read_text() == whole_csv
@@ -227,7 +228,7 @@ def test_bad_tests_are_refused(arguments: dict[str, Any], message: str) -> None:
 ])
 def test_bad_plans_are_refused(max_games: int, openings: str, message: str) -> None:
     with pytest.raises(SprtSetupError, match=message):
-        sprt_plan(STRONG, WEAK, max_games=max_games, openings=openings)
+        sprt_plan(STRONG, WEAK, RunRequest(openings=openings), max_games=max_games)
 
 
 def test_plans_made_elsewhere_must_be_whole_pairs_of_one_pairing(tmp_path: Path) -> None:
@@ -260,7 +261,7 @@ class StopAfter:
 
 def test_run_games_plays_stage_by_stage_and_replays_finished_stages(tmp_path: Path) -> None:
     rule = StopAfter(stages=3)
-    run = run_games(plan(*TWINS, max_games=40), tmp_path, stopping=rule, jobs=2)
+    run = run_games(plan(*TWINS, max_games=40), tmp_path, RunRequest(jobs=2), stopping=rule)
     assert rule.asked == [7, 14, 21] and run.played == 21
     assert sorted(load_games(tmp_path / "games.csv")["game"]) == list(range(21))
     assert json.loads((tmp_path / "meta.json").read_text())["run"]["rule"] == "stop after"

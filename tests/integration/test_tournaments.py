@@ -20,8 +20,9 @@ from arena.competitions.tournaments import (
     tournament_pairings,
     tournament_plan,
 )
-from arena.runs.plan import GameSettings, MatchPlan, Pairing
+from arena.runs.plan import MatchPlan, Pairing
 from arena.runs.progress import TournamentProgressBar
+from arena.runs.request import RunRequest
 from arena.runs.rows import GameRow, load_games
 from arena.runs.runner import run_games
 from arena.stats.elo import elo_from_score
@@ -29,7 +30,7 @@ from tests.helpers.cli import invoke
 from tests.helpers.runs import games_without_timing
 
 CHEAP = ["random", "immediate-win", "immediate-win:block=true"]
-SETTINGS = GameSettings(seed=7)
+REQUEST = RunRequest(seed=7)
 
 
 @pytest.fixture
@@ -60,7 +61,7 @@ def test_too_few_agents_or_odd_games_are_refused(agents: list[str], games: int,
 def test_an_agent_given_twice_under_two_spellings_is_refused() -> None:
     with pytest.raises(TournamentError, match=r"'negamax' is given twice \('negamax' and "
                                               r"'negamax:depth=4'\)"):
-        tournament_plan(["negamax", "random", "negamax:depth=4"], 2, SETTINGS)
+        tournament_plan(["negamax", "random", "negamax:depth=4"], 2, REQUEST)
 
 
 def test_the_anchor_is_random_when_it_plays_else_none_and_must_be_an_agent() -> None:
@@ -90,8 +91,8 @@ def test_the_crosstable_counts_each_side_from_its_own_point_of_view() -> None:
 
 
 def test_two_agents_play_the_match_and_rate_as_its_elo(tmp_path: Path) -> None:
-    plan = tournament_plan(["immediate-win", "random"], 60, SETTINGS)
-    alone = MatchPlan((Pairing("immediate-win", "random", 60),), SETTINGS)
+    plan = tournament_plan(["immediate-win", "random"], 60, REQUEST)
+    alone = MatchPlan((Pairing("immediate-win", "random", 60),), REQUEST.settings())
     assert plan.describe() == alone.describe()
     done = run_tournament(plan, tmp_path / "t")
     match = run_games(plan, tmp_path / "m")
@@ -110,9 +111,9 @@ def test_two_agents_play_the_match_and_rate_as_its_elo(tmp_path: Path) -> None:
 
 def test_a_round_robin_gives_the_same_games_and_tables_with_one_or_two_jobs(
         tmp_path: Path) -> None:
-    plan = tournament_plan(CHEAP, 8, SETTINGS)
-    one = run_tournament(plan, tmp_path / "one", jobs=1)
-    two = run_tournament(plan, tmp_path / "two", jobs=2)
+    plan = tournament_plan(CHEAP, 8, REQUEST)
+    one = run_tournament(plan, tmp_path / "one", RunRequest(jobs=1))
+    two = run_tournament(plan, tmp_path / "two", RunRequest(jobs=2))
     assert games_without_timing(tmp_path / "one") == games_without_timing(tmp_path / "two")
     for name in ("ratings.csv", "crosstable.csv"):
         assert (tmp_path / "one" / name).read_text() == (tmp_path / "two" / name).read_text()
@@ -128,7 +129,7 @@ def test_a_round_robin_gives_the_same_games_and_tables_with_one_or_two_jobs(
 
 
 def test_a_partial_tournament_resumes_to_the_same_games(tmp_path: Path) -> None:
-    plan = tournament_plan(CHEAP, 6, SETTINGS)
+    plan = tournament_plan(CHEAP, 6, REQUEST)
     run_tournament(plan, tmp_path / "full")
     part = tmp_path / "part"
     run_tournament(plan, part)
@@ -142,7 +143,7 @@ def test_a_partial_tournament_resumes_to_the_same_games(tmp_path: Path) -> None:
 
 
 def test_a_gauntlet_plays_the_first_agent_against_each_other_one_only(tmp_path: Path) -> None:
-    plan = tournament_plan(["immediate-win:block=true", *CHEAP[:2]], 4, SETTINGS, gauntlet=True)
+    plan = tournament_plan(["immediate-win:block=true", *CHEAP[:2]], 4, REQUEST, gauntlet=True)
     done = run_tournament(plan, tmp_path / "g", anchor="immediate-win")
     games = load_games(tmp_path / "g" / "games.csv")
     assert set(games["agent_a"]) == {"immediate-win:block=true"}
@@ -158,14 +159,14 @@ def test_a_gauntlet_plays_the_first_agent_against_each_other_one_only(tmp_path: 
 
 
 def test_without_random_or_an_anchor_the_ratings_average_zero(tmp_path: Path) -> None:
-    plan = tournament_plan(CHEAP[1:], 4, SETTINGS)
+    plan = tournament_plan(CHEAP[1:], 4, REQUEST)
     done = run_tournament(plan, tmp_path / "t")
     assert done.anchor is None
     assert math.isclose(done.standings.ratings["rating"].sum(), 0, abs_tol=1e-9)
 
 
 def test_a_bad_anchor_is_refused_before_any_game(tmp_path: Path) -> None:
-    plan = tournament_plan(CHEAP, 2, SETTINGS)
+    plan = tournament_plan(CHEAP, 2, REQUEST)
     with pytest.raises(TournamentError, match="anchor 'negamax'"):
         run_tournament(plan, tmp_path / "t", anchor="negamax")
     assert not (tmp_path / "t").exists()

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from arena.play.human_game import PlaySession, draw_human_side
+from arena.play.human_game import HumanGame, draw_human_side
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
 from arena.search.oracle import Oracle
@@ -40,8 +40,8 @@ def play_window(
     oracle: Oracle | None = None,
     show_hints: bool = False,
     echo: Callable[[str], None] = print,
-) -> PlaySession:
-    """Play ``agent`` (a spec string) in a window until it is closed; returns the session.
+) -> HumanGame:
+    """Play ``agent`` (a spec string) in a window until it is closed; returns the game.
 
     ``start`` is the position's move list; ``first`` (human, agent, random) picks the
     person's side at every new game; ``seed`` seeds the coin and the agent, as in the
@@ -57,9 +57,9 @@ def play_window(
     coin_seed, agent_seed = (seed or np.random.SeedSequence()).spawn(2)
     coin = np.random.default_rng(coin_seed)
     humans = {1, 2} if interactive_agent else {draw_human_side(first, coin)}
-    session = PlaySession(rules, humans, start)
+    game = HumanGame(rules, humans, start)
     thinker = None if interactive_agent else AgentProcess(agent, agent_seed)
-    controller = PlayController(session, thinker, agent, first, coin, oracle, echo)
+    controller = PlayController(game, thinker, agent, first, coin, oracle, echo)
     controller.show_hints = show_hints and oracle is not None
     window = None
     reason = "window closed"
@@ -72,5 +72,5 @@ def play_window(
         controller.close(reason)
         if window is not None:
             window.close()
-    return session
+    return game
 

@@ -1,7 +1,7 @@
 """What the window does, without drawing it: clicks, undo, new game, the agent's turn, hints.
 
 The window turns pygame events into calls on ``PlayController`` and draws what it reports
-(the session's position, the hovered column, the status line, the hint scores); everything
+(the game's position, the hovered column, the status line, the hint scores); everything
 here runs and is tested without pygame.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from arena.play.gui.thinker import AgentProcess, Question
-from arena.play.human_game import SYMBOLS, PlaySession, draw_human_side
+from arena.play.human_game import SYMBOLS, HumanGame, draw_human_side
 from arena.rules.board import Position
 from arena.rules.errors import describe_error
 from arena.search.oracle import Oracle
@@ -63,7 +63,7 @@ class PlayController:
 
     def __init__(
         self,
-        session: PlaySession,
+        game: HumanGame,
         thinker: AgentProcess | None,
         agent_name: str,
         first: str = "random",
@@ -72,7 +72,7 @@ class PlayController:
         echo: Callable[[str], None] = print,
         clock: Callable[[], float] = time.monotonic,
     ):
-        self.session = session
+        self.game = game
         self.thinker = thinker
         self.agent_name = agent_name
         self.first = first
@@ -95,64 +95,64 @@ class PlayController:
 
     def status(self) -> str:
         """The status line: whose turn, the agent thinking, a refusal, or the result."""
-        session = self.session
-        if session.over:
-            return f"{session.verdict()}  N: new game, U: undo"
+        game = self.game
+        if game.over:
+            return f"{game.verdict()}  N: new game, U: undo"
         if self.notice:
             return self.notice
         if self.hints is not None and self.hints.error:
             return self.hints.error
-        if session.agent_to_move:
+        if game.agent_to_move:
             seconds = self.clock() - self._asked_at if self.thinking else 0.0
             dots = "." * (1 + int(seconds * 3) % 3)
             return f"{self.agent_name} is thinking{dots:<3} {seconds:.1f} s"
-        mover = session.position.side_to_move
-        who = "Your move" if len(session.humans) == 1 else f"Player {mover}"
+        mover = game.position.side_to_move
+        who = "Your move" if len(game.humans) == 1 else f"Player {mover}"
         solving = "  (hints: solving...)" if self.show_hints and self.hint_scores() is None else ""
         return f"{who} ({SYMBOLS[mover]}): click a column{solving}"
 
     def hint_scores(self) -> dict[int, int] | None:
         """The oracle's scores for the current position when hints are on and known."""
-        if not self.show_hints or self.hints is None or self.session.over:
+        if not self.show_hints or self.hints is None or self.game.over:
             return None
-        return self.hints.scores(self.session.position)
+        return self.hints.scores(self.game.position)
 
     # --- what the person does ---------------------------------------------------------
 
     def drop(self, column: int) -> bool:
         """The person drops a disc in ``column``; False (with a notice) when refused."""
-        session = self.session
-        if session.over:
+        game = self.game
+        if game.over:
             self.notice = ""
             return False
-        if not session.human_to_move:
+        if not game.human_to_move:
             self.notice = f"Wait: {self.agent_name} is thinking."
             return False
-        if not session.position.can_play(column):
+        if not game.position.can_play(column):
             self.notice = f"Column {column + 1} is full: pick another."
             return False
-        session.play(column)
+        game.play(column)
         self.notice = ""
         return True
 
     def undo(self) -> bool:
         """Take back the last move pair (the agent stops thinking); False if nothing to undo."""
-        if not self.session.undo_plies():
+        if not self.game.undo_plies():
             self.notice = "Nothing to take back."
             return False
         self._abandon_question()
-        self.session.undo()
+        self.game.undo()
         self.notice = ""
         return True
 
     def new_game(self) -> None:
         """Report the game being left and start a new one from the same start position."""
-        self.echo(self.session.summary_line("new game"))
+        self.echo(self.game.summary_line("new game"))
         self._abandon_question()
-        if len(self.session.humans) == 1:
-            self.session.restart({draw_human_side(self.first, self.coin)})
+        if len(self.game.humans) == 1:
+            self.game.restart({draw_human_side(self.first, self.coin)})
         else:
-            self.session.restart()
+            self.game.restart()
         self.notice = ""
 
     def toggle_hints(self) -> None:
@@ -166,26 +166,26 @@ class PlayController:
 
     def tick(self) -> None:
         """Ask the agent when it is to move, and play its reply once it has come."""
-        session = self.session
+        game = self.game
         if self.thinker is None:
             return
-        key = (session.epoch, len(session.moves))
+        key = (game.epoch, len(game.moves))
         if self._asked is not None:
             reply = self.thinker.poll()
             if reply is None:
                 return
             asked, self._asked = self._asked, None
-            if asked == key and session.agent_to_move:
-                session.apply(reply)
-                key = (session.epoch, len(session.moves))
-        if session.agent_to_move and self._asked is None:
-            position = session.position
-            self.thinker.ask(Question(position, position.side_to_move, session.epoch))
+            if asked == key and game.agent_to_move:
+                game.apply(reply)
+                key = (game.epoch, len(game.moves))
+        if game.agent_to_move and self._asked is None:
+            position = game.position
+            self.thinker.ask(Question(position, position.side_to_move, game.epoch))
             self._asked, self._asked_at = key, self.clock()
 
     def close(self, reason: str = "window closed") -> None:
         """Report the game (left for ``reason`` if unfinished) and end the agent's process."""
-        self.echo(self.session.summary_line(reason))
+        self.echo(self.game.summary_line(reason))
         if self.thinker is not None:
             self.thinker.close()
 

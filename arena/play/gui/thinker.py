@@ -23,7 +23,7 @@ from arena.rules.board import Position
 
 @dataclass(frozen=True)
 class Question:
-    """What the agent is asked: the position, the agent's player and the session's epoch
+    """What the agent is asked: the position, the agent's player and the game's epoch
     (a new epoch tells the agent that a new game began)."""
 
     position: Position

@@ -35,7 +35,7 @@ class GameWindow:
 
     def __init__(self, controller: PlayController, title: str):
         self.controller = controller
-        self.layout = Layout.fit(controller.session.rules, hints=controller.hints is not None)
+        self.layout = Layout.fit(controller.game.rules, hints=controller.hints is not None)
         pygame.display.init()
         pygame.font.init()
         pygame.display.set_caption(title)
@@ -85,7 +85,7 @@ class GameWindow:
     def key(self, key: int) -> None:
         """Keys: 1-9 drop in a column, arrows and Enter move and drop, U N H the buttons,
         Escape and Q close the window."""
-        controller, cols = self.controller, self.controller.session.rules.cols
+        controller, cols = self.controller, self.controller.game.rules.cols
         if key in COLUMN_KEYS and COLUMN_KEYS[key] < cols:
             controller.hover = COLUMN_KEYS[key]
             controller.drop(COLUMN_KEYS[key])
@@ -124,18 +124,18 @@ class GameWindow:
     def draw_hover(self) -> None:
         """The person's disc above the hovered column (faded over a full one)."""
         controller, layout = self.controller, self.layout
-        session = controller.session
-        if controller.hover is None or not session.human_to_move:
+        game = controller.game
+        if controller.hover is None or not game.human_to_move:
             return
-        mover = session.position.side_to_move
-        colour = DISCS[mover] if session.position.can_play(controller.hover) else FADED[mover]
+        mover = game.position.side_to_move
+        colour = DISCS[mover] if game.position.can_play(controller.hover) else FADED[mover]
         pygame.draw.circle(self.screen, colour, layout.hover_centre(controller.hover),
                            layout.radius)
 
     def draw_board(self) -> None:
         """The board, its discs, a ring on the last disc played and on the winning line."""
-        layout, session = self.layout, self.controller.session
-        position, rules = session.position, session.rules
+        layout, game = self.layout, self.controller.game
+        position, rules = game.position, game.rules
         pygame.draw.rect(self.screen, BOARD, (layout.board_left, layout.board_top,
                                               layout.board_width, rules.rows * layout.cell),
                          border_radius=max(2, layout.cell // 6))
@@ -149,8 +149,8 @@ class GameWindow:
         for col, row in winning:
             pygame.draw.circle(self.screen, WINNING, layout.cell_centre(col, row),
                                layout.radius, ring + 1)
-        if session.moves and not winning and layout.cell >= MIN_RING_CELL:
-            col = session.moves[-1]
+        if game.moves and not winning and layout.cell >= MIN_RING_CELL:
+            col = game.moves[-1]
             row = (position.mask & rules.geometry.columns[col]).bit_count() - 1
             pygame.draw.circle(self.screen, LAST_MOVE, layout.cell_centre(col, row),
                                layout.radius * 2 // 3, ring)
@@ -171,7 +171,7 @@ class GameWindow:
         status = self.font.render(controller.status(), True, TEXT)
         self.screen.blit(status, status.get_rect(
             center=(layout.width // 2, layout.status_top + LINE // 2)))
-        enabled = {"undo": controller.session.undo_plies() > 0, "new": True,
+        enabled = {"undo": controller.game.undo_plies() > 0, "new": True,
                    "hints": controller.hints is not None}
         for name, box in layout.buttons().items():
             pygame.draw.rect(self.screen, BUTTON if enabled[name] else BUTTON_OFF, box,

@@ -1,4 +1,4 @@
-"""PlaySession: turns, take-backs, forfeits and results of a game people play."""
+"""HumanGame: turns, take-backs, forfeits and results of a game people play."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from arena.hosting.inline import InlineHost
 from arena.play.human_game import (
     AgentReply,
-    PlaySession,
+    HumanGame,
     ask_agent,
     draw_human_side,
     tell_new_game,
@@ -20,8 +20,8 @@ from arena.rules.results import Termination
 
 
 def session(moves: str = "", humans: tuple[int, ...] = (1,), rules: Rules = DEFAULT_RULES
-            ) -> PlaySession:
-    return PlaySession(rules, humans, parse_moves(moves, rules))
+            ) -> HumanGame:
+    return HumanGame(rules, humans, parse_moves(moves, rules))
 
 
 def test_turns_alternate_between_the_person_and_the_agent() -> None:

@@ -1,4 +1,5 @@
-"""Child Python processes that import this very arena, wherever it was imported from."""
+"""Processes: how many cores this process may use, and child Pythons that import this very
+arena, wherever it was imported from."""
 
 from __future__ import annotations
 
@@ -14,3 +15,16 @@ def child_environment() -> dict[str, str]:
     Python imports the same arena (a checkout, not another installed copy)."""
     path = os.environ.get("PYTHONPATH")
     return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (SOURCE_ROOT, path)))}
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def worker_count(jobs: int | None) -> int:
+    """``jobs`` processes, or by default one per available core."""
+    return jobs if jobs is not None else available_cores()

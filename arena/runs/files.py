@@ -1,0 +1,93 @@
+"""The files of a run directory, every one of them named here and nowhere else."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class RunFiles:
+    """Every file of the run directory ``path``: the run's own (meta.json, games.csv,
+    summary.csv, agents.log and the lock), those its competition derives (sprt.csv,
+    ratings.csv, crosstable.csv), the analysis's (analysis.csv, blunders.csv) and the
+    report's (report.md, its charts, replay.html)."""
+
+    path: Path
+
+    META = "meta.json"
+    GAMES = "games.csv"
+    SUMMARY = "summary.csv"
+    AGENTS_LOG = "agents.log"
+    LOCK = ".lock"
+    SPRT = "sprt.csv"
+    RATINGS = "ratings.csv"
+    CROSSTABLE = "crosstable.csv"
+    ANALYSIS = "analysis.csv"
+    BLUNDERS = "blunders.csv"
+    REPORT = "report.md"
+    REPLAY_PAGE = "replay.html"
+
+    @property
+    def meta(self) -> Path:
+        """What the run is: its description, agents and sessions."""
+        return self.path / self.META
+
+    @property
+    def games(self) -> Path:
+        """One row per finished game, appended as games finish."""
+        return self.path / self.GAMES
+
+    @property
+    def summary(self) -> Path:
+        """One row per pairing, derived from games.csv."""
+        return self.path / self.SUMMARY
+
+    @property
+    def agents_log(self) -> Path:
+        """What the agents printed, each line under its game and agent."""
+        return self.path / self.AGENTS_LOG
+
+    @property
+    def lock(self) -> Path:
+        """The file a run (or report) holds locked while it writes."""
+        return self.path / self.LOCK
+
+    @property
+    def sprt(self) -> Path:
+        """An SPRT's looks at the log-likelihood ratio, one row per batch."""
+        return self.path / self.SPRT
+
+    @property
+    def ratings(self) -> Path:
+        """A tournament's Elo ratings, best first."""
+        return self.path / self.RATINGS
+
+    @property
+    def crosstable(self) -> Path:
+        """A tournament's results of each agent against each other."""
+        return self.path / self.CROSSTABLE
+
+    @property
+    def analysis(self) -> Path:
+        """``arena analyze``: one row per game graded by the solver."""
+        return self.path / self.ANALYSIS
+
+    @property
+    def blunders(self) -> Path:
+        """``arena analyze``: every move that changed its game's theoretical result."""
+        return self.path / self.BLUNDERS
+
+    @property
+    def report(self) -> Path:
+        """The report page."""
+        return self.path / self.REPORT
+
+    @property
+    def replay_page(self) -> Path:
+        """``arena export html``: the page replaying the run's games."""
+        return self.path / self.REPLAY_PAGE
+
+    def chart(self, kind: str) -> Path:
+        """The report's chart of ``kind`` (``wtl``, ``crosstable``, ``cost``, ...)."""
+        return self.path / f"{kind}.png"

@@ -1,0 +1,142 @@
+"""meta.json, typed: what a run is (its description), who plays in it (each agent with the
+fingerprint of its code) and the sessions that worked on it.
+
+``load_meta`` is the one loader: it checks the file and returns a ``RunMeta``, or raises
+``MetaError`` naming the file and what is wrong. The run description stays the JSON object
+the plan wrote (``MatchPlan.describe`` and the stopping rule's keys), so that two runs are
+compared key by key; its board, seed and game count are read from it once, here.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.rules.board import Rules
+from arena.rules.errors import ArenaError
+from arena.runs.files import RunFiles
+from arena.runs.plan import MatchPlan, plan_from_description
+from arena.system.files import write_atomically
+
+
+class MetaError(ArenaError):
+    """A meta.json that cannot be read or does not describe a run."""
+
+
+@dataclass(frozen=True)
+class AgentRecord:
+    """An agent of a run as meta.json records it."""
+
+    target: str  # the module:attr (or program) it is built from
+    params: dict[str, Any]  # every parameter of its constructor, defaults filled in
+    limit: dict[str, Any]  # its effective limit per move (time, depth, nodes)
+    hosting: str  # inline, process or engine
+    reproducible: bool
+    fingerprint: str  # what identifies its code (a version, or a file's SHA-256)
+
+
+@dataclass
+class RunMeta:
+    """A run directory's meta.json."""
+
+    run: dict[str, Any]
+    """The run's description: what decides its games (equal descriptions, equal games)."""
+    agents: dict[str, AgentRecord]
+    sessions: list[dict[str, Any]]
+    """One record per command that worked on the run: when, how, on what machine."""
+    started: str | None = None
+    ended: str | None = None
+    openings: list[str] | None = None
+    """The move strings of an openings file, kept so the run can be resumed without it."""
+    summary: dict[str, str] | None = field(default=None)
+    """The digests of games.csv and summary.csv when the run last wrote them."""
+
+    @property
+    def rules(self) -> Rules:
+        """The run's board."""
+        board = self.run["board"]
+        return Rules(board["rows"], board["cols"], board["connect"])
+
+    @property
+    def seed(self) -> int:
+        """The run seed."""
+        seed: int = self.run["seed"]
+        return seed
+
+    @property
+    def games(self) -> int:
+        """The games the run plans."""
+        games: int = self.run["games"]
+        return games
+
+    def plan(self) -> MatchPlan:
+        """The plan the description stands for."""
+        return plan_from_description(self.run, self.openings)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of meta.json."""
+        data: dict[str, Any] = {
+            "run": self.run, "agents": {name: asdict(agent) for name, agent in
+                                        self.agents.items()},
+            "started": self.started, "ended": self.ended, "sessions": self.sessions}
+        if self.openings is not None:
+            data["openings"] = self.openings
+        if self.summary is not None:
+            data["summary"] = self.summary
+        return data
+
+
+def load_meta(directory: Path) -> RunMeta:
+    """The meta.json of the run in ``directory``, checked; MetaError if it cannot be read or
+    does not describe a run."""
+    path = RunFiles(directory).meta
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:  # UnicodeDecodeError is a ValueError
+        raise MetaError(f"{path}: cannot read it: {error}") from None
+    try:
+        meta = _parse(data)
+        missing = [name for name in meta.plan().specs if name not in meta.agents]
+        if missing:
+            raise ValueError(f"agent {missing[0]!r} of the run is not recorded")
+    except (KeyError, TypeError, ValueError) as error:  # ArenaErrors are ValueErrors
+        raise MetaError(f"{path}: damaged: {_problem(error)}; remove the directory or give "
+                        "another --out") from None
+    return meta
+
+
+def _parse(data: Any) -> RunMeta:
+    if not isinstance(data, dict):
+        raise TypeError("expected a JSON object")
+    for key, kind in (("run", dict), ("agents", dict), ("sessions", list)):
+        if not isinstance(data.get(key), kind):
+            raise TypeError(f"no {key!r} {kind.__name__} in it")
+    agents = {}
+    for name, record in data["agents"].items():
+        if not isinstance(record, dict):
+            raise TypeError(f"agent {name!r} is not an object")
+        agents[name] = AgentRecord(
+            target=str(record["target"]), params=dict(record.get("params", {})),
+            limit=dict(record.get("limit", {})), hosting=str(record.get("hosting", "")),
+            reproducible=bool(record.get("reproducible", True)),
+            fingerprint=str(record["fingerprint"]))
+    openings = data.get("openings")
+    summary = data.get("summary")
+    return RunMeta(run=data["run"], agents=agents, sessions=list(data["sessions"]),
+                   started=data.get("started"), ended=data.get("ended"),
+                   openings=list(openings) if isinstance(openings, list) else None,
+                   summary=dict(summary) if isinstance(summary, dict) else None)
+
+
+def _problem(error: BaseException) -> str:
+    if isinstance(error, KeyError):
+        return f"no {error.args[0]!r} in it"
+    return str(error)
+
+
+def write_meta(directory: Path, meta: RunMeta) -> None:
+    """Write meta.json atomically."""
+    text = json.dumps(meta.to_json(), indent=2, default=str) + "\n"
+    write_atomically(RunFiles(directory).meta, text)
