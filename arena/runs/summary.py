@@ -89,23 +89,26 @@ class PairingSummary:
 
     def add(self, row: GameRow) -> None:
         """Count one game."""
-        self.first_game = min(self.first_game, row.game)
-        self.tally.add(row.result)
-        loser = row.loser
-        if row.termination in FORFEITS and loser is not None:
-            self.forfeits[(row.termination, loser)] += 1
-        elif row.termination is Termination.ADJUDICATED:
+        if row.game < self.first_game:
+            self.first_game = row.game
+        result = row.result
+        self.tally.add(result)
+        termination = row.termination
+        if termination in FORFEITS:
+            self.forfeits[(termination, Side.A if result is Result.LOSS else Side.B)] += 1
+        elif termination is Termination.ADJUDICATED:
             self.adjudicated += 1
         self.plies += row.plies
         self.side_a.add(row.time_a, row.turns_a, row.nodes_a)
         self.side_b.add(row.time_b, row.turns_b, row.nodes_b)
-        self._game_hashes.append(hash((row.first.value, row.moves)))  # 8 bytes a game
-        if row.pair is None:
+        self._game_hashes.append(hash((row.first, row.moves)))  # 8 bytes a game
+        pair = row.pair
+        if pair is None:
             self._unpaired += 1
-        elif row.pair in self._half_pairs:
-            self.tally.add_pair(self._half_pairs.pop(row.pair), row.result)
+        elif pair in self._half_pairs:
+            self.tally.add_pair(self._half_pairs.pop(pair), result)
         else:
-            self._half_pairs[row.pair] = row.result
+            self._half_pairs[pair] = result
 
     @property
     def games(self) -> int:
