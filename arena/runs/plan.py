@@ -217,7 +217,8 @@ def plan_from_description(run: Mapping[str, Any],
     """
     board = run["board"]
     rules = Rules(board["rows"], board["cols"], board["connect"])
-    settings = GameSettings(rules, run["seed"], run.get("time_per_move"), run.get("time_bank"),
+    settings = GameSettings(rules=rules, seed=run["seed"], time_per_move=run.get("time_per_move"),
+                            time_bank=run.get("time_bank"),
                             adjudicate=run.get("adjudicate"))
     pairings = tuple(Pairing(str(a), str(b), games, first)
                      for a, b, games, first in run["pairings"])

@@ -42,7 +42,7 @@ class Claim(NamedTuple):
 
 
 class _Pending:
-    """Rows waiting for the replay kernel: their line, move string and what they claim."""
+    """Rows waiting for the endings kernel: their line, move string and what they claim."""
 
     def __init__(self) -> None:
         self.lines: list[int] = []
@@ -185,9 +185,9 @@ def _check_endings(path: Path, pending: _Pending, rules: Rules) -> None:
     columns = np.frombuffer(text, dtype=np.uint8).astype(np.int64) - ord("1")
     offsets = np.zeros(len(pending.moves) + 1, dtype=np.int64)
     np.cumsum([len(moves) for moves in pending.moves], out=offsets[1:])
-    from arena.search.kernels.endings import replay  # numba loads only when rows are to be checked
+    from arena.search.kernels.endings import game_endings  # numba loads only when rows are checked
 
-    codes = replay(columns, offsets, rules.rows, rules.cols, rules.connect)
+    codes = game_endings(columns, offsets, rules.rows, rules.cols, rules.connect)
     for line, moves, claim, code in zip(pending.lines, pending.moves, pending.claims, codes,
                                         strict=True):
         problem = _ending_problem(moves, claim, int(code))

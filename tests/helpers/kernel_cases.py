@@ -24,7 +24,7 @@ from arena.rules.notation import from_moves
 from arena.search.heuristics import parse_heuristic, terms_array
 from arena.search.kernels import bitboard, evaluation
 from arena.search.kernels import mcts as mcts_kernels
-from arena.search.kernels.endings import replay
+from arena.search.kernels.endings import game_endings
 from tests.helpers.positions import random_positions
 
 U = np.uint64
@@ -77,7 +77,7 @@ def results() -> dict[str, Any]:
     games = [[3, 3, 2, 2, 1, 1, 0], [0, 0, 0, 0, 0, 0, 0], [9], list(range(7)) * 6]
     columns = np.array([c for game in games for c in game], dtype=np.int8)
     offsets = np.cumsum([0] + [len(game) for game in games]).astype(np.int64)
-    out["replay"] = replay(columns, offsets, 6, 7, 4).tolist()
+    out["game_endings"] = game_endings(columns, offsets, 6, 7, 4).tolist()
     return json.loads(json.dumps(out))  # dict keys as strings, as the subprocess prints them
 
 

@@ -16,7 +16,7 @@ from arena.rules.notation import format_moves
 from arena.runs.plan import GameSettings, match_plan
 from arena.runs.rows import COLUMNS, GamesTableError
 from arena.runs.runner import run_games
-from arena.search.kernels.endings import BAD_COLUMN, FULL, ONGOING, PAST_END, WON, replay
+from arena.search.kernels.endings import BAD_COLUMN, FULL, ONGOING, PAST_END, WON, game_endings
 from tests.helpers.cli import invoke
 
 
@@ -25,10 +25,10 @@ def codes(games: list[str], rules: Rules | None = None) -> list[int]:
     text = "".join(games).encode()
     columns = np.frombuffer(text, dtype=np.uint8).astype(np.int64) - ord("1")
     offsets = np.cumsum([0, *map(len, games)]).astype(np.int64)
-    return replay(columns, offsets, rules.rows, rules.cols, rules.connect).tolist()
+    return game_endings(columns, offsets, rules.rows, rules.cols, rules.connect).tolist()
 
 
-def test_the_replay_kernel_on_hand_checked_games() -> None:
+def test_the_endings_kernel_on_hand_checked_games() -> None:
     drawn = "446323116125713546635334125521577677446722"  # a real draw: a full board
     assert codes(["", "4455", "4455667", "121212", drawn]) == [ONGOING, ONGOING, WON,
                                                                 ONGOING, FULL]
@@ -40,7 +40,7 @@ def test_the_replay_kernel_on_hand_checked_games() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(st.from_type(Position), st.randoms(use_true_random=False))
-def test_the_replay_kernel_agrees_with_the_rules_engine(position: Position, rng: object) -> None:
+def test_the_endings_kernel_agrees_with_the_rules_engine(position: Position, rng: object) -> None:
     """Random games on every kind of board, replayed by the kernel and by Position."""
     rules = position.rules
     if rules.cols > 9:

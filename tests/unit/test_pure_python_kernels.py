@@ -33,7 +33,7 @@ def test_the_kernels_give_the_same_answers_without_the_jit() -> None:
         assert plain["results"][name] == answers, name
     # the cases are not trivial: scores differ between moves, wins are found, MCTS moves
     assert any(len(set(scores.values())) > 1 for scores, _ in jitted["negamax"])
-    assert jitted["replay"] == [1, -1, -1, -2]
+    assert jitted["game_endings"] == [1, -1, -1, -2]
 
 
 def test_popcount_runs_in_python_too() -> None:

@@ -1,5 +1,5 @@
-"""How move strings end, replayed in bulk by a numba kernel: still going, won by the last
-move, a full board, or not a legal game."""
+"""How move strings end, found in bulk by a numba kernel that plays them through: still going,
+won by the last move, a full board, or not a legal game (the check of a run's rows)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def _has_line(stones: np.uint64, rows: int, cols: int, connect: int) -> bool:
 
 
 @njit(cache=True)
-def replay(columns: np.ndarray, offsets: np.ndarray, rows: int, cols: int,
+def game_endings(columns: np.ndarray, offsets: np.ndarray, rows: int, cols: int,
            connect: int) -> np.ndarray:
     """How each move string ends: ONGOING, WON (by its last move), FULL, or BAD_COLUMN /
     PAST_END (a column off the board or full; a move after a line)."""
