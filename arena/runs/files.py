@@ -15,6 +15,9 @@ class RunFiles:
 
     path: Path
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "path", Path(self.path))  # a str too
+
     META = "meta.json"
     GAMES = "games.csv"
     SUMMARY = "summary.csv"

@@ -137,6 +137,7 @@ def test_meta_json_reads_back_as_it_was_written(tmp_path: Path) -> None:
     assert meta.rules == plan.settings.rules and meta.plan().describe() == plan.describe()
     assert meta.agents["immediate-win"].fingerprint.startswith("connect-four-arena ")
     assert meta.summary is not None and meta.ended is not None
+    assert load_meta(str(tmp_path)) == meta  # a path given as text, as notebooks give it
     write_meta(tmp_path, meta)
     assert RunFiles(tmp_path).meta.read_text() == text
 
