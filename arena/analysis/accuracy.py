@@ -125,9 +125,9 @@ def _graded(spec: str, positions: PositionSet, index: int, choice: Choice, secon
     """The row of one choice, checked to be legal."""
     moves, position = positions.moves[index], positions.positions[index]
     if choice.column not in column_scores:
-        raise AgentFailedError(f"agent {spec!r} played column {choice.column} (0-based), "
-                               f"which is not legal in position {moves or '(empty)'} of "
-                               f"{positions.label}")
+        raise AgentFailedError(f"agent {spec!r} played column {choice.column + 1} (it returned "
+                               f"{choice.column}, counting from 0), which is not legal in "
+                               f"position {moves or '(empty)'} of {positions.label}")
     best_score = max(column_scores.values())
     score = column_scores[choice.column]
     return ChoiceRow(

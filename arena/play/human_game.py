@@ -19,7 +19,7 @@ from arena.rules.board import Position, Rules
 from arena.rules.errors import IllegalMoveError
 from arena.rules.notation import format_moves
 from arena.rules.results import Termination
-from arena.runs.game import GameRecord
+from arena.runs.game import GameRecord, illegal_column
 
 SYMBOLS = {1: "red, X", 2: "yellow, O"}
 FIRST_CHOICES = ("human", "agent", "random")
@@ -54,8 +54,7 @@ def ask_agent(host: Host, position: Position, rng: np.random.Generator) -> Agent
     except TypeError as error:  # not a column
         return AgentReply(None, Termination.ILLEGAL_MOVE, str(error))
     if not position.can_play(column):
-        return AgentReply(None, Termination.ILLEGAL_MOVE, f"column {column} is not a legal move in "
-                                              f"position {position.describe()}")
+        return AgentReply(None, Termination.ILLEGAL_MOVE, illegal_column(column, position))
     return AgentReply(column)
 
 
@@ -160,7 +159,7 @@ class HumanGame:
     def play(self, column: int) -> None:
         """The side to move drops a disc in ``column``; IllegalMoveError if it may not."""
         if self._forfeit is not None:
-            raise IllegalMoveError(f"column {column}: the game is over ({self.verdict()})")
+            raise IllegalMoveError(f"column {column + 1}: the game is over ({self.verdict()})")
         self._positions.append(self.position.play(column))
         self._moves.append(column)
 

@@ -69,8 +69,8 @@ def check_agent(
             if again != first[index]:
                 raise ConformanceError(
                     f"{_where(spec, positions[index])}: not reproducible: column "
-                    f"{first[index]}, then {again} in a new game with a Generator of the "
-                    f"same seed {seeds[index]}"
+                    f"{first[index] + 1}, then {again + 1} in a new game with a Generator of "
+                    f"the same seed {seeds[index]}"
                 )
 
 
@@ -122,9 +122,10 @@ def _ask(agent: Agent, spec: str, position: Position, seed: list[int]) -> int:
     except TypeError as error:
         raise ConformanceError(f"{_where(spec, position)}: {error}") from None
     if not position.can_play(column):
+        legal = " ".join(str(move + 1) for move in position.legal_moves())
         raise ConformanceError(
-            f"{_where(spec, position)}: returned column {column} (0-based), legal columns are "
-            f"{position.legal_moves()}"
+            f"{_where(spec, position)}: played column {column + 1} (it returned {column}, "
+            f"counting from 0), which is not legal; legal columns: {legal}"
         )
     return column
 

@@ -255,25 +255,27 @@ class Position:
         return [c for c in range(self.rules.cols) if not self.mask & tops[c]]
 
     def play(self, col: int) -> Position:
-        """The position after the side to move drops a disc in column ``col`` (0-based)."""
+        """The position after the side to move drops a disc in column ``col`` (0-based).
+
+        Errors name columns as move strings do (1 = leftmost), the index ``col`` beside."""
         rules = self.rules
         index = _column_index(col)
         if index is None or not 0 <= index < rules.cols:
             raise MalformedInputError(
-                f"column {col!r} is out of range: expected 0 to {rules.cols - 1} "
-                f"in position {self.describe()}"
+                f"{col!r} is not a column index: expected a whole number from 0 to "
+                f"{rules.cols - 1} (columns 1 to {rules.cols}) in position {self.describe()}"
             )
         col = index
         if self.is_terminal:
             outcome = "won" if self.won else "drawn"
             raise IllegalMoveError(
-                f"column {col} (move digit {col + 1}) cannot be played: the game is already "
+                f"column {col + 1} (index {col}) cannot be played: the game is already "
                 f"{outcome} in position {self.describe()}"
             )
         geometry = rules.geometry
         if self.mask & geometry.column_tops[col]:
             raise IllegalMoveError(
-                f"column {col} (move digit {col + 1}) is full in position {self.describe()}"
+                f"column {col + 1} (index {col}) is full in position {self.describe()}"
             )
         mask = self.mask | (self.mask + geometry.column_bottoms[col])
         mover = self.current | (mask ^ self.mask)

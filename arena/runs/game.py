@@ -152,8 +152,7 @@ def _play(players: Sequence[Agent | Host], rngs: Sequence[np.random.Generator],
             position = position.play(column)
         except ArenaError:
             return record.forfeit(mover, Termination.ILLEGAL_MOVE,
-                                  f"column {column} is not a legal move in position "
-                                  f"{record.move_string or '(empty)'}")
+                                  illegal_column(column, position, record.move_string))
         record.moves.append(column)
         mover = 3 - mover
         if observer:
@@ -161,6 +160,18 @@ def _play(players: Sequence[Agent | Host], rngs: Sequence[np.random.Generator],
     record.winner = position.winner or 0
     record.termination = Termination.FOUR_IN_A_ROW if position.won else Termination.BOARD_FULL
     return record
+
+
+def illegal_column(column: int, position: Position, moves: str | None = None) -> str:
+    """Why an agent's column cannot be played in ``position`` (reached by the move string
+    ``moves``; None: the position is described): columns are counted as in move strings,
+    1 = leftmost, with the agent's answer (counted from 0) beside."""
+    where = position.describe() if moves is None else moves or "(empty)"
+    cols = position.rules.cols
+    if not 0 <= column < cols:
+        return (f"the agent returned {column}, not a column from 0 to {cols - 1} (columns 1 to "
+                f"{cols} in move strings), in position {where}")
+    return f"column {column + 1} is full in position {where} (the agent returned {column})"
 
 
 def _bound(limit: Limit, bank: float | None) -> float | None:

@@ -27,6 +27,7 @@ def test_perft_command(args: list[str], count: int) -> None:
 @pytest.mark.parametrize(("args", "shown"), [
     (["3", "--moves", "48a"], "'48a'"),
     (["3", "--moves", "1111111"], "'1111111', move 7"),
+    (["3", "--moves", "4444444"], "move 7: column 4 (index 3) is full"),
     (["3", "--cols", "10"], "6 x 10"),
     (["-1"], "-1"),
     (["many"], "many"),

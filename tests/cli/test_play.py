@@ -79,7 +79,7 @@ def test_undo_takes_back_your_move_and_the_agents_reply() -> None:
 
 def test_bad_move_strings_are_refused_in_one_line() -> None:
     for moves, message in (("48", "character 2 ('8') is not a column 1 to 7"),
-                           ("4444444", "column 3 (move digit 4) is full")):
+                           ("4444444", "move 7: column 4 (index 3) is full")):
         code, out = arena("play", "random", "--moves", moves, input="")
         assert code == 2 and out.count("\n") == 1 and message in out, out
 

@@ -49,5 +49,9 @@ def test_bad_positions_are_one_line_errors() -> None:
     assert result.exit_code == 2
     assert result.stderr == ("arena: error: MOVES: the game is already over after '1212121': "
                              "nothing to solve\n")
+    result = invoke("solve", "4444444")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("arena: error: MOVES: move string '4444444', move 7: column 4 "
+                                    "(index 3) is full in position [6x7 connect 4")
     result = invoke("solve", "4455", "--table-mb", "1")
     assert result.exit_code == 2 and "--table-mb" in result.stderr

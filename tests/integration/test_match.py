@@ -46,6 +46,13 @@ class Crasher(BaseAgent):
         return position.legal_moves()[0]
 
 
+class FirstColumn(BaseAgent):
+    """Plays column 0 (the leftmost), full or not."""
+
+    def choose(self, position, rng):
+        return 0
+
+
 class OffBoard(BaseAgent):
     """Plays column 99."""
 
@@ -153,7 +160,8 @@ def test_forfeits_lose_the_game_and_the_run_goes_on(tmp_path: Path, agents_file:
     # A plays column 1, B answers column 99 and forfeits before A's second move
     assert games["termination"].tolist() == ["illegal_move"] * 4
     assert games["result"].tolist() == ["win"] * 4
-    assert games["error"][0] == "column 99 is not a legal move in position 1"
+    assert games["error"][0] == ("the agent returned 99, not a column from 0 to 6 (columns 1 to 7 "
+                                 "in move strings), in position 1")
     assert games["moves"].tolist() == ["1"] * 4
 
 
@@ -283,3 +291,12 @@ def test_dask_gives_the_same_games_as_local_workers(tmp_path: Path) -> None:
         run = run_games(plan, tmp_path / "dask", RunRequest(backend="dask", scheduler=address))
     assert run.played == 60
     assert games_without_timing(tmp_path / "dask") == games_without_timing(tmp_path / "local")
+
+
+def test_a_full_column_is_named_as_move_strings_name_it(tmp_path: Path,
+                                                       agents_file: str) -> None:
+    """games.csv's error column counts columns from 1, as its moves column does."""
+    plan = plan_of(f"{agents_file}:FirstColumn", f"{agents_file}:FirstColumn", 1)
+    run_games(plan, tmp_path)
+    (error,) = load_games(tmp_path / "games.csv")["error"]
+    assert error == "column 1 is full in position 111111 (the agent returned 0)"

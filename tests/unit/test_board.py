@@ -238,8 +238,10 @@ def test_error_classes_are_value_errors() -> None:
     assert not issubclass(IllegalMoveError, MalformedInputError)
 
 
-@pytest.mark.parametrize(("column", "shown"), [(7, "column 7"), (-1, "column -1"),
-                                               ("3", "column '3'"), (True, "column True")])
+@pytest.mark.parametrize(("column", "shown"), [
+    (7, "7 is not a column index: expected a whole number from 0 to 6 (columns 1 to 7)"),
+    (-1, "-1 is not a column index"), ("3", "'3' is not a column index"),
+    (True, "True is not a column index")])
 def test_columns_out_of_range_are_malformed(column: object, shown: str) -> None:
     position = from_moves("44")
     with pytest.raises(MalformedInputError) as caught:
@@ -250,7 +252,7 @@ def test_columns_out_of_range_are_malformed(column: object, shown: str) -> None:
 
 def test_full_column_is_illegal() -> None:
     position = from_moves("111111")
-    with pytest.raises(IllegalMoveError, match=r"column 0 .*is full") as caught:
+    with pytest.raises(IllegalMoveError, match=r"^column 1 \(index 0\) is full") as caught:
         position.play(0)
     assert position.describe() in str(caught.value)
 
@@ -261,7 +263,8 @@ def test_full_column_is_illegal() -> None:
 ])
 def test_no_move_after_the_game_is_over(moves: str, rules: Rules, outcome: str) -> None:
     position = from_moves(moves, rules)
-    with pytest.raises(IllegalMoveError, match=rf"column 1 .*already {outcome}") as caught:
+    with pytest.raises(IllegalMoveError, match=rf"^column 2 \(index 1\) cannot be played: "
+                                               rf"the game is already {outcome}") as caught:
         position.play(1)
     assert position.describe() in str(caught.value)
 

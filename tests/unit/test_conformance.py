@@ -144,8 +144,9 @@ def leftmost(position: Position, rng: np.random.Generator) -> int:
 
 
 @pytest.mark.parametrize(("agent", "message"), [
-    ("IllegalColumn", r"returned column 0 \(0-based\), legal columns are \[1, "),
-    ("OutOfRange", r"returned column 7 \(0-based\)"),
+    ("IllegalColumn", r"played column 1 \(it returned 0, counting from 0\), which is not "
+                      r"legal; legal columns: 2 "),
+    ("OutOfRange", r"played column 8 \(it returned 7, counting from 0\)"),
     ("Unseeded", "not reproducible"),
     ("Stateful", "not reproducible"),
     ("Crashes", "crashed: RuntimeError: out of cheese"),
@@ -163,14 +164,15 @@ def test_broken_agents_are_caught(agent: str, message: str) -> None:
 def test_failure_names_the_position() -> None:
     with pytest.raises(ConformanceError) as caught:
         check_agent(f"{HERE}:IllegalColumn", boards=[Rules()])
-    found = re.search(r"on 6x7 connect 4, position (\d+): returned column 0", str(caught.value))
+    found = re.search(r"on 6x7 connect 4, position (\d+): played column 1 \(it returned 0,",
+                      str(caught.value))
     assert found is not None
     assert not from_moves(found.group(1)).can_play(0)
 
 
 def test_an_agent_that_declares_it_is_not_reproducible_is_checked_for_the_rest() -> None:
     check_agent(f"{HERE}:DeclaredUnseeded")
-    with pytest.raises(ConformanceError, match="returned column 0"):
+    with pytest.raises(ConformanceError, match=r"played column 1 \(it returned 0,"):
         check_agent(f"{HERE}:DeclaredUnseededIllegal")
 
 

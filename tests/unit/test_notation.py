@@ -192,8 +192,8 @@ def test_move_digits_follow_the_board_width() -> None:
 
 
 @pytest.mark.parametrize(("text", "shown"), [
-    ("1111111", "move 7: column 0 (move digit 1) is full"),
-    ("12121213", "move 8: column 2 (move digit 3) cannot be played: the game is already won"),
+    ("1111111", "move 7: column 1 (index 0) is full"),
+    ("12121213", "move 8: column 3 (index 2) cannot be played: the game is already won"),
 ])
 def test_illegal_move_strings(text: str, shown: str) -> None:
     with pytest.raises(IllegalMoveError) as caught:
