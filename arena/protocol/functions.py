@@ -7,7 +7,8 @@ limits: the observation's ``board`` (rows top to bottom, 0 empty, 1 and 2 the pl
 ``inarow``, ``actTimeout``, ``timeout``, ``agentTimeout``, ``episodeSteps`` and
 ``runTimeout``. Kaggle agents draw from Python's global ``random`` (and numpy's): both are
 seeded from the game's Generator before every call, so a run gives the same games for any
-number of workers.
+number of workers. Their answer is judged as every agent's: a column is an int or a numpy
+integer, and anything else (a string, None, a float even when whole) is an illegal move.
 """
 
 from __future__ import annotations
@@ -80,18 +81,19 @@ class KaggleFunctionAgent(BaseAgent):
             timeout=act, agentTimeout=self.overage, episodeSteps=EPISODE_STEPS,
             runTimeout=RUN_TIMEOUT)
 
-    def choose(self, position: Position, rng: np.random.Generator) -> int:
-        """Ask the function, with Python's and numpy's global generators seeded from ``rng``."""
+    def choose(self, position: Position, rng: np.random.Generator) -> Any:
+        """The function's answer, as it gave it (the host judges it), with Python's and
+        numpy's global generators seeded from ``rng``."""
         seed = int(rng.integers(2**32))
         random.seed(seed)
         np.random.seed(seed)
         observation = Struct(board=to_flat(position), mark=position.side_to_move,
                              step=position.plies, remainingOverageTime=self.overage)
         began = time.perf_counter()
-        column = self.function(observation, self.configuration)
+        answer = self.function(observation, self.configuration)
         limit = self.configuration.actTimeout
         self.overage = max(0.0, self.overage - max(0.0, time.perf_counter() - began - limit))
-        return int(column)
+        return answer
 
 
 def agent_of_function(function: Callable[..., Any]) -> Agent:

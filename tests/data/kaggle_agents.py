@@ -28,3 +28,15 @@ def random_choice(observation, configuration):
 
 def broken(observation, configuration):
     return observation.no_such_field
+
+
+def answers_text(observation, configuration):
+    """Answers with a string, as a careless agent may."""
+    return "x"
+
+
+def answers_numpy(observation, configuration):
+    """The leftmost legal column as a numpy integer (np.argmax and friends give those)."""
+    import numpy as np
+
+    return np.int64(legal(observation, configuration)[0])

@@ -72,6 +72,30 @@ def test_global_random_is_seeded_so_runs_reproduce(tmp_path: Path, hosting: str)
     assert one == two and len(set(one)) > 30
 
 
+@pytest.mark.parametrize("answer", ["x", "3", None, 2.5, 2.0, True, [3]])
+def test_an_answer_that_is_not_a_whole_number_is_an_illegal_move(answer: object) -> None:
+    """As a native agent's: quoted, never truncated (Kaggle plays none of these: its schema
+    refuses all but 2.0, which its interpreter then fails on, and None, which it replaces
+    with its default action 0, the leftmost column)."""
+    agent = KaggleFunctionAgent(lambda observation, configuration: answer)
+    rng = np.random.default_rng(0)
+    record = play_game([agent, agent], [rng, rng], from_moves(""))
+    assert (record.termination, record.winner, record.moves) == ("illegal_move", 2, [])
+    assert record.error == f"agent returned {answer!r}, expected a column number or a Choice"
+
+
+def test_whole_numbers_play_numpy_integers_included(tmp_path: Path) -> None:
+    agent = KaggleFunctionAgent(lambda observation, configuration: np.int64(2))
+    rng = np.random.default_rng(0)
+    assert play_game([agent, agent], [rng, rng], from_moves("")).moves[:2] == [2, 2]
+    plan = match_plan(f"{AGENTS}:answers_numpy", f"{AGENTS}:answers_text", 1,
+                      GameSettings(hosting="process"), first="a")
+    run_games(plan, tmp_path)
+    (game,) = load_games(tmp_path / "games.csv").to_dict("records")
+    assert (game["moves"], game["termination"], game["result"]) == ("1", "illegal_move", "win")
+    assert game["error"] == "agent returned 'x', expected a column number or a Choice"
+
+
 def test_an_agent_that_always_fails_ends_the_run_with_one_line(tmp_path: Path) -> None:
     result = invoke("match", f"{AGENTS}:broken", "random", "-n", "4",
                     "--no-report", "--out", str(tmp_path / "run"))
