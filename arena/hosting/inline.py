@@ -43,6 +43,7 @@ class InlineHost(Host):
         self._factory = factory
         self._capture = capture_output
         self._agent: Agent | None = None
+        self._traits: Traits | None = None
         self._broken = ""
         self._warm: set[Rules] = set()
         self._output = io.StringIO()
@@ -64,7 +65,9 @@ class InlineHost(Host):
     @property
     def traits(self) -> Traits:
         """What the agent declares (built if needed)."""
-        return traits_of(self.agent)
+        if self._traits is None:
+            self._traits = traits_of(self.agent)
+        return self._traits
 
     def start(self) -> None:
         """Build the agent unless built; a constructor that fails breaks the host for good."""
@@ -113,7 +116,7 @@ class InlineHost(Host):
 
     def close(self) -> None:
         """Call the agent's ``close()``, if it has one, and forget the agent."""
-        agent, self._agent = self._agent, None
+        agent, self._agent, self._traits = self._agent, None, None
         self._warm.clear()
         close = getattr(agent, "close", None)
         if close is not None:

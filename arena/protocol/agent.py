@@ -91,6 +91,7 @@ class BaseAgent:
     What an agent may declare or provide besides ``choose`` (all optional): ``interactive``
     (it asks a person), ``reproducible`` (False when its moves depend on the clock),
     ``supported_limits`` (the limits it honours besides time: "depth", "nodes"),
+    ``default_clock`` (the time per move and bank it plays under when given no time limit),
     ``warm_up(rules)`` (load or compile what its first move would; never timed) and
     ``close()`` (release processes or files; called when a worker is done with it).
     """
@@ -130,15 +131,30 @@ class Traits:
     supported_limits: frozenset[str] = frozenset({"time"})
     """Which limits it honours: time always (the host enforces it); depth and nodes if it
     says so."""
+    default_clock: tuple[float, float] | None = None
+    """The time per move and the time bank, in seconds, it plays under when the run gives it
+    no time limit (Kaggle's agents: Kaggle's own, 2 s a move and 60 s of overage a game)."""
 
 
 def traits_of(agent: object) -> Traits:
     """The traits ``agent`` declares."""
+    clock = getattr(agent, "default_clock", None)
     return Traits(
         interactive=bool(getattr(agent, "interactive", False)),
         reproducible=bool(getattr(agent, "reproducible", True)),
         supported_limits=frozenset(getattr(agent, "supported_limits", ())) | {"time"},
+        default_clock=None if clock is None else (float(clock[0]), float(clock[1])),
     )
+
+
+def game_clock(limit: Limit, time_bank: float | None,
+               traits: Traits) -> tuple[Limit, float | None]:
+    """The limit and the time bank an agent plays a game under: the run's, or where the run
+    sets it no time limit, the agent's ``default_clock`` (with the run's bank, if any)."""
+    if limit.time is not None or traits.default_clock is None:
+        return limit, time_bank
+    time, bank = traits.default_clock
+    return replace(limit, time=time), bank if time_bank is None else time_bank
 
 
 def as_choice(answer: int | Choice) -> Choice:

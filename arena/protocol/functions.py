@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.protocol.agent import Agent, BaseAgent, Choice, GameStart
+from arena.protocol.agent import Agent, BaseAgent, Choice, GameStart, game_clock, traits_of
 from arena.rules.board import Position
 from arena.rules.notation import to_flat
 
@@ -63,7 +63,14 @@ def is_kaggle_function(function: Callable[..., Any]) -> bool:
 
 
 class KaggleFunctionAgent(BaseAgent):
-    """A Kaggle ConnectX function ``agent(observation, configuration)`` as an agent."""
+    """A Kaggle ConnectX function ``agent(observation, configuration)`` as an agent.
+
+    It is told the limits the arena enforces: ``actTimeout`` is its time per move and
+    ``remainingOverageTime`` what is left of its time bank (0 without one). A run that gives
+    it no time limit plays it under Kaggle's own (``default_clock``).
+    """
+
+    default_clock = (DEFAULT_ACT_TIMEOUT, DEFAULT_OVERAGE)
 
     def __init__(self, function: Callable[..., Any]):
         self.function = function
@@ -73,8 +80,9 @@ class KaggleFunctionAgent(BaseAgent):
     def new_game(self, game: GameStart) -> None:
         """Fill the configuration for this game and the agent's limits."""
         super().new_game(game)
-        act = game.limit.time if game.limit.time is not None else DEFAULT_ACT_TIMEOUT
-        self.overage = game.time_bank if game.time_bank is not None else DEFAULT_OVERAGE
+        limit, bank = game_clock(game.limit, game.time_bank, traits_of(self))
+        act = limit.time
+        self.overage = bank or 0.0
         rules = game.rules
         self.configuration = Struct(
             rows=rules.rows, columns=rules.cols, inarow=rules.connect, actTimeout=act,

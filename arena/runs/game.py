@@ -19,7 +19,7 @@ import numpy as np
 
 from arena.hosting.base import GRACE_SECONDS, AgentFault, Host
 from arena.hosting.inline import InlineHost
-from arena.protocol.agent import Agent, GameStart, Limit, as_choice
+from arena.protocol.agent import Agent, GameStart, Limit, as_choice, game_clock
 from arena.rules.board import Position
 from arena.rules.errors import ArenaError
 from arena.rules.notation import format_moves
@@ -100,14 +100,17 @@ def _play(players: Sequence[Agent | Host], rngs: Sequence[np.random.Generator],
     """The game of ``play_game``."""
     hosts = [as_host(player) for player in players]
     record = GameRecord(moves=list(opening))
+    clocks = []
     for index, host in enumerate(hosts):
         try:
-            host.new_game(GameStart(start.rules, index + 1, limits[index], time_bank,
+            clock = Clock(*game_clock(limits[index], time_bank, host.traits))
+            host.new_game(GameStart(start.rules, index + 1, clock.limit, clock.bank,
                                     tuple(opening)))
         except AgentFault as fault:
             return record.forfeit(index + 1, fault.termination, f"new_game: {fault}")
-    banks = [time_bank, time_bank]
-    bounds = [_bound(limits[0], time_bank), _bound(limits[1], time_bank)]
+        clocks.append(clock)
+    bounds = [clock.bound for clock in clocks]
+    times = [clock.limit.time for clock in clocks]
     asks = [host.move for host in hosts]
     position = Position(start.rules, start.current, start.mask, start.won)  # ours alone
     if observer:
@@ -119,7 +122,6 @@ def _play(players: Sequence[Agent | Host], rngs: Sequence[np.random.Generator],
             record.termination = Termination.ADJUDICATED
             return record
         side = mover - 1
-        limit = limits[side]
         current, mask = position.current, position.mask
         try:
             answer, seconds = asks[side](position, rngs[side], bounds[side])
@@ -131,13 +133,12 @@ def _play(players: Sequence[Agent | Host], rngs: Sequence[np.random.Generator],
         if position.current != current or position.mask != mask:
             return record.forfeit(mover, Termination.AGENT_ERROR,
                                   "the agent changed the position it was given")
-        if limit.time is not None and seconds > limit.time:
-            overtime = _overtime(seconds - limit.time, banks, side)
-            if overtime:
-                return record.forfeit(mover, Termination.TIME_FORFEIT,
-                                      f"move {position.plies + 1} took {seconds:.3f} s: "
-                                      f"{_allowance(limit, time_bank)}")
-            bounds[side] = _bound(limit, banks[side])  # what is left of the bank
+        limit = times[side]
+        if limit is not None and seconds > limit:
+            forfeit = clocks[side].charge(seconds, position.plies + 1)
+            if forfeit:
+                return record.forfeit(mover, Termination.TIME_FORFEIT, forfeit)
+            bounds[side] = clocks[side].bound  # what is left of the bank
         if type(answer) is int:
             column = answer
         else:
@@ -174,24 +175,33 @@ def illegal_column(column: int, position: Position, moves: str | None = None) ->
     return f"column {column + 1} is full in position {where} (the agent returned {column})"
 
 
-def _bound(limit: Limit, bank: float | None) -> float | None:
-    """How long a host may let a move run before it stops the agent (None: its default)."""
-    if limit.time is None:
-        return None
-    return limit.time + (bank or 0.0) + GRACE_SECONDS
+class Clock:
+    """One side's time in a game: its limit per move, its time bank (overtime for the whole
+    game, None for none) and what is left of the bank."""
 
+    def __init__(self, limit: Limit, bank: float | None = None):
+        self.limit = limit
+        self.bank = bank
+        self.left = bank
 
-def _overtime(over: float, banks: list[float | None], side: int) -> bool:
-    """Charge ``over`` seconds past the limit to the side's bank; True if that is a forfeit."""
-    bank = banks[side]
-    if bank is None:
-        return over > GRACE_SECONDS
-    if over > bank + GRACE_SECONDS:
-        return True
-    banks[side] = max(0.0, bank - over)
-    return False
+    @property
+    def bound(self) -> float | None:
+        """How long a host may let a move run before it stops the agent (None: no time limit,
+        the host's own bound)."""
+        if self.limit.time is None:
+            return None
+        return self.limit.time + (self.left or 0.0) + GRACE_SECONDS
 
-
-def _allowance(limit: Limit, time_bank: float | None) -> str:
-    bank = f" + what was left of the {time_bank} s time bank" if time_bank is not None else ""
-    return f"limit {limit.time} s{bank} + {GRACE_SECONDS} s grace"
+    def charge(self, seconds: float, ply: int) -> str:
+        """Charge move ``ply``, which took ``seconds``: overtime is drawn from the bank; the
+        time forfeit's message when limit, bank and grace are overrun, else ""."""
+        limit = self.limit.time
+        if limit is None or seconds <= limit:
+            return ""
+        over = seconds - limit
+        if over <= (self.left or 0.0) + GRACE_SECONDS:
+            if self.left is not None:
+                self.left = max(0.0, self.left - over)
+            return ""
+        bank = f" + what was left of the {self.bank} s time bank" if self.bank is not None else ""
+        return f"move {ply} took {seconds:.3f} s: limit {limit} s{bank} + {GRACE_SECONDS} s grace"

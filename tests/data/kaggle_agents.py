@@ -40,3 +40,26 @@ def answers_numpy(observation, configuration):
     import numpy as np
 
     return np.int64(legal(observation, configuration)[0])
+
+
+def _told_then_sleep(observation, configuration, seconds):
+    """Prints what it is told (``told ACT OVERAGE BANK``), sleeps ``seconds`` on its first
+    move, then plays the leftmost legal column."""
+    import sys
+    import time
+
+    print("told", configuration.actTimeout, round(observation.remainingOverageTime, 1),
+          configuration.agentTimeout, file=sys.stderr)
+    if observation.step < 2:
+        time.sleep(seconds)
+    return legal(observation, configuration)[0]
+
+
+def told_then_half_a_second(observation, configuration):
+    """Half a second on its first move."""
+    return _told_then_sleep(observation, configuration, 0.5)
+
+
+def told_then_past_kaggles_limit(observation, configuration):
+    """2.4 s on its first move: past Kaggle's 2 s, within its 60 s of overage."""
+    return _told_then_sleep(observation, configuration, 2.4)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -129,6 +130,89 @@ def test_importing_kaggle_first_does_not_hide_the_agents_package(tmp_path: Path)
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "4"
+
+
+def told_and_ended(directory: Path) -> tuple[list[str], str, str]:
+    """What the one Kaggle agent (A) of a run was told, move by move (``told ACT OVERAGE
+    BANK``), and how its game ended: termination and error."""
+    lines = (directory / "agents.log").read_text().splitlines()
+    told = [line.split(": ", 1)[1] for line in lines if line.startswith("game 0 A ")]
+    (game,) = load_games(directory / "games.csv").to_dict("records")
+    return told, game["termination"], game["error"]
+
+
+def run_kaggle_clock(directory: Path, agent: str, *options: str) -> tuple[list[str], str, str]:
+    """``arena match AGENT immediate-win --hosting process OPTIONS``, one game, the Kaggle
+    agent first: what it was told and how the game ended."""
+    result = invoke("match", f"{AGENTS}:{agent}", "immediate-win", "-n", "1", "--first", "a",
+                    "--hosting", "process", "-j", "1", "--no-report", "-q", "--out",
+                    str(directory), *options)
+    assert result.exit_code in (0, 1), result.output
+    return told_and_ended(directory)
+
+
+@pytest.mark.parametrize(("limit", "bank", "told"), [
+    (None, None, (2.0, 60.0)), (None, 5.0, (2.0, 5.0)), (0.3, None, (0.3, 0.0)),
+    (0.3, 1.0, (0.3, 1.0))])
+def test_what_a_kaggle_agent_is_told_is_its_clock_in_the_game(
+        limit: float | None, bank: float | None, told: tuple[float, float]) -> None:
+    from arena.protocol.agent import Limit
+
+    seen: list[tuple[float, float, float]] = []
+
+    def tells(observation: Struct, configuration: Struct) -> int:
+        seen.append((configuration.actTimeout, observation.remainingOverageTime,
+                     configuration.agentTimeout))
+        return 3
+
+    agent = KaggleFunctionAgent(tells)
+    rng = np.random.default_rng(0)
+    play_game([agent, agent], [rng, rng], from_moves(""), (), [Limit(limit)] * 2, bank)
+    assert seen[0] == (*told, told[1])
+
+
+def test_a_kaggle_agent_past_its_clock_forfeits_in_the_worker_too() -> None:
+    from arena.protocol.agent import Limit
+
+    def slow(observation: Struct, configuration: Struct) -> int:
+        time.sleep(0.5)
+        return 3
+
+    agent = KaggleFunctionAgent(slow)
+    rng = np.random.default_rng(0)
+    record = play_game([agent, agent], [rng, rng], from_moves(""), (), [Limit(0.3)] * 2)
+    assert record.termination == "time_forfeit" and record.moves == []
+    assert record.error.startswith("move 1 took 0.5")
+    assert record.error.endswith(" s: limit 0.3 s + 0.1 s grace")
+
+
+@pytest.mark.slow
+def test_a_kaggle_agent_is_told_the_limits_that_are_enforced(tmp_path: Path) -> None:
+    """--time-per-move without a bank: no overage (told 0); with a bank: the bank, drawn
+    on by a slow move and told as it shrinks."""
+    told, ending, error = run_kaggle_clock(tmp_path / "limit", "told_then_half_a_second",
+                                           "--time-per-move", "0.3")
+    assert told == ["told 0.3 0.0 0.0"]
+    assert (ending, error) == ("time_forfeit", "no answer within 0.4 s to a move; the agent's "
+                                               "process was stopped")
+    told, ending, _ = run_kaggle_clock(tmp_path / "bank", "told_then_half_a_second",
+                                       "--time-per-move", "0.3", "--time-bank", "1")
+    assert told[:2] == ["told 0.3 1.0 1.0", "told 0.3 0.8 1.0"]
+    assert ending in ("four_in_a_row", "board_full")
+
+
+@pytest.mark.slow
+def test_without_a_time_limit_a_kaggle_agent_plays_under_kaggles_own(tmp_path: Path) -> None:
+    """2 s a move and 60 s of overage, told and enforced: a 2.4 s move draws 0.4 s from the
+    overage; with --time-bank 0.2 in place of Kaggle's overage, it forfeits at 2.3 s."""
+    told, ending, _ = run_kaggle_clock(tmp_path / "kaggle", "told_then_past_kaggles_limit")
+    assert told[:2] == ["told 2.0 60.0 60.0", "told 2.0 59.6 60.0"]
+    assert ending in ("four_in_a_row", "board_full")
+    told, ending, error = run_kaggle_clock(tmp_path / "bank", "told_then_past_kaggles_limit",
+                                           "--time-bank", "0.2")
+    assert told == ["told 2.0 0.2 0.2"]
+    assert (ending, error) == ("time_forfeit", "no answer within 2.3 s to a move; the agent's "
+                                               "process was stopped")
 
 
 def test_the_configuration_follows_the_board_and_the_bank() -> None:
