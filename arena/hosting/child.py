@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.protocol.agent import Agent, GameStart, as_choice, traits_of
+from arena.protocol.agent import Agent, GameStart, as_choice, start_game, traits_of
 from arena.protocol.registry import parse_spec
 from arena.rules.board import Position, Rules
 from arena.rules.errors import describe_error
@@ -72,7 +72,7 @@ class Session:
                 if warm_up is not None:
                     warm_up(self.rules)
                 self.warm.add(self.rules)
-            agent.new_game(game)
+            start_game(agent, game)
             return ("ok",)
         if kind == "move":
             _, current, mask, won, state = request

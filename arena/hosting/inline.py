@@ -12,7 +12,15 @@ from typing import TypeVar
 import numpy as np
 
 from arena.hosting.base import AgentFault, Host
-from arena.protocol.agent import Agent, Choice, GameAbandoned, GameStart, Traits, traits_of
+from arena.protocol.agent import (
+    Agent,
+    Choice,
+    GameAbandoned,
+    GameStart,
+    Traits,
+    start_game,
+    traits_of,
+)
 from arena.rules.board import Position, Rules
 from arena.rules.errors import describe_error
 from arena.rules.results import Termination
@@ -89,7 +97,7 @@ class InlineHost(Host):
             if warm_up is not None:
                 self._call(lambda: warm_up(game.rules))
             self._warm.add(game.rules)
-        self._call(lambda: agent.new_game(game))
+        self._call(lambda: start_game(agent, game))
 
     def move(self, position: Position, rng: np.random.Generator,
              bound: float | None) -> tuple[int | Choice, float]:

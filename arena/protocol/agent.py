@@ -1,9 +1,10 @@
 """The Agent protocol and the value types agents exchange with the harness.
 
 An agent is given a position and a numpy Generator and returns a column (0-based), or a
-``Choice`` that also reports nodes, depth and score. It is told when a new game starts, with
-a ``GameStart`` that carries its ``Limit``. A plain function ``f(position, rng) -> int`` is an
-agent too. Agents are built from spec strings by ``arena.protocol.registry``.
+``Choice`` that also reports nodes, depth and score. If it has ``new_game``, it is told when a
+new game starts, with a ``GameStart`` that carries its ``Limit``. A plain function
+``f(position, rng) -> int`` is an agent too. Agents are built from spec strings by
+``arena.protocol.registry``.
 """
 
 from __future__ import annotations
@@ -73,13 +74,19 @@ class GameAbandoned(BaseException):
 
 @runtime_checkable
 class Agent(Protocol):
-    """What the harness needs of an agent."""
-
-    def new_game(self, game: GameStart) -> None:
-        """Called before the agent's first move of every game."""
+    """What the harness needs of an agent: ``choose``. Everything else is optional:
+    ``new_game(game)`` (called with a ``GameStart`` before the agent's first move of every
+    game), ``warm_up(rules)``, ``close()`` and the traits (see ``BaseAgent``)."""
 
     def choose(self, position: Position, rng: np.random.Generator) -> int | Choice:
         """The column to play in ``position`` (the agent is the side to move)."""
+
+
+def start_game(agent: Agent, game: GameStart) -> None:
+    """Tell ``agent`` a game begins, if it has a ``new_game``."""
+    new_game = getattr(agent, "new_game", None)
+    if new_game is not None:
+        new_game(game)
 
 
 LIMITS = frozenset({"time", "depth", "nodes"})  # the measures of a Limit
@@ -88,7 +95,8 @@ LIMITS = frozenset({"time", "depth", "nodes"})  # the measures of a Limit
 class BaseAgent:
     """A convenient base class: remembers the game and plays on every board.
 
-    What an agent may declare or provide besides ``choose`` (all optional): ``interactive``
+    What an agent may declare or provide besides ``choose`` (all optional): ``new_game(game)``,
+    ``interactive``
     (it asks a person), ``reproducible`` (False when its moves depend on the clock),
     ``supported_limits`` (the limits it honours besides time: "depth", "nodes"),
     ``default_clock`` (the time per move and bank it plays under when given no time limit),

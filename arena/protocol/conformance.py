@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from arena.protocol.agent import Agent, GameStart, as_choice, check_agent_rules
+from arena.protocol.agent import Agent, GameStart, as_choice, check_agent_rules, start_game
 from arena.protocol.registry import make_agent
 from arena.rules.board import DEFAULT_RULES, Position, Rules
 from arena.rules.errors import UnsupportedBoardError
@@ -93,7 +93,7 @@ def _plays_on(agent: Agent, spec: str, rules: Rules) -> bool:
     """Whether the agent accepts ``rules``; refusing the standard board is a failure."""
     try:
         check_agent_rules(agent, rules)
-        agent.new_game(GameStart(rules, player=1))
+        start_game(agent, GameStart(rules, player=1))
     except UnsupportedBoardError as error:
         if rules == DEFAULT_RULES or not str(error):
             raise ConformanceError(
@@ -111,7 +111,7 @@ def _plays_on(agent: Agent, spec: str, rules: Rules) -> bool:
 def _ask(agent: Agent, spec: str, position: Position, seed: list[int]) -> int:
     """The column the agent plays in ``position`` as a new game, checked to be legal."""
     try:
-        agent.new_game(GameStart(position.rules, position.side_to_move))
+        start_game(agent, GameStart(position.rules, position.side_to_move))
         answer = agent.choose(position, np.random.default_rng(seed))
     except Exception as error:
         raise ConformanceError(

@@ -87,6 +87,12 @@ class Local:
 class LocalSpec(AgentSpec):
     """A parsed ``local:NAME`` spec."""
 
+    def subject(self) -> str:
+        """The registered class (or the object's class), by module and name."""
+        source = lookup(self.values["name"]).source
+        kind = source if inspect.isclass(source) else type(source)
+        return f"class {kind.__module__}.{kind.__qualname__}"
+
     def fingerprint(self) -> str:
         """The SHA-256 of the registered agent's source code."""
         return lookup(self.values["name"]).fingerprint()

@@ -248,6 +248,10 @@ class AgentSpec:
             source = None
         return file_fingerprint(Path(source)) if source else "unknown source"
 
+    def subject(self) -> str:
+        """What the spec names, as its author knows it: ``my_bot.py:Bot``, ``module:Attr``."""
+        return self.target
+
     def build(self) -> Agent:
         """A new agent from this spec."""
         factory = self.factory
@@ -257,12 +261,10 @@ class AgentSpec:
             agent = factory(**self.values)
         except (ValueError, TypeError) as error:
             raise AgentSpecError(f"agent spec {self.text!r}: {error}") from None
-        if not isinstance(agent, Agent):
-            raise AgentSpecError(
-                f"agent spec {self.text!r}: {self.target} has no choose(position, rng) "
-                "and new_game(game) methods"
-            )
-        return agent
+        if not callable(getattr(agent, "choose", None)):
+            raise AgentSpecError(f"agent spec {self.text!r}: {self.subject()} has no "
+                                 "choose(position, rng) method")
+        return typing.cast(Agent, agent)
 
 
 def file_fingerprint(path: Path) -> str:

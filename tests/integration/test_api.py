@@ -59,6 +59,31 @@ def test_an_agent_class_defined_here_plays_with_any_number_of_jobs() -> None:
     assert one.summary.iloc[0]["agent_a"] == "local:Rightmost"
 
 
+class OnlyChoose:
+    """An agent with nothing but choose: no new_game, warm_up or close."""
+
+    def choose(self, position: Position, rng: np.random.Generator) -> int:
+        return position.legal_moves()[0]
+
+
+class ChoosesNothing:
+    """Meant to be an agent, but its author forgot choose."""
+
+    def new_game(self, game: object) -> None:
+        pass
+
+
+def test_an_agent_needs_nothing_but_choose_and_a_class_without_it_is_named() -> None:
+    result = arena.match(OnlyChoose, ("its-twin", OnlyChoose()), 2, jobs=1, progress=False)
+    assert set(result.games["termination"]) <= {"four_in_a_row", "board_full"}
+    assert result.games["moves"][0].startswith("111111222222")
+    with pytest.raises(AgentSpecError) as caught:
+        arena.match(ChoosesNothing, "random", 2, jobs=1, progress=False)
+    assert f"class {__name__}.ChoosesNothing has no choose(position, rng) method" in str(
+        caught.value)
+    assert "arena.protocol.objects" not in str(caught.value)
+
+
 @pytest.mark.slow
 def test_functions_and_named_agents(tmp_path: Path) -> None:
     def kaggle_style(observation: dict, configuration: dict) -> int:  # type: ignore[type-arg]

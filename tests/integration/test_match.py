@@ -16,7 +16,7 @@ from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError
 from arena.rules.notation import format_moves, from_moves
 from arena.runs.directory import RunDirectoryError
-from arena.runs.plan import MatchSetupError
+from arena.runs.plan import GameSettings, MatchSetupError, match_plan
 from arena.runs.request import RunRequest
 from arena.runs.rows import load_games, read_rows
 from arena.runs.runner import run_games
@@ -43,6 +43,13 @@ class Crasher(BaseAgent):
     def choose(self, position, rng):
         if position.plies >= 2:
             raise RuntimeError("lost the thread")
+        return position.legal_moves()[0]
+
+
+class OnlyChoose:
+    """Nothing but choose: the leftmost legal column."""
+
+    def choose(self, position, rng):
         return position.legal_moves()[0]
 
 
@@ -291,6 +298,15 @@ def test_dask_gives_the_same_games_as_local_workers(tmp_path: Path) -> None:
         run = run_games(plan, tmp_path / "dask", RunRequest(backend="dask", scheduler=address))
     assert run.played == 60
     assert games_without_timing(tmp_path / "dask") == games_without_timing(tmp_path / "local")
+
+
+@pytest.mark.parametrize("hosting", ["inline", pytest.param("process", marks=pytest.mark.slow)])
+def test_an_agent_needs_nothing_but_choose(tmp_path: Path, agents_file: str,
+                                           hosting: str) -> None:
+    settings = GameSettings(seed=5, hosting=hosting)  # type: ignore[arg-type]
+    run_games(match_plan(f"{agents_file}:OnlyChoose", "random", 2, settings), tmp_path)
+    games = load_games(tmp_path / "games.csv")
+    assert set(games["termination"]) <= {"four_in_a_row", "board_full"}, games["error"][0]
 
 
 def test_a_full_column_is_named_as_move_strings_name_it(tmp_path: Path,

@@ -138,6 +138,14 @@ class Interactive(StandardOnly):
     interactive = True
 
 
+class OnlyChoose:
+    """Nothing but choose (no new_game, no base class): the rightmost legal column."""
+
+    def choose(self, position: Position, rng: np.random.Generator) -> int:
+        """The rightmost legal column."""
+        return position.legal_moves()[-1]
+
+
 def leftmost(position: Position, rng: np.random.Generator) -> int:
     """A plain function agent: the leftmost legal column."""
     return position.legal_moves()[0]
@@ -179,6 +187,7 @@ def test_an_agent_that_declares_it_is_not_reproducible_is_checked_for_the_rest()
 def test_refused_boards_are_skipped_and_functions_are_agents() -> None:
     check_agent(f"{HERE}:StandardOnly")
     check_agent(f"{HERE}:leftmost", positions_per_board=5)
+    check_agent(f"{HERE}:OnlyChoose", positions_per_board=5)
 
 
 def test_conformance_error_is_an_assertion() -> None:

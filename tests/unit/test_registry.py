@@ -194,6 +194,16 @@ NOT_AN_AGENT = 3
 
 class NoChoose:
     """Not an agent at all."""
+
+    def new_game(self, game):
+        pass
+
+
+class OnlyChoose:
+    """An agent with nothing but choose."""
+
+    def choose(self, position, rng):
+        return position.legal_moves()[0]
 '''
 
 
@@ -229,12 +239,18 @@ def test_user_class_and_function(user_file: Path, via: str) -> None:
 @pytest.mark.parametrize(("attr", "message"), [
     ("Missing", "has no 'Missing'"),
     ("NOT_AN_AGENT", "is not a class or function"),
-    ("NoChoose", "has no choose(position, rng) and new_game(game) methods"),
+    ("NoChoose", f"agent spec '{USER_MODULE}:NoChoose': {USER_MODULE}:NoChoose has no "
+                 "choose(position, rng) method"),
 ])
 def test_user_attribute_that_is_no_agent(user_file: Path, attr: str, message: str) -> None:
     with pytest.raises(AgentSpecError) as caught:
         make_agent(f"{USER_MODULE}:{attr}")
     assert message in str(caught.value)
+
+
+def test_a_class_with_only_choose_is_an_agent(user_file: Path) -> None:
+    agent = make_agent(f"{user_file}:OnlyChoose")
+    assert agent.choose(from_moves("1111"), np.random.default_rng(0)) == 0
 
 
 @pytest.mark.parametrize(("spec", "message"), [
