@@ -117,7 +117,7 @@ def _start(host: Host, spec: str, rules: Rules | None) -> None:
         if rules is not None:
             host.new_game(GameStart(rules, 1))
     except AgentFault as fault:
-        raise AgentFailedError(f"agent {spec!r} failed to start: {fault}") from None
+        raise AgentFailedError(fault.prefixed(f"agent {spec!r} failed to start")) from None
 
 
 def _graded(spec: str, positions: PositionSet, index: int, choice: Choice, seconds: float,

@@ -15,6 +15,7 @@ import numpy as np
 
 from arena.protocol.agent import Choice, GameStart, Traits, as_choice
 from arena.rules.board import Position
+from arena.rules.errors import AgentSpecError, describe_error
 from arena.rules.results import Termination
 
 Hosting = Literal["auto", "inline", "process"]
@@ -33,6 +34,31 @@ class AgentFault(Exception):
     def __init__(self, termination: Termination, message: str):
         super().__init__(message)
         self.termination = termination
+
+    def prefixed(self, prefix: str) -> str:
+        """The message after what failed or whose it is: ``new_game: ...``."""
+        return f"{prefix}: {self}"
+
+
+class BuildFault(AgentFault):
+    """A spec that could not be built into an agent (an AgentSpecError while building): the
+    message names the spec and the one thing wrong, and stands alone wherever it is told."""
+
+    def __init__(self, message: str):
+        super().__init__(Termination.AGENT_ERROR, message)
+
+    def prefixed(self, prefix: str) -> str:
+        """The message alone: it names the spec already."""
+        return str(self)
+
+
+def build_fault(error: BaseException) -> AgentFault:
+    """The fault of an agent that could not be built: a spec error as it is (a BuildFault),
+    anything else ``could not build the agent: TYPE: message``."""
+    if isinstance(error, AgentSpecError):
+        return BuildFault(str(error))
+    return AgentFault(Termination.AGENT_ERROR, f"could not build the agent: "
+                                               f"{describe_error(error)}")
 
 
 class Host(ABC):

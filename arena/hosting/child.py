@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from arena.hosting.base import BuildFault, build_fault
 from arena.protocol.agent import Agent, GameStart, as_choice, start_game, traits_of
 from arena.protocol.registry import parse_spec
 from arena.rules.board import Position, Rules
@@ -59,7 +60,11 @@ class Session:
         """Answer one request (build, game, move) with ("ok", ...)."""
         kind = request[0]
         if kind == "build":
-            self.agent = parse_spec(request[1]).build()
+            try:
+                self.agent = parse_spec(request[1]).build()
+            except BaseException as error:  # noqa: BLE001 - a constructor may raise anything
+                fault = build_fault(error)
+                return ("unbuilt", str(fault), isinstance(fault, BuildFault))
             return ("ok", traits_of(self.agent))
         agent = self.agent
         if agent is None:

@@ -11,7 +11,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from arena.hosting.base import AgentFault, Host
+from arena.hosting.base import AgentFault, Host, build_fault
 from arena.protocol.agent import (
     Agent,
     Choice,
@@ -29,11 +29,14 @@ from arena.system.interrupts import from_user
 T = TypeVar("T")
 
 
-def _fault(error: BaseException) -> AgentFault:
-    """The forfeit for what an agent raised; the user's Ctrl-C and a person quitting the game
-    are raised again instead, since they stop the game for real."""
+def _fault(error: BaseException, building: bool = False) -> AgentFault:
+    """The forfeit for what an agent raised (``building`` it: see ``build_fault``); the user's
+    Ctrl-C and a person quitting the game are raised again instead, since they stop the game
+    for real."""
     if isinstance(error, GameAbandoned) or from_user(error):
         raise error
+    if building:
+        return build_fault(error)
     return AgentFault(Termination.AGENT_ERROR, describe_error(error))
 
 
@@ -52,7 +55,7 @@ class InlineHost(Host):
         self._capture = capture_output
         self._agent: Agent | None = None
         self._traits: Traits | None = None
-        self._broken = ""
+        self._broken: AgentFault | None = None
         self._warm: set[Rules] = set()
         self._output = io.StringIO()
 
@@ -81,13 +84,13 @@ class InlineHost(Host):
         """Build the agent unless built; a constructor that fails breaks the host for good."""
         if self._agent is not None:
             return
-        if self._broken:
-            raise AgentFault(Termination.AGENT_ERROR, self._broken)
+        if self._broken is not None:
+            raise self._broken.with_traceback(None)
         try:
-            self._agent = self._call(self._factory)
+            self._agent = self._call(self._factory, building=True)
         except AgentFault as fault:
-            self._broken = f"could not build the agent: {fault}"
-            raise AgentFault(Termination.AGENT_ERROR, self._broken) from None
+            self._broken = fault
+            raise
 
     def new_game(self, game: GameStart) -> None:
         """Warm the agent up for this board (untimed), then tell it of the game."""
@@ -131,7 +134,7 @@ class InlineHost(Host):
             with suppress(AgentFault):  # a failing close() costs nothing: the games are over
                 self._call(close)
 
-    def _call(self, call: Callable[[], T]) -> T:
+    def _call(self, call: Callable[[], T], building: bool = False) -> T:
         """Run agent code: its prints captured if asked, its exceptions made AgentFaults."""
         streams = sys.stdout, sys.stderr
         capture = self._capture and not getattr(self._agent, "interactive", False)
@@ -140,7 +143,7 @@ class InlineHost(Host):
         try:
             return call()
         except BaseException as error:  # noqa: BLE001 - anything it raises is its forfeit
-            raise _fault(error) from None
+            raise _fault(error, building) from None
         finally:
             if capture:
                 sys.stdout, sys.stderr = streams

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.hosting.base import DEFAULT_MOVE_BOUND, AgentFault, StartedOnDemand
+from arena.hosting.base import DEFAULT_MOVE_BOUND, AgentFault, BuildFault, StartedOnDemand
 from arena.hosting.supervised import ChildProcess
 from arena.protocol.agent import Choice, GameStart
 from arena.rules.board import Position
@@ -37,14 +37,14 @@ class ProcessHost(StartedOnDemand):
         self._child = ChildProcess()
         self._reader: Connection | None = None
         self._writer: Connection | None = None
-        self._broken = ""
+        self._broken: AgentFault | None = None
 
     def start(self) -> None:
         """Start the child and build the agent in it, unless that is done."""
         if self._child.process is not None:
             return
-        if self._broken:
-            raise AgentFault(Termination.AGENT_ERROR, self._broken)
+        if self._broken is not None:
+            raise self._broken.with_traceback(None)
         self._spawn()
         try:
             reply = self._request(("build", self.spec), self.move_bound, "building it")
@@ -52,13 +52,20 @@ class ProcessHost(StartedOnDemand):
             self._stop()
             if self._interrupted:  # not the agent's fault: the next start tries again
                 raise
-            self._broken = f"could not build the agent: {fault}"
-            raise AgentFault(Termination.AGENT_ERROR, self._broken) from None
-        self._traits = reply[1]
-        if self._traits.interactive:
-            self._broken = "an interactive agent cannot run in a child process"
+            self._broken = AgentFault(Termination.AGENT_ERROR,
+                                      f"could not build the agent: {fault}")
+            raise self._broken from None
+        if reply[0] == "unbuilt":  # the child's message, a spec error's standing alone
+            _, message, spec_error = reply
+            self._broken = (BuildFault(message) if spec_error
+                            else AgentFault(Termination.AGENT_ERROR, message))
+        elif reply[1].interactive:
+            self._broken = AgentFault(Termination.AGENT_ERROR,
+                                      "an interactive agent cannot run in a child process")
+        if self._broken is not None:
             self._stop()
-            raise AgentFault(Termination.AGENT_ERROR, self._broken)
+            raise self._broken
+        self._traits = reply[1]
 
     def new_game(self, game: GameStart) -> None:
         """Tell the agent of a game (starting a fresh child after a kill or a crash)."""

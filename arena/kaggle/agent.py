@@ -23,10 +23,13 @@ BUILT_IN = ("random", "negamax")
 
 def last_callable(path: Path) -> Callable[..., Any]:
     """The last callable a submission file defines: the function Kaggle would play."""
+    spec = f"{PREFIX}:{path}"
     try:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise AgentSpecError(f"Kaggle submission {str(path)!r}: cannot read it: {error}") from None
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise AgentSpecError(f"agent spec {spec!r}: cannot read the Kaggle submission {path}: "
+                             f"{reason}") from None
     namespace: dict[str, Any] = {}
     sys.path.append(str(path.resolve().parent))  # as Kaggle does: it may import its neighbours
     try:
@@ -35,7 +38,8 @@ def last_callable(path: Path) -> Callable[..., Any]:
         sys.path.pop()
     found = [value for value in namespace.values() if callable(value)]
     if not found:
-        raise AgentSpecError(f"Kaggle submission {str(path)!r} defines no function")
+        raise AgentSpecError(f"agent spec {spec!r}: the Kaggle submission {path} defines no "
+                             "function")
     return found[-1]
 
 
@@ -59,8 +63,8 @@ class KaggleAgent(KaggleFunctionAgent):
         elif source.endswith(".py"):
             function = last_callable(Path(source))
         else:
-            raise AgentSpecError(f"kaggle:{source}: expected kaggle:random, kaggle:negamax "
-                                 "or kaggle:PATH.py (a submission file)")
+            raise AgentSpecError(f"agent spec {f'{PREFIX}:{source}'!r}: expected kaggle:random, "
+                                 "kaggle:negamax or kaggle:PATH.py (a submission file)")
         super().__init__(function)
 
 

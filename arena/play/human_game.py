@@ -63,7 +63,7 @@ def tell_new_game(host: Host, rules: Rules, player: int) -> AgentReply | None:
     try:
         host.new_game(GameStart(rules, player))
     except AgentFault as fault:
-        return AgentReply(None, fault.termination, f"new_game: {fault}")
+        return AgentReply(None, fault.termination, fault.prefixed("new_game"))
     return None
 
 

@@ -259,6 +259,8 @@ class AgentSpec:
             return agent_of_function(factory)
         try:
             agent = factory(**self.values)
+        except AgentSpecError:
+            raise  # it names the spec already
         except (ValueError, TypeError) as error:
             raise AgentSpecError(f"agent spec {self.text!r}: {error}") from None
         if not callable(getattr(agent, "choose", None)):
@@ -308,8 +310,19 @@ def parse_spec(text: str, engines: object = None) -> AgentSpec:
 
 
 def make_agent(text: str, engines: object = None) -> Agent:
-    """Build an agent from its spec string (``engines`` as for ``parse_spec``)."""
-    return parse_spec(text, engines).build()
+    """Build an agent from its spec string in this process (``engines`` as for
+    ``parse_spec``); whatever its constructor raises (but the user's Ctrl-C) is an
+    AgentSpecError naming the spec."""
+    spec = parse_spec(text, engines)
+    try:
+        return spec.build()
+    except AgentSpecError:
+        raise
+    except BaseException as error:
+        if from_user(error):
+            raise
+        raise AgentSpecError(f"agent spec {spec.text!r}: could not build the agent: "
+                             f"{describe_error(error)}") from None
 
 
 def canonical_spec(spec: AgentSpec) -> str:

@@ -107,7 +107,7 @@ def _play(players: Sequence[Agent | Host], rngs: Sequence[np.random.Generator],
             host.new_game(GameStart(start.rules, index + 1, clock.limit, clock.bank,
                                     tuple(opening)))
         except AgentFault as fault:
-            return record.forfeit(index + 1, fault.termination, f"new_game: {fault}")
+            return record.forfeit(index + 1, fault.termination, fault.prefixed("new_game"))
         clocks.append(clock)
     bounds = [clock.bound for clock in clocks]
     times = [clock.limit.time for clock in clocks]

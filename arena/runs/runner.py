@@ -80,7 +80,7 @@ def resolve_agents(plan: MatchPlan, agents: AgentCache) -> list[ResolvedAgent]:
             host.new_game(GameStart(settings.rules, 1, limit, settings.time_bank))
             traits = host.traits
         except AgentFault as fault:
-            raise AgentSpecError(f"agent spec {text!r}: {fault}") from None
+            raise AgentSpecError(fault.prefixed(f"agent spec {text!r}")) from None
         refused = unsupported(limit, traits.supported_limits)
         if refused:
             raise AgentSpecError(
