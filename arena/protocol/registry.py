@@ -18,6 +18,8 @@ types and their defaults the defaults.
 
 from __future__ import annotations
 
+import ast
+import difflib
 import hashlib
 import importlib
 import importlib.util
@@ -302,9 +304,18 @@ def parse_spec(text: str, engines: object = None) -> AgentSpec:
         name, target, assignments = head, entry.target, rest
     elif rest and "=" not in first and first.isidentifier():
         name, target, assignments = f"{head}:{first}", f"{head}:{first}", tail
+    elif head.endswith(".py"):
+        raise AgentSpecError(f"agent spec {text!r}: {_name_the_attribute(Path(head))}")
     else:
-        raise AgentSpecError(f"unknown agent {head!r} in spec {text!r}: {_known_agents_hint()}")
-    factory = import_target(target, text)
+        raise AgentSpecError(f"unknown agent {head!r} in spec {text!r}: "
+                             f"{_did_you_mean(head, text)}{_known_agents_hint()}")
+    try:
+        factory = import_target(target, text)
+    except AgentSpecError as error:
+        guess = "" if registered(head) or head.endswith(".py") else _did_you_mean(head, text)
+        if not guess:
+            raise
+        raise AgentSpecError(f"{error} ({guess.rstrip()})") from None
     params = signature_params(factory)
     return AgentSpec(text, name, target, _parse_values(assignments, params, text), params)
 
@@ -361,6 +372,40 @@ def _parse_values(assignments: str, params: tuple[Param, ...], spec: str) -> dic
     return values
 
 
+def _did_you_mean(head: str, text: str) -> str:
+    """``did you mean 'negamax:depth=3'? `` when ``head`` is close to the name of an agent or
+    a spec kind, else ""."""
+    close = difflib.get_close_matches(head, [*registry(), *spec_kinds()], n=3)
+    if not close:
+        return ""
+    tail = text.strip()[len(head):]
+    return "did you mean " + " or ".join(repr(name + tail) for name in close) + "? "
+
+
+MAX_NAMES = 8
+"""Callables of a file named in a hint, at most."""
+
+
+def _name_the_attribute(path: Path) -> str:
+    """The hint for a file named without the class or function to play: ``FILE.py:NAME``,
+    with the names the file defines, read without running it (its syntax tree)."""
+    hint = (f"name the class or function to play after a colon, as {path}:NAME (or "
+            f"kaggle:{path} for a Kaggle submission, whose last function plays)")
+    try:
+        tree = ast.parse(path.read_bytes(), str(path))
+    except (OSError, SyntaxError, ValueError) as error:
+        if isinstance(error, FileNotFoundError):
+            return f"{hint}; there is no file {path}"
+        return hint
+    names = [node.name for node in tree.body
+             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+             and not node.name.startswith("_")]
+    if not names:
+        return f"{hint}; {path} defines no class or function"
+    shown = ", ".join(names[:MAX_NAMES]) + (", ..." if len(names) > MAX_NAMES else "")
+    return f"{hint}; {path} defines {shown}"
+
+
 def _known_agents_hint() -> str:
     return ("known agents: " + ", ".join(registry()) + " (or module:Attr / file.py:Attr; "
             "kaggle:random, kaggle:negamax, kaggle:FILE.py; a program: engine:PATH, "
@@ -387,7 +432,11 @@ def import_target(target: str, spec: str) -> Callable[..., Any]:
     try:
         factory = getattr(module, attr)
     except AttributeError:
-        raise AgentSpecError(f"agent spec {spec!r}: {module_name} has no {attr!r}") from None
+        public = [name for name in vars(module) if not name.startswith("_")]
+        close = difflib.get_close_matches(attr, public, n=3)
+        guess = f": did you mean {' or '.join(map(repr, close))}?" if close else ""
+        raise AgentSpecError(f"agent spec {spec!r}: {module_name} has no {attr!r}{guess}"
+                             ) from None
     if not callable(factory):
         raise AgentSpecError(f"agent spec {spec!r}: {target} is not a class or function")
     return typing.cast(Callable[..., Any], factory)

@@ -136,6 +136,39 @@ def test_unknown_agent_lists_known_agents(text: str) -> None:
     assert "module:Attr" in message
 
 
+@pytest.mark.parametrize(("text", "guess"), [
+    ("negamx:depth=3", "unknown agent 'negamx' in spec 'negamx:depth=3': did you mean "
+                       "'negamax:depth=3' or 'negamax-id:depth=3'? known agents: human, "),
+    ("solvr", "unknown agent 'solvr' in spec 'solvr': did you mean 'solver'? known agents: "),
+    ("kagle:random", "agent spec 'kagle:random': cannot import kagle: No module named 'kagle' "
+                     "(did you mean 'kaggle:random'?)"),
+])
+def test_an_unknown_agent_close_to_a_known_one_gets_a_guess(text: str, guess: str) -> None:
+    with pytest.raises(AgentSpecError) as caught:
+        parse_spec(text)
+    assert str(caught.value).startswith(guess)
+
+
+def test_a_file_without_the_attribute_to_play_is_told_to_name_it(tmp_path: Path) -> None:
+    """The names it defines are read from its syntax tree: the file is not run."""
+    marker = tmp_path / "ran"
+    bot = tmp_path / "bot.py"
+    bot.write_text(f"open({str(marker)!r}, 'w').close()\n\nclass Bot:\n    pass\n\n\n"
+                   "def play(position, rng):\n    return 0\n\n\ndef _helper():\n    pass\n")
+    hint = (f"agent spec '{bot}': name the class or function to play after a colon, as "
+            f"{bot}:NAME (or kaggle:{bot} for a Kaggle submission, whose last function plays)")
+    for text in (str(bot), f"{bot}:depth=3"):
+        with pytest.raises(AgentSpecError) as caught:
+            parse_spec(text)
+        assert str(caught.value) == (hint.replace(f"'{bot}'", repr(text))
+                                     + f"; {bot} defines Bot, play")
+    assert not marker.exists()
+    with pytest.raises(AgentSpecError, match=f"; there is no file {tmp_path / 'nobot.py'}$"):
+        parse_spec(str(tmp_path / "nobot.py"))
+    with pytest.raises(AgentSpecError, match=r"bot.py has no 'Bto': did you mean 'Bot'\?$"):
+        parse_spec(f"{bot}:Bto")
+
+
 @pytest.mark.parametrize("text", ["", "   "])
 def test_empty_spec(text: str) -> None:
     with pytest.raises(AgentSpecError, match="agent spec is empty: known agents: human, "):
