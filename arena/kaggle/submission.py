@@ -15,7 +15,7 @@ from typing import Any
 from arena import __version__
 from arena.kaggle import template as kaggle_agent
 from arena.kaggle.template import Settings
-from arena.protocol.registry import canonical_spec, parse_spec
+from arena.protocol.registry import canonical_spec, kind_of, parse_spec, registered
 from arena.rules.errors import ArenaError
 from arena.search.heuristics import ThreatRules, parse_heuristic, terms_array
 
@@ -36,14 +36,16 @@ def submission_settings(spec_text: str) -> Settings:
     """The template's settings for the agent ``spec_text`` describes.
 
     Raises AgentSpecError for a bad spec and SubmissionError for an agent the template
-    cannot play.
+    cannot play: that is told from the spec's text alone, before any of the user's code is
+    imported.
     """
-    spec = parse_spec(spec_text)
-    if spec.name not in EXPORTABLE:
-        reason = WHY_NOT.get(spec.name, "only the arena's built-in agents ported to plain "
-                                        "Python can be exported")
-        raise SubmissionError(f"agent {spec.name!r} cannot be exported to Kaggle: {reason}; "
+    refused = _not_exportable(spec_text.strip())
+    if refused is not None:
+        reason = WHY_NOT.get(refused, "only the arena's built-in agents ported to plain "
+                                      "Python can be exported")
+        raise SubmissionError(f"agent {refused!r} cannot be exported to Kaggle: {reason}; "
                               f"exportable: {', '.join(EXPORTABLE)}")
+    spec = parse_spec(spec_text)
     spec.build()  # the agent's own checks of its values (depth range, heuristic names, ...)
     values = spec.resolved()
     common = Settings(agent=spec.name, spec=canonical_spec(spec))
@@ -56,6 +58,21 @@ def submission_settings(spec_text: str) -> Settings:
     if spec.name == "random":
         return common
     return common._replace(**_negamax_settings(values))
+
+
+def _not_exportable(text: str) -> str | None:
+    """What ``text`` names when it is an agent but not an exportable one (another registered
+    agent, a spec kind, a module's or a file's attribute), from the text alone; else None
+    (an exportable agent, or a spec the registry refuses)."""
+    head, _, rest = text.partition(":")
+    if head in EXPORTABLE:
+        return None
+    if registered(head) is not None:
+        return head
+    if kind_of(text) is not None:
+        return text
+    attribute = rest.partition(":")[0]
+    return f"{head}:{attribute}" if attribute.isidentifier() else None  # module or file
 
 
 def _negamax_settings(values: dict[str, Any]) -> dict[str, Any]:

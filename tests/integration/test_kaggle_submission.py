@@ -363,6 +363,22 @@ def test_agents_that_cannot_be_exported_are_refused_with_the_list() -> None:
             submission_settings(spec)
 
 
+def test_an_agent_of_the_users_is_refused_before_any_of_its_code_runs(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    bot = tmp_path / "bot.py"
+    bot.write_text(f"open({str(marker)!r}, 'w').close()\n\n\ndef play(position, rng):\n"
+                   "    return 0\n")
+    (tmp_path / "main.py").write_text(bot.read_text())
+    for spec, named in ((f"{bot}:play", f"{bot}:play"), (f"{bot}:play:x=1", f"{bot}:play"),
+                        (f"kaggle:{tmp_path / 'main.py'}", f"kaggle:{tmp_path / 'main.py'}")):
+        result = invoke("export", "kaggle", spec, "-o", str(tmp_path / "out.py"))
+        assert result.exit_code == 2
+        assert result.stderr == (f"arena: error: agent {named!r} cannot be exported to Kaggle: "
+                                 "only the arena's built-in agents ported to plain Python can "
+                                 f"be exported; exportable: {', '.join(EXPORTABLE)}\n")
+    assert not marker.exists() and not (tmp_path / "out.py").exists()
+
+
 def test_every_exportable_agent_writes_a_file_that_moves() -> None:
     position = from_moves("44")
     for spec in ("negamax", "negamax-id:time=0.05", "mcts:iterations=50", "mcts:time=0.05",
