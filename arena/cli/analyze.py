@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -64,3 +65,5 @@ def analyze_command(directory: Path, from_ply: int, jobs: int | None, quiet: boo
                    f"({row['rate']:.1%} [{row['low']:.1%}, {row['high']:.1%}]), the first "
                    f"blunder of {first.get(row['agent'], 0)} games")
     click.echo(f"Output      {RunFiles(directory).analysis}")
+    click.echo(f"Report      arena report {shlex.quote(str(directory))} adds the blunders per "
+               "agent and per phase to report.md")

@@ -67,6 +67,8 @@ def show_game(directory: Path, index: int, step: bool = False, ply: int | None =
     lines = _move_lines(game, oracle, from_ply) if step or list_moves else []
     for line in header_lines(game, directory):
         click.echo(line)
+    if oracle is not None and from_ply >= plies:
+        click.echo(_nothing_graded(game, from_ply))
     if step:
         wait = sys.stdin.isatty() and sys.stdout.isatty()
         if wait:
@@ -91,6 +93,17 @@ def _move_lines(game: RecordedGame, oracle: Oracle | None, from_ply: int) -> lis
     graded = max(0, len(game.columns) - from_ply) if oracle is not None else 0
     with progress_bar(graded, "grading moves", enabled=graded > 0, unit="move") as advance:
         return move_lines(game, oracle, from_ply, advance)
+
+
+def _nothing_graded(game: RecordedGame, from_ply: int) -> str:
+    """Why --scores graded no move of ``game``, and the --from-ply that grades its moves."""
+    plies = len(game.columns)
+    if not plies:
+        return "No move graded: the game has no moves."
+    first = len(game.row.opening) if len(game.row.opening) < plies else 0
+    what = "the agents' moves" if first else "its moves"
+    return (f"No move graded: the game has {plies} plies and moves are graded from ply "
+            f"{from_ply} on; --from-ply {first} grades {what}.")
 
 
 def _next_or_stop() -> bool:

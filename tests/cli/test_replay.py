@@ -139,6 +139,18 @@ def test_show_scores_grades_moves_with_the_solver_from_a_ply(small_run: Path) ->
     assert all("score" in line for line in listed[3:])
 
 
+def test_show_scores_says_when_the_game_ends_before_the_first_graded_ply(small_run: Path) -> None:
+    (game,) = load_recorded_games(small_run, [1])
+    plies = len(game.columns)
+    code, output = arena("show", str(small_run), "1", "--scores", "--from-ply", str(plies))
+    assert code == 0, output
+    assert (f"No move graded: the game has {plies} plies and moves are graded from ply {plies} "
+            "on; --from-ply 2 grades the agents' moves.") in output.splitlines()
+    assert " score " not in output
+    code, output = arena("show", str(small_run), "1", "--scores", "--from-ply", "3")
+    assert "No move graded" not in output
+
+
 def test_the_brute_force_oracle_knows_a_win_in_one() -> None:
     # 4 x 4, connect 3: after 1122, X completes the bottom row 1-2-3 with its 3rd disc.
     scores = BruteForceOracle().column_scores(from_moves("1122", Rules(4, 4, 3)))
