@@ -8,7 +8,9 @@ agent that happened to trigger it.
 
 from __future__ import annotations
 
+import traceback
 from abc import ABC, abstractmethod
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
@@ -23,6 +25,11 @@ HOSTINGS: tuple[Hosting, ...] = ("auto", "inline", "process")
 
 GRACE_SECONDS = 0.1
 """A move may overrun its time limit (and time bank) by this much before it is forfeited."""
+
+TRACEBACK_FRAMES = 5
+"""Frames of an agent's traceback kept in the run's log (the innermost ones)."""
+HOSTING_DIRECTORY = str(Path(__file__).parent)
+"""Where the hosts' frames come from (left out of agents' tracebacks)."""
 
 DEFAULT_MOVE_BOUND = 60.0
 """Without a time limit, an agent in a child process is stopped after this many seconds on
@@ -50,6 +57,17 @@ class BuildFault(AgentFault):
     def prefixed(self, prefix: str) -> str:
         """The message alone: it names the spec already."""
         return str(self)
+
+
+def traceback_text(error: BaseException) -> str:
+    """The traceback of what an agent raised as Python prints it, with its innermost
+    TRACEBACK_FRAMES frames and without the hosts' own, for the run's log."""
+    frames = error.__traceback__
+    while (frames is not None and frames.tb_next is not None
+           and frames.tb_frame.f_code.co_filename.startswith(HOSTING_DIRECTORY)):
+        frames = frames.tb_next
+    return "".join(traceback.format_exception(type(error), error, frames,
+                                              limit=-TRACEBACK_FRAMES))
 
 
 def build_fault(error: BaseException) -> AgentFault:

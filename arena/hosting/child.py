@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.hosting.base import BuildFault, build_fault
+from arena.hosting.base import BuildFault, build_fault, traceback_text
 from arena.protocol.agent import Agent, GameStart, as_choice, start_game, traits_of
 from arena.protocol.registry import parse_spec
 from arena.rules.board import Position, Rules
@@ -64,6 +64,8 @@ class Session:
                 self.agent = parse_spec(request[1]).build()
             except BaseException as error:  # noqa: BLE001 - a constructor may raise anything
                 fault = build_fault(error)
+                if not isinstance(fault, BuildFault):  # a spec error's traceback is the arena's
+                    sys.stderr.write(traceback_text(error))
                 return ("unbuilt", str(fault), isinstance(fault, BuildFault))
             return ("ok", traits_of(self.agent))
         agent = self.agent
@@ -118,6 +120,7 @@ def serve(reader: Connection, writer: Connection) -> None:
         try:
             reply = session.handle(request)
         except BaseException as error:  # noqa: BLE001 - anything the agent raises is its fault
+            sys.stderr.write(traceback_text(error))  # to the run's log
             reply = ("error", describe_error(error))
         for stream in (sys.stdout, sys.stderr):
             stream.flush()

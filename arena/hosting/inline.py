@@ -11,7 +11,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from arena.hosting.base import AgentFault, Host, build_fault
+from arena.hosting.base import AgentFault, BuildFault, Host, build_fault, traceback_text
 from arena.protocol.agent import (
     Agent,
     Choice,
@@ -29,24 +29,14 @@ from arena.system.interrupts import from_user
 T = TypeVar("T")
 
 
-def _fault(error: BaseException, building: bool = False) -> AgentFault:
-    """The forfeit for what an agent raised (``building`` it: see ``build_fault``); the user's
-    Ctrl-C and a person quitting the game are raised again instead, since they stop the game
-    for real."""
-    if isinstance(error, GameAbandoned) or from_user(error):
-        raise error
-    if building:
-        return build_fault(error)
-    return AgentFault(Termination.AGENT_ERROR, describe_error(error))
-
-
 class InlineHost(Host):
     """Hosts an agent in this process.
 
     Everything an agent raises, ``SystemExit`` and ``KeyboardInterrupt`` included, is an
-    ``agent_error`` (only the user's own Ctrl-C passes). A move cannot be preempted: it is
-    timed when it returns. With ``capture_output`` what the agent prints is kept for the run's
-    log instead of reaching the terminal (interactive agents always print).
+    ``agent_error`` (only the user's own Ctrl-C passes), and its traceback goes to the run's
+    log (``take_output``). A move cannot be preempted: it is timed when it returns. With
+    ``capture_output`` what the agent prints is kept for the run's log too instead of
+    reaching the terminal (interactive agents always print).
     """
 
     def __init__(self, spec: str, factory: Callable[[], Agent], capture_output: bool = False):
@@ -115,7 +105,7 @@ class InlineHost(Host):
             try:
                 answer = agent.choose(position, rng)
             except BaseException as error:  # noqa: BLE001 - anything it raises is its forfeit
-                raise _fault(error) from None
+                raise self._fault(error) from None
         return answer, time.perf_counter() - began
 
     def take_output(self) -> str:
@@ -143,7 +133,19 @@ class InlineHost(Host):
         try:
             return call()
         except BaseException as error:  # noqa: BLE001 - anything it raises is its forfeit
-            raise _fault(error, building) from None
+            raise self._fault(error, building) from None
         finally:
             if capture:
                 sys.stdout, sys.stderr = streams
+
+    def _fault(self, error: BaseException, building: bool = False) -> AgentFault:
+        """The forfeit for what the agent raised (``building`` it: see ``build_fault``), its
+        traceback kept for the log; the user's Ctrl-C and a person quitting the game are
+        raised again instead, since they stop the game for real."""
+        if isinstance(error, GameAbandoned) or from_user(error):
+            raise error
+        fault = build_fault(error) if building else AgentFault(Termination.AGENT_ERROR,
+                                                               describe_error(error))
+        if not isinstance(fault, BuildFault):  # a spec error's traceback is the arena's
+            self._output.write(traceback_text(error))
+        return fault

@@ -8,18 +8,32 @@ class NoChoose:
         pass
 
 
-def _deep_trouble(depth):
-    if depth == 0:
-        raise ValueError("the evaluation went wrong")
-    _deep_trouble(depth - 1)
+def plan(position):
+    return search(position)
+
+
+def search(position):
+    return evaluate(position)
+
+
+def evaluate(position):
+    return score(position)
+
+
+def score(position):
+    return weigh(position)
+
+
+def weigh(position):
+    raise ValueError("the evaluation went wrong")
 
 
 class RaisesDeep:
-    """Raises from deep in its own code on its second move."""
+    """Raises six calls deep in its own code on its second move."""
 
     def choose(self, position, rng):
         if position.plies >= 2:
-            _deep_trouble(8)
+            plan(position)
         return position.legal_moves()[0]
 
 

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.runs.plan import GameSettings, match_plan
+from arena.runs.rows import load_games
+from arena.runs.runner import run_games
 from tests.helpers.cli import invoke
 from tests.helpers.paths import DATA
 
@@ -41,3 +44,24 @@ def test_a_constructor_that_fails_is_one_line_in_every_command(tmp_path: Path,
     assert result.exit_code == 2, result.output
     assert result.stderr == (f"arena: error: agent spec {spec!r}: could not build the agent: "
                              "RuntimeError: no weights file\n")
+
+
+@pytest.mark.parametrize("hosting", ["inline", "process"])
+def test_an_agents_exception_leaves_its_last_frames_in_the_log(tmp_path: Path,
+                                                               hosting: str) -> None:
+    spec = f"{AGENTS}:RaisesDeep"
+    settings = GameSettings(hosting=hosting)  # type: ignore[arg-type]
+    run_games(match_plan(spec, "random", 1, settings, first="a"), tmp_path)
+    (game,) = load_games(tmp_path / "games.csv").to_dict("records")
+    assert (game["termination"], game["error"]) == ("agent_error",
+                                                    "ValueError: the evaluation went wrong")
+    head = f"game 0 A {spec}: "
+    logged = [line.removeprefix(head)
+              for line in (tmp_path / "agents.log").read_text().splitlines()
+              if line.startswith(head)]
+    assert logged[0] == "Traceback (most recent call last):"
+    assert logged[-1] == "ValueError: the evaluation went wrong"
+    frames = [line.rpartition(" in ")[2] for line in logged if line.startswith("  File ")]
+    assert frames == ["plan", "search", "evaluate", "score", "weigh"]  # the last 5 of choose's
+    assert logged[-2].strip() == 'raise ValueError("the evaluation went wrong")'
+
