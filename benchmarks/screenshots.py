@@ -33,9 +33,9 @@ def window_screenshots(playing: Path, ended: Path) -> str:
     if not os.environ.get("DISPLAY"):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     from arena.play.gui.controller import PlayController
-    from arena.play.gui.thinker import AgentProcess
     from arena.play.gui.window import GameWindow, pygame
     from arena.play.human_game import HumanGame
+    from arena.play.thinker import AgentProcess
     from arena.rules.board import Rules
 
     agent = "negamax:depth=4"

@@ -6,9 +6,12 @@ import click
 import numpy as np
 
 from arena.cli.options import board_options
+from arena.hosting.base import GRACE_SECONDS
 from arena.play.human_game import FIRST_CHOICES, SYMBOLS, HumanGame, draw_human_side
-from arena.play.terminal import play_in_terminal
-from arena.protocol.agent import GameAbandoned, check_agent_rules
+from arena.play.terminal import ThinkingLine, play_in_terminal
+from arena.play.thinker import AgentProcess
+from arena.protocol.agent import GameAbandoned, check_agent_rules, traits_of
+from arena.protocol.players import check_limit, effective_limit, split_limit
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.notation import parse_moves, play_moves
@@ -28,17 +31,24 @@ from arena.rules.render import render_for_stdout
               help="With --gui: show the exact score of every column from the start (H "
                    "toggles them at any time). Early positions of the standard board take "
                    "the solver minutes unless `arena book` has been run.")
+@click.option("--time-per-move", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS",
+              help=f"The agent's time limit per move, as in a match: a move over it by more "
+                   f"than {GRACE_SECONDS} s loses the game. AGENT@time=SECONDS sets it too "
+                   "(also depth=D, nodes=N for agents that support them).")
 @board_options
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed for the agent's choices and the coin toss (default: a fresh one, "
                    "printed so the game can be replayed).")
-def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool, rules: Rules,
-                 seed: int | None) -> None:
-    """Play against AGENT (a spec string such as negamax:depth=6).
+def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool,
+                 time_per_move: float | None, rules: Rules, seed: int | None) -> None:
+    """Play against AGENT (a spec string such as negamax:depth=6, with its own limit after
+    @ if you like: solver@time=1).
 
     In the terminal, type a column number (1 = leftmost) on your turn, u to take back your
     last move and the agent's reply, q (or end of input, or Ctrl-C) to stop. X is player 1
-    (red), O player 2 (yellow); player 1 moves first.
+    (red), O player 2 (yellow); player 1 moves first. The agent thinks in a process of its
+    own: on a terminal a line says so while it thinks, and Ctrl-C stops at once.
 
     With --gui, a window opens: click a column to drop your disc; U or Backspace undoes,
     N starts a new game, 1-9 drop in a column, Escape or Q closes. The agent thinks in its
@@ -49,6 +59,7 @@ def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool, rul
     \b
     Examples:
       arena play negamax:depth=6
+      arena play solver@time=1 --first agent
       arena play minimax:depth=4 --gui --first human
       arena play negamax:depth=4 --gui --moves 4444 --hints
       arena play random --moves 4453 --rows 6 --cols 7
@@ -62,19 +73,24 @@ def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool, rul
         require_pygame()
     start = parse_moves(moves, rules)
     play_moves(Position.empty(rules), start, moves)  # refuses a string that is no legal game
-    opponent = make_agent(agent)
+    spec, own = split_limit(agent.strip())
+    limit = effective_limit(own, time_per_move)
+    opponent = make_agent(spec)  # a bad spec, or a constructor that fails: one line, now
     check_agent_rules(opponent, rules)
-    interactive = bool(getattr(opponent, "interactive", False))
+    traits = traits_of(opponent)
+    check_limit(agent, limit, traits.supported_limits)
+    interactive = traits.interactive
     sequence = np.random.SeedSequence(seed)
     if gui:
         from arena.play.gui import play_window
         from arena.search.solver import SolverOracle
 
         click.echo(f"Seed {sequence.entropy}. Playing {agent} on {rules} in a window.")
-        play_window(agent, rules, start, first, sequence, interactive, SolverOracle(),
-                    show_hints=hints, echo=click.echo)
+        play_window(spec, rules, start, first, sequence, interactive, SolverOracle(),
+                    show_hints=hints, echo=click.echo, limit=limit)
         return
-    coin, agent_rng = (np.random.default_rng(s) for s in sequence.spawn(2))
+    coin_seed, agent_seed = sequence.spawn(2)
+    coin = np.random.default_rng(coin_seed)
     game = HumanGame(rules, {1, 2} if interactive else {draw_human_side(first, coin)},
                           start)
     if interactive:
@@ -86,10 +102,14 @@ def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool, rul
                    f"against {agent} on {rules}.")
     if start:
         click.echo(f"Starting from {game.move_string}.")
+    thinker = None if interactive else AgentProcess(spec, agent_seed, limit)
     try:
-        play_in_terminal(game, None if interactive else opponent, agent_rng)
+        play_in_terminal(game, thinker, line=ThinkingLine(agent))
     except (GameAbandoned, KeyboardInterrupt) as stop:
         click.echo("\n" + game.summary_line(str(stop) or "interrupted"))
         return
+    finally:
+        if thinker is not None:
+            thinker.close()
     click.echo(render_for_stdout(game.position))
     click.echo("\n" + game.summary_line(""))

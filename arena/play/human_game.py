@@ -14,12 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from arena.hosting.base import AgentFault, Host
-from arena.protocol.agent import GameStart, as_choice
+from arena.protocol.agent import GameStart, Limit, as_choice, game_clock
 from arena.rules.board import Position, Rules
 from arena.rules.errors import IllegalMoveError
 from arena.rules.notation import format_moves
 from arena.rules.results import Termination
-from arena.runs.game import GameRecord, illegal_column
+from arena.runs.game import Clock, GameRecord, illegal_column
 
 SYMBOLS = {1: "red, X", 2: "yellow, O"}
 FIRST_CHOICES = ("human", "agent", "random")
@@ -43,14 +43,20 @@ class AgentReply:
     error: str = ""
 
 
-def ask_agent(host: Host, position: Position, rng: np.random.Generator) -> AgentReply:
-    """Ask the hosted agent for its move, with no time limit; a failure or an illegal column
-    becomes a forfeit."""
+def ask_agent(host: Host, position: Position, rng: np.random.Generator,
+              clock: Clock | None = None) -> AgentReply:
+    """Ask the hosted agent for its move on its ``clock`` (None: no time limit); a failure,
+    a move over its time or an illegal column becomes a forfeit, as in a match."""
+    clock = clock or Clock(Limit())
     try:
-        answer, _ = host.move(position, rng, None)
-        column = as_choice(answer).column
+        answer, seconds = host.move(position, rng, clock.bound)
     except AgentFault as fault:
         return AgentReply(None, fault.termination, str(fault))
+    overrun = clock.charge(seconds, position.plies + 1)
+    if overrun:
+        return AgentReply(None, Termination.TIME_FORFEIT, overrun)
+    try:
+        column = as_choice(answer).column
     except TypeError as error:  # not a column
         return AgentReply(None, Termination.ILLEGAL_MOVE, str(error))
     if not position.can_play(column):
@@ -58,13 +64,19 @@ def ask_agent(host: Host, position: Position, rng: np.random.Generator) -> Agent
     return AgentReply(column)
 
 
-def tell_new_game(host: Host, rules: Rules, player: int) -> AgentReply | None:
-    """Tell the hosted agent a game starts in which it is ``player``; a forfeit if it fails."""
+def tell_new_game(host: Host, rules: Rules, player: int, limit: Limit | None = None,
+                  time_bank: float | None = None) -> tuple[AgentReply | None, Clock]:
+    """Tell the hosted agent a game starts in which it is ``player``, under ``limit`` (None:
+    none) and ``time_bank`` (or the clock the agent declares, as in a match): a forfeit if
+    that fails (else None), and the agent's clock for the game."""
+    limit = limit or Limit()
+    clock = Clock(limit, time_bank)
     try:
-        host.new_game(GameStart(rules, player))
+        clock = Clock(*game_clock(limit, time_bank, host.traits))
+        host.new_game(GameStart(rules, player, clock.limit, clock.bank))
     except AgentFault as fault:
-        return AgentReply(None, fault.termination, fault.prefixed("new_game"))
-    return None
+        return AgentReply(None, fault.termination, fault.prefixed("new_game")), clock
+    return None, clock
 
 
 class HumanGame:

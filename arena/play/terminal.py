@@ -1,16 +1,21 @@
-"""The terminal game: people type columns (or u to undo), the agent answers, until the end."""
+"""The terminal game: people type columns (or u to undo), the agent answers, until the end.
+
+The agent thinks in a child process (``arena.play.thinker``): on a terminal a line says so
+while it does, and Ctrl-C ends the game at once, however long the search.
+"""
 
 from __future__ import annotations
 
+import sys
+import time
 from collections.abc import Callable
-from typing import Literal, overload
+from typing import Literal, TextIO, overload
 
 import click
-import numpy as np
 
-from arena.hosting.inline import InlineHost
-from arena.play.human_game import SYMBOLS, HumanGame, ask_agent, tell_new_game
-from arena.protocol.agent import Agent, GameAbandoned
+from arena.play.human_game import SYMBOLS, AgentReply, HumanGame
+from arena.play.thinker import AgentProcess, Question
+from arena.protocol.agent import GameAbandoned
 from arena.rules.board import Position
 from arena.rules.notation import format_moves
 from arena.rules.render import render_for_stdout
@@ -18,6 +23,53 @@ from arena.runs.game import GameRecord
 
 QUIT_WORDS = ("q", "quit", "exit")
 UNDO_WORDS = ("u", "undo")
+POLL_SECONDS = 0.1
+"""How often the terminal game looks for the agent's reply (and redraws the thinking line)."""
+QUIET_SECONDS = 0.3
+"""A reply faster than this shows no thinking line (no flicker)."""
+
+
+class ThinkingLine:
+    """``NAME is thinking... 3.2 s`` on one line of a terminal, redrawn in place, then erased;
+    nothing where ``stream`` is not a terminal."""
+
+    def __init__(self, name: str, stream: TextIO | None = None):
+        self.name = name
+        self.stream = stream or sys.stdout
+        self.enabled = self.stream.isatty()
+        self._width = 0
+
+    def show(self, seconds: float) -> None:
+        """Say the agent has been thinking for ``seconds`` (after QUIET_SECONDS)."""
+        if not self.enabled or seconds < QUIET_SECONDS:
+            return
+        dots = "." * (1 + int(seconds * 3) % 3)
+        text = f"{self.name} is thinking{dots:<3} {seconds:.1f} s"
+        self._width = max(self._width, len(text))
+        self.stream.write("\r" + text.ljust(self._width))
+        self.stream.flush()
+
+    def clear(self) -> None:
+        """Erase the line, if it was drawn."""
+        if self._width:
+            self.stream.write("\r" + " " * self._width + "\r")
+            self.stream.flush()
+            self._width = 0
+
+
+def wait_for_agent(thinker: AgentProcess, line: ThinkingLine | None = None) -> AgentReply:
+    """The reply to the question ``thinker`` was asked, ``line`` saying meanwhile that the
+    agent thinks; Ctrl-C (KeyboardInterrupt) passes at once."""
+    began = time.monotonic()
+    try:
+        while (reply := thinker.poll()) is None:
+            if line is not None:
+                line.show(time.monotonic() - began)
+            time.sleep(POLL_SECONDS)
+    finally:
+        if line is not None:
+            line.clear()
+    return reply
 
 
 class TerminalPrompt:
@@ -61,16 +113,15 @@ class TerminalPrompt:
 
 def play_in_terminal(
     game: HumanGame,
-    agent: Agent | None,
-    rng: np.random.Generator,
+    thinker: AgentProcess | None,
     prompt: TerminalPrompt | None = None,
     tell: Callable[[str], None] = click.echo,
+    line: ThinkingLine | None = None,
 ) -> GameRecord:
-    """Play ``game`` to its end: the people through ``prompt``, the other side
-    by ``agent``. GameAbandoned (q, end of input) and KeyboardInterrupt pass through."""
+    """Play ``game`` to its end: the people through ``prompt``, the other side by the agent
+    of ``thinker`` (``line`` saying while it thinks). GameAbandoned (q, end of input) and
+    KeyboardInterrupt pass through; the caller closes ``thinker``."""
     prompt = prompt or TerminalPrompt()
-    host = InlineHost.of(agent) if agent is not None else None
-    told_epoch = None
     while not game.over:
         mover = game.position.side_to_move
         if game.human_to_move:
@@ -84,13 +135,10 @@ def play_in_terminal(
                 continue
             game.play(column)
         else:
-            if host is None:
+            if thinker is None:
                 raise ValueError("the agent is to move but the game has no agent")
-            reply = None
-            if told_epoch != game.epoch:
-                told_epoch = game.epoch
-                reply = tell_new_game(host, game.rules, mover)
-            reply = reply or ask_agent(host, game.position, rng)
+            thinker.ask(Question(game.position, mover, game.epoch))
+            reply = wait_for_agent(thinker, line)
             game.apply(reply)
             if reply.column is None:
                 break

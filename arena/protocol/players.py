@@ -98,3 +98,13 @@ def unsupported(limit: Limit, supported: frozenset[str]) -> list[str]:
     """The search limits (depth, nodes) set in ``limit`` that an agent does not support."""
     return [key for key in ("depth", "nodes") if getattr(limit, key) is not None
             and key not in supported]
+
+
+def check_limit(name: str, limit: Limit, supported: frozenset[str]) -> None:
+    """AgentSpecError naming the player ``name`` when ``limit`` sets a search limit its agent
+    does not support (``supported``: what the agent declares)."""
+    refused = unsupported(limit, supported)
+    if refused:
+        raise AgentSpecError(
+            f"agent spec {name!r}: the agent does not support a {' or '.join(refused)} "
+            f"limit (it supports: {', '.join(sorted(supported))})")

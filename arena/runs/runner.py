@@ -27,7 +27,7 @@ from arena.hosting.engines.engine import EngineHost
 from arena.hosting.process import ProcessHost
 from arena.protocol.agent import GameStart, Limit, Traits
 from arena.protocol.objects import PREFIX as LOCAL_PREFIX
-from arena.protocol.players import effective_limit, split_limit, unsupported
+from arena.protocol.players import check_limit, effective_limit, split_limit
 from arena.protocol.registry import AgentSpec, parse_spec
 from arena.rules.errors import AgentSpecError
 from arena.rules.results import Side
@@ -81,11 +81,7 @@ def resolve_agents(plan: MatchPlan, agents: AgentCache) -> list[ResolvedAgent]:
             traits = host.traits
         except AgentFault as fault:
             raise AgentSpecError(fault.prefixed(f"agent spec {text!r}")) from None
-        refused = unsupported(limit, traits.supported_limits)
-        if refused:
-            raise AgentSpecError(
-                f"agent spec {name!r}: the agent does not support a {' or '.join(refused)} "
-                f"limit (it supports: {', '.join(sorted(traits.supported_limits))})")
+        check_limit(name, limit, traits.supported_limits)
         kind = "engine" if isinstance(host, EngineHost) else \
             "process" if isinstance(host, ProcessHost) else "inline"
         resolved.append(ResolvedAgent(name, spec, limit, kind, traits))

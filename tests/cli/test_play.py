@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import io
 import re
+import signal
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import arena
+from arena.play.terminal import QUIET_SECONDS, ThinkingLine
+from tests.helpers.cli import arena, arena_command, checkout_env
+from tests.helpers.paths import DATA
 
 
 def test_bad_entries_and_a_full_column_are_explained_and_asked_again() -> None:
@@ -95,3 +102,84 @@ def test_gui_without_pygame_says_how_to_install_it(monkeypatch: pytest.MonkeyPat
 def test_hints_need_the_window() -> None:
     code, out = arena("play", "random", "--hints", input="")
     assert (code, out) == (2, "arena: error: --hints shows scores in the window: add --gui\n")
+
+
+@pytest.mark.parametrize("limit", [
+    ["@time=0.3"], pytest.param(["--time-per-move", "0.3"], marks=pytest.mark.slow)])
+def test_an_agent_plays_under_its_own_limit_or_the_time_per_move(limit: list[str]) -> None:
+    """SPEC@LIMIT and --time-per-move, enforced as in a match: stopped at its limit + grace."""
+    sleeper = f"{DATA / 'play_agents.py'}:Sleeper:seconds=5"
+    args = [sleeper + limit[0]] if limit[0].startswith("@") else [sleeper, *limit]
+    code, out = arena("play", *args, "--first", "human", "--seed", "1", input="4\n")
+    assert code == 0, out
+    assert out.rstrip().splitlines()[-1] == (
+        "You win! (time_forfeit: no answer within 0.4 s to a move; the agent's process was "
+        "stopped) Game: 4")
+
+
+@pytest.mark.slow
+def test_an_agent_within_its_limit_plays_on() -> None:
+    code, out = arena("play", "solver@time=0.5", "--first", "agent", "--seed", "1",
+                      input="q\n")
+    assert code == 0 and "against solver@time=0.5 on 6x7" in out
+    assert "The agent played column 4." in out  # the empty board: the centre, in time
+
+
+def test_a_limit_the_agent_does_not_support_is_one_line() -> None:
+    code, out = arena("play", "random@depth=3", input="")
+    assert (code, out) == (2, "arena: error: agent spec 'random@depth=3': the agent does not "
+                              "support a depth limit (it supports: time)\n")
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes ``pid`` started, from any of its threads (Linux's /proc)."""
+    return [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+            for child in (task / "children").read_text().split()]
+
+
+class FakeTerminal(io.StringIO):
+    """A stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_thinking_line_is_drawn_in_place_on_a_terminal_and_erased() -> None:
+    stream = FakeTerminal()
+    line = ThinkingLine("solver", stream)
+    line.show(QUIET_SECONDS / 2)
+    assert stream.getvalue() == ""  # a quick answer shows nothing
+    line.show(1.0)
+    line.show(12.34)
+    line.clear()
+    assert stream.getvalue() == ("\rsolver is thinking.   1.0 s"
+                                 "\rsolver is thinking..  12.3 s"
+                                 "\r                            \r")
+    plain = io.StringIO()  # not a terminal: nothing
+    ThinkingLine("solver", plain).show(5.0)
+    assert plain.getvalue() == ""
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_the_agent_thinks_stops_at_once_with_the_summary() -> None:
+    sleeper = f"{DATA / 'play_agents.py'}:Sleeper:seconds=60"
+    with subprocess.Popen(arena_command("play", sleeper, "--first", "agent", "--seed", "1"),
+                          env={**checkout_env(), "PYTHONUNBUFFERED": "1"},
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True) as process:
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("Seed 1. You are player 2")
+        deadline = time.monotonic() + 30
+        while not (started := children_of(process.pid)):  # the agent's process, thinking
+            assert time.monotonic() < deadline, "the agent's process never started"
+            time.sleep(0.05)
+        (agent_process,) = started
+        time.sleep(0.5)
+        process.send_signal(signal.SIGINT)
+        pressed = time.monotonic()
+        out, _ = process.communicate(timeout=30)
+    assert time.monotonic() - pressed < 10  # not the 60 s the agent would think
+    assert out.rstrip().splitlines()[-1] == "Game abandoned (interrupted). Moves so far: (none)"
+    assert process.returncode == 0
+    assert not Path(f"/proc/{agent_process}").exists() or "zombie" in Path(
+        f"/proc/{agent_process}/status").read_text()

@@ -46,7 +46,7 @@ def test_a_constructor_that_fails_is_one_line_in_every_command(tmp_path: Path,
                              "RuntimeError: no weights file\n")
 
 
-@pytest.mark.parametrize("hosting", ["inline", "process"])
+@pytest.mark.parametrize("hosting", ["inline", pytest.param("process", marks=pytest.mark.slow)])
 def test_an_agents_exception_leaves_its_last_frames_in_the_log(tmp_path: Path,
                                                                hosting: str) -> None:
     spec = f"{AGENTS}:RaisesDeep"

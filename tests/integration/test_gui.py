@@ -19,8 +19,8 @@ import pytest
 
 from arena.play.gui.controller import PlayController
 from arena.play.gui.layout import Layout
-from arena.play.gui.thinker import AgentProcess
 from arena.play.human_game import HumanGame
+from arena.play.thinker import AgentProcess
 from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.notation import from_moves, parse_moves, play_moves
 from arena.search.oracle import Oracle

@@ -85,6 +85,7 @@ def test_an_answer_that_is_not_a_whole_number_is_an_illegal_move(answer: object)
     assert record.error == f"agent returned {answer!r}, expected a column number or a Choice"
 
 
+@pytest.mark.slow
 def test_whole_numbers_play_numpy_integers_included(tmp_path: Path) -> None:
     agent = KaggleFunctionAgent(lambda observation, configuration: np.int64(2))
     rng = np.random.default_rng(0)

@@ -7,8 +7,8 @@ import time
 
 import numpy as np
 
-from arena.play.gui.thinker import AgentProcess, Question
 from arena.play.human_game import AgentReply
+from arena.play.thinker import AgentProcess, Question
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
 from arena.rules.results import Termination

@@ -138,8 +138,8 @@ def test_ask_agent_turns_crashes_and_illegal_columns_into_forfeits() -> None:
     reply = ask_agent(plays_full, full, rng)
     assert reply.column is None and reply.termination == Termination.ILLEGAL_MOVE
     assert ask_agent(plays_full, session().position, rng) == AgentReply(3)
-    assert tell_new_game(crashes, Rules(), 2) == AgentReply(None, Termination.AGENT_ERROR,
-                                                            "new_game: KeyError: 'no'")
+    assert tell_new_game(crashes, Rules(), 2)[0] == AgentReply(None, Termination.AGENT_ERROR,
+                                                               "new_game: KeyError: 'no'")
 
 
 def test_the_coin_picks_the_persons_side() -> None:

@@ -15,7 +15,7 @@ LAYERS = ("rules", "system", "stats", "search", "protocol", "hosting", "kaggle",
 """arena's layers, bottom to top (docs/architecture.md)."""
 
 DEFERRED = {"arena.search.solver", "arena.search.kernels.endings", "arena.report.run_page",
-            "arena.play.gui.controller", "arena.play.gui.thinker", "arena.play.gui.window"}
+            "arena.play.gui.controller", "arena.play.thinker", "arena.play.gui.window"}
 """The only modules of the arena imported inside functions outside the commands: the solver's
 and the replay's numba kernels, matplotlib's report, pygame's window."""
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from arena.play.human_game import HumanGame, draw_human_side
+from arena.protocol.agent import Limit
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
 from arena.search.oracle import Oracle
@@ -40,6 +41,7 @@ def play_window(
     oracle: Oracle | None = None,
     show_hints: bool = False,
     echo: Callable[[str], None] = print,
+    limit: Limit | None = None,
 ) -> HumanGame:
     """Play ``agent`` (a spec string) in a window until it is closed; returns the game.
 
@@ -47,18 +49,19 @@ def play_window(
     person's side at every new game; ``seed`` seeds the coin and the agent, as in the
     terminal game. An interactive agent (``human``) makes it a game for two people at one
     window. ``oracle``, when given, offers hints (H; shown from the start with
-    ``show_hints``). ``echo`` receives one line per game.
+    ``show_hints``). ``echo`` receives one line per game. ``limit`` is the agent's limit per
+    move (None: none), enforced as in a match.
     """
     require_pygame()
     from arena.play.gui.controller import PlayController
-    from arena.play.gui.thinker import AgentProcess
     from arena.play.gui.window import GameWindow
+    from arena.play.thinker import AgentProcess
 
     coin_seed, agent_seed = (seed or np.random.SeedSequence()).spawn(2)
     coin = np.random.default_rng(coin_seed)
     humans = {1, 2} if interactive_agent else {draw_human_side(first, coin)}
     game = HumanGame(rules, humans, start)
-    thinker = None if interactive_agent else AgentProcess(agent, agent_seed)
+    thinker = None if interactive_agent else AgentProcess(agent, agent_seed, limit)
     controller = PlayController(game, thinker, agent, first, coin, oracle, echo)
     controller.show_hints = show_hints and oracle is not None
     window = None

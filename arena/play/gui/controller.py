@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from arena.play.gui.thinker import AgentProcess, Question
 from arena.play.human_game import SYMBOLS, HumanGame, draw_human_side
+from arena.play.thinker import AgentProcess, Question
 from arena.rules.board import Position
 from arena.rules.errors import describe_error
 from arena.search.oracle import Oracle

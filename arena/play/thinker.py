@@ -1,10 +1,12 @@
-"""The agent thinks in a child process, so that a long search never freezes the window.
+"""The agent thinks in a child process, so that a long search never freezes the window or
+the terminal, and Ctrl-C ends it at once.
 
 A thread alone would not do: the numba search kernels and pure-Python agents hold the GIL for
 the whole search. The agent runs in the hosting layer's child process (``ProcessHost``), and a
-background thread waits for its answer. A question the window no longer wants (the person took
-moves back, started a new game or closed the window) is abandoned by killing that process; a
-fresh one starts with the next question. What the agent prints goes to standard error.
+background thread waits for its answer. A question no longer wanted (the person took moves
+back, started a new game, closed the window or pressed Ctrl-C) is abandoned by killing that
+process; a fresh one starts with the next question. What the agent prints goes to standard
+error.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import numpy as np
 
 from arena.hosting.process import ProcessHost
 from arena.play.human_game import AgentReply, ask_agent, tell_new_game
+from arena.protocol.agent import Limit
 from arena.rules.board import Position
+from arena.runs.game import Clock
 
 
 @dataclass(frozen=True)
@@ -35,12 +39,18 @@ class AgentProcess:
     """An agent, built from ``spec`` in a child process, asked one position at a time.
 
     ``ask`` returns at once; ``poll`` gives the reply once it has come. ``seed`` seeds the
-    agent's generator. The agent has no time limit: a person waits as long as it thinks.
+    agent's generator. ``limit`` (None: none) and ``time_bank`` are its limit per move and its
+    bank for each game, enforced as in a match (a Kaggle agent without a time limit plays under
+    Kaggle's own); without a time limit a person waits as long as it thinks.
     """
 
-    def __init__(self, spec: str, seed: np.random.SeedSequence):
+    def __init__(self, spec: str, seed: np.random.SeedSequence, limit: Limit | None = None,
+                 time_bank: float | None = None):
         self.host = ProcessHost(spec, move_bound=math.inf)
         self.rng = np.random.default_rng(seed)
+        self.limit = limit or Limit()
+        self.time_bank = time_bank
+        self._clock = Clock(self.limit, time_bank)
         self._told: int | None = None  # the epoch the agent was last told of
         self._thread: threading.Thread | None = None
         self._reply: AgentReply | None = None
@@ -85,9 +95,10 @@ class AgentProcess:
         position = question.position
         reply = None
         if question.epoch != self._told:
-            reply = tell_new_game(self.host, position.rules, question.player)
+            reply, self._clock = tell_new_game(self.host, position.rules, question.player,
+                                               self.limit, self.time_bank)
             self._told = question.epoch
-        reply = reply or ask_agent(self.host, position, self.rng)
+        reply = reply or ask_agent(self.host, position, self.rng, self._clock)
         if reply.column is None:
             self._told = None  # its process may be gone: tell the next one of the game
         sys.stderr.write(self.host.take_output())
