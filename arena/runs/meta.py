@@ -137,6 +137,7 @@ def _problem(error: BaseException) -> str:
 
 
 def write_meta(directory: Path, meta: RunMeta) -> None:
-    """Write meta.json atomically."""
-    text = json.dumps(meta.to_json(), indent=2, default=str) + "\n"
+    """Write meta.json atomically, strict JSON (a number that is not finite is a bug: a
+    ValueError, never ``Infinity`` or ``NaN`` in the file)."""
+    text = json.dumps(meta.to_json(), indent=2, default=str, allow_nan=False) + "\n"
     write_atomically(RunFiles(directory).meta, text)

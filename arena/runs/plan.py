@@ -75,14 +75,13 @@ class GameSettings:
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise MatchSetupError(f"seed must be a whole number >= 0, got {self.seed!r}")
-        if self.time_per_move is not None and not self.time_per_move > 0:
-            raise MatchSetupError(
-                f"time per move must be a positive number of seconds, got {self.time_per_move}"
-            )
-        if self.time_bank is not None and not self.time_bank >= 0:
-            raise MatchSetupError(
-                f"time bank must be a number of seconds >= 0, got {self.time_bank}"
-            )
+        if self.time_per_move is not None and not (_finite(self.time_per_move)
+                                                   and self.time_per_move > 0):
+            raise MatchSetupError("time per move must be a finite number of seconds > 0, got "
+                                  f"{self.time_per_move!r}")
+        if self.time_bank is not None and not (_finite(self.time_bank) and self.time_bank >= 0):
+            raise MatchSetupError("time bank must be a finite number of seconds >= 0, got "
+                                  f"{self.time_bank!r}")
         if self.adjudicate is not None and (isinstance(self.adjudicate, bool)
                                             or not isinstance(self.adjudicate, int)
                                             or self.adjudicate < 0):
@@ -92,6 +91,12 @@ class GameSettings:
             raise MatchSetupError(
                 f"hosting {self.hosting!r}: expected one of {', '.join(HOSTINGS)}"
             )
+
+
+def _finite(value: object) -> bool:
+    """True for a finite real number (not a bool, not infinity, not NaN)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) \
+        and math.isfinite(value)
 
 
 class GameTask(NamedTuple):

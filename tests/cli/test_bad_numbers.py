@@ -1,0 +1,93 @@
+"""Numbers no run can use, refused on every surface (the commands, the API, experiment files)
+in one line before anything is written; and meta.json always strict JSON."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+import arena
+from arena.runs.meta import load_meta, write_meta
+from arena.runs.plan import MatchSetupError
+from arena.runs.request import RunRequest
+from tests.helpers.cli import invoke
+
+
+def refused(*args: str, out: Path) -> str:
+    """The one line of stderr of ``arena ARGS...``, refused with status 2 and nothing written
+    in ``out``."""
+    result = invoke(*args)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("arena: error: ")
+    assert not out.exists()
+    return result.stderr
+
+
+def strict_json(path: Path) -> object:
+    """The JSON of ``path``, read by a parser that refuses Infinity and NaN."""
+    def constant(name: str) -> object:
+        raise AssertionError(f"{path} holds {name}: not JSON")
+
+    return json.loads(path.read_text(), parse_constant=constant)
+
+
+# --------------------------------------------------------------------------- limits
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("--time-per-move", "inf", "time per move must be a finite number of seconds > 0, got inf"),
+    ("--time-per-move", "1e400", "time per move must be a finite number"),
+    ("--time-bank", "inf", "time bank must be a finite number of seconds >= 0, got inf"),
+    ("--time-bank", "Infinity", "time bank must be a finite number"),
+])
+def test_a_limit_that_is_not_finite_is_refused_by_the_commands(tmp_path: Path, option: str,
+                                                              value: str, message: str) -> None:
+    out = tmp_path / "run"
+    for command in (["match", "random", "random", "-n", "2"],
+                    ["tournament", "random", "immediate-win", "-n", "2"],
+                    ["sprt", "random", "immediate-win", "--elo0", "0", "--elo1", "10"]):
+        assert message in refused(*command, option, value, "--out", str(out), out=out)
+
+
+@pytest.mark.parametrize("key", ["time_per_move", "time_bank"])
+@pytest.mark.parametrize("value", [math.inf, -math.inf, math.nan])
+def test_a_limit_that_is_not_finite_is_refused_by_the_api(tmp_path: Path, key: str,
+                                                         value: float) -> None:
+    with pytest.raises(MatchSetupError, match="must be a finite number"):
+        arena.match("random", "random", 2, **{key: value}, out=tmp_path / "run")
+    with pytest.raises(MatchSetupError, match="must be a finite number"):
+        RunRequest(**{key: value})  # type: ignore[arg-type]
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(("where", "value"), [("[defaults]", "inf"), ("entry", "nan"),
+                                               ("entry", "-inf")])
+def test_a_limit_that_is_not_finite_is_refused_in_experiment_files(tmp_path: Path, where: str,
+                                                                  value: str) -> None:
+    entry = '[[match]]\nname = "m"\na = "random"\nb = "random"\ngames = 2\n'
+    text = (f"[defaults]\ntime_bank = {value}\n{entry}" if where == "[defaults]" else
+            f"{entry}time_per_move = {value}\n")
+    path = tmp_path / "limits.toml"
+    path.write_text(text)
+    out = tmp_path / "results"
+    line = refused("run", str(path), "--out", str(out), out=out)
+    assert line.startswith(f'arena: error: {path}: match #1 "m": time ')
+    assert "must be a finite number" in line
+
+
+def test_meta_json_is_strict_json(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert invoke("match", "random", "random", "-n", "2", "-j", "1", "--time-per-move", "5",
+                  "--time-bank", "1", "--out", str(out), "--no-report").exit_code == 0
+    data = strict_json(out / "meta.json")
+    assert isinstance(data, dict) and data["run"]["time_per_move"] == 5.0
+    meta = load_meta(out)
+    before = (out / "meta.json").read_bytes()
+    meta.run["time_per_move"] = math.inf  # a bug: never written
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        write_meta(out, meta)
+    assert (out / "meta.json").read_bytes() == before
