@@ -25,7 +25,7 @@ from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.errors import ArenaError
 from arena.rules.results import Side
 from arena.runs.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
-from arena.runs.seeds import DEFAULT_SEED, GAME_BITS
+from arena.runs.seeds import DEFAULT_SEED, GAME_BITS, MAX_SEED
 
 DEFAULT_RESULTS_DIR = Path("results") / "matches"
 
@@ -73,8 +73,12 @@ class GameSettings:
     """The ply at which games end with the result the exact solver proves (None: never)."""
 
     def __post_init__(self) -> None:
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise MatchSetupError(f"seed must be a whole number >= 0, got {self.seed!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or \
+                not 0 <= self.seed <= MAX_SEED:
+            raise MatchSetupError(
+                f"seed must be a whole number >= 0 and at most {MAX_SEED} (2**{GAME_BITS} - 1: "
+                f"a game's seed, seed * 2**{GAME_BITS} + game, fits in 64 bits), got "
+                f"{self.seed!r}")
         if self.time_per_move is not None and not (_finite(self.time_per_move)
                                                    and self.time_per_move > 0):
             raise MatchSetupError("time per move must be a finite number of seconds > 0, got "
@@ -87,6 +91,12 @@ class GameSettings:
                                             or self.adjudicate < 0):
             raise MatchSetupError(
                 f"adjudication ply must be a whole number >= 0, got {self.adjudicate!r}")
+        cells = self.rules.rows * self.rules.cols
+        if self.adjudicate is not None and self.adjudicate >= cells:
+            raise MatchSetupError(
+                f"adjudication ply {self.adjudicate}: no game on {self.rules} reaches it (its "
+                f"{cells} cells are full at ply {cells}, and the game is over); give a ply "
+                f"below {cells}")
         if self.hosting not in HOSTINGS:
             raise MatchSetupError(
                 f"hosting {self.hosting!r}: expected one of {', '.join(HOSTINGS)}"

@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 
 import arena
+from arena.rules.board import Rules
 from arena.runs.meta import load_meta, write_meta
 from arena.runs.plan import MatchSetupError
 from arena.runs.request import RunRequest
+from arena.runs.rows import load_games, read_rows
+from arena.runs.seeds import MAX_SEED
 from tests.helpers.cli import invoke
 
 
@@ -91,3 +94,56 @@ def test_meta_json_is_strict_json(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not JSON compliant"):
         write_meta(out, meta)
     assert (out / "meta.json").read_bytes() == before
+
+
+# --------------------------------------------------------------------------- seeds
+
+
+@pytest.mark.parametrize("seed", ["12345678901234567890123456789", str(MAX_SEED + 1)])
+def test_a_seed_past_the_game_seed_scheme_is_refused(tmp_path: Path, seed: str) -> None:
+    out = tmp_path / "run"
+    line = refused("match", "random", "random", "-n", "2", "--seed", seed, "--out", str(out),
+                   out=out)
+    assert f"seed must be a whole number >= 0 and at most {MAX_SEED}" in line
+    assert line.rstrip().endswith(f"got {seed}")
+    with pytest.raises(MatchSetupError, match="at most 4294967295"):
+        arena.match("random", "random", 2, seed=int(seed), out=out)
+
+
+def test_a_seed_past_the_scheme_is_refused_in_experiment_files(tmp_path: Path) -> None:
+    path = tmp_path / "seed.toml"  # TOML's integers stop at 2**63 - 1: this one fits
+    path.write_text(f'[defaults]\nseed = {MAX_SEED + 1}\n[[match]]\nname = "m"\n'
+                    'a = "random"\nb = "random"\ngames = 2\n')
+    out = tmp_path / "results"
+    assert refused("run", str(path), "--out", str(out), out=out).startswith(
+        f'arena: error: {path}: match #1 "m": seed must be a whole number >= 0 and at most')
+
+
+def test_the_largest_seed_round_trips_through_games_csv_and_meta_json(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = invoke("match", "random", "random", "-n", "3", "-j", "1", "--seed",
+                    str(MAX_SEED), "--out", str(out), "--no-report")
+    assert result.exit_code == 0, result.output
+    expected = [(MAX_SEED << 32) + game for game in range(3)]
+    assert expected[0] >= 2**63  # past a signed 64-bit integer: unsigned, and exact
+    assert [row.seed for row in read_rows(out / "games.csv")] == expected
+    assert load_games(out / "games.csv")["seed"].tolist() == expected
+    assert load_meta(out).seed == MAX_SEED and strict_json(out / "meta.json")
+    assert invoke("report", str(out)).exit_code == 0  # every row checked against the plan
+
+
+# --------------------------------------------------------------------------- adjudication
+
+
+@pytest.mark.parametrize(("board", "ply", "cells"), [((), "43", 42), ((), "42", 42),
+                                                    (("--rows", "4", "--cols", "4"), "16", 16)])
+def test_an_adjudication_ply_no_game_reaches_is_refused(tmp_path: Path, board: tuple[str, ...],
+                                                       ply: str, cells: int) -> None:
+    out = tmp_path / "run"
+    line = refused("match", "random", "random", "-n", "2", *board, "--adjudicate", ply,
+                   "--out", str(out), out=out)
+    assert f"adjudication ply {ply}: no game on " in line
+    assert f"give a ply below {cells}" in line
+    with pytest.raises(MatchSetupError, match=f"give a ply below {cells}"):
+        RunRequest(adjudicate=int(ply), rules=Rules(*(int(x) for x in board[1::2])))
+    assert RunRequest(adjudicate=cells - 1, rules=Rules(*(int(x) for x in board[1::2])))
