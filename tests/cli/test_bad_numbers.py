@@ -16,6 +16,7 @@ from arena.runs.plan import MatchSetupError
 from arena.runs.request import RunRequest
 from arena.runs.rows import load_games, read_rows
 from arena.runs.seeds import MAX_SEED
+from arena.search import solver
 from tests.helpers.cli import invoke
 
 
@@ -147,3 +148,36 @@ def test_an_adjudication_ply_no_game_reaches_is_refused(tmp_path: Path, board: t
     with pytest.raises(MatchSetupError, match=f"give a ply below {cells}"):
         RunRequest(adjudicate=int(ply), rules=Rules(*(int(x) for x in board[1::2])))
     assert RunRequest(adjudicate=cells - 1, rules=Rules(*(int(x) for x in board[1::2])))
+
+
+# --------------------------------------------------------------------------- the solver's table
+
+
+@pytest.mark.parametrize("command", [["solve", "4444"], ["accuracy", "random"], ["analyze", "."],
+                                     ["book"]], ids=lambda command: command[0])
+@pytest.mark.parametrize("size", ["100000000", "inf"])
+def test_a_table_larger_than_the_machine_is_one_line(tmp_path: Path, command: list[str],
+                                                     size: str) -> None:
+    cache = tmp_path / "cache"
+    args = [arg if arg != "." else str(tmp_path) for arg in command]
+    line = refused(*args, "--table-mb", size, "--cache", str(cache), out=cache)
+    most = solver.max_table_mb()
+    assert most is not None
+    assert line == (f"arena: error: a solver table of {float(size):.0f} MB (--table-mb) is "
+                    f"more than this machine holds: at most {most:.0f} MB, half of its "
+                    f"{2 * most:.0f} MB of memory\n")
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_a_table_the_memory_cannot_hold_now_is_one_error(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    def no_memory(bits: int) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(solver.kernels, "new_table", no_memory)
+    with pytest.raises(solver.TableSizeError, match=r"cannot allocate a solver table of 64 MB "
+                                                    r"\(--table-mb\): not enough free memory"):
+        solver.Solver(64)
+    monkeypatch.setattr(solver, "physical_memory", lambda: None)  # the system does not say
+    assert solver.max_table_mb() is None
+    assert solver.table_bits(1 << 20) == 37  # 1 TB: 2**37 rows of 8 bytes  # no cap to check: the allocation says
