@@ -180,4 +180,4 @@ def test_a_table_the_memory_cannot_hold_now_is_one_error(monkeypatch: pytest.Mon
         solver.Solver(64)
     monkeypatch.setattr(solver, "physical_memory", lambda: None)  # the system does not say
     assert solver.max_table_mb() is None
-    assert solver.table_bits(1 << 20) == 37  # 1 TB: 2**37 rows of 8 bytes  # no cap to check: the allocation says
+    assert solver.table_bits(1 << 20) == 37  # no cap to check: 1 TB, 2**37 rows of 8 bytes
