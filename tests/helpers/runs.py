@@ -36,3 +36,10 @@ class Leftmost(BaseAgent):
         return position.legal_moves()[0]
 '''
 """The source of an agent file (``FILE:Leftmost``) that runs load by path."""
+
+
+def snapshot(directory: Path) -> dict[str, bytes]:
+    """Every file under ``directory`` (hidden ones too) by relative path, with its bytes:
+    equal snapshots, nothing added, removed or changed."""
+    return {str(path.relative_to(directory)): path.read_bytes()
+            for path in sorted(directory.rglob("*")) if path.is_file()}

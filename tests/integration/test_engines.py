@@ -264,7 +264,7 @@ options = {{ colour = "red" }}
 """))
     with pytest.raises(AgentSpecError, match=r"the engine has no option 'colour' \(it declares "
                                              r"hash, style\)"):
-        play("engine:tuned", "random", 2, tmp_path, engines=table)
+        play("engine:tuned", "random", 2, tmp_path / "run", engines=table)
 
 
 def test_engines_run_in_their_own_process_whatever_the_hosting(tmp_path: Path) -> None:

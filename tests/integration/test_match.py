@@ -135,8 +135,8 @@ def test_results_are_from_agent_a_whoever_moves_first(tmp_path: Path, agents_fil
     # Leftmost against itself fills columns 1, 2 and 3, then the first mover completes the
     # diagonal 1-2-3-4 from the bottom left on ply 19.
     plan = plan_of(f"{agents_file}:Leftmost", f"{agents_file}:Leftmost", 4)
-    run = run_games(plan, tmp_path)
-    games = load_games(tmp_path / "games.csv")
+    run = run_games(plan, tmp_path / "run")
+    games = load_games(tmp_path / "run" / "games.csv")
     assert games["moves"].tolist() == ["1111112222223333334"] * 4
     assert games["result"].tolist() == ["win", "loss", "win", "loss"]
     # the first mover saw 7, 7, 7, 6, 6, 6, 5, 5, 5, 4 legal columns; the second 7, 7, 7, ...
@@ -148,8 +148,8 @@ def test_results_are_from_agent_a_whoever_moves_first(tmp_path: Path, agents_fil
 
 def test_forfeits_lose_the_game_and_the_run_goes_on(tmp_path: Path, agents_file: str) -> None:
     plan = plan_of(f"{agents_file}:Crasher", f"{agents_file}:OffBoard", 4, first="a")
-    run_games(plan, tmp_path)
-    games = load_games(tmp_path / "games.csv")
+    run_games(plan, tmp_path / "run")
+    games = load_games(tmp_path / "run" / "games.csv")
     # A plays column 1, B answers column 99 and forfeits before A's second move
     assert games["termination"].tolist() == ["illegal_move"] * 4
     assert games["result"].tolist() == ["win"] * 4
@@ -159,8 +159,8 @@ def test_forfeits_lose_the_game_and_the_run_goes_on(tmp_path: Path, agents_file:
 
 def test_a_crash_is_recorded_with_its_message(tmp_path: Path, agents_file: str) -> None:
     plan = plan_of("random", f"{agents_file}:Crasher", 2)
-    [summary] = run_games(plan, tmp_path).summaries
-    games = load_games(tmp_path / "games.csv")
+    [summary] = run_games(plan, tmp_path / "run").summaries
+    games = load_games(tmp_path / "run" / "games.csv")
     assert games["termination"].tolist() == ["agent_error"] * 2
     assert games["error"].tolist() == ["RuntimeError: lost the thread"] * 2
     assert summary.forfeits[("agent_error", "b")] == 2 and summary.wins == 2
