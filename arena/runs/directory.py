@@ -30,7 +30,12 @@ from arena.runs.meta import RunMeta, load_meta, write_meta
 from arena.runs.plan import MatchPlan
 from arena.runs.rows import COLUMNS, GameRow
 from arena.runs.validation import check_games
-from arena.system.files import UnwritableError, check_writable, write_atomically
+from arena.system.files import (
+    UnwritableError,
+    check_writable,
+    complete_length,
+    write_atomically,
+)
 
 try:
     import fcntl
@@ -258,20 +263,6 @@ def _clean(row: GameRow) -> GameRow:
     if "\n" in row.error or "\r" in row.error:
         return row._replace(error=" ".join(row.error.splitlines()))
     return row
-
-
-def complete_length(path: Path) -> int:
-    """The bytes of ``path`` up to its last newline (a last line without one is cut short)."""
-    with path.open("rb") as file:
-        end = file.seek(0, os.SEEK_END)
-        while end > 0:
-            start = max(0, end - 65536)
-            file.seek(start)
-            newline = file.read(end - start).rfind(b"\n")
-            if newline >= 0:
-                return start + newline + 1
-            end = start
-    return 0
 
 
 def sort_games(path: Path) -> None:

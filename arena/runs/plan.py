@@ -50,8 +50,9 @@ class Pairing:
     first: First = "alternate"
 
     def __post_init__(self) -> None:
-        if self.games < 1:
-            raise MatchSetupError(f"number of games must be at least 1, got {self.games}")
+        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
+            raise MatchSetupError(
+                f"number of games must be a whole number, at least 1, got {self.games!r}")
         if self.first not in FIRST_CHOICES:
             raise MatchSetupError(
                 f"first mover {self.first!r}: expected one of {', '.join(FIRST_CHOICES)}"

@@ -13,8 +13,9 @@ import arena
 from arena.rules.board import Rules
 from arena.runs.meta import load_meta, write_meta
 from arena.runs.plan import MatchSetupError
+from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
-from arena.runs.rows import load_games, read_rows
+from arena.runs.rows import read_rows
 from arena.runs.seeds import MAX_SEED
 from arena.search import solver
 from tests.helpers.cli import invoke

@@ -77,7 +77,7 @@ def test_a_report_refused_leaves_no_lock(tmp_path: Path, foreign: Path, kind: st
         assert invoke(*MATCH, "--out", str(directory)).exit_code == 0
         (directory / "meta.json").unlink()
     line = refused_and_untouched(directory, "report", str(directory))
-    assert f"{directory} holds no run" in line
+    assert f"{directory} is not a run directory: it has no" in line
 
 
 def test_a_report_adds_its_page_and_charts_and_no_lock(tmp_path: Path) -> None:

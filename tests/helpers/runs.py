@@ -8,7 +8,8 @@ from typing import Any
 
 from arena.rules.board import Rules
 from arena.runs.plan import GameSettings, MatchPlan, match_plan
-from arena.runs.rows import TIMING_COLUMNS, load_games
+from arena.runs.reading import load_games
+from arena.runs.rows import TIMING_COLUMNS
 
 
 def plan_of(a: str, b: str, games: int, *, openings: str = "none", first: str = "alternate",

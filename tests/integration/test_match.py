@@ -17,8 +17,9 @@ from arena.rules.errors import AgentSpecError
 from arena.rules.notation import format_moves, from_moves
 from arena.runs.directory import RunDirectoryError
 from arena.runs.plan import MatchSetupError
+from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
-from arena.runs.rows import load_games, read_rows
+from arena.runs.rows import read_rows
 from arena.runs.runner import run_games
 from tests.helpers.runs import games_without_timing, plan_of
 

@@ -23,7 +23,7 @@ from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, UnsupportedBoardError
 from arena.rules.notation import from_moves
 from arena.runs.plan import GameSettings, match_plan
-from arena.runs.rows import load_games
+from arena.runs.reading import load_games
 from arena.runs.runner import run_games
 from tests.helpers.brute_force_oracle import BruteForceOracle
 from tests.helpers.paths import DATA, PONS
