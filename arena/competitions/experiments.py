@@ -48,10 +48,9 @@ The whole file is checked before any game is played: an unknown key, a missing f
 of the wrong type, a bad agent spec, an agent that cannot be built or refuses its board or
 limit (every agent of every entry is built once, as a run checks its own), a duplicate name or
 a results directory holding another run is an ``ExperimentError`` naming the file, the entry
-and the problem. Entries run in the
-order matches, tournaments, SPRTs; each gets a normal run directory ``ROOT/<name>/`` (resumed
-when the experiment runs again), and ``ROOT/report.md`` lists them all, comparing results
-with their references by a chi-square test.
+and the problem. Entries run in the order matches, tournaments, SPRTs; each gets a normal run
+directory ``ROOT/<name>/`` (resumed when the experiment runs again), and ``ROOT/report.md``
+lists them all, comparing results with their references by a chi-square test.
 """
 
 from __future__ import annotations
@@ -577,10 +576,10 @@ def run_experiment(experiment: Experiment, root: Path, *, jobs: int | None = Non
     yielding each entry once it is played (its reports and the experiment's page are
     ``arena.report``'s to write).
 
-    Every entry's directory and agents are checked before the first game (``check_directories``,
-    ``check_agents``). ``jobs``, when given, is the
-    number of processes of every entry (else each entry's own). ``play`` may wrap each
-    entry's run (the CLI shows a progress bar); without it, entries run with none.
+    Every entry's directory and agents are checked before the first game
+    (``check_directories``, ``check_agents``). ``jobs``, when given, is the number of processes
+    of every entry (else each entry's own). ``play`` may wrap each entry's run (the CLI shows
+    a progress bar); without it, entries run with none.
     """
     experiment.check_directories(root)
     experiment.check_agents(jobs)

@@ -147,9 +147,9 @@ def _lock(path: Path) -> tuple[int | None, bool]:
 
 
 def existing_meta(directory: Path) -> RunMeta | None:
-    """The meta.json of the run in ``directory``, or None when it holds no run yet
-    (RunDirectoryError when it holds a run's tables without one, MetaError when it is
-    damaged)."""
+    """The meta.json of the run in ``directory``, or None when it holds no run yet: it does
+    not exist, or is empty (RunDirectoryError when it holds files but no meta.json: other
+    files, or a run's tables without it; MetaError when meta.json is damaged)."""
     files = RunFiles(directory)
     if not files.meta.exists():
         strays = sorted(path.name for path in directory.iterdir()
