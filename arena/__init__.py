@@ -3,7 +3,8 @@
 The Python API: ``arena.match(a, b, games)``, ``arena.tournament([a, b, c], games)`` and
 ``arena.sprt(a, b, elo0, elo1)`` play (agents as spec strings, objects, classes or functions)
 and return the games, the summary, and the ratings or the test's steps; their other keywords
-are the options of a ``arena.RunRequest``. ``arena.load_games(path)`` reads a run's games.csv.
+are the options of a ``arena.RunRequest``. ``arena.load_games(path)`` reads a run's games.csv,
+checked against its meta.json.
 """
 
 import importlib
@@ -11,7 +12,7 @@ import importlib
 __version__ = "0.1.0"
 
 _API = {"match": "arena.api", "tournament": "arena.api", "sprt": "arena.api",
-        "load_games": "arena.runs.rows", "RunRequest": "arena.runs.request"}
+        "load_games": "arena.runs.reading", "RunRequest": "arena.runs.request"}
 
 
 def __getattr__(name: str) -> object:

@@ -33,10 +33,10 @@ from arena.competitions.tournaments import (
 from arena.protocol.objects import register
 from arena.rules.errors import AgentSpecError
 from arena.runs.files import RunFiles
-from arena.runs.meta import RunMeta, load_meta
+from arena.runs.meta import RunMeta
 from arena.runs.progress import ProgressBar, TournamentProgressBar
+from arena.runs.reading import open_run
 from arena.runs.request import RunRequest
-from arena.runs.rows import load_games
 from arena.runs.runner import run_games
 
 if TYPE_CHECKING:
@@ -127,9 +127,9 @@ def _finish(directory: Path, keep: bool, kind: type[RunResult],
     extra = {**extra, **{name: pd.read_csv(path) for name, path in tables.items()}}
     files = {} if keep else {name: (directory / name).read_bytes() for name in KEPT_FILES
                              if (directory / name).is_file()}
-    return kind(games=load_games(run.games), summary=pd.read_csv(run.summary),
-                meta=load_meta(directory), directory=directory if keep else None,
-                _files=files, **extra)
+    reading = open_run(directory)
+    return kind(games=reading.games(), summary=pd.read_csv(run.summary), meta=reading.meta,
+                directory=directory if keep else None, _files=files, **extra)
 
 
 def _in_directory(request: RunRequest, play: Callable[[Path], dict[str, Any]],

@@ -34,8 +34,8 @@ import numpy as np
 
 from arena.protocol.agent import BaseAgent
 from arena.rules.board import Position
+from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
-from arena.runs.rows import load_games
 from arena.runs.runner import run_games
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -25,7 +25,8 @@ from arena.rules.errors import ArenaError
 from arena.rules.results import Result, Side
 from arena.runs.files import RunFiles
 from arena.runs.meta import load_meta
-from arena.runs.rows import GameRow, read_rows
+from arena.runs.reading import open_run
+from arena.runs.rows import GameRow
 from arena.search.oracle import outcome_class
 from arena.system.files import truncate_partial_line
 
@@ -151,11 +152,9 @@ def _analyse_chunk(games: Sequence[GameRow], rules: Rules, from_ply: int,
 
 
 def read_games(directory: Path) -> list[GameRow]:
-    """The games of the run in ``directory``, in game order."""
-    path = RunFiles(directory).games
-    if not path.is_file():
-        raise AnalysisError(f"{directory}: no {path.name}; give the directory of a run")
-    return sorted(read_rows(path), key=lambda game: game.game)
+    """The games of the run in ``directory``, in game order, checked as
+    ``arena.runs.reading.open_run`` checks them."""
+    return sorted(open_run(directory).rows(), key=lambda game: game.game)
 
 
 class _Appender:

@@ -21,10 +21,8 @@ import numpy as np
 from arena.analysis.scored_positions import load_set
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
-from arena.runs.files import RunFiles
-from arena.runs.meta import load_meta
 from arena.runs.openings import random_walk
-from arena.runs.rows import read_rows
+from arena.runs.reading import open_run
 
 SET_HELP = ("a shipped set (Test_L2_R1 or L2_R1), a file of move strings, random:A-B "
             "(random play stopped at A to B discs) or games:DIR[:A-B] (positions from a "
@@ -120,14 +118,16 @@ def random_play(rules: Rules, low: int, high: int, count: int, seed: int,
 
 def game_positions(directory: Path, plies: tuple[int, int] | None, count: int | None,
                    seed: int, spec: str) -> PositionSet:
-    """The distinct positions before each move of the games in ``directory``."""
-    path = RunFiles(directory).games
-    if not path.is_file():
-        raise PositionSetError(f"set {spec!r}: {path} does not exist")
-    rules = load_meta(directory).rules
+    """The distinct positions before each move of the games in ``directory`` (checked as
+    ``arena.runs.reading.open_run`` checks them)."""
+    try:
+        reading = open_run(directory)
+    except ArenaError as error:
+        raise PositionSetError(f"set {spec!r}: {error}") from None
+    rules = reading.meta.rules
     low, high = plies if plies else (0, rules.rows * rules.cols)
     found: dict[int, tuple[str, Position]] = {}
-    for moves in (row.moves for row in read_rows(path)):
+    for moves in (row.moves for row in reading.rows()):
         position = Position.empty(rules)
         for index, char in enumerate(moves):
             if low <= index <= high and not position.is_terminal:

@@ -45,11 +45,12 @@ of every entry), but for ``out`` (each entry's directory is its name), ``progres
 (``arena run --quiet``) and ``engines`` (the top-level key, for every entry).
 
 The whole file is checked before any game is played: an unknown key, a missing field, a value
-of the wrong type, a bad agent spec, a duplicate name or a results directory holding another
-run is an ``ExperimentError`` naming the file, the entry and the problem. Entries run in the
-order matches, tournaments, SPRTs; each gets a normal run directory ``ROOT/<name>/`` (resumed
-when the experiment runs again), and ``ROOT/report.md`` lists them all, comparing results
-with their references by a chi-square test.
+of the wrong type, a bad agent spec, an agent that cannot be built or refuses its board or
+limit (every agent of every entry is built once, as a run checks its own), a duplicate name or
+a results directory holding another run is an ``ExperimentError`` naming the file, the entry
+and the problem. Entries run in the order matches, tournaments, SPRTs; each gets a normal run
+directory ``ROOT/<name>/`` (resumed when the experiment runs again), and ``ROOT/report.md``
+lists them all, comparing results with their references by a chi-square test.
 """
 
 from __future__ import annotations
@@ -73,14 +74,16 @@ from arena.competitions.tournaments import (
     tournament_plan,
 )
 from arena.hosting.engines.engines_file import EnginesTable, load_engines
+from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
+from arena.runs.batches import AgentCache
 from arena.runs.directory import check_directory
 from arena.runs.files import RunFiles
 from arena.runs.openings import names_a_file
-from arena.runs.plan import MatchPlan
+from arena.runs.plan import MatchPlan, Pairing
 from arena.runs.request import RunRequest
-from arena.runs.runner import Progress, run_games
+from arena.runs.runner import Progress, check_workers, resolve_agents, run_games
 from arena.runs.summary import PairingSummary, summarize, wtl_text
 from arena.stats.elo import Homogeneity, homogeneity
 from arena.system.schema import (
@@ -182,6 +185,12 @@ class Entry:
         """Play the games the entry's directory lacks (with ``jobs`` processes, when given,
         else as the entry says); the summaries of all its games."""
         raise NotImplementedError
+
+    def agent_plan(self) -> MatchPlan:
+        """A plan holding every agent the entry may play, on each side it may play, under
+        the entry's settings: what its agents are checked with before the experiment plays
+        (its plan, where the plan needs nothing from the results directory)."""
+        return self.plan(Path())
 
     def request_with(self, jobs: int | None) -> RunRequest:
         """The entry's run options, with the command's ``jobs`` when it gives them."""
@@ -296,6 +305,16 @@ class SprtEntry(Entry):
         a, b = (x.spec(root) if isinstance(x, Ranked) else x for x in (self.a, self.b))
         return sprt_plan(a, b, self.request, max_games=self.max_games)
 
+    def agent_plan(self) -> MatchPlan:
+        """A or B against the other, where a rank stands for every agent of its tournament."""
+        settings = self.request.settings()
+        a, b = ([canonical_player(spec, settings.rules, settings.engines) for spec in
+                 ([x] if isinstance(x, str) else x.tournament.schedule.specs)]
+                for x in (self.a, self.b))
+        pairings = [Pairing(name, b[0], 1) for name in a] + [Pairing(a[0], name, 1)
+                                                             for name in b[1:]]
+        return MatchPlan(tuple(pairings), settings)
+
     def describe(self, root: Path) -> dict[str, Any] | None:
         """The run's description, None while a tournament it names is not rated."""
         if any(isinstance(x, Ranked) and not RunFiles(root / x.tournament.name).ratings.is_file()
@@ -350,6 +369,23 @@ class Experiment:
                     check_directory(root / entry.name, run)
             except ArenaError as error:
                 raise Where(self.path, entry.label).error(str(error)) from None
+
+    def check_agents(self, jobs: int | None = None) -> None:
+        """Build every agent of every entry once and check it on the entry's board and limits,
+        and its workers (``jobs``, when given, else the entry's), as a run checks its own:
+        an ExperimentError naming the file and the entry, before any game."""
+        agents = AgentCache()
+        try:
+            for entry in self.entries:
+                request = entry.request_with(jobs)
+                try:
+                    resolved = resolve_agents(entry.agent_plan(), agents)
+                    interactive = any(agent.traits.interactive for agent in resolved)
+                    check_workers(resolved, request.workers(interactive), request.backend)
+                except ArenaError as error:
+                    raise Where(self.path, entry.label).error(str(error)) from None
+        finally:
+            agents.close()
 
 
 # --------------------------------------------------------------------------- loading
@@ -540,11 +576,13 @@ def run_experiment(experiment: Experiment, root: Path, *, jobs: int | None = Non
     yielding each entry once it is played (its reports and the experiment's page are
     ``arena.report``'s to write).
 
-    Every entry's directory is checked before the first game. ``jobs``, when given, is the
-    number of processes of every entry (else each entry's own). ``play`` may wrap each
-    entry's run (the CLI shows a progress bar); without it, entries run with none.
+    Every entry's directory and agents are checked before the first game
+    (``check_directories``, ``check_agents``). ``jobs``, when given, is the number of processes
+    of every entry (else each entry's own). ``play`` may wrap each entry's run (the CLI shows
+    a progress bar); without it, entries run with none.
     """
     experiment.check_directories(root)
+    experiment.check_agents(jobs)
     for entry in experiment.entries:
         record = {"command": command, "experiment": str(experiment.path), "entry": entry.label}
 

@@ -23,7 +23,7 @@ from arena.runs.files import RunFiles
 from arena.runs.openings import load_openings
 from arena.runs.plan import MatchPlan, Pairing
 from arena.runs.request import RunRequest
-from arena.runs.rows import load_games
+from arena.runs.rows import games_table
 from arena.runs.runner import MatchRun, Progress, run_games
 from arena.runs.seeds import ratings_rng
 from arena.stats.ratings import rate
@@ -134,7 +134,7 @@ class Standings:
 def write_standings(directory: Path, anchor: str | None, seed: int) -> Standings:
     """Rate the agents of the run in ``directory`` and write ratings.csv and crosstable.csv
     (replacing them: they are derived from games.csv)."""
-    games = load_games(RunFiles(directory).games)
+    games = games_table(RunFiles(directory).games)  # the run has just checked and written it
     ratings = rate(games, anchor=anchor, rng=ratings_rng(seed), bootstrap=BOOTSTRAP)
     table = crosstable(games, list(ratings["agent"]))
     files = RunFiles(directory)

@@ -26,13 +26,12 @@ from arena.report import charts
 from arena.report.blunders import blunder_section
 from arena.report.markdown import markdown_table
 from arena.rules.errors import ArenaError
-from arena.rules.results import Result, Side
+from arena.rules.results import Result
 from arena.runs.directory import RunDirectory, RunDirectoryError
 from arena.runs.files import RunFiles
-from arena.runs.meta import RunMeta, load_meta
-from arena.runs.rows import COLUMNS
+from arena.runs.meta import RunMeta
+from arena.runs.reading import NoRunError, RunReading, open_run
 from arena.runs.summary import current_summary, seeds_line, summarize, summary_csv
-from arena.runs.validation import check_games
 from arena.stats.elo import wilson
 from arena.stats.ratings import RATING_COLUMNS
 from arena.system.files import write_atomically
@@ -43,17 +42,12 @@ __all__ = [
 ]
 
 _TEXT = ("agent_a", "agent_b", "first", "result", "termination")
-_REQUIRED_NUMBERS = ("plies", "time_a", "time_b", "turns_a", "turns_b")
-_USED = (*_TEXT, *_REQUIRED_NUMBERS, "nodes_a", "nodes_b")
+_USED = (*_TEXT, "plies", "time_a", "time_b", "turns_a", "turns_b", "nodes_a", "nodes_b")
 """The columns of games.csv the report reads; moves, openings and errors stay on disk."""
 
 
-class NoRunError(ArenaError):
-    """A directory that holds no run: no games.csv, or not one game in it."""
-
-
 class MalformedRunError(ArenaError):
-    """A run table the report cannot read: not CSV, missing columns, unknown values."""
+    """A table of a run the report cannot read: not CSV, or missing columns."""
 
 
 @dataclass(frozen=True)
@@ -96,37 +90,14 @@ def _require(table: pd.DataFrame, columns: Iterable[str], path: Path) -> None:
         raise MalformedRunError(f"{path} lacks column(s) {', '.join(missing)}")
 
 
-def _check_values(games: pd.DataFrame, path: Path) -> None:
-    for column in (*_REQUIRED_NUMBERS, "nodes_a", "nodes_b"):
-        try:
-            games[column] = pd.to_numeric(games[column])
-        except ValueError as error:
-            raise MalformedRunError(f"{path}: column {column}: {error}") from None
-    blank = [c for c in _REQUIRED_NUMBERS if games[c].isna().any()]
-    if blank:
-        raise MalformedRunError(f"{path}: column {blank[0]} has empty values")
-    for column, allowed in (("result", set(Result)), ("first", set(Side))):
-        bad = sorted(set(games[column]) - allowed)
-        if bad:
-            raise MalformedRunError(
-                f"{path}: column {column} holds {bad[0]!r}; expected one of "
-                f"{', '.join(sorted(allowed))}"
-            )
-
-
-def _read_games(path: Path) -> pd.DataFrame:
-    header = _read_csv(path, nrows=0)
-    if header.columns.empty:
-        raise NoRunError(f"{path} holds no games yet")
-    _require(header, COLUMNS, path)
+def _read_games(reading: RunReading) -> pd.DataFrame:
+    """The checked rows' columns the report uses, with each game's score and first mover."""
     # Parsed as categories, then turned into objects that share one string per value: a
     # million-game run costs 8 bytes a row per text column, not a string a row.
-    games = _read_csv(path, usecols=list(_USED), dtype={c: "category" for c in _TEXT})
-    if games.empty:
-        raise NoRunError(f"{path} holds no games yet")
+    with reading.open_games() as file:
+        games = pd.read_csv(file, usecols=list(_USED), dtype={c: "category" for c in _TEXT})
     for column in _TEXT:
         games[column] = games[column].astype(object).fillna("")
-    _check_values(games, path)
     for column in ("plies", "turns_a", "turns_b"):  # a byte a game, not eight
         games[column] = pd.to_numeric(games[column], downcast="integer")
     a_first = games["first"] == "a"
@@ -150,35 +121,28 @@ def _read_optional(path: Path, columns: Sequence[str]) -> pd.DataFrame | None:
 
 
 def load_run(run_dir: Path) -> Run:
-    """Read a run directory (locked by the caller); NoRunError if it holds no games. Nothing
-    in it is written.
+    """Read a run directory (locked by the caller), checked as a resume checks it
+    (``arena.runs.reading.open_run``: NoRunError without a game, MetaError, GamesTableError
+    naming the first row that does not fit). Nothing in it is written.
 
-    games.csv is trusted as the run left it (its digest is in meta.json beside summary.csv's);
-    otherwise every row is checked against the run's plan (GamesTableError names the first
-    that does not fit) and the summary is computed afresh from it.
+    summary.csv is read while it and games.csv are what the run wrote (their digests are in
+    meta.json); otherwise the summary is computed afresh from the checked rows.
     """
-    directory = Path(run_dir)
-    files = RunFiles(directory)
-    for path in (files.games, files.meta):
-        if not path.is_file():
-            what = "does not exist" if not directory.exists() else \
-                f"holds no run (no {path.name})"
-            raise NoRunError(f"{directory} {what}")
-    meta = load_meta(directory)
+    reading = open_run(run_dir)
+    files = reading.files
     summary_types = {"agent_a": str, "agent_b": str, "elo_model": str}
-    if current_summary(files, meta):
+    if current_summary(files, reading.meta):
         summary = _read_csv(files.summary, dtype=summary_types)
     else:
-        check_games(files.games, meta.plan())
-        text = summary_csv(summarize(files.games))
+        text = summary_csv(summarize(files.games, reading.length))
         summary = pd.read_csv(io.StringIO(text), dtype=summary_types)
     return Run(
-        directory=directory,
-        games=_read_games(files.games),
+        directory=reading.directory,
+        games=_read_games(reading),
         summary=summary,
         ratings=_read_optional(files.ratings, RATING_COLUMNS),
         sprt=_read_optional(files.sprt, ("games", "llr", "lower", "upper")),
-        meta=meta,
+        meta=reading.meta,
     )
 
 
@@ -441,7 +405,7 @@ def write_report(run_dir: Path) -> Path:
     """Write the charts and report.md into ``run_dir`` (locked meanwhile); return report.md's
     path."""
     if not Path(run_dir).is_dir():
-        raise NoRunError(f"{run_dir} does not exist")
+        raise NoRunError(f"{run_dir} is not a run directory: it does not exist")
     with RunDirectory(Path(run_dir), create=False):
         try:
             run = load_run(Path(run_dir))

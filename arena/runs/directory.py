@@ -30,7 +30,12 @@ from arena.runs.meta import RunMeta, load_meta, write_meta
 from arena.runs.plan import MatchPlan
 from arena.runs.rows import COLUMNS, GameRow
 from arena.runs.validation import check_games
-from arena.system.files import UnwritableError, check_writable, write_atomically
+from arena.system.files import (
+    UnwritableError,
+    check_writable,
+    complete_length,
+    write_atomically,
+)
 
 try:
     import fcntl
@@ -55,14 +60,17 @@ class RunDirectory:
     """A run directory claimed by this process: created if need be, and locked for as long as
     the ``with`` block lasts, so that no other run (nor report) writes into it meanwhile.
 
-    A directory this process created is removed again if the block fails before anything but
-    the lock was written into it.
+    The lock file is removed at the end of the block if this process made it (one that was
+    there before stays, as it was), so a command leaves no file behind but what it wrote; a
+    directory this process created is removed again if the block fails before anything else
+    was written into it.
     """
 
     def __init__(self, path: Path, create: bool = True):
         self.path = path
         self.create = create
         self._fd: int | None = None
+        self._made_lock = False
         self._created = False
 
     @property
@@ -77,29 +85,24 @@ class RunDirectory:
                 self._created = not self.path.exists()
                 self.path.mkdir(parents=True, exist_ok=True)
             check_writable(self.path, "a run")
-            self._fd = os.open(RunFiles(self.path).lock, os.O_RDWR | os.O_CREAT, 0o644)
+            while self._fd is None:
+                self._fd, self._made_lock = _lock(RunFiles(self.path).lock)
         except OSError as error:
             raise RunDirectoryError(f"{where}: {error.strerror or error}") from None
         except UnwritableError as error:
             raise RunDirectoryError(f"{where}: {error.reason}") from None
-        if fcntl is not None:
-            try:
-                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(self._fd)
-                self._fd = None
-                raise RunDirectoryError(f"{self.path} is in use by another run (or report); "
-                                        "wait for it to finish") from None
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  traceback: TracebackType | None) -> None:
         if self._fd is not None:
+            if self._made_lock:  # removed while still held: see _lock
+                with suppress(OSError):
+                    RunFiles(self.path).lock.unlink()
             os.close(self._fd)  # releases the lock
             self._fd = None
         if error is not None and self._created:
             with suppress(OSError):
-                RunFiles(self.path).lock.unlink()
                 self.path.rmdir()  # only if nothing else was written
 
     def read_meta(self) -> RunMeta | None:
@@ -111,17 +114,52 @@ class RunDirectory:
         write_meta(self.path, meta)
 
 
+def _lock(path: Path) -> tuple[int | None, bool]:
+    """Open the lock file ``path`` (made if missing) and lock it: its descriptor and whether
+    this call made the file; (None, False) if the file was removed meanwhile by the process
+    that held it (try again). RunDirectoryError if another process holds it.
+
+    A process removes a lock file it made while it still holds it; another process that
+    opened the file before then gets its lock on a file no longer there, and must see it."""
+    try:
+        fd, made = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644), True
+    except FileExistsError:
+        try:
+            fd, made = os.open(path, os.O_RDWR), False
+        except FileNotFoundError:
+            return None, False
+    if fcntl is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise RunDirectoryError(f"{path.parent} is in use by another run (or report); "
+                                    "wait for it to finish") from None
+    try:
+        current = os.stat(path)
+    except FileNotFoundError:
+        current = None
+    held = os.fstat(fd)
+    if current is None or (current.st_dev, current.st_ino) != (held.st_dev, held.st_ino):
+        os.close(fd)
+        return None, False
+    return fd, made
+
+
 def existing_meta(directory: Path) -> RunMeta | None:
-    """The meta.json of the run in ``directory``, or None when it holds no run yet
-    (RunDirectoryError when it holds a run's tables without one, MetaError when it is
-    damaged)."""
+    """The meta.json of the run in ``directory``, or None when it holds no run yet: it does
+    not exist, or is empty (RunDirectoryError when it holds files but no meta.json: other
+    files, or a run's tables without it; MetaError when meta.json is damaged)."""
     files = RunFiles(directory)
     if not files.meta.exists():
-        strays = [path.name for path in (files.games, files.summary) if path.exists()]
+        strays = sorted(path.name for path in directory.iterdir()
+                        if path.name != files.LOCK) if directory.is_dir() else []
         if strays:
+            shown = ", ".join(strays[:3]) + (f" and {len(strays) - 3} more"
+                                              if len(strays) > 3 else "")
             raise RunDirectoryError(
-                f"{directory} holds {', '.join(strays)} but no {files.META}: not a run this "
-                "command can resume; give another --out")
+                f"{directory} holds {shown} but no {files.META}: not a run this command can "
+                "resume, and a new run needs a new or empty directory; give another --out")
         return None
     return load_meta(directory)
 
@@ -225,20 +263,6 @@ def _clean(row: GameRow) -> GameRow:
     if "\n" in row.error or "\r" in row.error:
         return row._replace(error=" ".join(row.error.splitlines()))
     return row
-
-
-def complete_length(path: Path) -> int:
-    """The bytes of ``path`` up to its last newline (a last line without one is cut short)."""
-    with path.open("rb") as file:
-        end = file.seek(0, os.SEEK_END)
-        while end > 0:
-            start = max(0, end - 65536)
-            file.seek(start)
-            newline = file.read(end - start).rfind(b"\n")
-            if newline >= 0:
-                return start + newline + 1
-            end = start
-    return 0
 
 
 def sort_games(path: Path) -> None:

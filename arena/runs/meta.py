@@ -98,10 +98,17 @@ def load_meta(directory: Path) -> RunMeta:
         raise MetaError(f"{path}: cannot read it: {error}") from None
     try:
         meta = _parse(data)
-        missing = [name for name in meta.plan().specs if name not in meta.agents]
+        plan = meta.plan()
+        missing = [name for name in plan.specs if name not in meta.agents]
         if missing:
             raise ValueError(f"agent {missing[0]!r} of the run is not recorded")
-    except (KeyError, TypeError, ValueError) as error:  # ArenaErrors are ValueErrors
+        drifted = [(key, value) for key, value in plan.describe().items()
+                   if meta.run.get(key) != value]
+        if drifted:
+            key, value = drifted[0]
+            raise ValueError(f"the run's {key} is {json.dumps(meta.run.get(key))}, but its "
+                             f"description makes it {json.dumps(value)}")
+    except (KeyError, IndexError, TypeError, ValueError) as error:  # ArenaErrors: ValueErrors
         raise MetaError(f"{path}: damaged: {_problem(error)}; remove the directory or give "
                         "another --out") from None
     return meta
@@ -137,6 +144,7 @@ def _problem(error: BaseException) -> str:
 
 
 def write_meta(directory: Path, meta: RunMeta) -> None:
-    """Write meta.json atomically."""
-    text = json.dumps(meta.to_json(), indent=2, default=str) + "\n"
+    """Write meta.json atomically, strict JSON (a number that is not finite is a bug: a
+    ValueError, never ``Infinity`` or ``NaN`` in the file)."""
+    text = json.dumps(meta.to_json(), indent=2, default=str, allow_nan=False) + "\n"
     write_atomically(RunFiles(directory).meta, text)

@@ -25,7 +25,7 @@ from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.errors import ArenaError
 from arena.rules.results import Side
 from arena.runs.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
-from arena.runs.seeds import DEFAULT_SEED, GAME_BITS
+from arena.runs.seeds import DEFAULT_SEED, GAME_BITS, MAX_SEED
 
 DEFAULT_RESULTS_DIR = Path("results") / "matches"
 
@@ -50,8 +50,9 @@ class Pairing:
     first: First = "alternate"
 
     def __post_init__(self) -> None:
-        if self.games < 1:
-            raise MatchSetupError(f"number of games must be at least 1, got {self.games}")
+        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
+            raise MatchSetupError(
+                f"number of games must be a whole number, at least 1, got {self.games!r}")
         if self.first not in FIRST_CHOICES:
             raise MatchSetupError(
                 f"first mover {self.first!r}: expected one of {', '.join(FIRST_CHOICES)}"
@@ -73,25 +74,40 @@ class GameSettings:
     """The ply at which games end with the result the exact solver proves (None: never)."""
 
     def __post_init__(self) -> None:
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise MatchSetupError(f"seed must be a whole number >= 0, got {self.seed!r}")
-        if self.time_per_move is not None and not self.time_per_move > 0:
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or \
+                not 0 <= self.seed <= MAX_SEED:
             raise MatchSetupError(
-                f"time per move must be a positive number of seconds, got {self.time_per_move}"
-            )
-        if self.time_bank is not None and not self.time_bank >= 0:
-            raise MatchSetupError(
-                f"time bank must be a number of seconds >= 0, got {self.time_bank}"
-            )
+                f"seed must be a whole number >= 0 and at most {MAX_SEED} (2**{GAME_BITS} - 1: "
+                f"a game's seed, seed * 2**{GAME_BITS} + game, fits in 64 bits), got "
+                f"{self.seed!r}")
+        if self.time_per_move is not None and not (_finite(self.time_per_move)
+                                                   and self.time_per_move > 0):
+            raise MatchSetupError("time per move must be a finite number of seconds > 0, got "
+                                  f"{self.time_per_move!r}")
+        if self.time_bank is not None and not (_finite(self.time_bank) and self.time_bank >= 0):
+            raise MatchSetupError("time bank must be a finite number of seconds >= 0, got "
+                                  f"{self.time_bank!r}")
         if self.adjudicate is not None and (isinstance(self.adjudicate, bool)
                                             or not isinstance(self.adjudicate, int)
                                             or self.adjudicate < 0):
             raise MatchSetupError(
                 f"adjudication ply must be a whole number >= 0, got {self.adjudicate!r}")
+        cells = self.rules.rows * self.rules.cols
+        if self.adjudicate is not None and self.adjudicate >= cells:
+            raise MatchSetupError(
+                f"adjudication ply {self.adjudicate}: no game on {self.rules} reaches it (its "
+                f"{cells} cells are full at ply {cells}, and the game is over); give a ply "
+                f"below {cells}")
         if self.hosting not in HOSTINGS:
             raise MatchSetupError(
                 f"hosting {self.hosting!r}: expected one of {', '.join(HOSTINGS)}"
             )
+
+
+def _finite(value: object) -> bool:
+    """True for a finite real number (not a bool, not infinity, not NaN)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) \
+        and math.isfinite(value)
 
 
 class GameTask(NamedTuple):

@@ -2,7 +2,7 @@
 
 A game's row in games.csv says who played (agent A and B, who moved first), the moves, the
 result from A's point of view and how the game ended; the board comes from the run's
-meta.json.
+meta.json. Every row is checked against the run before it is shown (``arena.runs.reading``).
 """
 
 from __future__ import annotations
@@ -14,15 +14,10 @@ from pathlib import Path
 
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
-from arena.rules.notation import parse_moves, play_moves
+from arena.rules.notation import parse_moves
 from arena.rules.results import Side
-from arena.runs.files import RunFiles
-from arena.runs.meta import load_meta
-from arena.runs.rows import GameRow, read_rows
-
-
-class NotARunError(ArenaError):
-    """A directory that holds no readable games.csv."""
+from arena.runs.reading import open_run
+from arena.runs.rows import GameRow
 
 
 class UnknownGameError(ArenaError):
@@ -71,34 +66,15 @@ class RecordedGame:
 
 def load_recorded_games(directory: Path, games: Sequence[int] | None = None
                         ) -> list[RecordedGame]:
-    """The games of a run directory (all of them, or the indices ``games``) in that order."""
-    directory = Path(directory)
-    files = RunFiles(directory)
-    path = files.games
-    for needed in (files.games, files.meta):
-        if not needed.is_file():
-            what = "does not exist" if not directory.exists() else f"has no {needed.name}"
-            raise NotARunError(f"{directory} is not a run directory: it {what}")
-    try:
-        rows = {row.game: row for row in read_rows(path)}
-    except (ArenaError, ValueError) as error:
-        raise NotARunError(f"{path} cannot be read as a games table: {error}") from None
-    if not rows:
-        raise NotARunError(f"{path} holds no games yet")
-    rules = load_meta(directory).rules
+    """The games of a run directory (all of them, or the indices ``games``) in that order,
+    read as ``arena.runs.reading.open_run`` checks them."""
+    reading = open_run(directory)
+    rows = {row.game: row for row in reading.rows()}
+    rules = reading.meta.rules
     wanted = sorted(rows) if games is None else list(games)
     missing = [game for game in wanted if game not in rows]
     if missing:
         raise UnknownGameError(
             f"game {missing[0]} is not in {directory}: it holds {len(rows)} game(s), "
             f"numbered {min(rows)} to {max(rows)}")
-    return [_recorded(rows[game], rules, path) for game in wanted]
-
-
-def _recorded(row: GameRow, rules: Rules, path: Path) -> RecordedGame:
-    game = RecordedGame(row, rules)
-    try:
-        play_moves(Position.empty(rules), game.columns, row.moves)
-    except ArenaError as error:
-        raise NotARunError(f"{path}, game {game.game}: {error}") from None
-    return game
+    return [RecordedGame(rows[game], rules) for game in wanted]

@@ -1,10 +1,12 @@
 """The rows of games.csv: one ``GameRow`` per game, built once from a played game
 (``GameRow.of_game``), written as text by the csv module and read back typed
-(``GameRow.from_csv``, ``read_rows``) or as a DataFrame (``load_games``)."""
+(``GameRow.from_csv``, ``read_rows``) or as a DataFrame (``games_table``), up to a given
+length (a reader stops at the last complete line: ``arena.runs.reading``)."""
 
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -13,6 +15,7 @@ from arena.rules.errors import ArenaError
 from arena.rules.results import Result, Side, Termination
 from arena.runs.game import GameRecord
 from arena.runs.plan import GameTask
+from arena.system.files import open_prefix
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -93,16 +96,15 @@ def read_header(path: Path, reader: Iterator[list[str]]) -> bool:
     """Read the header: False for an empty file, GamesTableError for unexpected columns."""
     header = next(reader, None)
     if header is not None and tuple(header) != COLUMNS:
-        raise GamesTableError(
-            f"{path}: unexpected columns {','.join(header)}; expected {','.join(COLUMNS)}"
-        )
+        raise GamesTableError(f"{path} cannot be read as a games table: unexpected columns "
+                              f"{','.join(header)}; expected {','.join(COLUMNS)}")
     return header is not None
 
 
-def read_rows(path: Path) -> Iterator[GameRow]:
-    """Every row of a games.csv, in file order; GamesTableError names a row that does not
-    parse."""
-    with path.open(newline="", encoding="utf-8") as file:
+def read_rows(path: Path, length: int | None = None) -> Iterator[GameRow]:
+    """Every row of a games.csv (of its first ``length`` bytes), in file order;
+    GamesTableError names a row that does not parse."""
+    with io.TextIOWrapper(open_prefix(path, length), encoding="utf-8", newline="") as file:
         reader = csv.reader(file)
         if not read_header(path, reader):
             return
@@ -113,8 +115,9 @@ def read_rows(path: Path) -> Iterator[GameRow]:
                 raise GamesTableError(f"{path}, line {reader.line_num}: {error}") from None
 
 
-def load_games(path: Path) -> pd.DataFrame:
-    """games.csv as a DataFrame sorted by game index, with proper dtypes.
+def games_table(path: Path, length: int | None = None) -> pd.DataFrame:
+    """games.csv (its first ``length`` bytes) as a DataFrame sorted by game index, with
+    proper dtypes, read as it is (``arena.runs.reading.load_games`` checks it first).
 
     Move strings and openings stay strings (``""`` for none), agents, first mover, result and
     termination are categories, ``pair`` and the node counts nullable integers (``<NA>`` where
@@ -125,10 +128,11 @@ def load_games(path: Path) -> pd.DataFrame:
     dtypes: dict[str, str] = {"opening": "str", "moves": "str", "error": "str", "pair": "Int64",
                               "nodes_a": "Int64", "nodes_b": "Int64",
                               **dict.fromkeys(CATEGORIES, "category")}
-    table = pd.read_csv(
-        path,
-        dtype=dtypes,
-        keep_default_na=False,
-        na_values={"pair": [""], "nodes_a": [""], "nodes_b": [""]},
-    )
+    with open_prefix(path, length) as file:
+        table = pd.read_csv(
+            file,
+            dtype=dtypes,
+            keep_default_na=False,
+            na_values={"pair": [""], "nodes_a": [""], "nodes_b": [""]},
+        )
     return table.sort_values("game", ignore_index=True)

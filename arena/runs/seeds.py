@@ -25,6 +25,9 @@ DEFAULT_SEED = 42
 
 GAME_BITS = 32
 """Game indices fit in the low bits of a game's seed."""
+MAX_SEED = (1 << (64 - GAME_BITS)) - 1
+"""The largest run seed: every game's seed then fits in 64 bits (an unsigned integer column
+of games.csv read by pandas, exact in meta.json and games.csv alike)."""
 
 OPENINGS_KEY = (1,)
 """The spawn key of the random openings' stream."""

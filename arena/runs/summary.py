@@ -193,10 +193,11 @@ def wtl_text(counts: Sequence[int]) -> str:
     return f"[{', '.join(map(str, counts))}]"
 
 
-def summarize(games_csv: Path) -> list[PairingSummary]:
-    """One summary per pairing of a games.csv, in the order of the pairings' first games."""
+def summarize(games_csv: Path, length: int | None = None) -> list[PairingSummary]:
+    """One summary per pairing of a games.csv (of its first ``length`` bytes), in the order of
+    the pairings' first games."""
     pairings: dict[tuple[str, str], PairingSummary] = {}
-    for row in read_rows(games_csv):
+    for row in read_rows(games_csv, length):
         summary = pairings.get((row.agent_a, row.agent_b))
         if summary is None:
             summary = pairings[(row.agent_a, row.agent_b)] = PairingSummary(

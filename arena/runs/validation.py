@@ -5,7 +5,8 @@ first mover and opening; a result and a termination from the known sets; numbers
 belong; and a move string that replays legally from the opening to exactly that ending: a
 line by the last move for ``four_in_a_row``, a full board for ``board_full``, a game still
 going for a forfeit, with the result that follows; and for ``adjudicated``, a game still going
-at the run's adjudication ply, with any result. The move strings are replayed in bulk by a
+at the run's adjudication ply, with any result (in a run that adjudicates, no other game goes
+past that ply). The move strings are replayed in bulk by a
 numba kernel (``arena.search.kernels.endings``), so a run of a million games is checked in seconds.
 """
 
@@ -140,10 +141,10 @@ def _check_row(path: Path, line: int, row: list[str], plan: MatchPlan,
         raise bad(f"moves {moves!r} do not start with the opening {opening!r}")
     if _whole(plies) != len(moves):
         raise bad(f"plies {plies!r} is not the number of moves ({len(moves)})")
-    if termination == Termination.ADJUDICATED:
-        problem = _adjudication_problem(plan.settings.adjudicate, opening, moves)
-        if problem:
-            raise bad(problem)
+    problem = _adjudication_problem(plan.settings.adjudicate, opening, moves,
+                                    termination == Termination.ADJUDICATED)
+    if problem:
+        raise bad(problem)
     time_a, time_b, nodes_a, nodes_b, turns_a, turns_b = numbers
     for name, value in (("time_a", time_a), ("time_b", time_b)):
         if not _seconds(value):
@@ -155,13 +156,19 @@ def _check_row(path: Path, line: int, row: list[str], plan: MatchPlan,
     return game, moves, Claim(Side(first), Result(result), Termination(termination))
 
 
-def _adjudication_problem(ply: int | None, opening: str, moves: str) -> str:
-    """What is wrong with a game adjudicated after ``moves`` ('' if nothing)."""
+def _adjudication_problem(ply: int | None, opening: str, moves: str, adjudicated: bool) -> str:
+    """What is wrong with a game that ended after ``moves``, ``adjudicated`` or not, in a run
+    that adjudicates at ``ply`` (None: never) ('' if nothing): an adjudicated game ends at
+    that ply (or its longer opening's end), any other before it or there."""
     if ply is None:
-        return "the game was adjudicated, but this run does not adjudicate"
+        return "the game was adjudicated, but this run does not adjudicate" if adjudicated \
+            else ""
     due = max(ply, len(opening))
-    if len(moves) != due:
+    if adjudicated and len(moves) != due:
         return f"the game was adjudicated after {len(moves)} plies, not at ply {due}"
+    if not adjudicated and len(moves) > due:
+        return (f"the game went on to {len(moves)} plies, past this run's adjudication at "
+                f"ply {due}")
     return ""
 
 

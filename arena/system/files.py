@@ -1,12 +1,15 @@
 """Writing files safely: atomic replacement under unique temporary names, digests, torn last
-lines cut, and a check that a directory can be written before any work is done for it."""
+lines cut (or left unread: a file's first bytes opened as a file), and a check that a directory
+can be written before any work is done for it."""
 
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import tempfile
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from arena.rules.errors import ArenaError
 
@@ -69,21 +72,52 @@ def file_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-def truncate_partial_line(path: Path) -> None:
-    """Cut a last line that lacks its newline (an append cut short by a kill or a crash)."""
-    with path.open("r+b") as file:
-        size = file.seek(0, os.SEEK_END)
-        end = size
+def complete_length(path: Path) -> int:
+    """The bytes of ``path`` up to its last newline (a last line without one is cut short)."""
+    with path.open("rb") as file:
+        end = file.seek(0, os.SEEK_END)
         while end > 0:
             start = max(0, end - 65536)
             file.seek(start)
-            chunk = file.read(end - start)
-            newline = chunk.rfind(b"\n")
+            newline = file.read(end - start).rfind(b"\n")
             if newline >= 0:
-                keep = start + newline + 1
-                break
+                return start + newline + 1
             end = start
-        else:
-            keep = 0
-        if keep < size:
-            file.truncate(keep)
+    return 0
+
+
+def truncate_partial_line(path: Path) -> None:
+    """Cut a last line that lacks its newline (an append cut short by a kill or a crash)."""
+    keep = complete_length(path)
+    if keep < path.stat().st_size:
+        os.truncate(path, keep)
+
+
+class _Prefix(io.RawIOBase):
+    """The first bytes of a binary file, read as a file of their own."""
+
+    def __init__(self, file: BinaryIO, length: int):
+        self._file = file
+        self._left = length
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._file.read(min(len(buffer), self._left))
+        buffer[:len(data)] = data
+        self._left -= len(data)
+        return len(data)
+
+    def close(self) -> None:
+        self._file.close()
+        super().close()
+
+
+def open_prefix(path: Path, length: int | None = None) -> BinaryIO:
+    """``path`` opened to read its first ``length`` bytes (all of it with None): what a reader
+    of a file being appended to reads up to its last complete line."""
+    file = path.open("rb")
+    if length is None:
+        return file
+    return io.BufferedReader(_Prefix(file, length), buffer_size=1 << 20)

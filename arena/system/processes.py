@@ -1,5 +1,5 @@
-"""Processes: how many cores this process may use, and child Pythons that import this very
-arena, wherever it was imported from."""
+"""Processes: how many cores this process may use, the machine's memory, and child Pythons that
+import this very arena, wherever it was imported from."""
 
 from __future__ import annotations
 
@@ -28,3 +28,11 @@ def available_cores() -> int:
 def worker_count(jobs: int | None) -> int:
     """``jobs`` processes, or by default one per available core."""
     return jobs if jobs is not None else available_cores()
+
+
+def physical_memory() -> int | None:
+    """The machine's memory in bytes (None where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not POSIX, or no such name
+        return None

@@ -17,7 +17,8 @@ from arena.cli.match import match_command
 from arena.rules.results import Result as GameResult
 from arena.rules.results import Side, Termination
 from arena.runs.progress import ProgressBar
-from arena.runs.rows import GameRow, load_games
+from arena.runs.reading import load_games
+from arena.runs.rows import GameRow
 from arena.runs.seeds import DEFAULT_SEED
 from tests.helpers.cli import arena_command, checkout_env, invoke
 from tests.helpers.runs import games_without_timing

@@ -8,7 +8,8 @@ from typing import Any
 
 from arena.rules.board import Rules
 from arena.runs.plan import GameSettings, MatchPlan, match_plan
-from arena.runs.rows import TIMING_COLUMNS, load_games
+from arena.runs.reading import load_games
+from arena.runs.rows import TIMING_COLUMNS
 
 
 def plan_of(a: str, b: str, games: int, *, openings: str = "none", first: str = "alternate",
@@ -36,3 +37,10 @@ class Leftmost(BaseAgent):
         return position.legal_moves()[0]
 '''
 """The source of an agent file (``FILE:Leftmost``) that runs load by path."""
+
+
+def snapshot(directory: Path) -> dict[str, bytes]:
+    """Every file under ``directory`` (hidden ones too) by relative path, with its bytes:
+    equal snapshots, nothing added, removed or changed."""
+    return {str(path.relative_to(directory)): path.read_bytes()
+            for path in sorted(directory.rglob("*")) if path.is_file()}

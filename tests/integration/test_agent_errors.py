@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena.runs.plan import GameSettings, match_plan
-from arena.runs.rows import load_games
+from arena.runs.reading import load_games
 from arena.runs.runner import run_games
 from tests.helpers.cli import invoke
 from tests.helpers.paths import DATA

@@ -24,6 +24,7 @@ from arena.runs.files import RunFiles
 from arena.runs.meta import AgentRecord, RunMeta, write_meta
 from arena.runs.plan import GameSettings, MatchPlan, Pairing
 from arena.runs.rows import COLUMNS, GameRow
+from arena.runs.seeds import game_seed
 from arena.search.solver import solve
 from tests.helpers.cli import invoke
 
@@ -34,22 +35,28 @@ MISSED_WIN = "12121272"
 SMALL = Rules(4, 5, 4)  # a draw; the edge columns lose at once: column scores -1 0 0 0 -1
 
 
-def write_run(directory: Path, games: list[tuple[str, str, str, str]], rules: Rules,
-              opening: int = 0) -> None:
-    """A run directory with games (agent_a, agent_b, first, moves), the first ``opening``
-    moves of each an opening, and its meta.json."""
+def write_run(directory: Path, games: list[tuple[str, str, str, str]], rules: Rules) -> None:
+    """A run directory with games (agent_a, agent_b, first, moves), each the one game of a
+    pairing of its own (so that each has its first mover), ended as its moves end (an
+    unfinished game is the side to move's forfeit), and its meta.json: a run that passes the
+    checks of ``arena.runs.reading``."""
     directory.mkdir(parents=True)
-    plan = MatchPlan(tuple(Pairing(a, b, 1) for a, b in dict.fromkeys(
-        (agent_a, agent_b) for agent_a, agent_b, _, _ in games)), GameSettings(rules))
+    plan = MatchPlan(tuple(Pairing(a, b, 1, first) for a, b, first, _ in games),  # type: ignore[arg-type]
+                     GameSettings(rules))
     record = AgentRecord("tests:Agent", {}, {}, "inline", True, "test")
     write_meta(directory, RunMeta(plan.describe(), dict.fromkeys(plan.specs, record), []))
     with (directory / "games.csv").open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(COLUMNS)
         for index, (agent_a, agent_b, first, moves) in enumerate(games):
-            row = GameRow(index, None, index, agent_a, agent_b, Side(first), moves[:opening],
-                          moves, Result.LOSS, Termination.FOUR_IN_A_ROW, len(moves), 0.0, 0.0,
-                          None, None, 4, 4, "")
+            final = from_moves(moves, rules)
+            winner = final.winner or (0 if final.is_full else 3 - final.side_to_move)
+            termination = (Termination.FOUR_IN_A_ROW if final.won else Termination.BOARD_FULL
+                           if final.is_full else Termination.AGENT_ERROR)
+            row = GameRow(index, None, game_seed(plan.settings.seed, index), agent_a, agent_b,
+                          Side(first), "", moves, Result.of_winner(winner, 1 if first == "a"
+                                                                    else 2),
+                          termination, len(moves), 0.0, 0.0, None, None, 4, 4, "")
             writer.writerow(["" if v is None else v for v in row])
 
 

@@ -12,7 +12,7 @@ import arena
 from arena.rules.board import Position
 from arena.rules.errors import AgentSpecError
 from arena.runs.plan import GameSettings, MatchSetupError, match_plan
-from arena.runs.rows import load_games
+from arena.runs.reading import load_games
 from arena.runs.runner import run_games
 
 

@@ -32,8 +32,8 @@ from arena.rules.errors import AgentSpecError, UnsupportedBoardError
 from arena.rules.notation import from_moves
 from arena.rules.results import Termination
 from arena.runs.plan import GameSettings, MatchPlan, Pairing, match_plan
+from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
-from arena.runs.rows import load_games
 from arena.runs.runner import MatchRun, run_games
 from tests.helpers.cli import invoke
 from tests.helpers.paths import ENGINES, ROOT
@@ -264,7 +264,7 @@ options = {{ colour = "red" }}
 """))
     with pytest.raises(AgentSpecError, match=r"the engine has no option 'colour' \(it declares "
                                              r"hash, style\)"):
-        play("engine:tuned", "random", 2, tmp_path, engines=table)
+        play("engine:tuned", "random", 2, tmp_path / "run", engines=table)
 
 
 def test_engines_run_in_their_own_process_whatever_the_hosting(tmp_path: Path) -> None:

@@ -13,8 +13,8 @@ import pytest
 from arena.protocol.players import canonical_player
 from arena.rules.errors import AgentSpecError
 from arena.runs.plan import GameSettings, MatchPlan, Pairing, match_plan
+from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
-from arena.runs.rows import load_games
 from arena.runs.runner import run_games
 from tests.helpers.cli import arena_command, checkout_env, invoke
 from tests.helpers.paths import DATA

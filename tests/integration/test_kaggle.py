@@ -16,8 +16,8 @@ from arena.rules.board import Rules
 from arena.rules.notation import from_moves
 from arena.runs.game import play_game
 from arena.runs.plan import GameSettings, match_plan
+from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
-from arena.runs.rows import load_games
 from arena.runs.runner import run_games
 from tests.helpers.cli import checkout_env, invoke
 from tests.helpers.paths import DATA

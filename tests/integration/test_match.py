@@ -17,8 +17,9 @@ from arena.rules.errors import AgentSpecError
 from arena.rules.notation import format_moves, from_moves
 from arena.runs.directory import RunDirectoryError
 from arena.runs.plan import GameSettings, MatchSetupError, match_plan
+from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
-from arena.runs.rows import load_games, read_rows
+from arena.runs.rows import read_rows
 from arena.runs.runner import run_games
 from tests.helpers.runs import games_without_timing, plan_of
 
@@ -149,8 +150,8 @@ def test_results_are_from_agent_a_whoever_moves_first(tmp_path: Path, agents_fil
     # Leftmost against itself fills columns 1, 2 and 3, then the first mover completes the
     # diagonal 1-2-3-4 from the bottom left on ply 19.
     plan = plan_of(f"{agents_file}:Leftmost", f"{agents_file}:Leftmost", 4)
-    run = run_games(plan, tmp_path)
-    games = load_games(tmp_path / "games.csv")
+    run = run_games(plan, tmp_path / "run")
+    games = load_games(tmp_path / "run" / "games.csv")
     assert games["moves"].tolist() == ["1111112222223333334"] * 4
     assert games["result"].tolist() == ["win", "loss", "win", "loss"]
     # the first mover saw 7, 7, 7, 6, 6, 6, 5, 5, 5, 4 legal columns; the second 7, 7, 7, ...
@@ -162,8 +163,8 @@ def test_results_are_from_agent_a_whoever_moves_first(tmp_path: Path, agents_fil
 
 def test_forfeits_lose_the_game_and_the_run_goes_on(tmp_path: Path, agents_file: str) -> None:
     plan = plan_of(f"{agents_file}:Crasher", f"{agents_file}:OffBoard", 4, first="a")
-    run_games(plan, tmp_path)
-    games = load_games(tmp_path / "games.csv")
+    run_games(plan, tmp_path / "run")
+    games = load_games(tmp_path / "run" / "games.csv")
     # A plays column 1, B answers column 99 and forfeits before A's second move
     assert games["termination"].tolist() == ["illegal_move"] * 4
     assert games["result"].tolist() == ["win"] * 4
@@ -174,8 +175,8 @@ def test_forfeits_lose_the_game_and_the_run_goes_on(tmp_path: Path, agents_file:
 
 def test_a_crash_is_recorded_with_its_message(tmp_path: Path, agents_file: str) -> None:
     plan = plan_of("random", f"{agents_file}:Crasher", 2)
-    [summary] = run_games(plan, tmp_path).summaries
-    games = load_games(tmp_path / "games.csv")
+    [summary] = run_games(plan, tmp_path / "run").summaries
+    games = load_games(tmp_path / "run" / "games.csv")
     assert games["termination"].tolist() == ["agent_error"] * 2
     assert games["error"].tolist() == ["RuntimeError: lost the thread"] * 2
     assert summary.forfeits[("agent_error", "b")] == 2 and summary.wins == 2
@@ -304,8 +305,8 @@ def test_dask_gives_the_same_games_as_local_workers(tmp_path: Path) -> None:
 def test_an_agent_needs_nothing_but_choose(tmp_path: Path, agents_file: str,
                                            hosting: str) -> None:
     settings = GameSettings(seed=5, hosting=hosting)  # type: ignore[arg-type]
-    run_games(match_plan(f"{agents_file}:OnlyChoose", "random", 2, settings), tmp_path)
-    games = load_games(tmp_path / "games.csv")
+    run_games(match_plan(f"{agents_file}:OnlyChoose", "random", 2, settings), tmp_path / "run")
+    games = load_games(tmp_path / "run" / "games.csv")
     assert set(games["termination"]) <= {"four_in_a_row", "board_full"}, games["error"][0]
 
 
@@ -313,6 +314,6 @@ def test_a_full_column_is_named_as_move_strings_name_it(tmp_path: Path,
                                                        agents_file: str) -> None:
     """games.csv's error column counts columns from 1, as its moves column does."""
     plan = plan_of(f"{agents_file}:FirstColumn", f"{agents_file}:FirstColumn", 1)
-    run_games(plan, tmp_path)
-    (error,) = load_games(tmp_path / "games.csv")["error"]
+    run_games(plan, tmp_path / "run")
+    (error,) = load_games(tmp_path / "run" / "games.csv")["error"]
     assert error == "column 1 is full in position 111111 (the agent returned 0)"

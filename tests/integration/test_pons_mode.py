@@ -23,7 +23,7 @@ from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, UnsupportedBoardError
 from arena.rules.notation import from_moves
 from arena.runs.plan import GameSettings, match_plan
-from arena.runs.rows import load_games
+from arena.runs.reading import load_games
 from arena.runs.runner import run_games
 from tests.helpers.brute_force_oracle import BruteForceOracle
 from tests.helpers.paths import DATA, PONS
@@ -163,7 +163,7 @@ def test_pons_plays_perfectly_from_the_test_set_s_won_positions(fake_solver: Pat
 def test_pons_refuses_other_boards_before_the_run(fake_solver: Path, tmp_path: Path) -> None:
     with pytest.raises(AgentSpecError, match="Pascal Pons' solver plays only the 6x7 connect 4 "
                                              "board, not 5x6 connect 4"):
-        run_games(match_plan(SPEC, "random", 2, GameSettings(Rules(5, 6, 4))), tmp_path)
+        run_games(match_plan(SPEC, "random", 2, GameSettings(Rules(5, 6, 4))), tmp_path / "run")
 
 
 def test_pons_specs_are_named_and_fingerprinted_by_the_binary(tmp_path: Path) -> None:

@@ -8,7 +8,8 @@ import pandas as pd
 
 from arena.rules.results import Result, Side, Termination
 from arena.runs.plan import GameSettings, match_plan
-from arena.runs.rows import GameRow, load_games, read_rows
+from arena.runs.reading import load_games
+from arena.runs.rows import GameRow, read_rows
 from arena.runs.runner import run_games
 
 

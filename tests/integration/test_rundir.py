@@ -21,8 +21,9 @@ from arena.runs.directory import (
 from arena.runs.files import RunFiles
 from arena.runs.meta import MetaError, RunMeta, load_meta, write_meta
 from arena.runs.plan import GameSettings, match_plan
+from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
-from arena.runs.rows import COLUMNS, TIMING_COLUMNS, load_games
+from arena.runs.rows import COLUMNS, TIMING_COLUMNS, games_table
 from arena.runs.runner import run_games
 from arena.system.files import write_atomically
 from tests.helpers.cli import arena_command, checkout_env
@@ -61,7 +62,7 @@ def test_error_messages_stay_on_one_line(tmp_path: Path) -> None:
     with GamesTable(tmp_path / "games.csv", plan) as table:
         table.append([row._replace(error='ValueError: bad\nthing, "x"')])
     assert (tmp_path / "games.csv").read_text().count("\n") == 2
-    assert load_games(tmp_path / "games.csv")["error"][0] == 'ValueError: bad thing, "x"'
+    assert games_table(tmp_path / "games.csv")["error"][0] == 'ValueError: bad thing, "x"'
 
 
 def test_a_directory_is_claimed_by_one_process_at_a_time(tmp_path: Path) -> None:

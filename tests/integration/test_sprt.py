@@ -24,8 +24,8 @@ from arena.competitions.sprt import (
 from arena.runs.directory import RunDirectoryError
 from arena.runs.openings import load_openings
 from arena.runs.plan import GameSettings, MatchPlan, Pairing
+from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
-from arena.runs.rows import load_games
 from arena.runs.runner import run_games
 from arena.stats.elo import NELO_SCALE, pentanomial, sprt_bounds, sprt_llr
 from tests.helpers.runs import LEFTMOST_AGENT, games_without_timing

@@ -22,8 +22,9 @@ from arena.competitions.tournaments import (
 )
 from arena.runs.plan import MatchPlan, Pairing
 from arena.runs.progress import TournamentProgressBar
+from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
-from arena.runs.rows import GameRow, load_games
+from arena.runs.rows import GameRow
 from arena.runs.runner import run_games
 from arena.stats.elo import elo_from_score
 from tests.helpers.cli import invoke

@@ -1,0 +1,121 @@
+"""A run directory opened for reading: checked as a resume checks it, and never written.
+
+``open_run`` is how every command that only reads a run (``arena report``, ``show``, ``export
+html``, ``analyze``, ``accuracy --set games:DIR``) and the API's ``load_games`` open it:
+meta.json through ``load_meta``, then every row of games.csv through ``check_games`` against the
+plan meta.json describes, so a damaged run is one error naming the file (and the line), not a
+report of the wrong games. A last line without its newline (a write cut short by a kill) is
+left unread, as a resume would cut it; the reader does not cut it (it writes nothing), and
+running the command that made the run again repairs the file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
+
+import numpy as np
+
+from arena.rules.errors import ArenaError
+from arena.runs.files import RunFiles
+from arena.runs.meta import RunMeta, load_meta
+from arena.runs.rows import GameRow, GamesTableError, games_table, read_rows
+from arena.runs.validation import check_games
+from arena.system.files import complete_length, open_prefix
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+class NoRunError(ArenaError):
+    """A directory that holds no run: it does not exist, lacks games.csv or meta.json, or holds
+    not one game yet."""
+
+
+@dataclass(frozen=True)
+class RunReading:
+    """A run as a reader sees it: meta.json loaded, and the rows of games.csv up to its last
+    complete line (``length`` bytes), every one checked against the run's plan."""
+
+    directory: Path
+    meta: RunMeta
+    length: int
+    finished: np.ndarray  # the games the rows hold, by index
+    inode: tuple[int, int]  # games.csv's device and inode when it was checked
+
+    @property
+    def files(self) -> RunFiles:
+        """The run's files."""
+        return RunFiles(self.directory)
+
+    def rows(self) -> Iterator[GameRow]:
+        """The checked rows, in file order."""
+        self._same_file()
+        return read_rows(self.files.games, self.length)
+
+    def games(self) -> pd.DataFrame:
+        """The checked rows as a DataFrame sorted by game, with proper dtypes (see
+        ``arena.runs.rows.games_table``)."""
+        self._same_file()
+        return games_table(self.files.games, self.length)
+
+    def open_games(self) -> BinaryIO:
+        """games.csv opened to read the checked rows' bytes (the header first)."""
+        self._same_file()
+        return open_prefix(self.files.games, self.length)
+
+    def _same_file(self) -> None:
+        """Refuse a games.csv replaced since it was checked (a run that ended meanwhile
+        sorts it anew)."""
+        if _identity(self.files.games) != self.inode:
+            raise _replaced(self.files.games)
+
+
+def open_run(directory: Path | str) -> RunReading:
+    """The run in ``directory``, checked as a resume checks it, without writing anything:
+    NoRunError if there is no run with a game, MetaError for a damaged meta.json,
+    GamesTableError naming the line of the first row that does not fit the run."""
+    directory = Path(directory)
+    files = RunFiles(directory)
+    for needed in (files.games, files.meta):
+        if not needed.is_file():
+            what = "does not exist" if not directory.exists() else f"has no {needed.name}"
+            raise NoRunError(f"{directory} is not a run directory: it {what}")
+    meta = load_meta(directory)
+    before = _identity(files.games)
+    length = complete_length(files.games)
+    try:
+        finished = check_games(files.games, meta.plan(), length)
+    except GamesTableError:
+        if _identity(files.games) != before:
+            raise _replaced(files.games) from None
+        raise
+    if not finished.any():
+        raise NoRunError(f"{files.games} holds no games yet")
+    return RunReading(directory, meta, length, finished, before)
+
+
+def load_games(path: Path | str) -> pd.DataFrame:
+    """A run's games.csv as a DataFrame sorted by game index, with proper dtypes, once every
+    row is checked against the run's meta.json beside it (``open_run``); a last line cut
+    short by a kill is left out."""
+    path = Path(path)
+    if path.name != RunFiles.GAMES:
+        raise NoRunError(f"{path}: load_games reads a run's {RunFiles.GAMES} (checked "
+                         f"against the {RunFiles.META} beside it)")
+    return open_run(path.parent).games()
+
+
+def _replaced(path: Path) -> GamesTableError:
+    """The error of a games.csv replaced while it was read."""
+    return GamesTableError(f"{path} was replaced while it was read (a run was writing it); "
+                           "run the same command again")
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    """The device and inode of ``path`` (a file replaced atomically gets a new inode)."""
+    status = os.stat(path)
+    return status.st_dev, status.st_ino
