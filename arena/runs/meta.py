@@ -9,6 +9,7 @@ compared key by key; its board, seed and game count are read from it once, here.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -51,7 +52,8 @@ class RunMeta:
     openings: list[str] | None = None
     """The move strings of an openings file, kept so the run can be resumed without it."""
     summary: dict[str, str] | None = field(default=None)
-    """The digests of games.csv and summary.csv when the run last wrote them."""
+    """The digests of games.csv, summary.csv and the run's description when the run last
+    wrote them."""
 
     @property
     def rules(self) -> Rules:
@@ -70,6 +72,12 @@ class RunMeta:
         """The games the run plans."""
         games: int = self.run["games"]
         return games
+
+    def description_digest(self) -> str:
+        """A digest of the run's description (kept in ``summary`` when the run ends, so that
+        a reader knows the description is the one the games were played under)."""
+        text = json.dumps(self.run, sort_keys=True, allow_nan=False)
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def plan(self) -> MatchPlan:
         """The plan the description stands for."""

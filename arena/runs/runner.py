@@ -219,7 +219,7 @@ def run_games(
             write_summary(summaries, files.summary)
             record.update(ended=_now(), games_played=played)
             meta.ended = record["ended"]
-            meta.summary = summary_fingerprint(files)
+            meta.summary = summary_fingerprint(files, meta)
             directory.write_meta(meta)
     finally:
         if pool is not None:

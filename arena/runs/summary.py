@@ -220,16 +220,18 @@ def write_summary(summaries: list[PairingSummary], path: Path) -> None:
     write_atomically(path, summary_csv(summaries))
 
 
-def summary_fingerprint(files: RunFiles) -> dict[str, str]:
-    """The digests of games.csv and summary.csv, kept in meta.json: summary.csv is current
-    (and untouched) only while both still match."""
-    return {path.name: file_digest(path) for path in (files.games, files.summary)}
+def summary_fingerprint(files: RunFiles, meta: RunMeta) -> dict[str, str]:
+    """The digests of games.csv, summary.csv and the run's description, kept in meta.json:
+    summary.csv is current (and untouched), and games.csv the run's own, only while they
+    still match."""
+    return {**{path.name: file_digest(path) for path in (files.games, files.summary)},
+            "run": meta.description_digest()}
 
 
 def current_summary(files: RunFiles, meta: RunMeta) -> bool:
     """True if summary.csv is the one written from games.csv as it is now."""
     return (meta.summary is not None and files.summary.is_file()
-            and meta.summary == summary_fingerprint(files))
+            and meta.summary == summary_fingerprint(files, meta))
 
 
 @dataclass(frozen=True)

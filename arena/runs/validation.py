@@ -56,6 +56,20 @@ class _Pending:
         self.claims.append(claim)
 
 
+def held_games(path: Path, total: int) -> np.ndarray:
+    """The mask of the games a games.csv the run wrote holds (its rows trusted, not checked:
+    only the game index of each is read)."""
+    finished = np.zeros(total, dtype=bool)
+    with path.open("rb") as file:
+        file.readline()  # the header
+        indices = [int(line[:line.index(b",")]) for line in file if line.endswith(b"\n")]
+    try:
+        finished[indices] = True
+    except IndexError:
+        raise GamesTableError(f"{path}: a game index past the run's {total} games") from None
+    return finished
+
+
 def check_games(path: Path, plan: MatchPlan, length: int | None = None) -> np.ndarray:
     """Check every row of ``path`` (its first ``length`` bytes) against ``plan``; the mask of
     the games it holds.

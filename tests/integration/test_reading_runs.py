@@ -207,3 +207,28 @@ def test_readers_and_writers_agree_on_the_rows_they_hold(finished: Path) -> None
     plan = load_meta(finished).plan()
     with GamesTable(finished / "games.csv", plan) as table:
         assert table.finished.tolist() == open_run(finished).finished.tolist()
+
+
+def test_a_run_as_it_left_itself_is_read_without_a_new_check(
+        finished: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """games.csv and the description are what the run left (their digests in meta.json): the
+    rows are trusted; a byte changed in either is checked again, and refused."""
+    run = tmp_path / "run"
+    shutil.copytree(finished, run)
+
+    def no_check(*args: object) -> None:
+        raise AssertionError("checked again")
+
+    monkeypatch.setattr("arena.runs.reading.check_games", no_check)
+    reading = open_run(run)
+    assert reading.finished.sum() == GAMES and len(reading.games()) == GAMES
+    meta = run / "meta.json"
+    meta.write_text(meta.read_text().replace('"seed": 3', '"seed": 4'))
+    with pytest.raises(AssertionError, match="checked again"):
+        open_run(run)
+    shutil.copy(finished / "meta.json", meta)
+    open_run(run)
+    with (run / "games.csv").open("a") as games:
+        games.write("\n")
+    with pytest.raises(AssertionError, match="checked again"):
+        open_run(run)
