@@ -66,7 +66,7 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
     from arena.protocol.labels import short_names
     from arena.protocol.registry import make_agent
     from arena.report.analysis_charts import accuracy_chart
-    from arena.report.charts import save
+    from arena.report.style import save
     for spec in agents:
         make_agent(spec)  # a bad spec fails before anything is solved
     count = positions
@@ -92,7 +92,7 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
             choices.extend(rows)
     table = write_results(out, summaries, choices)
     labels = short_names(list(table["agent"]))
-    save(accuracy_chart(table, labels), out / CHART_FILE)
+    save(accuracy_chart(table, labels), out / Path(CHART_FILE).stem)
     _print_summaries(summaries)
     click.echo(f"Output      {out}")
 

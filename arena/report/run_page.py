@@ -11,7 +11,7 @@ import io
 import math
 import typing
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -25,12 +25,14 @@ from arena.protocol.labels import depth_family, short_names
 from arena.report import charts
 from arena.report.blunders import blunder_section
 from arena.report.markdown import markdown_table
+from arena.report.style import save
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result
 from arena.runs.directory import RunDirectory, RunDirectoryError
 from arena.runs.files import RunFiles
 from arena.runs.meta import RunMeta
 from arena.runs.reading import NoRunError, RunReading, open_run
+from arena.runs.request import ChartOptions
 from arena.runs.summary import current_summary, seeds_line, summarize, summary_csv
 from arena.stats.elo import wilson
 from arena.stats.ratings import RATING_COLUMNS
@@ -60,6 +62,7 @@ class Run:
     ratings: pd.DataFrame | None
     sprt: pd.DataFrame | None
     meta: RunMeta
+    charts: ChartOptions = field(default_factory=ChartOptions)
 
     @cached_property
     def agents(self) -> list[str]:
@@ -354,10 +357,21 @@ def _terminations_section(games: pd.DataFrame) -> list[str]:
 
 
 def _with_chart(lines: list[str], run: Run, kind: str, alt: str, figure: Figure) -> list[str]:
-    """The section's lines followed by its chart, written as the run's chart of ``kind``."""
-    path = RunFiles(run.directory).chart(kind)
-    charts.save(figure, path)
-    return [*lines, "", f"![{alt}]({path.name})"]
+    """The section's lines followed by its chart, written as the run's chart of ``kind`` in
+    every format asked for: shown as its PNG (else its SVG), the others linked."""
+    written = save(figure, RunFiles(run.directory).chart(kind).with_suffix(""),
+                   run.charts.formats, run.charts.dpi)
+    return [*lines, "", *chart_lines(alt, [path.name for path in written])]
+
+
+def chart_lines(alt: str, names: Sequence[str]) -> list[str]:
+    """A chart on the page: its PNG or SVG shown, its vector files linked."""
+    shown = next((n for n in names if n.endswith(".png")), None) or next(
+        (n for n in names if n.endswith(".svg")), None)
+    links = [f"[{name.rpartition('.')[2].upper()}]({name})" for name in names
+             if name.endswith((".svg", ".pdf"))]
+    return [*([f"![{alt}]({shown})"] if shown else []),
+            *([f"{alt}: " + ", ".join(links)] if links else [])]
 
 
 def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
@@ -384,7 +398,8 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
     if not series.empty:
         yield _with_chart(["## Strength against depth"], run, "depth",
                           "Strength against search depth",
-                          charts.depth_chart(series, ylabel, percent))
+                          charts.sweep_chart(series.rename(columns={"depth": "value_of"}),
+                                             "search depth (plies)", ylabel, percent))
     yield _with_chart(["## Cost per move"], run, "cost", "Milliseconds and nodes per move",
                       charts.cost_chart(cost_per_move(games, agents), labels))
     yield _with_chart(["## Game length and the first player's advantage"], run, "length",
@@ -401,14 +416,14 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
         yield _with_chart(blunders[0], run, "blunders", "Blunders by phase", blunders[1])
 
 
-def write_report(run_dir: Path) -> Path:
-    """Write the charts and report.md into ``run_dir`` (locked meanwhile); return report.md's
-    path."""
+def write_report(run_dir: Path, options: ChartOptions | None = None) -> Path:
+    """Write the charts (in ``options``' formats and resolution; default PNG) and report.md
+    into ``run_dir`` (locked meanwhile); return report.md's path."""
     if not Path(run_dir).is_dir():
         raise NoRunError(f"{run_dir} is not a run directory: it does not exist")
     with RunDirectory(Path(run_dir), create=False):
         try:
-            run = load_run(Path(run_dir))
+            run = replace(load_run(Path(run_dir)), charts=options or ChartOptions())
             rated = [] if run.ratings is None else [str(agent) for agent in run.ratings["agent"]]
             labels = short_names([*run.agents, *rated])
             page = "\n\n".join("\n".join(section) for section in _sections(run, labels))
