@@ -36,7 +36,7 @@ from arena.runs.files import RunFiles
 from arena.runs.meta import RunMeta
 from arena.runs.progress import ProgressBar, TournamentProgressBar
 from arena.runs.reading import open_run
-from arena.runs.request import RunRequest
+from arena.runs.request import DEFAULT_DPI, ChartOptions, RunRequest, parse_formats
 from arena.runs.runner import run_games
 
 if TYPE_CHECKING:
@@ -57,21 +57,24 @@ class RunResult:
     directory: Path | None  # None when nothing was kept on disk
     _files: dict[str, bytes] = field(default_factory=dict, repr=False)
 
-    def write_report(self, directory: str | Path | None = None) -> Path:
-        """Write the charts and report.md (into the run's directory, or ``directory`` for a
-        run kept in memory: the run's files are written there too); the page's path."""
+    def write_report(self, directory: str | Path | None = None, *,
+                     formats: str | Sequence[str] = ("png",), dpi: int = DEFAULT_DPI) -> Path:
+        """Write the charts (``formats``: png, svg and/or pdf; ``dpi`` for PNG) and report.md
+        (into the run's directory, or ``directory`` for a run kept in memory: the run's files
+        are written there too); the page's path."""
         from arena.report.run_page import write_report
 
+        charts = ChartOptions(parse_formats(formats), dpi)
         if directory is None:
             if self.directory is None:
                 raise ValueError("this run was kept in memory: give the report a directory")
-            return write_report(self.directory)
+            return write_report(self.directory, charts)
         target = Path(directory)
         if target != self.directory:
             target.mkdir(parents=True, exist_ok=True)
             for name, data in self._files.items():
                 (target / name).write_bytes(data)
-        return write_report(target)
+        return write_report(target, charts)
 
 
 @dataclass

@@ -88,7 +88,7 @@ def match_command(agent_a: str, agent_b: str, games: int, request: RunRequest,
                         lambda progress: run_games(plan, directory, request, progress=progress,
                                                    command=command_record()), ProgressBar)
     _print_run(run)
-    finish_run(run.directory, not no_report)
+    finish_run(run.directory, not no_report, request.charts())
 
 
 def _print_run(run: MatchRun) -> None:

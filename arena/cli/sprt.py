@@ -127,4 +127,4 @@ def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: fl
     warning = repeated_games_warning(run.summary)
     if warning:
         click.echo(f"arena: warning: {warning}", err=True)
-    finish_run(run.directory, not no_report)
+    finish_run(run.directory, not no_report, request.charts())

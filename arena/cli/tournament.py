@@ -121,4 +121,4 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, ancho
                                                          command=command_record()),
                          TournamentProgressBar)
     click.echo(format_tournament(done))
-    finish_run(directory, not no_report)
+    finish_run(directory, not no_report, request.charts())

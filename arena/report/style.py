@@ -109,7 +109,8 @@ def save(chart: Figure, stem: Path, formats: Sequence[str] = ("png",), dpi: int 
         handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         os.close(handle)
         try:
-            chart.savefig(name, dpi=dpi, format=kind, metadata=_metadata(kind))
+            with matplotlib.rc_context(STYLE):  # SVG and PDF font settings apply when saving
+                chart.savefig(name, dpi=dpi, format=kind, metadata=_metadata(kind))
             os.chmod(name, FILE_MODE)
             os.replace(name, path)
         finally:

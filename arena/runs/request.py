@@ -10,6 +10,7 @@ surface spells a field differently, the field's docstring says so.
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ DEFAULT_DPI = 120
 MAX_DPI = 1200
 
 
-def parse_formats(text: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+def parse_formats(text: str | Sequence[str]) -> tuple[str, ...]:
     """``png,svg,pdf`` (or a list of them) as a tuple of formats, checked: at least one, each
     known, none twice."""
     items = text.split(",") if isinstance(text, str) else list(text)
