@@ -2,7 +2,8 @@
 
 Agents are spec strings (``"negamax:depth=4"``), agent objects, agent classes or plain
 functions (``f(position, rng)``, or Kaggle's ``f(observation, configuration)``), also defined in
-a notebook; ``(name, agent)`` names one. Every other keyword is an option of the run: a field of
+a notebook; ``(name, agent)`` names one (a spec string too): the name is its label in every
+table, chart and page. Every other keyword is an option of the run: a field of
 ``arena.runs.request.RunRequest`` (``seed``, ``openings``, ``time_per_move``, ``jobs``,
 ``out``, ...), the same options the commands take; a ``RunRequest`` may also be given whole.
 The result holds the games as a DataFrame with proper dtypes, the summary (and for a
@@ -94,23 +95,27 @@ class SprtResult(RunResult):
     conclusion: str = ""
 
 
-def _players(agents: Sequence[Any]) -> list[str]:
-    """Spec strings for agents given as strings, objects, classes, functions or (name, agent)."""
+def _players(agents: Sequence[Any]) -> tuple[list[str], dict[str, str]]:
+    """Spec strings for agents given as strings, objects, classes, functions or (name, agent),
+    and the names given (spec as given -> name)."""
     specs: list[str] = []
+    names: dict[str, str] = {}
     objects: dict[str, Any] = {}
     for agent in agents:
-        if isinstance(agent, str):
-            specs.append(agent)
-            continue
         name, source = agent if isinstance(agent, tuple) and len(agent) == 2 and isinstance(
             agent[0], str) else (None, agent)
-        spec = register(source, name)
-        if objects.setdefault(spec, source) is not source:
-            taken = spec.partition(":")[2]
-            raise AgentSpecError(f"two different agents are both called {taken!r}: give each "
-                                 "a name, e.g. (\"mine-d4\", agent)")
+        if isinstance(source, str):
+            spec = source
+        else:
+            spec = register(source, name)
+            if objects.setdefault(spec, source) is not source:
+                taken = spec.partition(":")[2]
+                raise AgentSpecError(f"two different agents are both called {taken!r}: give "
+                                     "each a name, e.g. (\"mine-d4\", agent)")
+        if name is not None:
+            names[spec] = name
         specs.append(spec)
-    return specs
+    return specs, names
 
 
 def _request(request: RunRequest | None, options: dict[str, Any]) -> RunRequest:
@@ -156,8 +161,8 @@ def match(a: Any, b: Any, games: int = 100, request: RunRequest | None = None,
     defaults to every core, ``out`` to no directory at all, ``progress`` to a progress bar
     (tqdm's notebook bar in Jupyter).
     """
-    request = _request(request, options)
-    spec_a, spec_b = _players([a, b])
+    (spec_a, spec_b), names = _players([a, b])
+    request = _request(request, options).with_labels(names)
     plan = request.match_plan(spec_a, spec_b, games)
 
     def play(directory: Path) -> dict[str, Any]:
@@ -177,8 +182,9 @@ def tournament(agents: Sequence[Any], games: int = 100, request: RunRequest | No
     ``anchor`` is the agent rated 0 (default: random when it plays, else the field's mean);
     ``options`` as for ``match``.
     """
-    request = _request(request, options)
-    plan = tournament_plan(_players(agents), games, request, gauntlet)
+    specs, names = _players(agents)
+    request = _request(request, options).with_labels(names)
+    plan = tournament_plan(specs, games, request, gauntlet)
 
     def play(directory: Path) -> dict[str, Any]:
         with TournamentProgressBar(enabled=request.progress) as bar:
@@ -205,8 +211,9 @@ def sprt(a: Any, b: Any, elo0: float, elo1: float, request: RunRequest | None = 
     openings default to random:8).
     """
     test = SprtTest(elo0, elo1, **{k: v for k, v in options.items() if k in TEST_FIELDS})
-    request = _request(request, {k: v for k, v in options.items() if k not in TEST_FIELDS})
-    spec_a, spec_b = _players([a, b])
+    (spec_a, spec_b), names = _players([a, b])
+    request = _request(request, {k: v for k, v in options.items() if k not in TEST_FIELDS}
+                       ).with_labels(names)
     plan = sprt_plan(spec_a, spec_b, request, max_games=max_games)
 
     def play(directory: Path) -> dict[str, Any]:

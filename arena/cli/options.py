@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +15,7 @@ from arena.cli.status import BROKEN_AGENT
 from arena.rules.board import Rules
 
 if TYPE_CHECKING:
-    from arena.runs.request import ChartOptions
+    from arena.runs.request import ChartOptions, RunRequest
 
 
 def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -85,6 +85,30 @@ def parse_formats_option(text: str) -> tuple[str, ...]:
         return parse_formats(text)
     except MatchSetupError as error:
         raise click.BadParameter(str(error), param_hint="--format") from None
+
+
+def name_agents(request: RunRequest, specs: Sequence[str], labels: Sequence[str]
+                ) -> RunRequest:
+    """``request`` with the agents named by --label WHICH=NAME (WHICH: A, B, ... or 1, 2,
+    ...: the agents in the order typed); a bad one is click's usage error (exit 2)."""
+    from arena.runs.plan import MatchSetupError
+
+    names = {}
+    for text in labels:
+        which, equals, name = text.partition("=")
+        which = which.strip()
+        index = (int(which) - 1 if which.isdigit() else
+                 ord(which.upper()) - ord("A") if len(which) == 1 and which.isalpha() else -1)
+        if not equals or not 0 <= index < len(specs):
+            raise click.BadParameter(
+                f"{text!r}: expected WHICH=NAME, WHICH one of "
+                f"{', '.join(chr(ord('A') + i) for i in range(min(len(specs), 26)))} (the "
+                "agents in the order given) or their positions 1, 2, ...", param_hint="--label")
+        names[specs[index]] = name
+    try:
+        return request.with_labels(names)
+    except MatchSetupError as error:
+        raise click.BadParameter(str(error), param_hint="--label") from None
 
 
 def write_run_report(directory: Path, charts: ChartOptions | None = None) -> None:
@@ -180,6 +204,11 @@ def run_options(results_dir: Path, openings: str = "none", first: bool = False
                           "`arena report`)."),
         _format_option("png"),
         _dpi_option(DEFAULT_DPI),
+        click.option("--label", "labels", multiple=True, metavar="WHICH=NAME",
+                     help="A name for an agent in every table, chart and page and in the run "
+                          "directory's name: WHICH is A for the first agent named, B for the "
+                          "second, and so on (or its position, 1, 2, ...), e.g. --label "
+                          "A=deep --label B='baseline d4'. Repeat for each agent."),
         click.option("--allow-changed-agents", is_flag=True,
                      help="Resume a run although an agent's code changed since it began "
                           "(recorded in meta.json; by default that is refused)."),

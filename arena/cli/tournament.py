@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from arena.cli.options import command_record, finish_run, run_options
+from arena.cli.options import command_record, finish_run, name_agents, run_options
 from arena.cli.progress import with_progress
 from arena.competitions.tournaments import (
     DEFAULT_TOURNAMENTS_DIR,
@@ -99,7 +99,8 @@ def format_tournament(done: TournamentRun) -> str:
                    "is 0).")
 @run_options(DEFAULT_TOURNAMENTS_DIR)
 def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, anchor: str | None,
-                       request: RunRequest, no_report: bool) -> None:
+                       request: RunRequest, labels: tuple[str, ...], no_report: bool
+                       ) -> None:
     """Play every pair of agents GAMES games (or, with --gauntlet, the first agent against each
     other one), then print the crosstable and the agents' Elo ratings.
 
@@ -113,8 +114,9 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, ancho
       arena tournament negamax:depth=6 negamax:depth=2 negamax:depth=4 -n 50 --gauntlet
       arena tournament minimax:depth=2 minimax:depth=3 random -n 40 --openings random:2
     """
+    request = name_agents(request, specs, labels)
     plan = tournament_plan(specs, games, request, gauntlet)
-    directory = request.out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR)
+    directory = request.out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR, dict(request.labels))
     done = with_progress(plan.total, directory, not request.progress,
                          lambda progress: run_tournament(plan, directory, request, anchor=anchor,
                                                          progress=progress,

@@ -127,20 +127,22 @@ WTL = Kind("a list of three whole numbers >= 0, [W, T, L]", lambda v: isinstance
 
 FORMATS = Kind("chart formats: a list of png, svg, pdf or that text comma-separated",
                lambda v: STRING.accepts(v) or STRINGS.accepts(v))
+LABELS = Kind("a table of agent spec = name", lambda v: isinstance(v, dict)
+               and all(isinstance(x, str) for x in v.values()))
 RUN_OPTIONS: dict[str, Kind] = {"seed": WHOLE, "openings": STRING, "rows": WHOLE,
                                 "cols": WHOLE, "connect": WHOLE, "first": STRING,
                                 "time_per_move": NUMBER, "time_bank": NUMBER,
                                 "hosting": STRING, "adjudicate": WHOLE, "jobs": WHOLE,
                                 "backend": STRING, "scheduler": STRING,
                                 "allow_changed_agents": BOOLEAN, "formats": FORMATS,
-                                "dpi": WHOLE}
+                                "dpi": WHOLE, "labels": LABELS}
 """The run options an entry (or ``[defaults]``) may set: ``RunRequest``'s fields, the board
 as rows, cols and connect."""
 AGENT = Kind("an agent spec or {tournament = NAME, rank = K}", lambda v: isinstance(v, str)
              or (isinstance(v, dict) and v.keys() == {"tournament", "rank"}
                  and isinstance(v["tournament"], str) and is_whole(v["rank"])))
 ENTRY_KINDS = ("match", "tournament", "sprt")
-TOP_LEVEL: dict[str, Kind] = {"description": STRING, "defaults": TABLE,
+TOP_LEVEL: dict[str, Kind] = {"description": STRING, "defaults": TABLE, "labels": LABELS,
                               **dict.fromkeys(ENTRY_KINDS, TABLES), "engines": STRING}
 
 
@@ -409,7 +411,7 @@ def load_experiment(path: Path) -> Experiment:
     for kind in ENTRY_KINDS:
         for index, table in enumerate(data.get(kind, []), start=1):
             entries.append(_entry(kind, index, table, Context(path, defaults, entries,
-                                                              engines)))
+                                                              engines, data.get("labels", {}))))
     if not entries:
         raise where.error("no entries: add a [[match]], [[tournament]] or [[sprt]] table")
     try:
@@ -427,6 +429,8 @@ class Context(NamedTuple):
     defaults: dict[str, Any]
     entries: list[Entry]
     engines: EnginesTable | None
+    labels: dict[str, str]
+    """The file's [labels]: names of agents of any entry (spec = name)."""
 
 
 def _engines(file: str | None, path: Path) -> EnginesTable | None:
@@ -463,11 +467,12 @@ def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> En
 def _request(options: Mapping[str, Any], context: Context) -> RunRequest:
     """The run options of an entry: its own keys over the file's ``[defaults]``."""
     run = {key: options[key] for key in RUN_OPTIONS if key in options
-           and key not in ("rows", "cols", "connect")}
+           and key not in ("rows", "cols", "connect", "labels")}
     board = Rules(options.get("rows", 6), options.get("cols", 7), options.get("connect", 4))
     if "openings" in run:
         run["openings"] = _openings(run["openings"], context.path)
-    return RunRequest(rules=board, engines=context.engines, **run)
+    request = RunRequest(rules=board, engines=context.engines, **run)
+    return request.with_labels({**context.labels, **options.get("labels", {})})
 
 
 def _openings(spec: str, path: Path) -> str:

@@ -88,7 +88,7 @@ def phase_accuracy_chart(rates: pd.DataFrame, labels: Mapping[str, str]) -> Figu
     intervals (``rates`` as from ``blunders.blunder_rates``: blunders per move)."""
     phases = [phase for phase in dict.fromkeys(rates["phase"]) if phase != "all"]
     agents = list(dict.fromkeys(rates["agent"]))
-    fig = figure(3.0, TWO_COLUMN * 0.8)
+    fig = figure(3.0, TWO_COLUMN)
     ax = fig.add_subplot()
     x = np.arange(len(phases))
     for index, agent in enumerate(agents):
@@ -99,7 +99,7 @@ def phase_accuracy_chart(rates: pd.DataFrame, labels: Mapping[str, str]) -> Figu
         shift = (index - (len(agents) - 1) / 2) * 0.06
         ax.errorbar(x + shift, accuracy, yerr=np.clip(np.nan_to_num(
             np.vstack([accuracy - low, high - accuracy])), 0, None), marker="os^Dv<>p"[index % 8],
-            capsize=2.5, label=wrap(labels.get(agent, agent), 40))
+            capsize=2.5, label=wrap(labels.get(agent, agent), 30))
     ax.set_xticks(x, [wrap(phase, 14) for phase in phases])
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_ylabel("moves that keep the\ntheoretical result")

@@ -210,7 +210,8 @@ def elo_cost_chart(ratings: pd.DataFrame, cost: pd.DataFrame, labels: Mapping[st
     ax = fig.add_subplot()
     yerr = np.vstack([table["rating"] - table["low"].fillna(table["rating"]),
                       table["high"].fillna(table["rating"]) - table["rating"]])
-    front = table["rating"] > table["rating"].cummax().shift(fill_value=-np.inf)
+    best = table["rating"].astype(float).cummax()
+    front = table["rating"] > best.shift(fill_value=-np.inf)
     ax.errorbar(table["ms"], table["rating"], yerr=np.clip(yerr, 0, None), fmt="none",
                 ecolor=INK, capsize=2.5, elinewidth=0.8)
     ax.plot(table["ms"][front], table["rating"][front], color=WIN, marker="o", linewidth=1.2,
@@ -329,6 +330,6 @@ def sprt_chart(sprt: pd.DataFrame, title: str) -> Figure:
     ax.set_xlim(0, games[-1] * 1.02)
     ax.set_xlabel("games played")
     ax.set_ylabel("log-likelihood ratio")
-    ax.set_title(wrap(title, 70))
+    ax.set_title(wrap(title, 55))
     fig.legend(loc="outside lower center", ncol=3)
     return fig

@@ -71,6 +71,8 @@ class Run:
         return [str(spec) for spec in dict.fromkeys(specs)]
 
 
+LABEL_WIDTH = 80
+"""Characters of an agent's label on the page, at most (charts wrap them)."""
 MAX_BAR_PAIRINGS = 40
 """Above this many pairings the W/T/L bars are left out: the crosstable shows them all."""
 
@@ -425,7 +427,7 @@ def write_report(run_dir: Path, options: ChartOptions | None = None) -> Path:
         try:
             run = replace(load_run(Path(run_dir)), charts=options or ChartOptions())
             rated = [] if run.ratings is None else [str(agent) for agent in run.ratings["agent"]]
-            labels = short_names([*run.agents, *rated])
+            labels = short_names([*run.agents, *rated], LABEL_WIDTH, run.meta.labels)
             page = "\n\n".join("\n".join(section) for section in _sections(run, labels))
             path = RunFiles(run.directory).report
             write_atomically(path, page + "\n")

@@ -10,13 +10,14 @@ surface spells a field differently, the field's docstring says so.
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from arena.hosting.base import Hosting
 from arena.hosting.engines.engines_file import EnginesTable, load_engines
+from arena.protocol.players import canonical_player
 from arena.rules.board import DEFAULT_RULES, Rules
 from arena.runs.plan import (
     FIRST_CHOICES,
@@ -133,6 +134,20 @@ class RunRequest:
         if self.backend == "dask" and importlib.util.find_spec("distributed") is None:
             raise MatchSetupError(
                 "--backend dask needs dask.distributed: pip install 'connect-four-arena[dask]'")
+
+    def with_labels(self, names: Mapping[str, str]) -> RunRequest:
+        """This request with ``names`` (agent spec as typed -> its name) added to its labels,
+        the specs made canonical as runs name them; a blank name, one with a line break or
+        one given to two agents is an error."""
+        labels = dict(self.labels)
+        for text, name in names.items():
+            if not isinstance(name, str) or not name.strip() or "\n" in name:
+                raise MatchSetupError(f"label {name!r} of {text}: expected a name on one line")
+            labels[canonical_player(text, None, self.engines)] = name.strip()
+        taken = [name for name in labels.values() if list(labels.values()).count(name) > 1]
+        if taken:
+            raise MatchSetupError(f"label {taken[0]!r} is given to two agents: names must differ")
+        return replace(self, labels=tuple(labels.items()))
 
     def charts(self) -> ChartOptions:
         """The formats and resolution of the report's charts (checked)."""

@@ -90,3 +90,25 @@ def test_the_api_and_experiment_files_take_formats(tmp_path: Path) -> None:
                     '[[match]]\nname = "m"\na = "random"\nb = "random"\ngames = 2\n')
     with pytest.raises(ExperimentError, match="tiff"):
         load_experiment(path)
+
+
+@pytest.mark.slow
+def test_a_label_names_the_agent_in_the_directory_report_charts_and_replay(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.cli import main
+    from arena.report.replay_page import write_replay_page
+
+    monkeypatch.chdir(tmp_path)
+    result = invoke("match", "random", "immediate-win", "-n", "4", "-j", "1", "-q",
+                    "--label", "B=Blocker bot", "--format", "svg", command=main)
+    assert result.exit_code == 0, result.output
+    [run] = (tmp_path / "results" / "matches").iterdir()
+    assert run.name.startswith("random-vs-Blocker-bot_seed42_")
+    page = (run / "report.md").read_text()
+    assert "| random | Blocker bot |" in page
+    assert "Blocker bot" in svg_text(run / "wtl.svg")
+    path, _ = write_replay_page(run)
+    assert "<title>Replays: random vs Blocker bot</title>" in path.read_text()
+    assert '"o":"Blocker bot"' in path.read_text() or '"x":"Blocker bot"' in path.read_text()
+    bad = invoke("match", "random", "random", "-n", "2", "--label", "C=x", command=main)
+    assert bad.exit_code == 2 and "--label" in bad.output
