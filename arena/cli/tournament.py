@@ -46,14 +46,14 @@ def aligned(header: Sequence[str], rows: Sequence[Sequence[str]], right: set[int
 
 
 def format_crosstable(standings: Standings, labels: Mapping[str, str]) -> str:
-    """The crosstable as text: agents numbered by rank, each cell the row agent's W-T-L and
-    score against the column agent."""
+    """The crosstable as text: agents numbered by rank, each cell the row agent's W-D-L
+    (wins, draws, losses) and score against the column agent."""
     agents = list(standings.ratings["agent"])
     cells = {(r.agent, r.opponent): f"{r.wins}-{r.draws}-{r.losses} {r.score:.0%}"
              for r in standings.crosstable.itertuples()}
     rows = [[f"{i}. {labels[a]}", *(cells.get((a, b), "") for b in agents)]
             for i, a in enumerate(agents, start=1)]
-    header = ["W-T-L score", *(str(i) for i in range(1, len(agents) + 1))]
+    header = ["W-D-L score", *(str(i) for i in range(1, len(agents) + 1))]
     return aligned(header, rows, right=set(range(1, len(agents) + 1)))
 
 

@@ -74,7 +74,7 @@ class Run:
 LABEL_WIDTH = 80
 """Characters of an agent's label on the page, at most (charts wrap them)."""
 MAX_BAR_PAIRINGS = 40
-"""Above this many pairings the W/T/L bars are left out: the crosstable shows them all."""
+"""Above this many pairings the win/draw/loss bars are left out: the crosstable shows them all."""
 
 # --------------------------------------------------------------------------- reading
 
