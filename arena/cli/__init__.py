@@ -56,7 +56,7 @@ COMMANDS = {
         "you like: solver@time=1)."),
     "report": Lazy(
         "arena.cli.report:report_command",
-        "Write PNG charts and report.md for the run in DIR (a directory holding games.csv)."),
+        "Write the charts and report.md for the run in DIR (a directory holding games.csv)."),
     "run": Lazy(
         "arena.cli.run:run_command",
         "Run the matches, tournaments and SPRTs of the experiment file FILE (TOML)."),
