@@ -26,7 +26,6 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
-from arena.hosting.child import die_with_parent
 from arena.runs.batches import (
     AgentCache,
     BatchResult,
@@ -37,6 +36,7 @@ from arena.runs.batches import (
 from arena.runs.directory import AgentOutput
 from arena.runs.plan import GameSettings, GameTask, MatchPlan, MatchSetupError
 from arena.system.interrupts import ignore_interrupts, inherited_sigint_ignored
+from arena.system.processes import die_with_parent
 
 Backend = Literal["local", "dask"]
 BACKENDS: tuple[Backend, ...] = ("local", "dask")
