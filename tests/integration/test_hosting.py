@@ -18,6 +18,7 @@ from arena.runs.request import RunRequest
 from arena.runs.runner import run_games
 from tests.helpers.cli import arena_command, checkout_env, invoke
 from tests.helpers.paths import DATA
+from tests.helpers.processes import is_running, running_in_group
 
 AGENTS = DATA / "hosting_agents.py"
 
@@ -243,27 +244,6 @@ def test_ctrl_c_is_one_line_and_leaves_nothing_running(tmp_path: Path) -> None:
     assert stderr.count("\n") == 1 and stderr.startswith("arena: interrupted with "), stderr
     time.sleep(0.5)
     assert running_in_group(process.pid) == []  # no worker, no agent process left
-
-
-def is_running(pid: int) -> bool:
-    """True if process ``pid`` exists and is not a zombie (from /proc)."""
-    try:
-        return "State:\tZ" not in Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
-
-
-def running_in_group(group: int) -> list[int]:
-    """The processes of a process group that still run (not zombies), from /proc."""
-    running = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rpartition(")")[2].split()
-        except OSError:
-            continue  # it ended while we looked
-        if int(fields[2]) == group and fields[0] != "Z":
-            running.append(int(stat.parent.name))
-    return running
 
 
 @pytest.mark.parametrize(("source", "problem"), [
