@@ -9,7 +9,8 @@ that started a helper program and never answers, a Python agent looping in nativ
 the GIL held or in plain Python, under each hosting (its own process; inline in a worker,
 ``-j 2``; the dask backend), and one that plays quickly (``dask-playing``: the time Ctrl-C
 takes to stop a dask run). The command starts in a process group of its own; after a random
-moment (0.3 to 4 s, so start-up is hit too) the signal goes to the whole group (target
+moment (0.3 to 4 s, so start-up is hit too; with dask, after games.csv appears, as its cluster
+takes seconds to start) the signal goes to the whole group (target
 ``group``), as a terminal's Ctrl-C or ``kill -9 -- -PGID`` does, or to the command's process
 alone (target ``command``: ``kill -9 PID``, which leaves its worker processes to fend for
 themselves). A command still running 20 s after INT or TERM is counted
@@ -99,6 +100,9 @@ def one_try(checkout: Path, scenario: str, sig: signal.Signals, group: bool, out
                *SCENARIOS[scenario], "-n", "1000", "--quiet", "--no-report", "--out", str(out)]
     process = subprocess.Popen(command, env=env, cwd=out.parent, start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if scenario.startswith("dask"):  # its cluster takes seconds to start: wait for the games
+        while not (out / "games.csv").exists() and process.poll() is None:
+            time.sleep(0.05)
     time.sleep(rng.uniform(0.3, 4.0))
     sent = time.monotonic()
     if group:
