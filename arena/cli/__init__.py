@@ -5,6 +5,7 @@ Every bad input ends in one line on stderr, ``arena: error: ...``, and exit stat
 
 from __future__ import annotations
 
+import faulthandler
 import importlib
 import sys
 from typing import Any
@@ -55,6 +56,7 @@ class ArenaGroup(click.Group):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command; report bad input in one line with exit status 2."""
         kwargs["standalone_mode"] = False
+        faulthandler.enable()  # an agent that crashes this process in native code: its traceback
         try:
             with watch_interrupts():  # a KeyboardInterrupt not from Ctrl-C is an agent's
                 result = super().main(*args, **kwargs)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import itertools
 import multiprocessing
@@ -34,6 +35,13 @@ class HoldsGil(BaseAgent):
 
     def choose(self, position, rng):
         return sum(itertools.repeat(1, 1 << 62))
+
+
+class Segfaults(BaseAgent):
+    """Crashes its process in native code (a read at address 0) on its first move."""
+
+    def choose(self, position, rng):
+        return ctypes.string_at(0)
 
 
 class Sleeps(BaseAgent):

@@ -283,3 +283,17 @@ def test_bench_checks_its_output_before_it_measures(monkeypatch: pytest.MonkeyPa
     assert result.exit_code == 2
     assert result.stderr == ("arena: error: cannot write the table arena.csv in /proc: "
                              "No such file or directory\n")
+
+
+@pytest.mark.slow
+def test_an_inline_agent_that_crashes_the_process_is_named_with_its_traceback(
+        tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    finished = subprocess.run(
+        arena_command("match", agent("Segfaults"), "random", "-n", "4", "--hosting", "inline",
+                      "--quiet", "--no-report", "--out", str(out)),
+        env=checkout_env(), cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert finished.returncode == -signal.SIGSEGV
+    assert "Segmentation fault" in finished.stderr.splitlines()[0]
+    assert f'File "{AGENTS}", line' in finished.stderr  # the agent's own line
+    assert (out / "games.csv").read_text().startswith("game,")  # the run can be resumed
