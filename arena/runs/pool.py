@@ -241,13 +241,22 @@ class DaskPool:
                 raise MatchSetupError(
                     f"cannot reach the dask scheduler {scheduler}: {error}") from None
         else:
-            with interrupts_held():  # Ctrl-C is this thread's to handle, not the cluster's
-                self._cluster = distributed.LocalCluster(
-                    n_workers=jobs, threads_per_worker=1, processes=True,
-                    dashboard_address=":0", scheduler_kwargs={"dashboard": False},
-                    silence_logs=logging.ERROR)  # any free port: 8787 may be taken
-                self._client = distributed.Client(self._cluster)
-            self._workers = list(self._client.run(_adopt_worker, os.getpid()).values())
+            try:
+                self._start_cluster(distributed, jobs)
+            except BaseException:  # a Ctrl-C held while it started comes now: stop it
+                if self._cluster is not None:
+                    self._cluster.close()
+                raise
+
+    def _start_cluster(self, distributed: Any, jobs: int) -> None:
+        """Start a local cluster of ``jobs`` workers that die with this process."""
+        with interrupts_held():  # Ctrl-C is this thread's to handle, not the cluster's
+            self._cluster = distributed.LocalCluster(
+                n_workers=jobs, threads_per_worker=1, processes=True,
+                dashboard_address=":0", scheduler_kwargs={"dashboard": False},
+                silence_logs=logging.ERROR)  # any free port: 8787 may be taken
+            self._client = distributed.Client(self._cluster)
+        self._workers = list(self._client.run(_adopt_worker, os.getpid()).values())
 
     def results(self, batches: Iterator[list[GameTask]],
                 settings: GameSettings) -> Iterator[BatchResult]:
