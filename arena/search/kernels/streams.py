@@ -25,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from arena.search.kernels.bitboard import Int
+
 STATE_HIGH, STATE_LOW, INC_HIGH, INC_LOW, KEPT = range(5)
 STREAM_WORDS = 5
 HAS_KEPT = np.uint64(1 << 32)  # the flag bit in ``stream[KEPT]``, above the kept 32 bits
@@ -102,7 +104,7 @@ def next_double(stream: np.ndarray) -> float:
 
 
 @njit(cache=True, inline="always")
-def bounded(stream: np.ndarray, n: int) -> int:
+def bounded(stream: np.ndarray, n: Int) -> Int:
     """An integer in [0, n) for 1 <= n < 2**32, as ``Generator.integers(n)`` draws it."""
     if n == 1:
         return 0
