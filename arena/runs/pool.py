@@ -32,6 +32,7 @@ from arena.runs.batches import (
     BatchResult,
     close_worker_agents,
     play_batch,
+    play_fusable,
     play_task,
 )
 from arena.runs.directory import AgentOutput
@@ -158,7 +159,7 @@ class LocalPool:
     def results(self, batches: Iterator[list[GameTask]],
                 settings: GameSettings) -> Iterator[BatchResult]:
         """Play every batch: the workers take whole batches, this process plays one game at a
-        time between looks at them."""
+        time between looks at them (the games of a pairing that can be fused all at once)."""
         idle = list(self._workers)
         busy: dict[Connection, _Worker] = {}
         own: list[GameTask] = []
@@ -185,7 +186,11 @@ class LocalPool:
                 if tasks is None:
                     exhausted = True
                 else:
-                    own, rows, outputs, began = list(reversed(tasks)), [], [], time.perf_counter()
+                    began, outputs = time.perf_counter(), []
+                    rows, left = play_fusable(settings, tasks, self.agents)
+                    own = list(reversed(left))
+                    if not own:
+                        yield BatchResult(rows, outputs, time.perf_counter() - began)
             if own:
                 rows.append(play_task(own.pop(), settings, self.agents, outputs))
                 if not own:
