@@ -25,6 +25,7 @@ from arena.protocol.labels import depth_family, short_names
 from arena.report import charts
 from arena.report.blunders import blunder_section
 from arena.report.markdown import markdown_table
+from arena.report.run_html import write_run_html
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result
 from arena.runs.directory import RunDirectory, RunDirectoryError
@@ -38,11 +39,12 @@ from arena.system.files import write_atomically
 
 __all__ = [
     "MalformedRunError", "NoRunError", "Run", "agent_scores", "cost_per_move", "crosstable",
-    "depth_series", "first_player", "game_lengths", "load_run", "pairings", "write_report",
+    "depth_series", "first_player", "game_lengths", "load_run", "pairings", "report_figures",
+    "run_labels", "write_report",
 ]
 
 _TEXT = ("agent_a", "agent_b", "first", "result", "termination")
-_USED = (*_TEXT, "plies", "time_a", "time_b", "turns_a", "turns_b", "nodes_a", "nodes_b")
+_USED = (*_TEXT, "game", "plies", "time_a", "time_b", "turns_a", "turns_b", "nodes_a", "nodes_b")
 """The columns of games.csv the report reads; moves, openings and errors stay on disk."""
 
 
@@ -353,15 +355,23 @@ def _terminations_section(games: pd.DataFrame) -> list[str]:
     return ["## Terminations", "", markdown_table(("termination", "games"), counts.items())]
 
 
+class ChartSection(list[str]):
+    """A section's lines that show a chart: with the chart's kind and its figure."""
+
+    def __init__(self, lines: Iterable[str], kind: str, figure: Figure) -> None:
+        super().__init__(lines)
+        self.kind = kind
+        self.figure = figure
+
+
 def _with_chart(lines: list[str], run: Run, kind: str, alt: str, figure: Figure) -> list[str]:
-    """The section's lines followed by its chart, written as the run's chart of ``kind``."""
+    """The section's lines followed by its chart, the run's chart of ``kind``."""
     path = RunFiles(run.directory).chart(kind)
-    charts.save(figure, path)
-    return [*lines, "", f"![{alt}]({path.name})"]
+    return ChartSection([*lines, "", f"![{alt}]({path.name})"], kind, figure)
 
 
 def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
-    """The page's sections, writing each chart as it goes."""
+    """The page's sections (nothing written)."""
     games, agents = run.games, run.agents
     table = pairings(run)
     yield _header(run)
@@ -401,19 +411,35 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
         yield _with_chart(blunders[0], run, "blunders", "Blunders by phase", blunders[1])
 
 
+def run_labels(run: Run) -> dict[str, str]:
+    """The short name of every agent of the run (and of its ratings)."""
+    rated = [] if run.ratings is None else [str(agent) for agent in run.ratings["agent"]]
+    return short_names([*run.agents, *rated])
+
+
+def report_figures(run: Run) -> dict[str, Figure]:
+    """The charts the run's report shows, by kind (``wtl``, ``crosstable``, ...), in order."""
+    return {section.kind: section.figure for section in _sections(run, run_labels(run))
+            if isinstance(section, ChartSection)}
+
+
 def write_report(run_dir: Path) -> Path:
-    """Write the charts and report.md into ``run_dir`` (locked meanwhile); return report.md's
-    path."""
+    """Write the charts, report.md and report.html (with report-games.html, the replay page
+    of the games it links) into ``run_dir`` (locked meanwhile); return report.md's path."""
     if not Path(run_dir).is_dir():
         raise NoRunError(f"{run_dir} is not a run directory: it does not exist")
     with RunDirectory(Path(run_dir), create=False):
         try:
             run = load_run(Path(run_dir))
-            rated = [] if run.ratings is None else [str(agent) for agent in run.ratings["agent"]]
-            labels = short_names([*run.agents, *rated])
-            page = "\n\n".join("\n".join(section) for section in _sections(run, labels))
+            labels = run_labels(run)
+            sections = list(_sections(run, labels))
+            figures = {s.kind: s.figure for s in sections if isinstance(s, ChartSection)}
+            for kind, figure in figures.items():
+                charts.save(figure, RunFiles(run.directory).chart(kind))
+            page = "\n\n".join("\n".join(section) for section in sections)
             path = RunFiles(run.directory).report
             write_atomically(path, page + "\n")
+            write_run_html(run.directory, run.games, labels, page, figures)
         except OSError as error:
             raise RunDirectoryError(f"cannot write the report in {run_dir}: "
                                     f"{error.strerror or error}") from None
