@@ -1,9 +1,10 @@
-"""An experiment's page, ``report.md`` in its results directory: each entry's results and
-report, and the results that have a published reference beside it, with a chi-square test
-of homogeneity per row and a chart."""
+"""An experiment's page, ``report.md`` (and its HTML twin, report.html) in its results
+directory: each entry's results and report, and the results that have a published reference
+beside it, with a chi-square test of homogeneity per row and a chart."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,13 +23,18 @@ from arena.competitions.experiments import (
     entry_summaries,
 )
 from arena.report import charts
+from arena.report.html_page import write_html_page
+from arena.report.inline_svg import figure_svg
 from arena.report.markdown import markdown_table
+from arena.report.markdown_html import markdown_html
+from arena.runs.files import RunFiles
 from arena.runs.summary import seeds_lines, wtl_text
 from arena.stats.elo import HOMOGENEITY_LEVEL, MIN_EXPECTED_COUNT
 from arena.system.files import write_atomically
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.figure import Figure
 
 FOLDED_PAIRINGS = 12
 """An entry with more pairings than this shows their lines folded on the page."""
@@ -51,14 +57,25 @@ def write_experiment_report(experiment: Experiment, root: Path,
     lines += [""]
     compared = [c for e in experiment.entries if isinstance(e, MatchEntry)
                 for c in [e.comparison(root)] if c is not None]
+    charts: dict[str, str] = {}
     if compared:
-        lines += _comparison_section(compared, root)
+        section, figure = _comparison_section(compared, root)
+        lines += section
+        charts[COMPARISON_CHART] = figure_svg(figure, "comparison")
     lines += ["## Entries", ""]
     for entry in experiment.entries:
         lines += _entry_section(entry, root)
     path = root / REPORT
     write_atomically(path, "\n".join(lines) + "\n")
+    body = markdown_html("\n".join(lines), charts, functools.partial(_html_twin, root))
+    write_html_page(root / RunFiles.REPORT_HTML, f"Experiment: {experiment.name}", body)
     return path
+
+
+def _html_twin(root: Path, target: str) -> str:
+    """An entry's report.html for its report.md, when it has one."""
+    twin = Path(target).with_name(RunFiles.REPORT_HTML)
+    return str(twin) if Path(target).name == REPORT and (root / twin).is_file() else target
 
 
 def _entry_section(entry: Entry, root: Path) -> list[str]:
@@ -93,13 +110,14 @@ def _ratings_table(ratings: pd.DataFrame) -> str:
 _FIRST = {"alternate": "alternate", "a": "A always", "b": "B always"}
 
 
-def _comparison_section(compared: Sequence[Comparison], root: Path) -> list[str]:
+def _comparison_section(compared: Sequence[Comparison],
+                        root: Path) -> tuple[list[str], Figure]:
     rows = [(c.entry.name, " vs ".join(f"`{spec}`" for spec in c.entry.specs),
              _FIRST[c.entry.schedule.pairings[0].first], wtl_text(c.ours), wtl_text(c.reference),
              f"{c.test.chi2:.2f}", c.test.dof, f"{c.test.p:.3g}",
              c.test.verdict + (" †" if c.test.approximate else "")) for c in compared]
     differ = sum(c.test.differs for c in compared)
-    _write_comparison_chart(compared, root / COMPARISON_CHART)
+    figure = _write_comparison_chart(compared, root / COMPARISON_CHART)
     header = ("entry", "A vs B", "first", "ours [W, T, L]", "reference [W, T, L]", "chi²",
               "dof", "p", "verdict")
     return [
@@ -116,7 +134,7 @@ def _comparison_section(compared: Sequence[Comparison], root: Path) -> list[str]
         f"A difference is within noise when p >= {HOMOGENEITY_LEVEL:.0%}. † marks a table with an "
         f"expected count below {MIN_EXPECTED_COUNT}, where the p-value is only approximate.", "",
         f"![Our results beside the reference's]({COMPARISON_CHART})", "",
-    ]
+    ], figure
 
 
 def wrap_title(text: str, width: int) -> list[str]:
@@ -130,9 +148,9 @@ def wrap_title(text: str, width: int) -> list[str]:
     return [line.rstrip() for line in lines]
 
 
-def _write_comparison_chart(compared: Sequence[Comparison], path: Path) -> None:
+def _write_comparison_chart(compared: Sequence[Comparison], path: Path) -> Figure:
     """Stacked W/T/L shares of each compared entry: ours above the reference's, under a
-    title naming the agents."""
+    title naming the agents; written to ``path`` and returned."""
     import matplotlib
     from matplotlib.figure import Figure
     from matplotlib.ticker import PercentFormatter
@@ -173,3 +191,4 @@ def _write_comparison_chart(compared: Sequence[Comparison], path: Path) -> None:
         ax.set_title("Our results beside the reference's  [W, T, L]")
         figure.legend(loc="outside lower center", ncol=3)
         charts.save(figure, path)
+    return figure

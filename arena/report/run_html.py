@@ -9,6 +9,7 @@ import html
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -27,18 +28,20 @@ NATURAL = frozenset({Termination.FOUR_IN_A_ROW.value, Termination.BOARD_FULL.val
 
 def _pairing_games(games: pd.DataFrame) -> Iterator[tuple[int, str]]:
     """The notable games of one pairing's rows: (game index, why it is listed)."""
-    plies = games["plies"]
-    for result, why in ((Result.WIN, "A's shortest win"), (Result.LOSS, "A's shortest loss")):
-        mine = plies[games["result"] == result.value]
+    index = games["game"].to_numpy(dtype=int)
+    plies = games["plies"].to_numpy(dtype=int)
+    result = games["result"].to_numpy(dtype=str)
+    for outcome, why in ((Result.WIN, "A's shortest win"), (Result.LOSS, "A's shortest loss")):
+        mine = np.flatnonzero(result == outcome.value)
         if len(mine):
-            yield int(games.at[mine.idxmin(), "game"]), why
-    draws = games.index[games["result"] == Result.DRAW.value]
+            yield int(index[mine[np.argmin(plies[mine])]]), why
+    draws = np.flatnonzero(result == Result.DRAW.value)
     if len(draws):
-        yield int(games.at[draws[0], "game"]), "a draw"
-    yield int(games.at[plies.idxmax(), "game"]), "the longest game"
-    forfeits = games[~games["termination"].isin(NATURAL)]
-    for termination, rows in forfeits.groupby("termination", sort=True):
-        yield int(rows["game"].iat[0]), f"first {str(termination).replace('_', ' ')}"
+        yield int(index[draws[0]]), "a draw"
+    yield int(index[np.argmax(plies)]), "the longest game"
+    termination = games["termination"].to_numpy(dtype=str)
+    for kind in sorted(set(termination) - NATURAL):
+        yield int(index[np.flatnonzero(termination == kind)[0]]), f"first {kind.replace('_', ' ')}"
 
 
 def notable_games(games: pd.DataFrame) -> pd.DataFrame:
@@ -56,10 +59,14 @@ def notable_games(games: pd.DataFrame) -> pd.DataFrame:
 
 def _games_section(notable: pd.DataFrame, labels: Mapping[str, str], pairings: int) -> str:
     page = RunFiles.REPORT_GAMES
-    rows = [[f'<a href="{page}#game={r.game}">{r.game}</a>', *(html.escape(str(cell)) for cell in (
-        labels[r.agent_a], labels[r.agent_b], labels[r.agent_a if r.first == "a" else r.agent_b],
-        r.result, r.plies, str(r.termination).replace("_", " "), r.why))]
-            for r in notable.itertuples()]
+    rows = []
+    for game, a, b, first, result, plies, termination, why in zip(*(notable[c] for c in (
+            "game", "agent_a", "agent_b", "first", "result", "plies", "termination", "why")),
+            strict=True):
+        cells = (labels[a], labels[b], labels[a if first == "a" else b], result, plies,
+                 str(termination).replace("_", " "), why)
+        rows.append([f'<a href="{page}#game={game}">{game}</a>',
+                     *(html.escape(str(cell)) for cell in cells)])
     header = ("game", "A", "B", "moved first", "A's result", "plies", "ended by", "why listed")
     cut = (f" The first {MAX_PAIRINGS} of {pairings} pairings only."
            if pairings > MAX_PAIRINGS else "")
