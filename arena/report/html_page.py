@@ -56,6 +56,7 @@ code { font: .88em/1.4 ui-monospace, "SFMono-Regular", Menlo, monospace;
   background: var(--band); padding: .05em .3em; border-radius: 3px; overflow-wrap: anywhere; }
 pre { background: var(--band); padding: .7rem .9rem; border-radius: 6px; overflow-x: auto; }
 pre code { background: none; padding: 0; overflow-wrap: normal; }
+td code { white-space: nowrap; overflow-wrap: normal; }
 .scroll { overflow-x: auto; margin: .8rem 0; }
 table { border-collapse: collapse; font-size: .9rem; font-variant-numeric: tabular-nums; }
 th, td { padding: .3rem .6rem; border-bottom: 1px solid var(--line); text-align: left;

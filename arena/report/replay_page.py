@@ -101,23 +101,28 @@ space plays and pauses. X (red) moved first.</p>
 
 STYLE = """
 body { font-family: system-ui, sans-serif; background: #161a24; color: #e8eaf0; margin: 1.5em; }
+@media (max-width: 600px) { body { margin: 1.5em .75em; } }
 h1 { font-size: 1.2em; font-weight: 600; }
-.bar { display: flex; gap: .4em; align-items: center; margin: .5em 0; }
+.bar { display: flex; flex-wrap: wrap; gap: .4em; align-items: center; margin: .5em 0; }
 button, select { background: #343c50; color: inherit; border: 0; border-radius: 5px;
   padding: .35em .7em; font-size: 1em; }
+.bar label { display: flex; gap: .4em; align-items: center; min-width: 0; max-width: 100%; }
+select { min-width: 0; max-width: 100%; }
 .main { display: flex; gap: 2em; align-items: flex-start; flex-wrap: wrap; }
-.board { display: grid; gap: 6px; padding: 8px; background: #1c56c4; border-radius: 10px;
-  width: max-content; }
-.cell { width: 52px; height: 52px; border-radius: 50%; background: #161a24;
+.main > div { min-width: 0; max-width: 100%; }
+.board { --cell: min(52px, (100vw - 3em - 16px - (var(--cols) - 1) * 6px) / var(--cols));
+  display: grid; grid-template-columns: repeat(var(--cols), var(--cell)); gap: 6px;
+  padding: 8px; background: #1c56c4; border-radius: 10px; width: max-content; }
+.cell { width: var(--cell); height: var(--cell); border-radius: 50%; background: #161a24;
   display: flex; align-items: center; justify-content: center; font-weight: 700;
-  font-size: 20px; color: rgba(0, 0, 0, .35); box-sizing: border-box; }
+  font-size: calc(var(--cell) * .38); color: rgba(0, 0, 0, .35); box-sizing: border-box; }
 .cell.p1 { background: #de2c2c; }
 .cell.p2 { background: #f6cc2e; }
 .cell.last { border: 4px solid #fafafa; }
 .cell.win { border: 5px solid #46eb78; }
 input[type=range] { width: 100%; margin: .6em 0; }
-#players, #where, #result { margin: .3em 0; }
-#moves { columns: 3; min-width: 18em; margin: 0; font-family: ui-monospace, monospace; }
+#players, #where, #result { margin: .3em 0; overflow-wrap: anywhere; }
+#moves { columns: 3; min-width: min(18em, 100%); margin: 0; font-family: ui-monospace, monospace; }
 #moves li { cursor: pointer; padding: 0 .3em; }
 #moves li.current { background: #343c50; border-radius: 4px; }
 #moves li.opening { color: #9aa3b8; }
@@ -145,7 +150,7 @@ function discs(game, plies) {
 
 function drawBoard(game) {
   const board = $("board");
-  board.style.gridTemplateColumns = "repeat(" + game.cols + ", 52px)";
+  board.style.setProperty("--cols", game.cols);
   const {grid, last} = discs(game, ply);
   const end = ply === game.moves.length;
   const winning = new Set(end ? game.line.map(([c, r]) => c + "," + r) : []);
