@@ -39,8 +39,8 @@ from arena.system.files import write_atomically
 
 __all__ = [
     "MalformedRunError", "NoRunError", "Run", "agent_scores", "cost_per_move", "crosstable",
-    "depth_series", "first_player", "game_lengths", "load_run", "pairings", "report_figures",
-    "run_labels", "write_report",
+    "depth_series", "first_player", "game_lengths", "load_run", "pairings", "read_summary",
+    "report_figures", "run_labels", "write_report",
 ]
 
 _TEXT = ("agent_a", "agent_b", "first", "result", "termination")
@@ -122,26 +122,30 @@ def _read_optional(path: Path, columns: Sequence[str]) -> pd.DataFrame | None:
     return table
 
 
+def read_summary(reading: RunReading) -> pd.DataFrame:
+    """The run's summary.csv while it and games.csv are what the run wrote (their digests are
+    in meta.json); otherwise the summary computed afresh from the checked rows."""
+    files = reading.files
+    summary_types = {"agent_a": str, "agent_b": str, "elo_model": str}
+    if current_summary(files, reading.meta):
+        return _read_csv(files.summary, dtype=summary_types)
+    text = summary_csv(summarize(files.games, reading.length))
+    return pd.read_csv(io.StringIO(text), dtype=summary_types)
+
+
 def load_run(run_dir: Path) -> Run:
     """Read a run directory (locked by the caller), checked as a resume checks it
     (``arena.runs.reading.open_run``: NoRunError without a game, MetaError, GamesTableError
     naming the first row that does not fit). Nothing in it is written.
 
-    summary.csv is read while it and games.csv are what the run wrote (their digests are in
-    meta.json); otherwise the summary is computed afresh from the checked rows.
+    The summary is ``read_summary``'s.
     """
     reading = open_run(run_dir)
     files = reading.files
-    summary_types = {"agent_a": str, "agent_b": str, "elo_model": str}
-    if current_summary(files, reading.meta):
-        summary = _read_csv(files.summary, dtype=summary_types)
-    else:
-        text = summary_csv(summarize(files.games, reading.length))
-        summary = pd.read_csv(io.StringIO(text), dtype=summary_types)
     return Run(
         directory=reading.directory,
         games=_read_games(reading),
-        summary=summary,
+        summary=read_summary(reading),
         ratings=_read_optional(files.ratings, RATING_COLUMNS),
         sprt=_read_optional(files.sprt, ("games", "llr", "lower", "upper")),
         meta=reading.meta,
