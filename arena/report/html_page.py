@@ -45,7 +45,7 @@ STYLE = """
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif;
   color: var(--ink); background: #fff; }
-main { max-width: 1100px; margin: 0 auto; padding: 1rem 1.25rem 3rem; }
+main { max-width: 1240px; margin: 0 auto; padding: 1rem 1.25rem 3rem; }
 h1 { font-size: 1.45rem; line-height: 1.25; overflow-wrap: anywhere; }
 h2 { font-size: 1.2rem; margin-top: 2.2rem; border-bottom: 1px solid var(--line);
   padding-bottom: .25rem; }
@@ -56,11 +56,11 @@ code { font: .88em/1.4 ui-monospace, "SFMono-Regular", Menlo, monospace;
   background: var(--band); padding: .05em .3em; border-radius: 3px; overflow-wrap: anywhere; }
 pre { background: var(--band); padding: .7rem .9rem; border-radius: 6px; overflow-x: auto; }
 pre code { background: none; padding: 0; overflow-wrap: normal; }
-td code { white-space: nowrap; overflow-wrap: normal; }
+td code { overflow-wrap: normal; }
 .scroll { overflow-x: auto; margin: .8rem 0; }
 table { border-collapse: collapse; font-size: .9rem; font-variant-numeric: tabular-nums; }
 th, td { padding: .3rem .6rem; border-bottom: 1px solid var(--line); text-align: left;
-  vertical-align: top; }
+  vertical-align: top; white-space: nowrap; }
 tbody tr:nth-child(even) { background: #fafbfd; }
 th { background: var(--band); white-space: nowrap; }
 th button { all: unset; cursor: pointer; font-weight: 600; }

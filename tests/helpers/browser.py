@@ -137,12 +137,13 @@ class Page:
             raise BrowserError(f"{expression!r} raised {result['exceptionDetails']}")
         return result["result"].get("value")
 
-    def screenshot(self, path: Path) -> Path:
-        """Write a PNG of the whole page (not only the viewport) to ``path``."""
-        size = self.browser.call("Page.getLayoutMetrics", {}, self.session)["cssContentSize"]
-        shot = self.browser.call("Page.captureScreenshot", {
-            "format": "png", "captureBeyondViewport": True,
-            "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"],
-                     "scale": 1}}, self.session)
+    def screenshot(self, path: Path, whole: bool = True) -> Path:
+        """Write a PNG of the whole page (or of the viewport only) to ``path``."""
+        params: dict[str, Any] = {"format": "png"}
+        if whole:
+            size = self.browser.call("Page.getLayoutMetrics", {}, self.session)["cssContentSize"]
+            params |= {"captureBeyondViewport": True, "clip": {
+                "x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}}
+        shot = self.browser.call("Page.captureScreenshot", params, self.session)
         path.write_bytes(base64.b64decode(shot["data"]))
         return path
