@@ -10,10 +10,16 @@ from pathlib import Path
 from arena.system.files import write_atomically
 
 
+def self_contained_page(title: str, style: str, body: str, script: str) -> str:
+    """A whole page titled ``title``: its ``style`` (CSS) and ``script`` (JavaScript, run
+    after the ``body``'s HTML is in place) inside it, for phones too."""
+    return (FRAME.replace("%TITLE%", html.escape(title)).replace("%STYLE%", style)
+            .replace("%SCRIPT%", script).replace("%BODY%", body))  # the body last: kept as is
+
+
 def html_page(title: str, body: str) -> str:
-    """A whole page titled ``title`` around ``body`` (HTML)."""
-    return (PAGE.replace("%TITLE%", html.escape(title)).replace("%STYLE%", STYLE)
-            .replace("%SCRIPT%", SCRIPT).replace("%BODY%", body))
+    """A report page titled ``title`` around ``body`` (HTML), its tables sortable."""
+    return self_contained_page(title, STYLE, f"<main>\n{body}\n</main>", SCRIPT)
 
 
 def write_html_page(path: Path, title: str, body: str) -> Path:
@@ -22,7 +28,7 @@ def write_html_page(path: Path, title: str, body: str) -> Path:
     return path
 
 
-PAGE = """<!DOCTYPE html>
+FRAME = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -31,9 +37,7 @@ PAGE = """<!DOCTYPE html>
 <style>%STYLE%</style>
 </head>
 <body>
-<main>
 %BODY%
-</main>
 <script>%SCRIPT%</script>
 </body>
 </html>

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.report.game_text import result_line
+from arena.report.html_page import self_contained_page
 from arena.rules.errors import ArenaError
 from arena.runs.files import RunFiles
 from arena.runs.recorded import RecordedGame, load_recorded_games
@@ -40,8 +41,8 @@ def replay_page(games: Sequence[RecordedGame], title: str) -> str:
     """The page replaying ``games``, titled ``title``."""
     data = json.dumps([game_record(game) for game in games], separators=(",", ":"))
     data = data.replace("</", "<\\/")  # nothing in the data can close the script element
-    return (PAGE.replace("%TITLE%", html.escape(title))
-            .replace("%STYLE%", STYLE).replace("%SCRIPT%", SCRIPT).replace("%DATA%", data))
+    body = BODY.replace("%TITLE%", html.escape(title)).replace("%DATA%", data)
+    return self_contained_page(title, STYLE, body, SCRIPT)
 
 
 def write_replay_page(directory: Path, games: Sequence[int] | None = None,
@@ -59,16 +60,7 @@ def write_replay_page(directory: Path, games: Sequence[int] | None = None,
     return path, len(recorded)
 
 
-PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>%TITLE%</title>
-<style>%STYLE%</style>
-</head>
-<body>
-<h1>%TITLE%</h1>
+BODY = """<h1>%TITLE%</h1>
 <div class="bar">
   <label>Game <select id="game"></select></label>
   <button id="prev-game" title="previous game (up arrow)">&#8593;</button>
@@ -93,11 +85,7 @@ PAGE = """<!DOCTYPE html>
 </div>
 <p class="help">Keys: &#8592; &#8594; step, Home and End jump, &#8593; &#8595; change game,
 space plays and pauses. X (red) moved first.</p>
-<script id="games" type="application/json">%DATA%</script>
-<script>%SCRIPT%</script>
-</body>
-</html>
-"""
+<script id="games" type="application/json">%DATA%</script>"""
 
 STYLE = """
 body { font-family: system-ui, sans-serif; background: #161a24; color: #e8eaf0; margin: 1.5em; }
