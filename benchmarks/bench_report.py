@@ -1,13 +1,15 @@
-"""The time to write a run's report, this checkout against another (not a test).
+"""The time to write a two-agent match's report, this code against another checkout (not a
+test).
 
-    PYTHONPATH=. python benchmarks/bench_report.py --before ../main [-n 1000] [--rounds 5]
+    PYTHONPATH=. python benchmarks/bench_report.py BEFORE_DIR [-n GAMES] [--rounds R]
 
-Plays one match (default ``negamax:depth=4`` against ``random``, 1000 games, no report) with
-this checkout, then writes its report ``--rounds`` times with each checkout, alternating
-(before, after, before, ...), each in a new Python process: printed, per checkout, the
-median seconds of ``write_report`` itself and of the whole process (imports included), and
-the ratio after / before of each. This checkout writes report.html and report-games.html
-besides the charts and report.md.
+A match of GAMES games (default 1000) of negamax:heuristic=threats+positional against
+negamax is played once, with this code, without a report. Then, R times (default 5) and
+alternating, a fresh Python process with PYTHONPATH=BEFORE_DIR (e.g. the base commit,
+unpacked with ``git archive a749f67 | tar -x -C /tmp/base``) and one with this checkout
+each write the run's report (``write_report(DIR)``, the PNG charts and report.md). Printed:
+the seconds of the call and of the whole process (imports included), median of each, and the
+ratio after/before.
 """
 
 from __future__ import annotations
@@ -22,50 +24,47 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-REPORT = """
+HERE = Path(__file__).resolve().parent.parent
+TIMED = """
 import json, sys, time
-start = time.perf_counter()
+from pathlib import Path
 from arena.report.run_page import write_report
-loaded = time.perf_counter()
-write_report(sys.argv[1])
-print(json.dumps(time.perf_counter() - loaded))
+start = time.perf_counter()
+write_report(Path(sys.argv[1]))
+print(json.dumps(time.perf_counter() - start))
 """
 
 
-def report_seconds(checkout: Path, run: Path) -> tuple[float, float]:
-    """(write_report's seconds, the whole process's) with the arena of ``checkout``."""
-    began = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", REPORT, str(run)], check=True,
-                         capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": str(checkout)}).stdout
-    return json.loads(out), time.perf_counter() - began
+def timed_report(checkout: Path, run: Path) -> tuple[float, float]:
+    """Seconds of write_report and of the whole process, with ``checkout``'s code."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", TIMED, str(run)], env=env, check=True,
+                          capture_output=True, text=True, cwd=checkout)
+    return float(json.loads(done.stdout.strip().splitlines()[-1])), time.perf_counter() - start
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", type=Path, required=True, help="the checkout to compare with")
+    parser.add_argument("before", type=Path)
     parser.add_argument("-n", "--games", type=int, default=1000)
-    parser.add_argument("--agents", nargs=2, default=["negamax:depth=4", "random"])
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    checkouts = {"before": args.before.resolve(), "after": ROOT}
-    with tempfile.TemporaryDirectory(prefix="bench-report-") as work:
-        run = Path(work) / "run"
+    with tempfile.TemporaryDirectory(prefix="bench-report-") as scratch:
+        run = Path(scratch) / "run"
         subprocess.run([sys.executable, "-c", "from arena.cli import main; main()", "match",
-                        *args.agents, "-n", str(args.games), "--out", str(run), "--quiet",
-                        "--no-report"], check=True, capture_output=True,
-                       env={**os.environ, "PYTHONPATH": str(ROOT)})
-        times: dict[str, list[tuple[float, float]]] = {name: [] for name in checkouts}
+                        "negamax:depth=4,heuristic=threats+positional", "negamax:depth=4",
+                        "-n", str(args.games), "-q", "--no-report", "--out", str(run)],
+                       check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(HERE)})
+        times: dict[str, list[tuple[float, float]]] = {"before": [], "after": []}
         for _ in range(args.rounds):
-            for name, checkout in checkouts.items():
-                times[name].append(report_seconds(checkout, run))
-    print(f"{' vs '.join(args.agents)}, {args.games} games, {args.rounds} rounds alternating")
-    medians = {name: [statistics.median(t[i] for t in rows) for i in (0, 1)]
-               for name, rows in times.items()}
-    for name, (report, process) in medians.items():
-        print(f"{name:7} write_report {report:6.2f} s   process {process:6.2f} s"
-              f"   ({checkouts[name]})")
+            times["before"].append(timed_report(args.before.resolve(), run))
+            times["after"].append(timed_report(HERE, run))
+    medians = {side: (statistics.median(t[0] for t in rows), statistics.median(t[1] for t in rows))
+               for side, rows in times.items()}
+    for side, (call, process) in medians.items():
+        print(f"{side:<7} write_report {call:.3f} s, whole process {process:.3f} s "
+              f"(median of {args.rounds})")
     print(f"ratio after/before: write_report {medians['after'][0] / medians['before'][0]:.2f}, "
           f"process {medians['after'][1] / medians['before'][1]:.2f}")
 

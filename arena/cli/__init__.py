@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
@@ -16,25 +16,69 @@ from arena.cli.status import INTERRUPTED, USAGE_ERROR
 from arena.rules.errors import ArenaError
 from arena.system.interrupts import watch_interrupts
 
+
+class Lazy(NamedTuple):
+    """A command imported only when it runs: ``module:attribute``, and its one-line summary
+    (the first sentence of its help, as the command itself says it)."""
+
+    target: str
+    summary: str
+
+
 COMMANDS = {
-    "accuracy": "arena.cli.accuracy:accuracy_command",
-    "agents": "arena.cli.agents:agents_command",
-    "analyze": "arena.cli.analyze:analyze_command",
-    "bench": "arena.cli.bench:bench_command",
-    "book": "arena.cli.book:book_command",
-    "export": "arena.cli.export:export_command",
-    "match": "arena.cli.match:match_command",
-    "perft": "arena.cli.perft:perft_command",
-    "play": "arena.cli.play:play_command",
-    "report": "arena.cli.report:report_command",
-    "run": "arena.cli.run:run_command",
-    "show": "arena.cli.show:show_command",
-    "solve": "arena.cli.solve:solve_command",
-    "sprt": "arena.cli.sprt:sprt_command",
-    "stats": "arena.cli.stats:stats_command",
-    "tournament": "arena.cli.tournament:tournament_command",
+    "accuracy": Lazy(
+        "arena.cli.accuracy:accuracy_command",
+        "Share of positions where each AGENT plays a best move, and its blunder rate."),
+    "agents": Lazy(
+        "arena.cli.agents:agents_command",
+        "List every agent with its parameters, defaults and a one-line description."),
+    "analyze": Lazy(
+        "arena.cli.analyze:analyze_command",
+        "Find, in each game of the run in DIRECTORY, the first move that changed its result."),
+    "bench": Lazy(
+        "arena.cli.bench:bench_command",
+        "Measure milliseconds per move, nodes and playouts per second on fixed positions."),
+    "book": Lazy(
+        "arena.cli.book:book_command",
+        "Build the solver's opening book: the exact score of every early position."),
+    "export": Lazy(
+        "arena.cli.export:export_command",
+        "Write a run's games in another form, or an agent as a Kaggle submission."),
+    "match": Lazy(
+        "arena.cli.match:match_command",
+        "Play GAMES games of AGENT_A against AGENT_B and print the statistics."),
+    "perft": Lazy(
+        "arena.cli.perft:perft_command",
+        "Count the move sequences of length DEPTH (a won position has no moves)."),
+    "play": Lazy(
+        "arena.cli.play:play_command",
+        "Play against AGENT (a spec string such as negamax:depth=6, with its own limit after @ if "
+        "you like: solver@time=1)."),
+    "report": Lazy(
+        "arena.cli.report:report_command",
+        "Write the charts, report.md and report.html of the run in DIR, or compare runs."),
+    "run": Lazy(
+        "arena.cli.run:run_command",
+        "Run the matches, tournaments and SPRTs of the experiment file FILE (TOML)."),
+    "show": Lazy(
+        "arena.cli.show:show_command",
+        "Replay GAME (its index, the game column of games.csv) of the run in DIRECTORY."),
+    "solve": Lazy(
+        "arena.cli.solve:solve_command",
+        "Exact score of the position after MOVES, and of every column."),
+    "sprt": Lazy(
+        "arena.cli.sprt:sprt_command",
+        "Test whether AGENT_A is stronger than AGENT_B with the fewest games."),
+    "stats": Lazy(
+        "arena.cli.stats:stats_command",
+        "Score, Elo, normalized Elo and LOS of agent A against agent B, from result counts."),
+    "tournament": Lazy(
+        "arena.cli.tournament:tournament_command",
+        "Play every pair of agents GAMES games (or, with --gauntlet, the first agent against each "
+        "other one), then print the crosstable and the agents' Elo ratings."),
 }
-"""Every command and where it lives, imported only when it runs (a run starts sooner)."""
+"""Every command: where it lives, imported only when it runs (a run starts sooner), and the
+line ``arena --help`` lists it with, so that listing imports none of them."""
 
 
 class ArenaGroup(click.Group):
@@ -48,9 +92,18 @@ class ArenaGroup(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         """The command ``name``, imported on first use."""
         if name in COMMANDS and name not in self.commands:
-            module, _, attribute = COMMANDS[name].partition(":")
+            module, _, attribute = COMMANDS[name].target.partition(":")
             self.add_command(getattr(importlib.import_module(module), attribute), name)
         return super().get_command(ctx, name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The list of commands in ``--help``, from their summaries: no command is imported."""
+        limit = formatter.width - 6 - max(len(name) for name in self.list_commands(ctx))
+        rows = [(name, self.commands[name].get_short_help_str(limit) if name in self.commands
+                 else click.Command(name, help=COMMANDS[name].summary).get_short_help_str(limit))
+                for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command; report bad input in one line with exit status 2."""

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import click
 
+from arena.cli.options import chart_options
 from arena.rules.errors import MalformedInputError
 from arena.runs.files import RunFiles
+from arena.runs.request import ChartOptions
 
 __all__ = ["report_command"]
 
@@ -20,10 +22,17 @@ __all__ = ["report_command"]
                    "must share a board); printed, and written to --out when given.")
 @click.option("-o", "--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="With --compare: the directory for the comparison's report.md, "
-                   "report.html and compare.png (not a run directory).")
-def report_command(directories: tuple[Path, ...], compare: bool, out: Path | None) -> None:
-    """Write the charts, report.md and report.html (with report-games.html, the replay page
-    of the games it links) for the run in DIR (a directory holding games.csv).
+                   "report.html and its chart (not a run directory).")
+@chart_options
+def report_command(directories: tuple[Path, ...], compare: bool, out: Path | None,
+                   charts: ChartOptions) -> None:
+    """Write the charts, report.md and report.html of the run in DIR, or compare runs.
+
+    DIR is a directory holding games.csv.
+    report.html is the same page in one self-contained file (charts inline as SVG, tables
+    sorted by a click, the notable games linked to report-games.html, their replay page).
+    Charts are PNG by default; --format svg,pdf writes vector charts for a paper (text kept
+    as text), linked from the page.
 
     With --compare, read several runs (e.g. variants of a heuristic played on different
     days) and print one table of their pairings: A's score with its 95% interval, Elo,
@@ -32,6 +41,7 @@ def report_command(directories: tuple[Path, ...], compare: bool, out: Path | Non
     \b
     Examples:
       arena report results/negamax-depths
+      arena report results/negamax-depths --format png,svg,pdf --dpi 300
       arena report --compare results/h-v1 results/h-v2 results/h-v3 --out results/h-compare
     """
     if not compare:
@@ -43,11 +53,11 @@ def report_command(directories: tuple[Path, ...], compare: bool, out: Path | Non
                                       "into its own directory)")
         from arena.report.run_page import write_report  # matplotlib and pandas load when needed
 
-        click.echo(write_report(directories[0]))
+        click.echo(write_report(directories[0], charts))
         return
     from arena.report.compare import compare as compare_runs
 
-    comparison = compare_runs(*directories, out=out)  # written first: a bad --out prints nothing
+    comparison = compare_runs(*directories, out=out, charts=charts)  # a bad --out prints nothing
     click.echo(comparison.text())
     if out is not None:
         click.echo(f"Report      {RunFiles(out).report}")

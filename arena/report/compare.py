@@ -13,28 +13,30 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
 from arena.protocol.labels import short_names
-from arena.report import charts
 from arena.report.html_page import write_html_page
 from arena.report.inline_svg import figure_svg
 from arena.report.markdown import markdown_table
 from arena.report.markdown_html import markdown_html
-from arena.report.run_page import read_summary
+from arena.report.palette import FIRST, INK
+from arena.report.run_page import LABEL_WIDTH, chart_lines, read_summary
+from arena.report.style import SMALL, figure, save, styled
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
 from arena.runs.files import RunFiles
 from arena.runs.meta import RunMeta
 from arena.runs.reading import open_run
+from arena.runs.request import ChartOptions
 from arena.system.files import write_atomically
 
-CHART = "compare.png"
-"""The comparison's chart, beside its report.md."""
+CHART = "compare"
+"""The comparison's chart (its name without the format's suffix), beside its report.md."""
+ALT = "A's score in each run"
 COLUMNS = ("run", "date", "agent_a", "agent_b", "games", "wins", "draws", "losses", "score",
            "score_low", "score_high", "elo", "elo_low", "elo_high", "interval")
 """The comparison's table: one row per pairing of each run (the numbers are summary.csv's)."""
@@ -94,7 +96,9 @@ class Comparison:
     @cached_property
     def labels(self) -> dict[str, str]:
         """The short name of every agent of the runs."""
-        return short_names(list(dict.fromkeys([*self.table["agent_a"], *self.table["agent_b"]])))
+        given = {spec: name for run in self.runs for spec, name in (run.meta.labels or {}).items()}
+        specs = dict.fromkeys([*self.table["agent_a"], *self.table["agent_b"]])
+        return short_names(specs, LABEL_WIDTH, given)
 
     @property
     def board(self) -> Rules:
@@ -123,31 +127,33 @@ class Comparison:
         """A's score with its 95% interval, one row per pairing of each run."""
         return compare_chart(self.table, self.labels)
 
-    def markdown(self) -> str:
-        """The comparison's page: the runs, the table, the chart."""
+    def markdown(self, charts: Sequence[str] = (f"{CHART}.png",)) -> str:
+        """The comparison's page: the runs, the table, the chart (its files ``charts``)."""
         lines = [f"# Comparison of {len(self.runs)} runs", "",
                  f"All played on {_board(self.board)}. Scores are agent A's, with each run's "
                  "95% interval (the method each run's summary names).", ""]
         lines += [f"- **{run.name}**: `{run.directory}`, started {run.meta.started or '?'}"
                   for run in self.runs]
-        lines += ["", markdown_table(self.HEADER, self.rows()), "",
-                  f"![A's score in each run]({CHART})"]
+        lines += ["", markdown_table(self.HEADER, self.rows()), "", *chart_lines(ALT, charts)]
         return "\n".join(lines) + "\n"
 
-    def write(self, out: Path) -> Path:
-        """Write report.md, its chart and report.html into ``out``; return report.md's path."""
+    def write(self, out: Path, charts: ChartOptions | None = None) -> Path:
+        """Write report.md, its chart (in ``charts``' formats, default PNG) and report.html
+        into ``out``; return report.md's path."""
+        options = charts or ChartOptions()
         out = Path(out)
         if (out / RunFiles.META).exists() or (out / RunFiles.GAMES).exists():
             raise IncomparableRunsError(f"--out {out} is a run directory: its report would be "
                                         "overwritten; give the comparison a directory of its own")
         try:
             out.mkdir(parents=True, exist_ok=True)
-            figure = self.chart()
-            charts.save(figure, out / CHART)
-            page = self.markdown()
+            chart = self.chart()
+            written = save(chart, out / CHART, options.formats, options.dpi)
+            page = self.markdown([path.name for path in written])
             write_atomically(out / RunFiles.REPORT, page)
+            svg = figure_svg(chart, "compare")
             write_html_page(out / RunFiles.REPORT_HTML, f"Comparison of {len(self.runs)} runs",
-                            markdown_html(page, {CHART: figure_svg(figure, "compare")}))
+                            markdown_html(page, {path.name: svg for path in written}))
         except OSError as error:
             raise IncomparableRunsError(f"cannot write the comparison in {out}: "
                                         f"{error.strerror or error}") from None
@@ -159,7 +165,7 @@ class Comparison:
 
     def _repr_html_(self) -> str:
         """The page's body, for Jupyter."""
-        return markdown_html(self.markdown(), {CHART: figure_svg(self.chart(), "compare")})
+        return markdown_html(self.markdown(), {f"{CHART}.png": figure_svg(self.chart(), "compare")})
 
 
 def _elo(value: float) -> str:
@@ -167,39 +173,41 @@ def _elo(value: float) -> str:
         if value < 0 else "-"
 
 
+@styled
 def compare_chart(table: pd.DataFrame, labels: dict[str, str]) -> Figure:
     """Points at A's score with their 95% interval, one row per (run, pairing), the runs in
     the order given from the top (columns run, date, agent_a, agent_b, score, score_low,
     score_high)."""
     n = len(table)
-    with matplotlib.rc_context(charts.STYLE):
-        figure = Figure(figsize=(charts.WIDTH, 1.5 + 0.55 * n), layout="constrained")
-        ax = figure.add_subplot()
-        y = np.arange(n)[::-1]
-        score = table["score"].to_numpy(dtype=float)
-        error = np.vstack([score - table["score_low"].to_numpy(dtype=float),
-                           table["score_high"].to_numpy(dtype=float) - score])
-        ax.errorbar(score, y, xerr=np.clip(error, 0, None), fmt="o", color=charts.FIRST,
-                    ecolor=charts.INK, capsize=3, markersize=6, clip_on=False)
-        for yi, value in zip(y, score, strict=True):
-            ax.annotate(f"{value:.1%}", (value, yi), xytext=(0, 7), textcoords="offset points",
-                        ha="center", fontsize=8)
-        ax.axvline(0.5, color=charts.INK, linewidth=0.8, linestyle=":")
-        ax.set_yticks(y, [f"{labels[a]} vs {labels[b]}\n{run} {date}".rstrip() for a, b, run, date
-                          in zip(table["agent_a"], table["agent_b"], table["run"], table["date"],
-                                 strict=True)])
-        ax.set_ylim(-0.7, n - 0.3)
-        ax.set_xlim(0, 1)
-        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-        ax.grid(axis="y", visible=False)
-        ax.tick_params(axis="y", length=0)
-        ax.set_xlabel("agent A's score (95% interval)")
-        ax.set_title("Agent A's score in each run")
-    return figure
+    chart = figure(1.1 + 0.42 * n)
+    ax = chart.add_subplot()
+    y = np.arange(n)[::-1]
+    score = table["score"].to_numpy(dtype=float)
+    error = np.vstack([score - table["score_low"].to_numpy(dtype=float),
+                       table["score_high"].to_numpy(dtype=float) - score])
+    ax.errorbar(score, y, xerr=np.clip(error, 0, None), fmt="o", color=FIRST, ecolor=INK,
+                capsize=3, clip_on=False)
+    for yi, value in zip(y, score, strict=True):
+        ax.annotate(f"{value:.1%}", (value, yi), xytext=(0, 6), textcoords="offset points",
+                    ha="center", fontsize=SMALL)
+    ax.axvline(0.5, color=INK, linewidth=0.8, linestyle=":")
+    ax.set_yticks(y, [f"{labels[a]} vs {labels[b]}\n{run} {date}".rstrip() for a, b, run, date
+                      in zip(table["agent_a"], table["agent_b"], table["run"], table["date"],
+                             strict=True)])
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.grid(axis="y", visible=False)
+    ax.tick_params(axis="y", length=0)
+    ax.set_xlabel("agent A's score (95% interval)")
+    ax.set_title("Agent A's score in each run")
+    return chart
 
 
-def compare(*directories: str | Path, out: str | Path | None = None) -> Comparison:
-    """The runs in ``directories`` side by side (with ``out``, its pages written there too);
+def compare(*directories: str | Path, out: str | Path | None = None,
+            charts: ChartOptions | None = None) -> Comparison:
+    """The runs in ``directories`` side by side (with ``out``, its pages written there too,
+    the chart in ``charts``' formats);
     IncomparableRunsError (one line) for fewer than two, one given twice or runs on
     different boards, a reading error for a run that is not one."""
     paths = [Path(directory) for directory in directories]
@@ -218,5 +226,5 @@ def compare(*directories: str | Path, out: str | Path | None = None) -> Comparis
     _comparable(runs)
     comparison = Comparison(tuple(runs))
     if out is not None:
-        comparison.write(Path(out))
+        comparison.write(Path(out), charts)
     return comparison

@@ -81,7 +81,9 @@ def write_run_html(directory: Path, games: pd.DataFrame, labels: Mapping[str, st
     """Write report.html (from report.md's ``markdown``, the ``figures`` by chart kind
     inline) and the replay page of its notable games into ``directory``; return its path."""
     files = RunFiles(directory)
-    charts = {files.chart(kind).name: figure_svg(figure, kind) for kind, figure in figures.items()}
+    svgs = {kind: figure_svg(figure, kind) for kind, figure in figures.items()}
+    charts = {files.chart(kind, shown).name: svg for kind, svg in svgs.items()
+              for shown in ("png", "svg")}  # the page shows the PNG, else the SVG
     body = markdown_html(markdown, charts)
     if len(games):
         notable = notable_games(games)

@@ -202,6 +202,8 @@ def run_games(
                 record["engines"] = engines.describe()
             meta = _session_meta(meta, plan, run, resolved, record,
                                  request.allow_changed_agents, out_dir)
+            if request.labels:
+                meta.labels = {**(meta.labels or {}), **dict(request.labels)}
             files = directory.files
             with GamesTable(files.games, plan) as table:
                 directory.write_meta(meta)

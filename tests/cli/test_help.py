@@ -1,0 +1,39 @@
+"""``arena --help`` lists every command with its own summary, without importing any command."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+from arena.cli import COMMANDS
+from tests.helpers.cli import arena, checkout_env
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_the_listed_summary_is_the_command_s_own(name: str) -> None:
+    module, _, attribute = COMMANDS[name].target.partition(":")
+    command = getattr(importlib.import_module(module), attribute)
+    assert COMMANDS[name].summary == command.get_short_help_str(limit=1000)
+
+
+def test_the_listing_names_every_command_with_the_start_of_its_summary() -> None:
+    status, output = arena("--help")
+    assert status == 0
+    listed = output.split("Commands:\n", 1)[1].splitlines()
+    assert [line.split()[0] for line in listed] == sorted(COMMANDS)
+    for line in listed:
+        name, shown = line.split(maxsplit=1)
+        assert COMMANDS[name].summary.startswith(shown.removesuffix("..."))
+
+
+def test_help_imports_no_command() -> None:
+    probe = ("import sys; from arena.cli import main\n"
+             "try: main(['--help'])\n"
+             "except SystemExit: pass\n"
+             "print(sorted(m for m in sys.modules if m.startswith('arena.cli.')))")
+    shown = subprocess.run([sys.executable, "-c", probe], env=checkout_env(), text=True,
+                           capture_output=True, check=True).stdout.splitlines()[-1]
+    assert shown == str(["arena.cli.status"])
