@@ -76,8 +76,9 @@ class RunResult:
 
     def plot(self, kind: str) -> Figure:
         """The report's chart ``kind`` as a matplotlib Figure (``wtl``, ``cost``,
-        ``length``, and as the run has them ``crosstable``, ``ratings``, ``depth``,
-        ``sprt``, ``blunders``); ValueError listing this run's charts for another."""
+        ``length``, and as the run has them ``sprt``, ``ratings``, ``elo-cost``,
+        ``crosstable``, ``depth``, ``blunders``); ValueError listing this run's charts for
+        another."""
         return report_figure(self.directory, self._files, kind)
 
     def write_report(self, directory: str | Path | None = None, *,

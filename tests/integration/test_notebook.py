@@ -10,8 +10,9 @@ from matplotlib.figure import Figure
 
 import arena
 from arena.api import TournamentResult
-from arena.report import charts
 from arena.report.run_page import write_report
+from arena.report.style import save
+from arena.runs.request import DEFAULT_DPI
 
 
 @pytest.fixture(scope="module")
@@ -49,18 +50,18 @@ def test_the_html_summary_is_a_table_of_the_pairings(result: TournamentResult) -
 def test_plot_draws_each_chart_of_the_report(result: TournamentResult, tmp_path: Path) -> None:
     written = result.write_report(tmp_path / "run")
     kinds = sorted(path.stem for path in written.parent.glob("*.png"))
-    assert kinds == ["cost", "crosstable", "length", "ratings", "wtl"]
+    assert kinds == ["cost", "crosstable", "elo-cost", "length", "ratings", "wtl"]
     for kind in kinds:
         figure = result.plot(kind)
         assert isinstance(figure, Figure)
-        drawn = charts.save(figure, tmp_path / f"{kind}.png")
+        [drawn] = save(figure, tmp_path / kind, ("png",), DEFAULT_DPI)
         assert drawn.read_bytes() == (written.parent / f"{kind}.png").read_bytes()
 
 
 @pytest.mark.slow
 def test_an_unknown_kind_is_a_value_error_listing_the_kinds(result: TournamentResult) -> None:
     with pytest.raises(ValueError, match="no chart 'sprt' in this run's report; its charts "
-                       "are 'wtl', 'crosstable', 'ratings', 'cost', 'length'"):
+                       "are 'ratings', 'elo-cost', 'crosstable', 'wtl', 'cost', 'length'"):
         result.plot("sprt")
 
 
@@ -70,5 +71,5 @@ def test_a_run_on_disk_plots_from_its_directory(tmp_path: Path) -> None:
                         out=tmp_path / "m")
     assert repr(match).splitlines()[0].endswith(f"in {tmp_path / 'm'}")
     write_report(tmp_path / "m")
-    drawn = charts.save(match.plot("wtl"), tmp_path / "wtl.png")
+    [drawn] = save(match.plot("wtl"), tmp_path / "wtl", ("png",), DEFAULT_DPI)
     assert drawn.read_bytes() == (tmp_path / "m" / "wtl.png").read_bytes()
