@@ -151,7 +151,7 @@ class Comparison:
             written = save(chart, out / CHART, options.formats, options.dpi)
             page = self.markdown([path.name for path in written])
             write_atomically(out / RunFiles.REPORT, page)
-            svg = figure_svg(chart, "compare")
+            svg = figure_svg(chart, "compare", laid_out=True)
             write_html_page(out / RunFiles.REPORT_HTML, f"Comparison of {len(self.runs)} runs",
                             markdown_html(page, {path.name: svg for path in written}))
         except OSError as error:

@@ -73,7 +73,7 @@ th button::after { content: " \\2195"; color: var(--muted); font-weight: 400; }
 th[aria-sort=ascending] button::after { content: " \\2191"; color: var(--ink); }
 th[aria-sort=descending] button::after { content: " \\2193"; color: var(--ink); }
 figure { margin: 1rem 0; }
-svg.chart, figure img { display: block; width: 100%; max-width: 900px; height: auto; }
+svg.chart, figure img { display: block; width: 100%; max-width: 760px; height: auto; }
 details { margin: .6rem 0; }
 summary { cursor: pointer; color: var(--accent); }
 .note { color: var(--muted); font-size: .9rem; }

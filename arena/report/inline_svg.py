@@ -13,11 +13,19 @@ from matplotlib.figure import Figure
 _ID = re.compile(r'\bid="([^"]+)"')
 
 
-def figure_svg(figure: Figure, prefix: str) -> str:
-    """``figure`` as an ``<svg>`` element whose ids all start with ``prefix``."""
+def figure_svg(figure: Figure, prefix: str, laid_out: bool = False) -> str:
+    """``figure`` as an ``<svg>`` element whose ids all start with ``prefix``. A figure
+    ``laid_out`` (saved already, at the same size) keeps its layout: not computed again."""
     buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": prefix}):
-        figure.savefig(buffer, format="svg", metadata={"Date": None})
+    engine = figure.get_layout_engine()
+    if laid_out and engine is not None:
+        figure.set_layout_engine("none")  # the axes stay where the last drawing put them
+    try:
+        with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": prefix}):
+            figure.savefig(buffer, format="svg", metadata={"Date": None})
+    finally:
+        if laid_out and engine is not None:
+            figure.set_layout_engine(engine)
     text = buffer.getvalue()
     text = text[text.index("<svg"):]  # the XML declaration and DOCTYPE have no place in HTML
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.DOTALL)

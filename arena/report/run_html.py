@@ -79,9 +79,10 @@ def _games_section(notable: pd.DataFrame, labels: Mapping[str, str], pairings: i
 def write_run_html(directory: Path, games: pd.DataFrame, labels: Mapping[str, str],
                    markdown: str, figures: Mapping[str, Figure]) -> Path:
     """Write report.html (from report.md's ``markdown``, the ``figures`` by chart kind
-    inline) and the replay page of its notable games into ``directory``; return its path."""
+    inline: saved already, so laid out) and the replay page of its notable games into
+    ``directory``; return its path."""
     files = RunFiles(directory)
-    svgs = {kind: figure_svg(figure, kind) for kind, figure in figures.items()}
+    svgs = {kind: figure_svg(figure, kind, laid_out=True) for kind, figure in figures.items()}
     charts = {files.chart(kind, shown).name: svg for kind, svg in svgs.items()
               for shown in ("png", "svg")}  # the page shows the PNG, else the SVG
     body = markdown_html(markdown, charts)
