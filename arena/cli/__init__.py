@@ -59,7 +59,7 @@ COMMANDS = {
         "you like: solver@time=1)."),
     "report": Lazy(
         "arena.cli.report:report_command",
-        "Write the charts and report.md for the run in DIR (a directory holding games.csv)."),
+        "Write the charts, report.md and report.html of the run in DIR, or compare runs."),
     "run": Lazy(
         "arena.cli.run:run_command",
         "Run the matches, tournaments and SPRTs of the experiment file FILE (TOML)."),
