@@ -23,6 +23,8 @@ NEEDS: dict[str, tuple[Callable[[], bool], str]] = {
     "kaggle": (_module("kaggle_environments"),
                "needs kaggle-environments: pip install -e '.[kaggle]'"),
     "gui": (_module("pygame"), "needs pygame: pip install -e '.[gui]'"),
+    "rl": (lambda: _module("pettingzoo")() and _module("gymnasium")(),
+           "needs pettingzoo and gymnasium: pip install -e '.[rl]'"),
     "chromium": (lambda: chromium() is not None, "needs Chromium: apt-get install chromium"),
 }
 """Marker -> (whether what it needs is here, what to install)."""
