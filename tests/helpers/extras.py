@@ -25,6 +25,7 @@ NEEDS: dict[str, tuple[Callable[[], bool], str]] = {
     "gui": (_module("pygame"), "needs pygame: pip install -e '.[gui]'"),
     "rl": (lambda: _module("pettingzoo")() and _module("gymnasium")(),
            "needs pettingzoo and gymnasium: pip install -e '.[rl]'"),
+    "datasets": (_module("pyarrow"), "needs pyarrow: pip install -e '.[datasets]'"),
     "chromium": (lambda: chromium() is not None, "needs Chromium: apt-get install chromium"),
 }
 """Marker -> (whether what it needs is here, what to install)."""
