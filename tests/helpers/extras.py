@@ -26,6 +26,8 @@ NEEDS: dict[str, tuple[Callable[[], bool], str]] = {
     "rl": (lambda: _module("pettingzoo")() and _module("gymnasium")(),
            "needs pettingzoo and gymnasium: pip install -e '.[rl]'"),
     "datasets": (_module("pyarrow"), "needs pyarrow: pip install -e '.[datasets]'"),
+    "onnx": (lambda: _module("onnxruntime")() and _module("onnx")(),
+             "needs onnxruntime and onnx: pip install -e '.[dev,onnx]'"),
     "chromium": (lambda: chromium() is not None, "needs Chromium: apt-get install chromium"),
 }
 """Marker -> (whether what it needs is here, what to install)."""
