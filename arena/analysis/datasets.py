@@ -163,37 +163,40 @@ def dataset_of_games(games: Iterable[GameLine], rules: Rules,
                              for name in COLUMNS})
 
 
-def _label_chunk(positions: Sequence[tuple[int, int]], rules: Rules,
+def _label_chunk(positions: Sequence[tuple[int, int]], rules: Rules, max_nodes: int | None,
                  settings: SolverSettings) -> list[list[int]]:
-    """The column scores of a few positions (bitboards), with the process's solver."""
+    """The column scores of a few positions (bitboards), with the process's solver; all
+    NO_SCORE for a position that needs more than ``max_nodes`` nodes."""
     from arena.search.solver import ensure_solver
 
     solver = ensure_solver(*settings)
     labelled = []
     for current, mask in positions:
-        scores = solver.column_scores(Position(rules, current, mask))
-        assert scores is not None  # no node limit
-        labelled.append([scores.get(c, NO_SCORE) for c in range(rules.cols)])
+        scores = solver.column_scores(Position(rules, current, mask), max_nodes)
+        labelled.append([NO_SCORE] * rules.cols if scores is None
+                        else [scores.get(c, NO_SCORE) for c in range(rules.cols)])
     return labelled
 
 
-def label(dataset: Dataset, jobs: int = 1) -> Dataset:
+def label(dataset: Dataset, jobs: int = 1, max_nodes: int | None = None) -> Dataset:
     """``dataset`` with the exact score of every column of every row, solved in ``jobs``
-    processes (each position once, whatever its duplicates)."""
+    processes (each position once, whatever its duplicates); with ``max_nodes``, the rows
+    whose position the solver does not finish within that many nodes are left out."""
     unique: dict[tuple[int, int], int] = {}
     for current, mask in zip(dataset.current.tolist(), dataset.mask.tolist(), strict=True):
         unique.setdefault((current, mask), len(unique))
     boards = list(unique)
     found = np.full((len(boards), dataset.rules.cols), NO_SCORE, dtype=np.int8)
     start = 0
-    for chunk, scores in chunked_map(_label_chunk, boards, jobs, CHUNK, dataset.rules,
-                                     solver_settings()):
-        found[start:start + len(chunk)] = scores
+    for chunk, chunk_scores in chunked_map(_label_chunk, boards, jobs, CHUNK, dataset.rules,
+                                           max_nodes, solver_settings()):
+        found[start:start + len(chunk)] = chunk_scores
         start += len(chunk)
-    rows = [unique[key] for key in zip(dataset.current.tolist(), dataset.mask.tolist(),
-                                        strict=True)]
-    return replace(dataset, scores=found[np.array(rows, dtype=np.int64)]
-                   if rows else found)
+    rows = np.array([unique[key] for key in zip(dataset.current.tolist(),
+                                                 dataset.mask.tolist(), strict=True)],
+                    dtype=np.int64)
+    scores = found[rows]
+    return replace(dataset, scores=scores).select(np.any(scores != NO_SCORE, axis=1))
 
 
 def planes(dataset: Dataset) -> np.ndarray:

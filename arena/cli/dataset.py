@@ -31,6 +31,9 @@ def dataset_options(command: Callable[..., Any]) -> Callable[..., Any]:
                           "a move)."),
         click.option("--solve/--no-solve", default=True, show_default=True,
                      help="Label every position with the exact score of each column."),
+        click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
+                     help="Leave out a position the solver does not finish within N nodes "
+                          "(default: solve every position, however long it takes)."),
         click.option("--drop-duplicates", is_flag=True,
                      help="Leave out a position seen before, or whose mirror image was "
                           "(default: keep it, marked in the duplicate column)."),
@@ -45,7 +48,8 @@ def dataset_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def write(rules: Rules, games: Sequence[GameLine], out: Path, plies: str | None, solve: bool,
-          drop_duplicates: bool, jobs: int | None, force: bool) -> None:
+          max_nodes: int | None, drop_duplicates: bool, jobs: int | None,
+          force: bool) -> None:
     """Make the dataset of ``games``, label it, write it and say what was written."""
     from arena.analysis.dataset_files import write_dataset
     from arena.analysis.datasets import dataset_of_games, label
@@ -57,10 +61,12 @@ def write(rules: Rules, games: Sequence[GameLine], out: Path, plies: str | None,
         dataset = dataset.select(~dataset.duplicate)
     rate = ""
     if solve:
-        start = time.perf_counter()
-        dataset = label(dataset, worker_count(jobs))
+        start, before = time.perf_counter(), len(dataset)
+        dataset = label(dataset, worker_count(jobs), max_nodes)
         seconds = time.perf_counter() - start
-        rate = f", labelled in {seconds:.1f} s ({len(dataset) / max(seconds, 1e-9):,.0f}/s)"
+        rate = f", labelled in {seconds:.1f} s ({before / max(seconds, 1e-9):,.0f}/s)"
+        if len(dataset) < before:
+            rate += f"; {before - len(dataset)} left out past {max_nodes} nodes"
     write_dataset(dataset, out, force)
     click.echo(f"Wrote {out}: {len(dataset)} positions of {len(games)} games on {rules}"
                f"{rate}")

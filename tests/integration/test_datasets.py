@@ -147,3 +147,13 @@ def test_commands_write_datasets_and_refuse_bad_input(tmp_path: Path) -> None:
     code, output = arena("export", "dataset", str(tmp_path / "none"), "--out",
                          str(tmp_path / "x.npz"))
     assert code == 2 and "not a run directory" in output
+
+
+def test_positions_past_the_node_limit_are_left_out() -> None:
+    dataset = dataset_of_games(play_games("random", "random", 4, Rules(), seed=2), Rules())
+    labelled = label(dataset, max_nodes=2000)
+    assert 0 < len(labelled) < len(dataset)
+    assert labelled.ply.min() > dataset.ply.min()  # the empty board is too hard
+    for position, scores in zip(labelled.positions(), labelled.scores, strict=True):
+        expected = column_scores(position)
+        assert scores.tolist() == [expected.get(c, NO_SCORE) for c in range(7)]
