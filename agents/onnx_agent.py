@@ -27,8 +27,8 @@ import numpy as np
 
 from arena.protocol.agent import BaseAgent, Choice
 from arena.protocol.registry import AgentSpec, file_fingerprint, parse_values, signature_params
-from arena.rules.board import Position
-from arena.rules.errors import AgentSpecError, IllegalMoveError
+from arena.rules.board import Position, Rules
+from arena.rules.errors import AgentSpecError, IllegalMoveError, UnsupportedBoardError
 
 PREFIX = "onnx"
 
@@ -75,13 +75,16 @@ class Network:
         self.input = inputs[0].name
         self.shape = tuple(inputs[0].shape[1:])
 
-    def evaluate(self, positions: list[Position]) -> tuple[np.ndarray, np.ndarray]:
-        """The policy logits (batch, cols) and values (batch,) of ``positions``."""
-        rules = positions[0].rules
+    def check_rules(self, rules: Rules) -> None:
+        """UnsupportedBoardError if the network's input has a fixed shape other than the
+        planes of ``rules``' board."""
         expected = (2, rules.rows, rules.cols)
         if all(isinstance(size, int) for size in self.shape) and self.shape != expected:
-            raise IllegalMoveError(f"the network takes boards of shape {self.shape}, not "
-                                   f"{expected} ({rules})")
+            raise UnsupportedBoardError(f"the network takes planes of shape {self.shape}, "
+                                        f"not {expected} ({rules})")
+
+    def evaluate(self, positions: list[Position]) -> tuple[np.ndarray, np.ndarray]:
+        """The policy logits (batch, cols) and values (batch,) of ``positions``."""
         policy, value = self.session.run(None, {self.input: encode(positions)})
         return np.asarray(policy, dtype=np.float64), np.asarray(value,
                                                                 dtype=np.float64).reshape(-1)
@@ -114,6 +117,10 @@ class OnnxAgent(BaseAgent):
         self.network = Network(Path(model))
         self.sims = sims
         self.c_puct = c_puct
+
+    def check_rules(self, rules: Rules) -> None:
+        """UnsupportedBoardError if the network cannot take ``rules``' board."""
+        self.network.check_rules(rules)
 
     def choose(self, position: Position, rng: np.random.Generator) -> Choice:
         """The network's column, searched with ``sims`` simulations when asked."""

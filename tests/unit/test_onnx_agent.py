@@ -108,3 +108,14 @@ def test_specs_are_parsed_and_refused(model: tuple[LinearNet, Path], tmp_path: P
         make_agent(f"onnx:{bad}")
     with pytest.raises(AgentSpecError, match="sims must be"):
         make_agent(f"onnx:{path},sims=-1")
+
+
+def test_a_network_refuses_boards_of_another_shape(model: tuple[LinearNet, Path]) -> None:
+    from arena.protocol.agent import check_agent_rules
+    from arena.rules.errors import UnsupportedBoardError
+
+    _, path = model
+    agent = make_agent(f"onnx:{path}")
+    check_agent_rules(agent, Rules())
+    with pytest.raises(UnsupportedBoardError, match=r"shape \(2, 6, 7\), not \(2, 4, 5\)"):
+        check_agent_rules(agent, Rules(4, 5, 4))
