@@ -29,6 +29,8 @@ from arena.protocol.agent import BaseAgent, Choice
 from arena.protocol.registry import AgentSpec, file_fingerprint, parse_values, signature_params
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, IllegalMoveError, UnsupportedBoardError
+from arena.search.kernels.bitboard import board_array
+from arena.search.kernels.vector import observe
 
 PREFIX = "onnx"
 
@@ -36,18 +38,12 @@ PREFIX = "onnx"
 def encode(positions: list[Position]) -> np.ndarray:
     """The network's input for ``positions`` (all on one board): float32 planes."""
     rules = positions[0].rules
-    out = np.zeros((len(positions), 2, rules.rows, rules.cols), dtype=np.float32)
-    height = rules.height
-    for index, position in enumerate(positions):
-        own, theirs = position.current, position.current ^ position.mask
-        for col in range(rules.cols):
-            for row in range(rules.rows):
-                bit = 1 << (col * height + row)
-                if own & bit:
-                    out[index, 0, rules.rows - 1 - row, col] = 1.0
-                elif theirs & bit:
-                    out[index, 1, rules.rows - 1 - row, col] = 1.0
-    return out
+    current = np.array([p.current for p in positions], dtype=np.uint64)
+    mask = np.array([p.mask for p in positions], dtype=np.uint64)
+    out = np.zeros((len(positions), 2, rules.rows, rules.cols), dtype=np.int8)
+    legal = np.zeros((len(positions), rules.cols), dtype=np.bool_)
+    observe(board_array(rules), current, mask, out, legal)
+    return out.astype(np.float32)
 
 
 class Network:
