@@ -10,6 +10,7 @@ column, and ``rules`` as the array [rows, cols, connect]. Both load in pandas
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import tempfile
 from pathlib import Path
@@ -27,6 +28,9 @@ def check_out(path: Path, force: bool = False) -> None:
     """DatasetError unless ``path`` is a file name this module writes, and new (or ``force``)."""
     if path.suffix not in SUFFIXES:
         raise DatasetError(f"{path}: a dataset is written as FILE.parquet or FILE.npz")
+    if path.suffix == ".parquet" and importlib.util.find_spec("pyarrow") is None:
+        raise DatasetError(f"{path}: Parquet needs pyarrow (pip install -e '.[datasets]'); "
+                           "FILE.npz needs nothing more")
     if path.exists() and not force:
         raise DatasetError(f"{path} exists; use --force to overwrite it")
     if not path.parent.is_dir():
