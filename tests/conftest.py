@@ -1,6 +1,7 @@
 """Fixtures and hooks for the whole suite: hypothesis strategies for ``st.from_type(Rules)`` and
 ``st.from_type(Position)``, a private cache directory for the whole session, tests marked
-with an optional extra (dask, kaggle, gui, chromium) skipped where it is not installed, and the
+with an optional extra (dask, kaggle, gui, rl, datasets,
+onnx, chromium) skipped where it is not installed, and the
 ``slow`` tests left out unless ``--all`` is given.
 
 Rules are drawn from the whole allowed space (cols <= 9, cols x (rows + 1) <= 64,

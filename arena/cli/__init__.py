@@ -44,6 +44,9 @@ COMMANDS = {
     "book": Lazy(
         "arena.cli.book:book_command",
         "Build the solver's opening book: the exact score of every early position."),
+    "dataset": Lazy(
+        "arena.cli.dataset:dataset_command",
+        "Play GAMES games and write their positions as a dataset, labelled by the solver."),
     "export": Lazy(
         "arena.cli.export:export_command",
         "Write a run's games in another form, or an agent as a Kaggle submission."),

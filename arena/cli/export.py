@@ -1,5 +1,5 @@
-"""``arena export``: a run's games in other forms (``html``: a replay page), and agents as
-Kaggle ConnectX submissions (``kaggle``)."""
+"""``arena export``: a run's games in other forms (``html``: a replay page; ``dataset``: training
+data, from ``arena.cli.dataset``), and agents as Kaggle ConnectX submissions (``kaggle``)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from arena.cli.dataset import export_dataset_command
 from arena.rules.errors import MalformedInputError
 
 
@@ -17,6 +18,7 @@ def export_command() -> None:
     \b
     Examples:
       arena export html results/matches/DIR
+      arena export dataset results/matches/DIR --out positions.parquet
       arena export html results/matches/DIR 3 7 10-19 --out games.html
       arena export kaggle negamax-id:heuristic=threats+positional -o main.py
     """
@@ -90,3 +92,6 @@ def export_kaggle_command(spec: str, out: Path, force: bool) -> None:
     settings = write_submission(spec, out, force)
     click.echo(f"Wrote {out}: {settings.spec} as a Kaggle ConnectX submission "
                f"({out.stat().st_size // 1024} KB, standard library only)")
+
+
+export_command.add_command(export_dataset_command)

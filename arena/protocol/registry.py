@@ -317,7 +317,7 @@ def parse_spec(text: str, engines: object = None) -> AgentSpec:
             raise
         raise AgentSpecError(f"{error} ({guess.rstrip()})") from None
     params = signature_params(factory)
-    return AgentSpec(text, name, target, _parse_values(assignments, params, text), params)
+    return AgentSpec(text, name, target, parse_values(assignments, params, text), params)
 
 
 def make_agent(text: str, engines: object = None) -> Agent:
@@ -350,7 +350,9 @@ def _format_value(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _parse_values(assignments: str, params: tuple[Param, ...], spec: str) -> dict[str, Any]:
+def parse_values(assignments: str, params: tuple[Param, ...], spec: str) -> dict[str, Any]:
+    """The values of ``key=value,...`` for ``params``; AgentSpecError naming ``spec`` for an
+    unknown, repeated, malformed or missing parameter."""
     by_name = {p.name: p for p in params}
     values: dict[str, Any] = {}
     for item in filter(None, assignments.split(",")):

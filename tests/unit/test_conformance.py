@@ -14,6 +14,7 @@ from arena.protocol.registry import registry
 from arena.rules.board import Position, Rules
 from arena.rules.errors import UnsupportedBoardError
 from arena.rules.notation import from_moves
+from tests.helpers.extras import missing
 
 HERE = __name__  # this module, importable by name in specs: f"{HERE}:IllegalColumn"
 
@@ -21,13 +22,17 @@ HERE = __name__  # this module, importable by name in specs: f"{HERE}:IllegalCol
 # parameters on a few positions per board (the solver's defaults in test_solver_agent.py:
 # without a node budget it would solve a 7 x 8 position of 5 discs exactly).
 QUICK_SPECS = {"minimax": "minimax:depth=2", "negamax": "negamax:depth=3",
-               "negamax-id": "negamax-id:time=0.005", "solver": "solver:max_nodes=20000"}
+               "negamax-id": "negamax-id:time=0.005", "solver": "solver:max_nodes=20000",
+               "net": "net:sims=4"}
 DEFAULT_SPECS = ("minimax", "negamax", "negamax-id")
 DEFAULT_SPEC_POSITIONS = 3
+NEEDS_ONNX = ("net",)  # agents of the onnx extra
 
 
 def checkable(name: str) -> str:
     """The name, after skipping agents that cannot be checked."""
+    if name in NEEDS_ONNX and missing("onnx"):
+        pytest.skip(f"{name} {missing('onnx')}")
     if is_interactive(registry()[name].load()):
         pytest.skip(f"{name} is interactive (it reads the terminal)")
     return name

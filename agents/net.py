@@ -1,0 +1,28 @@
+"""The built-in ``net`` agent: the project's own policy-value network (``agents/data/net.onnx``,
+trained on solver-labelled positions by ``tools/train_net.py``), played as ``onnx:`` agents
+are (``agents.onnx_agent``): its best legal column, or with ``sims=N`` a PUCT search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agents.onnx_agent import OnnxAgent
+from arena.rules.board import DEFAULT_RULES, Rules
+from arena.rules.errors import UnsupportedBoardError
+
+MODEL = Path(__file__).parent / "data" / "net.onnx"
+
+
+class NetAgent(OnnxAgent):
+    """The project's own network, trained for 6 x 7 connect 4 (the only board it plays): its
+    best legal column, or a PUCT search of ``sims`` simulations guided by its policy and
+    value (``c_puct``)."""
+
+    def __init__(self, sims: int = 0, c_puct: float = 1.5):
+        super().__init__(str(MODEL), sims=sims, c_puct=c_puct)
+
+    def check_rules(self, rules: Rules) -> None:
+        """UnsupportedBoardError on any board but the one it was trained for."""
+        if rules != DEFAULT_RULES:
+            raise UnsupportedBoardError(f"net plays only on {DEFAULT_RULES}, the board it was "
+                                        f"trained for, not on {rules}")

@@ -1,0 +1,159 @@
+"""Datasets of positions: the rows of known games, duplicates and mirror images, the solver's
+labels against the Pons sets and the solver itself, the files written and read back (npz,
+and Parquet with the datasets extra), and the two commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from arena.analysis.dataset_files import frame, read_dataset, write_dataset
+from arena.analysis.datasets import (
+    NO_SCORE,
+    GameLine,
+    dataset_of_games,
+    label,
+    planes,
+    play_games,
+)
+from arena.analysis.scored_positions import load_set
+from arena.envs.observation import planes as position_planes
+from arena.rules.board import Position, Rules
+from arena.rules.notation import parse_moves
+from arena.search.solver import column_scores
+from tests.helpers.cli import arena
+
+SMALL = Rules(4, 5, 4)
+
+
+def line(moves: str, winner: int) -> GameLine:
+    return GameLine(tuple(parse_moves(moves, Rules())), winner)
+
+
+def test_rows_of_a_known_game() -> None:
+    # 1 2 1 2 1 2 1: the first player wins with four in column 1
+    dataset = dataset_of_games([line("1212121", 1)], Rules())
+    assert dataset.ply.tolist() == list(range(7))
+    assert dataset.side_to_move.tolist() == [1, 2, 1, 2, 1, 2, 1]
+    assert dataset.move.tolist() == [0, 1, 0, 1, 0, 1, 0]
+    assert dataset.result.tolist() == [1, -1, 1, -1, 1, -1, 1]
+    assert list(dataset.moves) == ["", "1", "12", "121", "1212", "12121", "121212"]
+    position = Position.empty().play(0).play(1).play(0)
+    assert (int(dataset.current[3]), int(dataset.mask[3])) == (position.current,
+                                                                position.mask)
+    assert np.array_equal(planes(dataset)[3], position_planes(position))
+    drawn = dataset_of_games([line("1212121", 0)], Rules())
+    assert set(drawn.result.tolist()) == {0}
+
+
+def test_duplicates_and_mirror_images_are_marked_and_dropped() -> None:
+    games = [line("4455", 0), line("4433", 0), line("4455", 0)]  # 4433 mirrors 4455
+    dataset = dataset_of_games(games, Rules())
+    # game 0: all new; game 1: "", "4", "44" seen, "443" mirrors "445"; game 2: all seen
+    assert dataset.duplicate.tolist() == [False] * 4 + [True] * 4 + [True] * 4
+    kept = dataset.select(~dataset.duplicate)
+    assert list(kept.moves) == ["", "4", "44", "445"]
+    assert dataset_of_games(games, Rules(), plies=(2, 3)).ply.tolist() == [2, 3] * 3
+
+
+def test_labels_are_the_pons_scores() -> None:
+    """The best column's score is the position's score given by Pons' set."""
+    entries = load_set("Test_L3_R1", limit=30)
+    games = [GameLine((*parse_moves(entry.moves, Rules()), entry.position.legal_moves()[0]), 0)
+             for entry in entries]
+    dataset = dataset_of_games(games, Rules())
+    wanted = np.isin(dataset.moves, [entry.moves for entry in entries])
+    labelled = label(dataset.select(wanted))
+    by_moves = {entry.moves: entry.score for entry in entries}
+    assert len(labelled) == len(entries)
+    for moves, scores in zip(labelled.moves, labelled.scores, strict=True):
+        assert scores.max() == by_moves[moves]
+
+
+def test_labels_are_the_solver_column_scores() -> None:
+    games = play_games("random", "random", 12, SMALL, seed=5)
+    dataset = label(dataset_of_games(games, SMALL))
+    for position, scores in zip(dataset.positions(), dataset.scores, strict=True):
+        expected = column_scores(position)
+        assert scores.tolist() == [expected.get(c, NO_SCORE) for c in range(SMALL.cols)]
+    assert (dataset.scores == NO_SCORE).any()  # some full columns
+
+
+def test_games_of_agents_are_the_games_of_a_match() -> None:
+    import arena
+
+    games = play_games("immediate-win", "random", 6, SMALL, seed=3)
+    run = arena.match("immediate-win", "random", 6, seed=3, jobs=1, progress=False,
+                      rules=SMALL)
+    assert [parse_moves(moves, SMALL) for moves in run.games["moves"]] == \
+        [list(game.moves) for game in games]
+
+
+def test_npz_round_trip_and_pandas(tmp_path: Path) -> None:
+    dataset = label(dataset_of_games(play_games("random", "random", 5, SMALL, 1), SMALL))
+    path = tmp_path / "d.npz"
+    write_dataset(dataset, path)
+    again = read_dataset(path)
+    assert again.rules == SMALL
+    for name in ("game", "ply", "current", "mask", "move", "result", "duplicate", "scores"):
+        assert np.array_equal(getattr(again, name), getattr(dataset, name))
+    assert list(again.moves) == list(dataset.moves)
+    table = frame(again)
+    assert table["score_0"].dtype == "Int8"
+    assert table["score_0"].isna().sum() == (dataset.scores[:, 0] == NO_SCORE).sum()
+
+
+@pytest.mark.datasets
+def test_parquet_round_trip_loads_in_pandas(tmp_path: Path) -> None:
+    dataset = label(dataset_of_games(play_games("random", "random", 5, SMALL, 2), SMALL))
+    path = tmp_path / "d.parquet"
+    write_dataset(dataset, path)
+    table = pd.read_parquet(path)
+    assert list(table.columns[:9]) == ["game", "ply", "side_to_move", "current", "mask",
+                                       "moves", "move", "result", "duplicate"]
+    assert table["current"].dtype == np.uint64
+    again = read_dataset(path)
+    assert again.rules == SMALL
+    assert np.array_equal(again.scores, dataset.scores)
+    assert np.array_equal(again.mask, dataset.mask)
+
+
+def test_commands_write_datasets_and_refuse_bad_input(tmp_path: Path) -> None:
+    import arena as api
+
+    out = tmp_path / "d.npz"
+    code, output = arena("dataset", "-n", "4", "--rows", "4", "--cols", "5", "--plies", "3-20",
+                         "-j", "1", "--out", str(out))
+    assert code == 0, output
+    assert "positions of 4 games on 4x5 connect 4" in output
+    assert read_dataset(out).ply.min() >= 3
+    code, output = arena("dataset", "-n", "4", "--out", str(out))
+    assert code == 2 and "exists; use --force" in output
+    code, output = arena("dataset", "-n", "4", "--out", str(tmp_path / "d.csv"))
+    assert code == 2 and "FILE.parquet or FILE.npz" in output
+    code, output = arena("dataset", "--agents", "randon", "random", "--out",
+                         str(tmp_path / "e.npz"))
+    assert code == 2 and "randon" in output
+    run = tmp_path / "run"
+    api.match("random", "random", 4, seed=1, jobs=1, progress=False, out=run, rules=SMALL)
+    exported = tmp_path / "run.npz"
+    code, output = arena("export", "dataset", str(run), "--no-solve", "--out", str(exported))
+    assert code == 0, output
+    dataset = read_dataset(exported)
+    assert dataset.scores is None and dataset.rules == SMALL
+    code, output = arena("export", "dataset", str(tmp_path / "none"), "--out",
+                         str(tmp_path / "x.npz"))
+    assert code == 2 and "not a run directory" in output
+
+
+def test_positions_past_the_node_limit_are_left_out() -> None:
+    dataset = dataset_of_games(play_games("random", "random", 4, Rules(), seed=2), Rules())
+    labelled = label(dataset, max_nodes=2000)
+    assert 0 < len(labelled) < len(dataset)
+    assert labelled.ply.min() > dataset.ply.min()  # the empty board is too hard
+    for position, scores in zip(labelled.positions(), labelled.scores, strict=True):
+        expected = column_scores(position)
+        assert scores.tolist() == [expected.get(c, NO_SCORE) for c in range(7)]
