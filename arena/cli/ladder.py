@@ -1,0 +1,130 @@
+"""``arena ladder``: ratings on a fixed scale, kept in a database file across runs."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import click
+
+from arena.cli.tournament import aligned
+from arena.ladder.adding import add_run
+from arena.ladder.anchors import fix_anchors
+from arena.ladder.fit import refit
+from arena.ladder.leaderboard import write_leaderboard
+from arena.ladder.store import Ladder, LadderError, open_ladder
+from arena.ladder.tables import boards, history, skill_text, standings
+
+DEFAULT_DB = Path("results") / "ladder" / "ladder.sqlite"
+
+db_option = click.option(
+    "--db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
+    show_default=True, help="The ladder's database file (SQLite).")
+
+
+@click.group("ladder")
+def ladder_command() -> None:
+    """Rate agents on a fixed scale anchored from random up to perfect play.
+
+    The ladder is one SQLite file (--db) holding agents with their code fingerprints, games,
+    the anchors of each board and every fit. A board's anchors are fixed once from a
+    reference run (`arena ladder anchor DIR`) and never refitted; every fit holds them there.
+
+    \b
+    Examples:
+      arena ladder anchor results/ladder/reference-5x6
+      arena ladder add results/tournaments/DIR results/matches/DIR
+      arena ladder place negamax:depth=6 --rows 5 --cols 6
+      arena ladder show
+      arena ladder export --out site/
+    """
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.0f}" if math.isfinite(value) else "-"
+
+
+def format_standings(ladder: Ladder, board_names: list[str] | None = None) -> str:
+    """Every board's latest standings as text."""
+    blocks = []
+    for board in board_names or boards(ladder.connection):
+        table = standings(ladder.connection, board)
+        rows = [[str(r["rank"]), r["agent"] + (" (anchor)" if r["anchor"] else ""),
+                 _signed(r["rating"]), f"[{_signed(r['low'])}, {_signed(r['high'])}]",
+                 f"{r['to_perfect']:.0f}" if math.isfinite(r["to_perfect"]) else "-",
+                 str(r["games"]), f"{r['score']:.1%}", skill_text(r["skill_mu"], r["skill_sigma"])]
+                for r in table.to_dict("records")]
+        blocks.append(f"Board {board} (Elo; anchors fixed; 95% bootstrap intervals):\n" + aligned(
+            ["rank", "agent", "Elo", "95% interval", "to perfect", "games", "score",
+             "OpenSkill μ ± 2σ"], rows, right={0, 2, 3, 4, 5, 6, 7}))
+    return "\n\n".join(blocks) if blocks else "The ladder is empty."
+
+
+@ladder_command.command("add")
+@click.argument("directories", nargs=-1, required=True, metavar="DIR...",
+                type=click.Path(file_okay=False, path_type=Path))
+@db_option
+def add_command(directories: tuple[Path, ...], db: Path) -> None:
+    """Add the games of finished run directories to the ladder, then refit.
+
+    Each run is checked as a resume checks it; a run already in the ladder adds nothing
+    (a run is known by its description, a game by its index), so adding twice is harmless.
+    A board is refitted when it got new games.
+    """
+    with open_ladder(db) as ladder:
+        touched: list[str] = []
+        for directory in directories:
+            added = add_run(ladder, directory)
+            click.echo(f"{added.directory}: {added.new_games} new of {added.games} games "
+                       f"(board {added.board})")
+            if added.new_games and added.board not in touched:
+                touched.append(added.board)
+        for board in touched:
+            refit(ladder, board)
+        click.echo("\n" + format_standings(ladder, touched or None))
+
+
+@ladder_command.command("anchor")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@db_option
+def anchor_command(directory: Path, db: Path) -> None:
+    """Fix the anchors of a board once, from the finished reference run in DIRECTORY.
+
+    Every agent of the run becomes an anchor at its rating in the run (Bradley-Terry with
+    draws, random = 0); the run's games join the ladder. A board's anchors are never
+    refitted: fixing them again is refused.
+    """
+    with open_ladder(db) as ladder:
+        board = fix_anchors(ladder, str(directory))
+        refit(ladder, board)
+        click.echo(format_standings(ladder, [board]))
+
+
+@ladder_command.command("show")
+@db_option
+def show_command(db: Path) -> None:
+    """Print the latest standings of every board of the ladder."""
+    with open_ladder(db, create=False) as ladder:
+        click.echo(format_standings(ladder))
+
+
+@ladder_command.command("export")
+@db_option
+@click.option("-o", "--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The directory to write ladder.csv and ladder.html in (default: the "
+                   "database's).")
+def export_command(db: Path, out: Path | None) -> None:
+    """Write the standings as ladder.csv and a self-contained HTML leaderboard, ladder.html.
+
+    The page has no scripts and loads nothing: each agent's rating history over the fits
+    is drawn inline in SVG.
+    """
+    out = out or db.parent
+    with open_ladder(db, create=False) as ladder:
+        tables = {board: (standings(ladder.connection, board), history(ladder.connection, board))
+                  for board in boards(ladder.connection)}
+    if not tables:
+        raise LadderError(f"{db}: the ladder is empty; nothing to export")
+    out.mkdir(parents=True, exist_ok=True)
+    write_leaderboard(tables, out / "ladder.csv", out / "ladder.html")
+    click.echo(f"{out / 'ladder.csv'}\n{out / 'ladder.html'}")
