@@ -149,7 +149,7 @@ def open_ladder(path: Path | str, create: bool = True) -> Ladder:
         _prepare(connection, path)
     except sqlite3.DatabaseError as error:
         connection.close()
-        raise LadderError(f"{path}: not a ladder file ({error})") from None
+        raise LadderError(f"{path}: not a ladder file, or a damaged one ({error})") from None
     except LadderError:
         connection.close()
         raise
@@ -178,7 +178,9 @@ def _prepare(connection: sqlite3.Connection, path: Path) -> None:
             missing = sorted(set(TABLES) - tables)
             if missing:
                 raise LadderError(f"{path}: damaged ladder: no table {missing[0]!r}")
-            connection.execute("SELECT count(*) FROM games").fetchone()
+            problem = connection.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if problem != "ok":
+                raise LadderError(f"{path}: damaged ladder: {problem}")
         connection.execute("COMMIT")
     except BaseException:
         if connection.in_transaction:
