@@ -7,15 +7,26 @@ from pathlib import Path
 
 import click
 
+from arena.cli.options import run_options
 from arena.cli.tournament import aligned
 from arena.ladder.adding import add_run
 from arena.ladder.anchors import fix_anchors
 from arena.ladder.fit import refit
 from arena.ladder.leaderboard import write_leaderboard
+from arena.ladder.placement import (
+    DEFAULT_BATCH,
+    DEFAULT_MAX_GAMES,
+    DEFAULT_TARGET,
+    Step,
+    place,
+)
 from arena.ladder.store import Ladder, LadderError, open_ladder
 from arena.ladder.tables import boards, history, skill_text, standings
+from arena.protocol.labels import short_name
+from arena.runs.request import RunRequest
 
 DEFAULT_DB = Path("results") / "ladder" / "ladder.sqlite"
+PLACEMENTS_DIR = Path("results") / "ladder" / "placements"
 
 db_option = click.option(
     "--db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
@@ -128,3 +139,51 @@ def export_command(db: Path, out: Path | None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     write_leaderboard(tables, out / "ladder.csv", out / "ladder.html")
     click.echo(f"{out / 'ladder.csv'}\n{out / 'ladder.html'}")
+
+
+def _step_line(step: Step) -> str:
+    estimate = step.estimate
+    return (f"{step.games} games against {step.anchor}: {estimate.rating:+.0f} "
+            f"[{estimate.low:+.0f}, {estimate.high:+.0f}] after {estimate.games} games")
+
+
+@ladder_command.command("place")
+@click.argument("spec")
+@db_option
+@click.option("--target", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TARGET,
+              show_default=True, metavar="ELO",
+              help="Stop once the 95% interval is at most ± this many Elo.")
+@click.option("--batch", type=click.IntRange(min=2), default=DEFAULT_BATCH, show_default=True,
+              help="Games per step against one anchor (even: colours alternate).")
+@click.option("--max-games", type=click.IntRange(min=2), default=DEFAULT_MAX_GAMES,
+              show_default=True, help="Stop after this many games whatever the interval.")
+@run_options(PLACEMENTS_DIR)
+def place_command(spec: str, db: Path, target: float, batch: int, max_games: int,
+                  request: RunRequest, no_report: bool) -> None:
+    """Place SPEC on the ladder: play the anchors nearest its estimate until its interval is
+    narrow enough, and store the result.
+
+    Each step plays --batch games against one anchor, the nearest below the estimate and the
+    nearest above it in turn; the agent is rated from its games against the anchors (held at
+    their ratings) until its 95% interval is at most ± --target Elo. Every step is a run
+    directory under --out; the same command again resumes. The board (--rows, --cols,
+    --connect) must have anchors (`arena ladder anchor`).
+
+    \b
+    Examples:
+      arena ladder place negamax:depth=3 --rows 5 --cols 6
+      arena ladder place my_bot.py:Bot --rows 5 --cols 6 --target 50 --seed 7
+    """
+    del no_report  # steps are small runs: no report is written for them
+    directory = request.out or PLACEMENTS_DIR / f"{short_name(spec, 40).replace(' ', '_')}" \
+        f"_seed{request.seed}"
+    with open_ladder(db) as ladder:
+        done = place(ladder, spec, request, directory, target=target, batch=batch,
+                     max_games=max_games, told=lambda step: click.echo(_step_line(step)))
+        estimate = done.estimate
+        assert estimate is not None
+        reached = "reached" if estimate.half_width <= target else "not reached"
+        click.echo(f"\n{done.agent}: {estimate.rating:+.0f} [{estimate.low:+.0f}, "
+                   f"{estimate.high:+.0f}] on board {done.board} after {done.games} games "
+                   f"(± {estimate.half_width:.0f}; target ± {target:g} {reached})\n")
+        click.echo(format_standings(ladder, [done.board]))

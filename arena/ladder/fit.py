@@ -5,6 +5,7 @@ anchors held at their fixed ratings, with bootstrap intervals; every fit kept as
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import pandas as pd
@@ -13,7 +14,8 @@ from arena.ladder.store import Ladder, LadderError
 from arena.runs.seeds import ratings_rng
 from arena.stats.ratings import rate
 
-__all__ = ["BOOTSTRAP", "FIT_SEED", "anchors_of", "board_games", "fit_board", "refit"]
+__all__ = ["BOOTSTRAP", "FIT_SEED", "Estimate", "anchors_of", "board_games", "fit_agent",
+           "fit_board", "refit"]
 
 BOOTSTRAP = 500
 """Bootstrap replicates behind a fit's 95% intervals."""
@@ -76,3 +78,38 @@ def refit(ladder: Ladder, board: str, bootstrap: int = BOOTSTRAP) -> pd.DataFram
             [(fit, int(r["agent"]), float(r["rating"]), float(r["low"]), float(r["high"]),
               int(r["games"]), float(r["score"])) for r in table.to_dict("records")])
     return table
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One agent's rating from its games against the anchors: Elo, its 95% interval, games."""
+
+    rating: float
+    low: float
+    high: float
+    games: int
+
+    @property
+    def half_width(self) -> float:
+        """Half the interval's width, in Elo."""
+        return (self.high - self.low) / 2.0
+
+
+def fit_agent(connection: sqlite3.Connection, board: str, name: str,
+              bootstrap: int = BOOTSTRAP) -> Estimate | None:
+    """The rating of agent ``name`` (every version of it) from its games against ``board``'s
+    anchors, the anchors held; None before it has played one."""
+    names = dict(connection.execute("SELECT id, name FROM agents WHERE board = ?", (board,)))
+    held = anchors_of(connection, board)
+    games = board_games(connection, board)
+    side_a, side_b = games["agent_a"].map(lambda a: names[int(a)]), games["agent_b"].map(
+        lambda b: names[int(b)])
+    mine = ((side_a == name) & side_b.isin(list(held))) | ((side_b == name) & side_a.isin(
+        list(held)))
+    if not mine.any():
+        return None
+    table = rate(games[mine].assign(agent_a=side_a[mine], agent_b=side_b[mine]), fixed=held,
+                 rng=ratings_rng(FIT_SEED), bootstrap=bootstrap)
+    row = table[table["agent"] == name].to_dict("records")[0]
+    return Estimate(float(row["rating"]), float(row["low"]), float(row["high"]),
+                    int(row["games"]))
