@@ -184,6 +184,7 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
         assert estimate is not None
         reached = "reached" if estimate.half_width <= target else "not reached"
         click.echo(f"\n{done.agent}: {estimate.rating:+.0f} [{estimate.low:+.0f}, "
-                   f"{estimate.high:+.0f}] on board {done.board} after {done.games} games "
+                   f"{estimate.high:+.0f}] on board {done.board} from {estimate.games} games "
+                   f"against the anchors, {done.games} of them played now "
                    f"(± {estimate.half_width:.0f}; target ± {target:g} {reached})\n")
         click.echo(format_standings(ladder, [done.board]))

@@ -7,8 +7,10 @@ above it in turn, where a game says the most about the rating. After each step t
 added to the ladder and the agent is rated from its games against the anchors, the anchors
 held (``fit_agent``). The placement stops when the interval's half-width is at most the
 target, or after ``max_games``; then the board is refitted. Every step is a run directory of
-its own, its seed drawn from the placement's seed and the step's number, so the same command
-again replays the steps already played (resumes) and goes on.
+its own, numbered on from the steps already in the directory, its seed drawn from the
+placement's seed and its number. The agent's games already in the ladder count: the same
+command again goes on from the estimate they give (and plays nothing once it is narrow
+enough); a step cut short is left unfinished and out of the ladder.
 
 ``every`` is the yardstick the nearest-anchor rule is measured against: each step plays every
 anchor (a round robin of the new agent with the anchors).
@@ -60,6 +62,8 @@ class Placement:
 
     agent: str
     board: str
+    start: Estimate | None
+    """The estimate from the agent's games already in the ladder, None if it had none."""
     steps: list[Step] = field(default_factory=list)
 
     @property
@@ -69,8 +73,8 @@ class Placement:
 
     @property
     def estimate(self) -> Estimate | None:
-        """The last estimate, None before the first step."""
-        return self.steps[-1].estimate if self.steps else None
+        """The last estimate, None before the agent's first game."""
+        return self.steps[-1].estimate if self.steps else self.start
 
 
 def _opponents(anchors: dict[str, float], rating: float, step: int,
@@ -117,14 +121,15 @@ def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,
                           "with arena ladder anchor DIR")
     if name in anchors:
         raise LadderError(f"{name} is an anchor of board {board}: its rating is fixed")
-    placement = Placement(name, board)
     estimate = fit_agent(ladder.connection, board, name)
+    placement = Placement(name, board, estimate)
     rating = estimate.rating if estimate else float(np.median(list(anchors.values())))
+    earlier = len(list(directory.glob("[0-9][0-9][0-9]-vs-*"))) if directory.is_dir() else 0
     step = 0
     while estimate is None or (estimate.half_width > target and placement.games < max_games):
         for anchor in _opponents(anchors, rating, step, strategy):
             games = batch if strategy == "nearest" else max(2, batch // len(anchors) // 2 * 2)
-            number = len(placement.steps)
+            number = earlier + len(placement.steps)
             where = directory / f"{number:03d}-vs-{_slug(anchor)}"
             settings = dataclasses.replace(request, seed=step_seed(request.seed, number),
                                            progress=False, out=where)

@@ -144,3 +144,37 @@ def test_a_missing_directory_is_one_line(tmp_path: Path) -> None:
 def test_a_ladder_that_is_a_directory_is_refused(tmp_path: Path) -> None:
     with pytest.raises(LadderError, match="not a ladder file"):
         open_ladder(tmp_path)
+
+
+@pytest.mark.slow
+def test_a_placement_plays_the_nearest_anchors_until_its_interval_is_narrow(
+        tmp_path: Path) -> None:
+    reference = tmp_path / "reference"
+    plan = tournament_plan(["random", "immediate-win", "negamax:depth=2"], 40, REQUEST)
+    run_tournament(plan, reference, REQUEST)
+    db = tmp_path / "ladder.sqlite"
+    arena("ladder", "anchor", str(reference), "--db", str(db))
+    place = ("ladder", "place", "immediate-win:block=true", "--db", str(db), "--rows", "5",
+             "--cols", "6", "--target", "120", "--batch", "20", "-j", "1", "--out",
+             str(tmp_path / "placed"))
+    code, out = arena(*place)
+    assert code == 0, out
+    steps = sorted(path.name for path in (tmp_path / "placed").iterdir())
+    # the estimate starts at the median anchor (immediate-win): at or below it first, then above
+    assert steps[:2] == ["000-vs-immediate-win", "001-vs-negamax_depth=2"]
+    assert "target ± 120 reached" in out
+    with open_ladder(db) as ladder:
+        table = standings(ladder.connection, "5x6c4").set_index("agent")
+        played = ladder.connection.execute("SELECT count(*) FROM games").fetchone()[0]
+    assert table.loc["immediate-win:block=true", "games"] == 20 * len(steps)
+    code, again = arena(*place)  # the interval is narrow already: nothing new is played
+    assert code == 0
+    [first] = [line for line in out.splitlines() if "target ±" in line]
+    [second] = [line for line in again.splitlines() if "target ±" in line]
+    assert f"{20 * len(steps)} of them played now" in first and "0 of them played now" in second
+    assert first.split(" on board")[0] == second.split(" on board")[0]  # same games, same rating
+    with open_ladder(db) as ladder:
+        assert ladder.connection.execute("SELECT count(*) FROM games").fetchone()[0] == played
+    code, out = arena("ladder", "place", "random", "--db", str(db), "--rows", "5", "--cols", "6")
+    assert (code, out) == (2, "arena: error: random is an anchor of board 5x6c4: its rating "
+                              "is fixed\n")
