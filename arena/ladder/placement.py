@@ -12,8 +12,8 @@ placement's seed and its number. The agent's games already in the ladder count: 
 command again goes on from the estimate they give (and plays nothing once it is narrow
 enough); a step cut short is left unfinished and out of the ladder.
 
-``every`` is the yardstick the nearest-anchor rule is measured against: each step plays every
-anchor (a round robin of the new agent with the anchors).
+``every`` is the yardstick the nearest-anchor rule is measured against: each step is one run
+in which the agent plays every anchor (``batch`` games shared among them, at least 2 each).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import Literal
 
 import numpy as np
 
+from arena.competitions.tournaments import tournament_plan
 from arena.ladder.adding import add_run
 from arena.ladder.fit import Estimate, anchors_of, fit_agent, refit
 from arena.ladder.store import Ladder, LadderError, board_key
@@ -127,20 +128,22 @@ def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,
     earlier = len(list(directory.glob("[0-9][0-9][0-9]-vs-*"))) if directory.is_dir() else 0
     step = 0
     while estimate is None or (estimate.half_width > target and placement.games < max_games):
-        for anchor in _opponents(anchors, rating, step, strategy):
-            games = batch if strategy == "nearest" else max(2, batch // len(anchors) // 2 * 2)
-            number = earlier + len(placement.steps)
-            where = directory / f"{number:03d}-vs-{_slug(anchor)}"
-            settings = dataclasses.replace(request, seed=step_seed(request.seed, number),
-                                           progress=False, out=where)
-            run_games(settings.match_plan(name, anchor, games), where, settings)
-            add_run(ladder, where)
-            estimate = fit_agent(ladder.connection, board, name)
-            assert estimate is not None  # it has just played
-            placement.steps.append(Step(anchor, games, where, estimate))
-            if told is not None:
-                told(placement.steps[-1])
-        rating = placement.steps[-1].estimate.rating
+        number = earlier + len(placement.steps)
+        opponents = _opponents(anchors, rating, step, strategy)
+        label = opponents[0] if len(opponents) == 1 else "every-anchor"
+        where = directory / f"{number:03d}-vs-{_slug(label)}"
+        settings = dataclasses.replace(request, seed=step_seed(request.seed, number),
+                                       progress=False, out=where)
+        each = batch if len(opponents) == 1 else max(2, batch // len(opponents) // 2 * 2)
+        run_games(tournament_plan([name, *opponents], each, settings, gauntlet=True), where,
+                  settings)
+        add_run(ladder, where)
+        estimate = fit_agent(ladder.connection, board, name)
+        assert estimate is not None  # it has just played
+        placement.steps.append(Step(label, each * len(opponents), where, estimate))
+        if told is not None:
+            told(placement.steps[-1])
+        rating = estimate.rating
         step += 1
     refit(ladder, board)
     return placement
