@@ -7,10 +7,11 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import run_options
+from arena.cli.options import board_options, run_options
 from arena.cli.tournament import aligned
 from arena.ladder.adding import add_run
 from arena.ladder.anchors import fix_anchors
+from arena.ladder.distance import distance_table
 from arena.ladder.fit import refit
 from arena.ladder.leaderboard import write_leaderboard
 from arena.ladder.placement import (
@@ -20,13 +21,16 @@ from arena.ladder.placement import (
     Step,
     place,
 )
-from arena.ladder.store import Ladder, LadderError, open_ladder
+from arena.ladder.store import Ladder, LadderError, board_key, open_ladder
 from arena.ladder.tables import boards, history, skill_text, standings
 from arena.protocol.labels import short_name
+from arena.rules.board import Rules
 from arena.runs.request import RunRequest
+from arena.system.files import write_atomically
 
 DEFAULT_DB = Path("results") / "ladder" / "ladder.sqlite"
 PLACEMENTS_DIR = Path("results") / "ladder" / "placements"
+DEFAULT_ACCURACY = Path("results") / "accuracy" / "accuracy.csv"
 
 db_option = click.option(
     "--db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
@@ -188,3 +192,52 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
                    f"against the anchors, {done.games} of them played now "
                    f"(± {estimate.half_width:.0f}; target ± {target:g} {reached})\n")
         click.echo(format_standings(ladder, [done.board]))
+
+
+@ladder_command.command("distance")
+@db_option
+@click.option("--accuracy", "accuracy_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=DEFAULT_ACCURACY, show_default=True, metavar="FILE",
+              help="The accuracy.csv of `arena accuracy`, measured on the same board.")
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, metavar="FILE", help="Also write the table to FILE as CSV.")
+@board_options
+def distance_command(db: Path, accuracy_file: Path, csv_file: Path | None,
+                     rules: Rules) -> None:
+    """Each ladder agent's rating gap to perfect play beside its best-move rate.
+
+    The gap is the perfect-play anchor's (solver's) rating minus the agent's; the best-move
+    rate (with its 95% interval) and blunder rate come from an accuracy.csv written by
+    `arena accuracy` on the ladder's board (--rows, --cols, --connect).
+
+    \b
+    Examples:
+      arena accuracy random negamax:depth=3 solver:blunder=0.1 --rows 5 --cols 6 \\
+          --set random:6-12 --out results/ladder/accuracy-5x6
+      arena ladder distance --rows 5 --cols 6 --accuracy results/ladder/accuracy-5x6/accuracy.csv
+    """
+    from arena.analysis.accuracy import read_table
+
+    if not accuracy_file.is_file():
+        raise LadderError(f"{accuracy_file}: no such accuracy file (arena accuracy writes one)")
+    try:
+        accuracy = read_table(accuracy_file)
+    except (ValueError, KeyError) as error:
+        raise LadderError(f"{accuracy_file}: not an accuracy table ({error})") from None
+    board = board_key(rules)
+    with open_ladder(db, create=False) as ladder:
+        table = distance_table(standings(ladder.connection, board), accuracy, rules)
+    if table.empty:
+        raise LadderError(f"the ladder of board {board} has no ratings yet")
+    rows = [[r["agent"], _signed(r["rating"]),
+             f"{r['to_perfect']:.0f}" if math.isfinite(r["to_perfect"]) else "-",
+             r["set"] or "-",
+             f"{r['accuracy']:.1%} [{r['accuracy_low']:.1%}, {r['accuracy_high']:.1%}]"
+             if r["set"] else "-",
+             f"{r['blunder_rate']:.1%}" if r["set"] else "-"]
+            for r in table.to_dict("records")]
+    click.echo(f"Board {board}: rating gap to perfect play beside best-move rate\n" + aligned(
+        ["agent", "Elo", "gap to perfect", "set", "best move [95%]", "blunders"], rows,
+        right={1, 2, 4, 5}))
+    if csv_file is not None:
+        write_atomically(csv_file, table.to_csv(index=False))
