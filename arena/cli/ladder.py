@@ -9,7 +9,7 @@ import click
 
 from arena.cli.options import board_options, run_options
 from arena.cli.tournament import aligned
-from arena.ladder.adding import add_run
+from arena.ladder.adding import add_run, finished_run
 from arena.ladder.anchors import fix_anchors
 from arena.ladder.distance import distance_table
 from arena.ladder.fit import refit
@@ -86,6 +86,8 @@ def add_command(directories: tuple[Path, ...], db: Path) -> None:
     (a run is known by its description, a game by its index), so adding twice is harmless.
     A board is refitted when it got new games.
     """
+    for directory in directories:  # every run checked before the ladder is made or touched
+        finished_run(directory)
     with open_ladder(db) as ladder:
         touched: list[str] = []
         for directory in directories:
@@ -109,6 +111,7 @@ def anchor_command(directory: Path, db: Path) -> None:
     draws, random = 0); the run's games join the ladder. A board's anchors are never
     refitted: fixing them again is refused.
     """
+    finished_run(directory)  # checked before the ladder is made or touched
     with open_ladder(db) as ladder:
         board = fix_anchors(ladder, str(directory))
         refit(ladder, board)
@@ -181,7 +184,7 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
     del no_report  # steps are small runs: no report is written for them
     directory = request.out or PLACEMENTS_DIR / f"{short_name(spec, 40).replace(' ', '_')}" \
         f"_seed{request.seed}"
-    with open_ladder(db) as ladder:
+    with open_ladder(db, create=False) as ladder:
         done = place(ladder, spec, request, directory, target=target, batch=batch,
                      max_games=max_games, told=lambda step: click.echo(_step_line(step)))
         estimate = done.estimate

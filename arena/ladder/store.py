@@ -136,7 +136,7 @@ def open_ladder(path: Path | str, create: bool = True) -> Ladder:
     path = Path(path)
     exists = path.exists()
     if not exists and not create:
-        raise LadderError(f"{path}: no ladder there (arena ladder add makes one)")
+        raise LadderError(f"{path}: no ladder there (arena ladder anchor or add makes one)")
     if exists and not path.is_file():
         raise LadderError(f"{path}: not a ladder file (a directory or a special file)")
     if not exists:

@@ -78,7 +78,7 @@ def test_files_that_are_not_ladders_are_one_line_errors(tmp_path: Path) -> None:
         assert out.count("\n") == 1 and out.startswith("arena: error: ") and reason in out
     code, out = arena("ladder", "show", "--db", str(tmp_path / "none.sqlite"))
     assert (code, out) == (2, f"arena: error: {tmp_path / 'none.sqlite'}: no ladder there "
-                              "(arena ladder add makes one)\n")
+                              "(arena ladder anchor or add makes one)\n")
 
 
 @pytest.mark.slow
@@ -135,10 +135,12 @@ def test_writers_in_several_processes_at_once_lose_nothing(tmp_path: Path) -> No
     assert fits >= 1
 
 
-def test_a_missing_directory_is_one_line(tmp_path: Path) -> None:
-    code, out = arena("ladder", "add", str(tmp_path / "nowhere"), "--db",
-                      str(tmp_path / "ladder.sqlite"))
-    assert code == 2 and out.count("\n") == 1
+def test_a_missing_directory_is_one_line_and_makes_no_ladder(tmp_path: Path) -> None:
+    for command in ("add", "anchor"):
+        code, out = arena("ladder", command, str(tmp_path / "nowhere"), "--db",
+                          str(tmp_path / "ladder.sqlite"))
+        assert code == 2 and out.count("\n") == 1
+    assert not (tmp_path / "ladder.sqlite").exists()
 
 
 def test_a_ladder_that_is_a_directory_is_refused(tmp_path: Path) -> None:
