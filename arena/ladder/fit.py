@@ -62,13 +62,15 @@ def _random_id(names: dict[int, str]) -> str | None:
 
 
 def refit(ladder: Ladder, board: str, bootstrap: int = BOOTSTRAP) -> pd.DataFrame:
-    """Fit ``board`` anew and keep the fit in the ladder's history (one transaction: the fit
-    stands for exactly the games it saw)."""
-    with ladder.writing() as connection:
+    """Fit ``board`` anew and keep the fit in the ladder's history. The fit reads one snapshot
+    of the ladder (it stands for exactly the games it saw) and holds no lock while it runs;
+    only writing it down is a write transaction."""
+    with ladder.reading() as connection:
         table = fit_board(connection, board, bootstrap)
         games = int(connection.execute(
             "SELECT count(*) FROM games g JOIN runs r ON r.id = g.run WHERE r.board = ?",
             (board,)).fetchone()[0])
+    with ladder.writing() as connection:
         fit = connection.execute(
             "INSERT INTO fits (board, at, games) VALUES (?, ?, ?)",
             (board, datetime.now(UTC).isoformat(timespec="seconds"), games)).lastrowid

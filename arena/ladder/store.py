@@ -119,6 +119,17 @@ class Ladder:
             raise
         connection.commit()
 
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: every query in the block sees the ladder as it was at the
+        first one (WAL snapshot), whatever other commands write meanwhile, and none waits."""
+        connection = self.connection
+        connection.execute("BEGIN")
+        try:
+            yield connection
+        finally:
+            connection.rollback()
+
     def close(self) -> None:
         """Close the connection."""
         self.connection.close()

@@ -26,7 +26,8 @@ def boards(connection: sqlite3.Connection) -> list[str]:
 
 def standings(connection: sqlite3.Connection, board: str) -> pd.DataFrame:
     """Every agent of ``board`` as its latest fit rates it, best first (``STANDING_COLUMNS``);
-    empty before the first fit."""
+    empty before the first fit. The latest fit is the one that saw the most games (games are
+    never taken away; two fits running at once may be written down in either order)."""
     rows = connection.execute(
         """
         SELECT a.name, a.fingerprint, an.rating IS NOT NULL, r.rating, coalesce(an.low, r.low),
@@ -34,7 +35,8 @@ def standings(connection: sqlite3.Connection, board: str) -> pd.DataFrame:
                r.games, r.score, a.skill_mu, a.skill_sigma
         FROM ratings r JOIN agents a ON a.id = r.agent
         LEFT JOIN anchors an ON an.board = a.board AND an.name = a.name
-        WHERE r.fit = (SELECT max(id) FROM fits WHERE board = ?)
+        WHERE r.fit = (SELECT id FROM fits WHERE board = ? ORDER BY games DESC, id DESC
+                       LIMIT 1)
         """, (board,)).fetchall()
     table = pd.DataFrame(rows, columns=["agent", "fingerprint", "anchor", "rating", "low",
                                         "high", "games", "score", "skill_mu", "skill_sigma"])
