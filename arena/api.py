@@ -2,7 +2,8 @@
 
 Agents are spec strings (``"negamax:depth=4"``), agent objects, agent classes or plain
 functions (``f(position, rng)``, or Kaggle's ``f(observation, configuration)``), also defined in
-a notebook; ``(name, agent)`` names one. Every other keyword is an option of the run: a field of
+a notebook; ``(name, agent)`` names one (a spec string too): the name is its label in every
+table, chart and page. Every other keyword is an option of the run: a field of
 ``arena.runs.request.RunRequest`` (``seed``, ``openings``, ``time_per_move``, ``jobs``,
 ``out``, ...), the same options the commands take; a ``RunRequest`` may also be given whole.
 The result holds the games as a DataFrame with proper dtypes, the summary (and for a
@@ -36,7 +37,7 @@ from arena.runs.files import RunFiles
 from arena.runs.meta import RunMeta
 from arena.runs.progress import ProgressBar, TournamentProgressBar
 from arena.runs.reading import open_run
-from arena.runs.request import RunRequest
+from arena.runs.request import DEFAULT_DPI, ChartOptions, RunRequest, parse_formats
 from arena.runs.runner import run_games
 
 if TYPE_CHECKING:
@@ -57,21 +58,24 @@ class RunResult:
     directory: Path | None  # None when nothing was kept on disk
     _files: dict[str, bytes] = field(default_factory=dict, repr=False)
 
-    def write_report(self, directory: str | Path | None = None) -> Path:
-        """Write the charts and report.md (into the run's directory, or ``directory`` for a
-        run kept in memory: the run's files are written there too); the page's path."""
+    def write_report(self, directory: str | Path | None = None, *,
+                     formats: str | Sequence[str] = ("png",), dpi: int = DEFAULT_DPI) -> Path:
+        """Write the charts (``formats``: png, svg and/or pdf; ``dpi`` for PNG) and report.md
+        (into the run's directory, or ``directory`` for a run kept in memory: the run's files
+        are written there too); the page's path."""
         from arena.report.run_page import write_report
 
+        charts = ChartOptions(parse_formats(formats), dpi)
         if directory is None:
             if self.directory is None:
                 raise ValueError("this run was kept in memory: give the report a directory")
-            return write_report(self.directory)
+            return write_report(self.directory, charts)
         target = Path(directory)
         if target != self.directory:
             target.mkdir(parents=True, exist_ok=True)
             for name, data in self._files.items():
                 (target / name).write_bytes(data)
-        return write_report(target)
+        return write_report(target, charts)
 
 
 @dataclass
@@ -91,23 +95,27 @@ class SprtResult(RunResult):
     conclusion: str = ""
 
 
-def _players(agents: Sequence[Any]) -> list[str]:
-    """Spec strings for agents given as strings, objects, classes, functions or (name, agent)."""
+def _players(agents: Sequence[Any]) -> tuple[list[str], dict[str, str]]:
+    """Spec strings for agents given as strings, objects, classes, functions or (name, agent),
+    and the names given (spec as given -> name)."""
     specs: list[str] = []
+    names: dict[str, str] = {}
     objects: dict[str, Any] = {}
     for agent in agents:
-        if isinstance(agent, str):
-            specs.append(agent)
-            continue
         name, source = agent if isinstance(agent, tuple) and len(agent) == 2 and isinstance(
             agent[0], str) else (None, agent)
-        spec = register(source, name)
-        if objects.setdefault(spec, source) is not source:
-            taken = spec.partition(":")[2]
-            raise AgentSpecError(f"two different agents are both called {taken!r}: give each "
-                                 "a name, e.g. (\"mine-d4\", agent)")
+        if isinstance(source, str):
+            spec = source
+        else:
+            spec = register(source, name)
+            if objects.setdefault(spec, source) is not source:
+                taken = spec.partition(":")[2]
+                raise AgentSpecError(f"two different agents are both called {taken!r}: give "
+                                     "each a name, e.g. (\"mine-d4\", agent)")
+        if name is not None:
+            names[spec] = name
         specs.append(spec)
-    return specs
+    return specs, names
 
 
 def _request(request: RunRequest | None, options: dict[str, Any]) -> RunRequest:
@@ -153,8 +161,8 @@ def match(a: Any, b: Any, games: int = 100, request: RunRequest | None = None,
     defaults to every core, ``out`` to no directory at all, ``progress`` to a progress bar
     (tqdm's notebook bar in Jupyter).
     """
-    request = _request(request, options)
-    spec_a, spec_b = _players([a, b])
+    (spec_a, spec_b), names = _players([a, b])
+    request = _request(request, options).with_labels(names)
     plan = request.match_plan(spec_a, spec_b, games)
 
     def play(directory: Path) -> dict[str, Any]:
@@ -174,8 +182,9 @@ def tournament(agents: Sequence[Any], games: int = 100, request: RunRequest | No
     ``anchor`` is the agent rated 0 (default: random when it plays, else the field's mean);
     ``options`` as for ``match``.
     """
-    request = _request(request, options)
-    plan = tournament_plan(_players(agents), games, request, gauntlet)
+    specs, names = _players(agents)
+    request = _request(request, options).with_labels(names)
+    plan = tournament_plan(specs, games, request, gauntlet)
 
     def play(directory: Path) -> dict[str, Any]:
         with TournamentProgressBar(enabled=request.progress) as bar:
@@ -202,8 +211,9 @@ def sprt(a: Any, b: Any, elo0: float, elo1: float, request: RunRequest | None = 
     openings default to random:8).
     """
     test = SprtTest(elo0, elo1, **{k: v for k, v in options.items() if k in TEST_FIELDS})
-    request = _request(request, {k: v for k, v in options.items() if k not in TEST_FIELDS})
-    spec_a, spec_b = _players([a, b])
+    (spec_a, spec_b), names = _players([a, b])
+    request = _request(request, {k: v for k, v in options.items() if k not in TEST_FIELDS}
+                       ).with_labels(names)
     plan = sprt_plan(spec_a, spec_b, request, max_games=max_games)
 
     def play(directory: Path) -> dict[str, Any]:

@@ -8,13 +8,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from arena.cli.options import board_options, solver_options
+from arena.cli.options import board_options, chart_options, solver_options
 from arena.rules.board import Rules
 from arena.runs.progress import progress_bar
 from arena.system.processes import worker_count
 
 if TYPE_CHECKING:
     from arena.analysis.accuracy import AccuracyRow
+    from arena.runs.request import ChartOptions
 
 DEFAULT_SETS = ("random:12-16", "random:17-24", "random:25-34")
 DEFAULT_OUT = Path("results") / "accuracy"
@@ -39,11 +40,12 @@ DEFAULT_OUT = Path("results") / "accuracy"
               help="Directory of accuracy.csv, choices.csv and accuracy.png; an agent measured "
                    "again on a set replaces its rows, the others stay.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+@chart_options
 @board_options
 @solver_options(pass_cache=True)
 def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: int | None,
                      seed: int, jobs: int | None, out: Path, quiet: bool, rules: Rules,
-                     cache: Path) -> None:
+                     cache: Path, charts: ChartOptions) -> None:
     """Share of positions where each AGENT plays a best move, and its blunder rate.
 
     The exact solver scores every column of every test position. An agent's accuracy is the
@@ -66,7 +68,7 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
     from arena.protocol.labels import short_names
     from arena.protocol.registry import make_agent
     from arena.report.analysis_charts import accuracy_chart
-    from arena.report.charts import save
+    from arena.report.style import save
     for spec in agents:
         make_agent(spec)  # a bad spec fails before anything is solved
     count = positions
@@ -92,7 +94,7 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
             choices.extend(rows)
     table = write_results(out, summaries, choices)
     labels = short_names(list(table["agent"]))
-    save(accuracy_chart(table, labels), out / CHART_FILE)
+    save(accuracy_chart(table, labels), out / Path(CHART_FILE).stem, charts.formats, charts.dpi)
     _print_summaries(summaries)
     click.echo(f"Output      {out}")
 

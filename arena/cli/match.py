@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import command_record, finish_run, run_options
+from arena.cli.options import command_record, finish_run, name_agents, run_options
 from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
 from arena.protocol.players import is_interactive
@@ -63,7 +63,7 @@ def repeated_games_warning(summary: PairingSummary) -> str | None:
               help="Number of games, e.g. -n 1000.")
 @run_options(DEFAULT_RESULTS_DIR, first=True)
 def match_command(agent_a: str, agent_b: str, games: int, request: RunRequest,
-                  no_report: bool) -> None:
+                  labels: tuple[str, ...], no_report: bool) -> None:
     """Play GAMES games of AGENT_A against AGENT_B and print the statistics.
 
     Agents are spec strings (see `arena agents`), optionally with their own limit after @.
@@ -81,14 +81,15 @@ def match_command(agent_a: str, agent_b: str, games: int, request: RunRequest,
       arena match engine:examples/engine.py random -n 100
       arena match engine:mine negamax -n 100 --engines engines.toml
     """
+    request = name_agents(request, (agent_a, agent_b), labels)
     plan = request.match_plan(agent_a, agent_b, games)
     interactive = any(is_interactive(spec, request.engines) for spec in plan.specs)
-    directory = request.out or default_out_dir(plan)
+    directory = request.out or default_out_dir(plan, labels=dict(request.labels))
     run = with_progress(plan.total, directory, not request.progress or interactive,
                         lambda progress: run_games(plan, directory, request, progress=progress,
                                                    command=command_record()), ProgressBar)
     _print_run(run)
-    finish_run(run.directory, not no_report)
+    finish_run(run.directory, not no_report, request.charts())
 
 
 def _print_run(run: MatchRun) -> None:

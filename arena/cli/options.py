@@ -5,14 +5,17 @@ from __future__ import annotations
 import functools
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from arena.cli.status import BROKEN_AGENT
 from arena.rules.board import Rules
+
+if TYPE_CHECKING:
+    from arena.runs.request import ChartOptions, RunRequest
 
 
 def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -45,21 +48,85 @@ def command_record() -> dict[str, Any]:
     return {"command": command_line(), "options": click.get_current_context().params}
 
 
-def write_run_report(directory: Path) -> None:
+FORMAT_HELP = ("Chart formats, comma-separated: png, svg, pdf (vector, for papers), e.g. "
+               "--format png,pdf.")
+DPI_HELP = "Pixels per inch of PNG charts (300 for print)."
+
+
+def _format_option(default: str | None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option("--format", "formats", default=default, metavar="FORMATS",
+                        show_default=default is not None,
+                        help=FORMAT_HELP + ("" if default else "  [default: png]"))
+
+
+def _dpi_option(default: int | None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option("--dpi", type=click.IntRange(min=10, max=1200), default=default,
+                        show_default=default is not None,
+                        help=DPI_HELP + ("" if default else "  [default: 120]"))
+
+
+def chart_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add --format and --dpi; the command receives them as ``charts`` (ChartOptions)."""
+    from arena.runs.request import DEFAULT_DPI, ChartOptions
+
+    @functools.wraps(command)
+    def with_charts(*args: Any, formats: str, dpi: int, **kwargs: Any) -> Any:
+        return command(*args, charts=ChartOptions(parse_formats_option(formats), dpi), **kwargs)
+
+    return _format_option("png")(_dpi_option(DEFAULT_DPI)(with_charts))
+
+
+def parse_formats_option(text: str) -> tuple[str, ...]:
+    """--format's text as formats; a bad one is click's usage error (exit 2)."""
+    from arena.runs.plan import MatchSetupError
+    from arena.runs.request import parse_formats
+
+    try:
+        return parse_formats(text)
+    except MatchSetupError as error:
+        raise click.BadParameter(str(error), param_hint="--format") from None
+
+
+def name_agents(request: RunRequest, specs: Sequence[str], labels: Sequence[str]
+                ) -> RunRequest:
+    """``request`` with the agents named by --label WHICH=NAME (WHICH: A, B, ... or 1, 2,
+    ...: the agents in the order typed); a bad one is click's usage error (exit 2)."""
+    from arena.runs.plan import MatchSetupError
+
+    names = {}
+    for text in labels:
+        which, equals, name = text.partition("=")
+        which = which.strip()
+        index = (int(which) - 1 if which.isdigit() else
+                 ord(which.upper()) - ord("A") if len(which) == 1 and which.isalpha() else -1)
+        if not equals or not 0 <= index < len(specs):
+            raise click.BadParameter(
+                f"{text!r}: expected WHICH=NAME, WHICH one of "
+                f"{', '.join(chr(ord('A') + i) for i in range(min(len(specs), 26)))} (the "
+                "agents in the order given) or their positions 1, 2, ...", param_hint="--label")
+        names[specs[index]] = name
+    try:
+        return request.with_labels(names)
+    except MatchSetupError as error:
+        raise click.BadParameter(str(error), param_hint="--label") from None
+
+
+def write_run_report(directory: Path, charts: ChartOptions | None = None) -> None:
     """Write the charts and report.md of a finished run and say where they are."""
     from arena.report.run_page import write_report  # matplotlib and pandas load only when needed
 
-    click.echo(f"Report      {write_report(directory)}")
+    click.echo(f"Report      {write_report(directory, charts)}")
 
 
-def finish_run(directory: Path, report: bool) -> None:
-    """After a run's tables: its report (if wanted); then, if an agent forfeited every one of
-    its games for one reason, a one-line error naming it and exit status 1."""
+def finish_run(directory: Path, report: bool, charts: ChartOptions | None = None) -> None:
+    """After a run's tables: its report (if wanted, its charts as ``charts`` says); then, if
+    an agent forfeited every one of its games for one reason, a one-line error naming it and
+    exit status 1."""
     from arena.runs.files import RunFiles
     from arena.runs.summary import unanimous_forfeits
 
     if report:
-        write_run_report(directory)
+        write_run_report(directory, charts)
     for broken in unanimous_forfeits(RunFiles(directory).games):
         click.echo(f"arena: error: every game of {broken.agent} ended in its forfeit, "
                    f"{broken.termination}: {broken.example or 'no message'}", err=True)
@@ -70,14 +137,14 @@ def run_options(results_dir: Path, openings: str = "none", first: bool = False
                 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Add the options of a run (``RunRequest``'s fields): workers, seed, openings, first mover
     (with ``first``: matches only), limits, hosting, adjudication, engines, board, output
-    directory, quiet, backend, and --no-report. The command receives ``request`` (a
-    RunRequest) instead of them, and ``no_report``. ``openings`` is the default the help
-    names (the run's own)."""
+    directory, quiet, backend, --no-report and the charts' --format and --dpi. The command
+    receives ``request`` (a RunRequest) instead of them, and ``no_report``. ``openings`` is
+    the default the help names (the run's own)."""
     from arena.hosting.base import DEFAULT_MOVE_BOUND, GRACE_SECONDS, HOSTINGS
     from arena.hosting.engines.engines_file import load_engines
     from arena.runs.plan import FIRST_CHOICES
     from arena.runs.pool import BACKENDS
-    from arena.runs.request import RunRequest
+    from arena.runs.request import DEFAULT_DPI, RunRequest
     from arena.runs.seeds import DEFAULT_SEED
 
     options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
@@ -135,6 +202,13 @@ def run_options(results_dir: Path, openings: str = "none", first: bool = False
         click.option("--no-report", is_flag=True,
                      help="Skip the charts and report.md written at the end (see "
                           "`arena report`)."),
+        _format_option("png"),
+        _dpi_option(DEFAULT_DPI),
+        click.option("--label", "labels", multiple=True, metavar="WHICH=NAME",
+                     help="A name for an agent in every table, chart and page and in the run "
+                          "directory's name: WHICH is A for the first agent named, B for the "
+                          "second, and so on (or its position, 1, 2, ...), e.g. --label "
+                          "A=deep --label B='baseline d4'. Repeat for each agent."),
         click.option("--allow-changed-agents", is_flag=True,
                      help="Resume a run although an agent's code changed since it began "
                           "(recorded in meta.json; by default that is refused)."),
@@ -152,15 +226,16 @@ def run_options(results_dir: Path, openings: str = "none", first: bool = False
                          time_per_move: float | None, time_bank: float | None, hosting: Any,
                          adjudicate: int | None, engines: Path | None, jobs: int | None,
                          backend: Any, scheduler: str | None, out: Path | None, quiet: bool,
-                         allow_changed_agents: bool, first: Any = "alternate",
-                         **kwargs: Any) -> Any:
+                         allow_changed_agents: bool, formats: str, dpi: int,
+                         first: Any = "alternate", **kwargs: Any) -> Any:
             request = RunRequest(
                 rules=rules, seed=seed, openings=openings, first=first,
                 time_per_move=time_per_move, time_bank=time_bank, hosting=hosting,
                 adjudicate=adjudicate,
                 engines=load_engines(engines) if engines is not None else None, jobs=jobs,
                 backend=backend, scheduler=scheduler, out=out,
-                allow_changed_agents=allow_changed_agents, progress=not quiet)
+                allow_changed_agents=allow_changed_agents, progress=not quiet,
+                formats=parse_formats_option(formats), dpi=dpi)
             return command(*args, request=request, **kwargs)
 
         decorated: Callable[..., Any] = with_request

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import command_line
+from arena.cli.options import DPI_HELP, FORMAT_HELP, command_line, parse_formats_option
 from arena.cli.progress import with_progress
 from arena.cli.tournament import LABEL_WIDTH, format_ratings
 from arena.competitions.experiments import (
@@ -22,6 +22,7 @@ from arena.protocol.labels import short_names
 from arena.report.experiment_page import write_experiment_report
 from arena.report.run_page import write_report
 from arena.runs.progress import ProgressBar, TournamentProgressBar
+from arena.runs.request import ChartOptions
 from arena.runs.runner import Progress
 from arena.runs.summary import PairingSummary, seeds_lines
 
@@ -57,6 +58,12 @@ def format_entry(entry: Entry, summaries: list[PairingSummary], root: Path) -> s
     return "\n".join([f"{entry.label}:", *(f"  {line}" for line in lines)])
 
 
+def _charts(own: ChartOptions, formats: tuple[str, ...] | None, dpi: int | None
+            ) -> ChartOptions:
+    """The file's chart options with those of the command line over them."""
+    return ChartOptions(formats or own.formats, dpi or own.dpi)
+
+
 @click.command("run")
 @click.argument("experiment_file", metavar="FILE", type=click.Path(path_type=Path))
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
@@ -67,8 +74,12 @@ def format_entry(entry: Entry, summaries: list[PairingSummary], root: Path) -> s
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars; only the results.")
 @click.option("--no-report", is_flag=True,
               help="Do not write the charts, the entries' report.md and the experiment's page.")
+@click.option("--format", "formats", default=None, metavar="FORMATS",
+              help=FORMAT_HELP + " Overrides the file's formats.  [default: the file's, else png]")
+@click.option("--dpi", type=click.IntRange(min=10, max=1200), default=None,
+              help=DPI_HELP + " Overrides the file's dpi.  [default: the file's, else 120]")
 def run_command(experiment_file: Path, jobs: int | None, out: Path | None, quiet: bool,
-                no_report: bool) -> None:
+                no_report: bool, formats: str | None, dpi: int | None) -> None:
     """Run the matches, tournaments and SPRTs of the experiment file FILE (TOML).
 
     The whole file is checked before any game is played. Results go to results/NAME/ (NAME
@@ -81,13 +92,16 @@ def run_command(experiment_file: Path, jobs: int | None, out: Path | None, quiet
       arena run experiments/seed-table.toml
     """
     experiment = load_experiment(experiment_file)
+    chosen = parse_formats_option(formats) if formats is not None else None
     root = out or experiment.default_root()
     command = command_line()
     for done in run_experiment(experiment, root, jobs=jobs, command=command,
                                play=_with_bar(root, quiet)):
         if not no_report:
-            write_report(root / done.entry.name)
+            write_report(root / done.entry.name,
+                         _charts(done.entry.request.charts(), chosen, dpi))
         click.echo(format_entry(done.entry, done.summaries, root))
     if not no_report:
-        write_experiment_report(experiment, root, command)
+        write_experiment_report(experiment, root, command,
+                                _charts(experiment.charts, chosen, dpi))
         click.echo(f"{'Report':<{LABEL_WIDTH}}{root / REPORT}")

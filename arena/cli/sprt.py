@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from arena.cli.match import repeated_games_warning
-from arena.cli.options import command_record, finish_run, run_options
+from arena.cli.options import command_record, finish_run, name_agents, run_options
 from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
 from arena.competitions.sprt import (
@@ -99,7 +99,7 @@ def format_sprt(run: SprtRun) -> str:
 @run_options(DEFAULT_SPRT_DIR, openings=DEFAULT_OPENINGS)
 def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: float,
                  beta: float, model: Model, llr: LlrMethod, max_games: int, batch_pairs: int,
-                 request: RunRequest, no_report: bool) -> None:
+                 request: RunRequest, labels: tuple[str, ...], no_report: bool) -> None:
     """Test whether AGENT_A is stronger than AGENT_B with the fewest games.
 
     AGENT_A is the agent under test, AGENT_B the baseline; results are from AGENT_A's point
@@ -117,8 +117,9 @@ def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: fl
       arena sprt immediate-win random --elo0 -5 --elo1 0 --max-games 2000 --batch-pairs 20
     """
     test = SprtTest(elo0, elo1, alpha, beta, model, batch_pairs, llr)
+    request = name_agents(request, (agent_a, agent_b), labels)
     plan = sprt_plan(agent_a, agent_b, request, max_games=max_games)
-    directory = request.out or default_sprt_dir(plan, test)
+    directory = request.out or default_sprt_dir(plan, test, labels=dict(request.labels))
     run = with_progress(plan.total, directory, not request.progress,
                         lambda progress: run_sprt(plan, test, directory, request,
                                                   progress=progress, command=command_record(),
@@ -127,4 +128,4 @@ def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: fl
     warning = repeated_games_warning(run.summary)
     if warning:
         click.echo(f"arena: warning: {warning}", err=True)
-    finish_run(run.directory, not no_report)
+    finish_run(run.directory, not no_report, request.charts())

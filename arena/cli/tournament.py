@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from arena.cli.options import command_record, finish_run, run_options
+from arena.cli.options import command_record, finish_run, name_agents, run_options
 from arena.cli.progress import with_progress
 from arena.competitions.rounds import RoundsRun, run_rounds
 from arena.competitions.tournaments import (
@@ -47,14 +47,14 @@ def aligned(header: Sequence[str], rows: Sequence[Sequence[str]], right: set[int
 
 
 def format_crosstable(standings: Standings, labels: Mapping[str, str]) -> str:
-    """The crosstable as text: agents numbered by rank, each cell the row agent's W-T-L and
-    score against the column agent."""
+    """The crosstable as text: agents numbered by rank, each cell the row agent's W-D-L
+    (wins, draws, losses) and score against the column agent."""
     agents = list(standings.ratings["agent"])
     cells = {(r.agent, r.opponent): f"{r.wins}-{r.draws}-{r.losses} {r.score:.0%}"
              for r in standings.crosstable.itertuples()}
     rows = [[f"{i}. {labels[a]}", *(cells.get((a, b), "") for b in agents)]
             for i, a in enumerate(agents, start=1)]
-    header = ["W-T-L score", *(str(i) for i in range(1, len(agents) + 1))]
+    header = ["W-D-L score", *(str(i) for i in range(1, len(agents) + 1))]
     return aligned(header, rows, right=set(range(1, len(agents) + 1)))
 
 
@@ -128,7 +128,7 @@ def format_rounds(done: RoundsRun) -> str:
 @run_options(DEFAULT_TOURNAMENTS_DIR)
 def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss: int | None,
                        knockout: bool, anchor: str | None, request: RunRequest,
-                       no_report: bool) -> None:
+                       labels: tuple[str, ...], no_report: bool) -> None:
     """Play every pair of agents GAMES games (or, with --gauntlet, the first agent against each
     other one), then print the crosstable and the agents' Elo ratings.
 
@@ -151,18 +151,20 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss
     """
     if sum((gauntlet, swiss is not None, knockout)) > 1:
         raise click.UsageError("give one of --gauntlet, --swiss and --knockout")
+    request = name_agents(request, specs, labels)
     if swiss is not None or knockout:
         plan = tournament_plan(specs, games, request)
-        directory = request.out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR)
+        directory = request.out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR,
+                                                   dict(request.labels))
         click.echo(format_rounds(run_rounds(specs, games, request, directory, swiss=swiss,
                                             anchor=anchor)))
         return
     plan = tournament_plan(specs, games, request, gauntlet)
-    directory = request.out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR)
+    directory = request.out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR, dict(request.labels))
     done = with_progress(plan.total, directory, not request.progress,
                          lambda progress: run_tournament(plan, directory, request, anchor=anchor,
                                                          progress=progress,
                                                          command=command_record()),
                          TournamentProgressBar)
     click.echo(format_tournament(done))
-    finish_run(directory, not no_report)
+    finish_run(directory, not no_report, request.charts())

@@ -58,7 +58,7 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -82,7 +82,7 @@ from arena.runs.directory import check_directory
 from arena.runs.files import RunFiles
 from arena.runs.openings import names_a_file
 from arena.runs.plan import MatchPlan, Pairing
-from arena.runs.request import RunRequest
+from arena.runs.request import DEFAULT_DPI, ChartOptions, RunRequest, parse_formats
 from arena.runs.runner import Progress, check_workers, resolve_agents, run_games
 from arena.runs.summary import PairingSummary, summarize, wtl_text
 from arena.stats.elo import Homogeneity, homogeneity
@@ -125,19 +125,24 @@ class ExperimentError(ArenaError):
 WTL = Kind("a list of three whole numbers >= 0, [W, T, L]", lambda v: isinstance(v, list)
            and len(v) == 3 and all(is_whole(x) and x >= 0 for x in v) and sum(v) > 0)
 
+FORMATS = Kind("chart formats: a list of png, svg, pdf or that text comma-separated",
+               lambda v: STRING.accepts(v) or STRINGS.accepts(v))
+LABELS = Kind("a table of agent spec = name", lambda v: isinstance(v, dict)
+               and all(isinstance(x, str) for x in v.values()))
 RUN_OPTIONS: dict[str, Kind] = {"seed": WHOLE, "openings": STRING, "rows": WHOLE,
                                 "cols": WHOLE, "connect": WHOLE, "first": STRING,
                                 "time_per_move": NUMBER, "time_bank": NUMBER,
                                 "hosting": STRING, "adjudicate": WHOLE, "jobs": WHOLE,
                                 "backend": STRING, "scheduler": STRING,
-                                "allow_changed_agents": BOOLEAN}
+                                "allow_changed_agents": BOOLEAN, "formats": FORMATS,
+                                "dpi": WHOLE, "labels": LABELS}
 """The run options an entry (or ``[defaults]``) may set: ``RunRequest``'s fields, the board
 as rows, cols and connect."""
 AGENT = Kind("an agent spec or {tournament = NAME, rank = K}", lambda v: isinstance(v, str)
              or (isinstance(v, dict) and v.keys() == {"tournament", "rank"}
                  and isinstance(v["tournament"], str) and is_whole(v["rank"])))
 ENTRY_KINDS = ("match", "tournament", "sprt")
-TOP_LEVEL: dict[str, Kind] = {"description": STRING, "defaults": TABLE,
+TOP_LEVEL: dict[str, Kind] = {"description": STRING, "defaults": TABLE, "labels": LABELS,
                               **dict.fromkeys(ENTRY_KINDS, TABLES), "engines": STRING}
 
 
@@ -350,6 +355,8 @@ class Experiment:
     path: Path
     description: str
     entries: tuple[Entry, ...]
+    charts: ChartOptions = field(default_factory=ChartOptions)
+    """The formats and resolution of the experiment page's chart ([defaults]' own)."""
 
     @property
     def name(self) -> str:
@@ -404,10 +411,15 @@ def load_experiment(path: Path) -> Experiment:
     for kind in ENTRY_KINDS:
         for index, table in enumerate(data.get(kind, []), start=1):
             entries.append(_entry(kind, index, table, Context(path, defaults, entries,
-                                                              engines)))
+                                                              engines, data.get("labels", {}))))
     if not entries:
         raise where.error("no entries: add a [[match]], [[tournament]] or [[sprt]] table")
-    return Experiment(path, data.get("description", ""), tuple(entries))
+    try:
+        charts = ChartOptions(tuple(parse_formats(defaults.get("formats", "png"))),
+                              defaults.get("dpi", DEFAULT_DPI))
+    except ArenaError as error:
+        raise Where(path, "[defaults]").error(str(error)) from None
+    return Experiment(path, data.get("description", ""), tuple(entries), charts)
 
 
 class Context(NamedTuple):
@@ -417,6 +429,8 @@ class Context(NamedTuple):
     defaults: dict[str, Any]
     entries: list[Entry]
     engines: EnginesTable | None
+    labels: dict[str, str]
+    """The file's [labels]: names of agents of any entry (spec = name)."""
 
 
 def _engines(file: str | None, path: Path) -> EnginesTable | None:
@@ -453,11 +467,12 @@ def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> En
 def _request(options: Mapping[str, Any], context: Context) -> RunRequest:
     """The run options of an entry: its own keys over the file's ``[defaults]``."""
     run = {key: options[key] for key in RUN_OPTIONS if key in options
-           and key not in ("rows", "cols", "connect")}
+           and key not in ("rows", "cols", "connect", "labels")}
     board = Rules(options.get("rows", 6), options.get("cols", 7), options.get("connect", 4))
     if "openings" in run:
         run["openings"] = _openings(run["openings"], context.path)
-    return RunRequest(rules=board, engines=context.engines, **run)
+    request = RunRequest(rules=board, engines=context.engines, **run)
+    return request.with_labels({**context.labels, **options.get("labels", {})})
 
 
 def _openings(spec: str, path: Path) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -288,9 +288,10 @@ def check_sprt_plan(plan: MatchPlan) -> None:
         )
 
 
-def default_sprt_dir(plan: MatchPlan, test: SprtTest, root: Path = DEFAULT_SPRT_DIR) -> Path:
+def default_sprt_dir(plan: MatchPlan, test: SprtTest, root: Path = DEFAULT_SPRT_DIR,
+                     labels: Mapping[str, str] | None = None) -> Path:
     """A directory named after the games (as for a match) and a digest of the test."""
-    base = default_out_dir(plan, root)
+    base = default_out_dir(plan, root, labels)
     digest = hashlib.sha256(json.dumps(test.describe(), sort_keys=True).encode()).hexdigest()
     return base.with_name(f"{base.name}_sprt{digest[:8]}")
 

@@ -4,13 +4,15 @@
 parameters left at their default are dropped (when the spec still resolves), except the
 search depth, which is always shown; ``depth=N``
 becomes ``dN``, a word value stands for itself, ``flag=true`` becomes ``flag`` and
-``flag=false`` ``no-flag``; other values keep their key. Long labels end in an ellipsis.
+``flag=false`` ``no-flag``; other values keep their key. Long labels end in an ellipsis
+(charts and pages ask for a width that keeps them whole, and wrap them). A name the user gave
+an agent stands instead.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -124,14 +126,19 @@ def _duplicates(labels: dict[str, str]) -> list[str]:
     return [spec for spec, label in labels.items() if counts[label] > 1]
 
 
-def short_names(specs: Iterable[str], width: int = WIDTH) -> dict[str, str]:
-    """Labels for every spec, distinct from one another, each at most ``width`` characters.
+def short_names(specs: Iterable[str], width: int = WIDTH,
+                given: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Labels for every spec, distinct from one another, each at most ``width`` characters;
+    the names in ``given`` (the user's: ``--label``, an experiment's ``labels``, the API's
+    ``(name, agent)``) are used as they are.
 
     Specs that would read the same are labelled by their own text; labels that truncate
     to the same text are cut in the middle instead, so both ends show; a clash that
     remains gets a number.
     """
-    full = {spec: _full_label(spec) for spec in dict.fromkeys(specs)}
+    given = given or {}
+    specs = [spec for spec in dict.fromkeys(specs)]
+    full = {spec: _full_label(spec) for spec in specs if spec not in given}
     for spec in _duplicates(full):
         full[spec] = spec.strip()
     labels = {spec: _truncate(text, width) for spec, text in full.items()}
@@ -140,7 +147,7 @@ def short_names(specs: Iterable[str], width: int = WIDTH) -> dict[str, str]:
     for number, spec in enumerate(_duplicates(labels), start=1):
         suffix = f" #{number}"
         labels[spec] = _truncate(labels[spec], width - len(suffix)) + suffix
-    return labels
+    return {spec: given.get(spec) or labels[spec] for spec in specs}
 
 
 def depth_family(spec: str) -> DepthFamily | None:

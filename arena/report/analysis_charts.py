@@ -1,4 +1,4 @@
-"""Charts of the solver-backed analysis, in the style of ``arena.charts``."""
+"""Charts of the solver-backed analysis, in the style of ``arena.report.style``."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import PercentFormatter
 
 from arena.protocol.labels import depth_family
-from arena.report.charts import INK, STYLE, WIDTH
+from arena.report.palette import CATEGORIES, INK
+from arena.report.style import STYLE, TWO_COLUMN, figure, styled, wrap
 
-PANEL_WIDTH = 4.2  # inches per set
+PANEL_WIDTH = 2.4  # inches per set
 MAX_PANELS_PER_ROW = 3
 
 
@@ -26,15 +27,13 @@ def accuracy_chart(table: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
     columns = min(len(sets), MAX_PANELS_PER_ROW)
     rows = -(-len(sets) // columns)
     with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(max(WIDTH, PANEL_WIDTH * columns), 3.6 * rows + 0.6),
-                     layout="constrained")
+        fig = figure(2.9 * rows + 0.8, min(TWO_COLUMN, PANEL_WIDTH * columns))
         axes = fig.subplots(rows, columns, squeeze=False, sharex=True, sharey=True)
-        colours = matplotlib.colormaps["tab10"]
         agents = list(dict.fromkeys(table["agent"]))
-        colour_of = {agent: colours(i % 10) for i, agent in enumerate(agents)}
+        colour_of = {agent: CATEGORIES[i % len(CATEGORIES)] for i, agent in enumerate(agents)}
         for ax, name in zip(axes.flat, sets, strict=False):
             _accuracy_panel(ax, table[table["set"] == name], colour_of)
-            ax.set_title(name, fontsize=10)
+            ax.set_title(wrap(name, 30))
         for ax in axes.flat[len(sets):]:
             ax.set_visible(False)
         for ax in axes[:, 0]:
@@ -42,14 +41,14 @@ def accuracy_chart(table: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
         for ax in axes[-1, :]:
             ax.set_xlabel("milliseconds per move (log scale)")
         handles = [Line2D([], [], marker="o", linestyle="none", color=colour_of[agent],
-                          label=labels[agent]) for agent in agents]
+                          label=wrap(labels[agent], 40)) for agent in agents]
         if _has_depth_series(agents):
             handles.append(Line2D([], [], color=INK, linewidth=0.8, linestyle="--",
                                   label="same agent, deeper search"))
         fig.legend(handles=handles, loc="outside lower center", ncol=min(3, len(handles)))
         cost = table["ms_per_move"].clip(lower=1e-3)
         axes[0, 0].set_xlim(cost.min() / 2, cost.max() * 2)
-        fig.suptitle("Accuracy against cost per move", fontweight="bold")
+        fig.suptitle("Accuracy against cost per move")
     return fig
 
 
@@ -82,29 +81,28 @@ def _accuracy_panel(ax: Axes, rows: pd.DataFrame, colour_of: Mapping[str, object
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
 
 
-def blunder_chart(rates: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
-    """Blunders per move in each phase of the game, one group of bars per agent, with 95%
-    intervals (``rates`` as from ``report_section.blunder_rates``)."""
+@styled
+def phase_accuracy_chart(rates: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
+    """Accuracy against perfect play in each phase of the game: the share of an agent's moves
+    that keep their game's theoretical result, one line per agent, with 95% Wilson score
+    intervals (``rates`` as from ``blunders.blunder_rates``: blunders per move)."""
     phases = [phase for phase in dict.fromkeys(rates["phase"]) if phase != "all"]
     agents = list(dict.fromkeys(rates["agent"]))
-    with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(WIDTH, 1.6 + 0.5 * len(agents) * max(1, len(phases)) / 2),
-                     layout="constrained")
-        ax = fig.add_subplot()
-        height = 0.8 / max(1, len(phases))
-        colours = matplotlib.colormaps["viridis"]
-        for index, phase in enumerate(phases):
-            rows = rates[rates["phase"] == phase].set_index("agent").reindex(agents)
-            y = np.arange(len(agents))[::-1] + (len(phases) / 2 - index - 0.5) * height
-            value = rows["rate"].to_numpy(dtype=float)
-            xerr = np.vstack([value - rows["low"], rows["high"] - value])
-            ax.barh(y, value, height=height * 0.9, color=colours(index / max(1, len(phases))),
-                    label=phase, xerr=np.nan_to_num(xerr), capsize=2,
-                    error_kw={"elinewidth": 0.8, "ecolor": INK})
-        ax.set_yticks(np.arange(len(agents))[::-1], [labels.get(a, a) for a in agents])
-        ax.tick_params(axis="y", length=0)
-        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-        ax.set_xlabel("blunders per move (95% interval)")
-        ax.set_title("Blunders by phase of the game")
-        fig.legend(loc="outside lower center", ncol=len(phases))
+    fig = figure(3.0, TWO_COLUMN)
+    ax = fig.add_subplot()
+    x = np.arange(len(phases))
+    for index, agent in enumerate(agents):
+        rows = rates[rates["agent"] == agent].set_index("phase").reindex(phases)
+        accuracy = 1.0 - rows["rate"].to_numpy(dtype=float)
+        low, high = 1.0 - rows["high"].to_numpy(dtype=float), 1.0 - rows["low"].to_numpy(
+            dtype=float)
+        shift = (index - (len(agents) - 1) / 2) * 0.06
+        ax.errorbar(x + shift, accuracy, yerr=np.clip(np.nan_to_num(
+            np.vstack([accuracy - low, high - accuracy])), 0, None), marker="os^Dv<>p"[index % 8],
+            capsize=2.5, label=wrap(labels.get(agent, agent), 30))
+    ax.set_xticks(x, [wrap(phase, 14) for phase in phases])
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_ylabel("moves that keep the\ntheoretical result")
+    ax.set_title("Accuracy against perfect play by phase of the game")
+    fig.legend(loc="outside lower center", ncol=min(3, len(agents)))
     return fig

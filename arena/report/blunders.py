@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from arena.analysis.annotate import load_analysis
-from arena.report.analysis_charts import blunder_chart
+from arena.report.analysis_charts import phase_accuracy_chart
 from arena.report.markdown import markdown_table
 from arena.runs.meta import load_meta
 from arena.stats.elo import wilson
@@ -88,7 +88,7 @@ def blunder_section(directory: Path, labels: Mapping[str, str]) -> tuple[list[st
              "plays it. Rates are per move, with 95% intervals and counts.", "",
              markdown_table(("agent", "moves", "first blunder of a game", "all moves", *names),
                             rows)]
-    return lines, blunder_chart(rates, labels)
+    return lines, phase_accuracy_chart(rates, labels)
 
 
 def _rate(by_phase: pd.DataFrame, phase: str) -> str:

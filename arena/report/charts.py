@@ -1,17 +1,14 @@
 """The report's charts, as matplotlib figures built without pyplot (no display needed).
 
-Each function takes tidy tables (see ``arena.report`` for how they are computed) and a map
-from agent spec to its short label, and returns a Figure in the report's style.
+Each builder takes tidy tables (see ``arena.report.run_page`` for how they are computed) and
+a map from agent spec to its label, and returns a Figure in the one style of
+``arena.report.style``; ``arena.report.style.save`` writes it as PNG, SVG or PDF. Agent A's
+results read win, draw and loss everywhere; every interval names its method.
 """
 
 from __future__ import annotations
 
-import functools
-import os
-import tempfile
-from collections.abc import Callable, Mapping
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec
+from collections.abc import Mapping
 
 import matplotlib
 import numpy as np
@@ -21,83 +18,42 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, NullFormatter, PercentFormatter
 
-from arena.system.files import FILE_MODE
-
-if TYPE_CHECKING:
-    from matplotlib.typing import RcKeyType
+from arena.report.palette import DRAW, FIRST, INK, LOSS, SCORE_MAP, SECOND, WIN
+from arena.report.style import ONE_COLUMN, SMALL, TWO_COLUMN, figure, styled, wrap
+from arena.report.vision import lightness
 
 __all__ = [
+    "INTERVAL_NAMES",
     "cost_chart",
     "crosstable_chart",
-    "depth_chart",
+    "elo_cost_chart",
     "ladder_chart",
     "length_chart",
-    "save",
     "sprt_chart",
+    "sweep_chart",
     "wtl_chart",
 ]
 
-DPI = 120
-WIN, DRAW, LOSS = "#59a14f", "#bab0ac", "#e15759"
-INK = "#222222"
-FIRST, SECOND = "#4e79a7", "#f28e2b"
-STYLE: dict[RcKeyType, Any] = {
-    "font.size": 9,
-    "axes.titlesize": 11,
-    "axes.titleweight": "bold",
-    "axes.labelsize": 9,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.grid": True,
-    "axes.axisbelow": True,
-    "grid.alpha": 0.35,
-    "grid.linewidth": 0.6,
-    "legend.frameon": False,
-    "legend.fontsize": 8,
-}
-WIDTH = 8.0  # inches
-ROW = 0.42  # inches per agent or pairing on a categorical axis
-
-P = ParamSpec("P")
-
-
-def _styled(build: Callable[P, Figure]) -> Callable[P, Figure]:
-    """Build the figure under the report's style."""
-
-    @functools.wraps(build)
-    def styled(*args: P.args, **kwargs: P.kwargs) -> Figure:
-        with matplotlib.rc_context(STYLE):
-            return build(*args, **kwargs)
-
-    return styled
-
-
-def _figure(height: float, width: float = WIDTH) -> Figure:
-    return Figure(figsize=(width, height), layout="constrained")
-
-
-def save(figure: Figure, path: Path) -> Path:
-    """Write ``figure`` as a PNG, atomically (under a unique temporary name first)."""
-    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(handle)
-    try:
-        figure.savefig(name, dpi=DPI, format="png")
-        os.chmod(name, FILE_MODE)
-        os.replace(name, path)
-    finally:
-        Path(name).unlink(missing_ok=True)
-    return path
+ROW = 0.36
+"""Inches per agent or pairing on a categorical axis."""
+LABEL_WIDTH = 26
+"""Characters per line of an agent's label on an axis (longer labels wrap)."""
+INTERVAL_NAMES = {"normal": "normal approximation", "wilson": "Wilson score interval"}
+"""The score intervals' methods in words (summary.csv's column ``interval``)."""
+BOOTSTRAP = "95% bootstrap interval"
+"""How rating intervals are made (arena.stats.ratings: a percentile bootstrap of the
+Bradley-Terry fit)."""
 
 
 def _interval_bars(
     ax: Axes, value: npt.ArrayLike, low: npt.ArrayLike, high: npt.ArrayLike, y: npt.ArrayLike,
-    **style: Any,
+    **style: object,
 ) -> None:
     """Points at ``value`` with horizontal bars from ``low`` to ``high``."""
     value_, low_, high_ = (np.asarray(v, dtype=float) for v in (value, low, high))
     xerr = np.vstack([value_ - low_, high_ - value_])  # rounding may leave -1e-13: clipped
-    ax.errorbar(value_, y, xerr=np.clip(np.nan_to_num(xerr), 0, None), capsize=3,
-                linestyle="none", clip_on=False, **style)
+    ax.errorbar(value_, y, xerr=np.clip(np.nan_to_num(xerr), 0, None), capsize=2.5,
+                linestyle="none", clip_on=False, **style)  # type: ignore[arg-type]
 
 
 def _percent_axis(ax: Axes, which: str = "x") -> None:
@@ -105,40 +61,53 @@ def _percent_axis(ax: Axes, which: str = "x") -> None:
     axis.set_major_formatter(PercentFormatter(1.0))
 
 
-@_styled
+def _name(labels: Mapping[str, str], spec: str) -> str:
+    return wrap(labels.get(spec, spec), LABEL_WIDTH)
+
+
+def interval_name(methods: pd.Series) -> str:
+    """The score intervals' method(s) in words, e.g. 'normal approximation'."""
+    names = [INTERVAL_NAMES.get(str(m), str(m)) for m in dict.fromkeys(methods.dropna())]
+    return " or ".join(names) or INTERVAL_NAMES["normal"]
+
+
+@styled
 def wtl_chart(pairings: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
-    """Stacked win/draw/loss shares per pairing, with A's score and its 95% interval."""
+    """Stacked win/draw/loss shares per pairing, with A's score and its 95% interval (the
+    method summary.csv names)."""
     n = len(pairings)
-    fig = _figure(1.6 + 1.3 * ROW * n)
+    fig = figure(1.3 + 2.2 * ROW * n)
     ax = fig.add_subplot()
     y = np.arange(n)[::-1]
     left = np.zeros(n)
-    for column, colour, name in (("wins", WIN, "A wins"), ("draws", DRAW, "draws"),
-                                 ("losses", LOSS, "A losses")):
+    for column, colour, name in (("wins", WIN, "A wins"), ("draws", DRAW, "draw"),
+                                 ("losses", LOSS, "A loses")):
         share = (pairings[column] / pairings["games"]).to_numpy(dtype=float)
-        ax.barh(y, share, left=left, height=0.62, color=colour, label=name)
+        ax.barh(y, share, left=left, height=0.62, color=colour, label=name,
+                edgecolor="white", linewidth=0.5)
         left += share
+    method = interval_name(pairings.get("interval", pd.Series(dtype=object)))
     _interval_bars(ax, pairings["score"], pairings["score_low"], pairings["score_high"], y, fmt="D",
-                   color=INK, markersize=5, label="A's score, 95% interval")
+                   color=INK, markersize=4, label=f"A's score, 95% interval ({method})")
     ax.axvline(0.5, color=INK, linewidth=0.8, linestyle=":")
-    ax.set_yticks(y, [f"{labels[a]}\nvs {labels[b]}"
+    ax.set_yticks(y, [f"{_name(labels, a)}\nvs {_name(labels, b)}"
                       for a, b in zip(pairings["agent_a"], pairings["agent_b"], strict=True)])
     ax.set_ylim(-0.6, n - 0.4)
     counts = ax.secondary_yaxis("right")
-    counts.set_yticks(y, [f"[{w}, {d}, {lo}]\n({g} games)" for w, d, lo, g in zip(
+    counts.set_yticks(y, [f"win {w}, draw {d}, loss {lo}\n({g} games)" for w, d, lo, g in zip(
         pairings["wins"], pairings["draws"], pairings["losses"], pairings["games"], strict=True)])
-    counts.tick_params(length=0, pad=8)
+    counts.tick_params(length=0, pad=6)
     ax.tick_params(axis="y", length=0)
     ax.grid(axis="y", visible=False)
     ax.set_xlim(0, 1)
     _percent_axis(ax)
     ax.set_xlabel("share of games, from agent A's view (A is the upper name)")
-    ax.set_title("Wins, draws and losses per pairing  [W, T, L]")
-    fig.legend(loc="outside lower center", ncol=4)
+    ax.set_title("Wins, draws and losses per pairing")
+    fig.legend(loc="outside lower center", ncol=2)
     return fig
 
 
-@_styled
+@styled
 def crosstable_chart(points: pd.DataFrame, games: pd.DataFrame,
                      labels: Mapping[str, str]) -> Figure:
     """Heatmap of each row agent's score against each column agent."""
@@ -146,71 +115,118 @@ def crosstable_chart(points: pd.DataFrame, games: pd.DataFrame,
     played = games.to_numpy(dtype=int)
     with np.errstate(invalid="ignore", divide="ignore"):
         score = points.to_numpy(dtype=float) / played
-    side = 2.2 + 0.75 * k
-    fig = _figure(side, side + 1.2)
+    side = min(TWO_COLUMN - 1.6, 1.6 + 0.55 * k)
+    fig = figure(side + 0.9, min(TWO_COLUMN, side + 1.8))
     ax = fig.add_subplot()
-    image = ax.imshow(np.ma.masked_invalid(score), cmap="RdYlGn", vmin=0.0, vmax=1.0)
+    cmap = matplotlib.colormaps[SCORE_MAP]
+    image = ax.imshow(np.ma.masked_invalid(score), cmap=cmap, vmin=0.0, vmax=1.0)
+    size = SMALL if k <= 8 else 5.5
     for i, j in np.ndindex(k, k):
         if played[i, j] > 0:
-            ax.text(j, i, f"{score[i, j]:.0%}\n{played[i, j]} g", ha="center",
-                    va="center", fontsize=8, color="white" if abs(score[i, j] - 0.5) > 0.3
-                    else INK)
-    names = [labels[a] for a in points.index]
+            dark = lightness(cmap(score[i, j])[:3]) < 55
+            ax.text(j, i, f"{score[i, j]:.0%}\n{played[i, j]} g", ha="center", va="center",
+                    fontsize=size, color="white" if dark else INK)
+    names = [_name(labels, a) for a in points.index]
     ax.set_xticks(range(k), names, rotation=35, ha="right", rotation_mode="anchor")
     ax.set_yticks(range(k), names)
     ax.grid(False)
     ax.set_xlabel("opponent")
     ax.set_ylabel("agent")
-    ax.set_title("Crosstable: the row agent's score against each opponent")
+    ax.set_title("Crosstable:\nthe row agent's score against each opponent")
     bar = fig.colorbar(image, ax=ax, shrink=0.8, format=PercentFormatter(1.0))
     bar.set_label("row agent's score")
     return fig
 
 
-@_styled
+@styled
 def ladder_chart(ratings: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
-    """Rating of every agent, best at the top, with its interval."""
+    """Rating of every agent, best at the top, with its bootstrap interval."""
     n = len(ratings)
-    fig = _figure(1.4 + ROW * n)
+    fig = figure(1.1 + ROW * n * (1 + _wrapped_lines(ratings["agent"], labels) / 3),
+                 TWO_COLUMN * 0.75)
     ax = fig.add_subplot()
     y = np.arange(n)[::-1]
     _interval_bars(ax, ratings["rating"], ratings["low"].fillna(ratings["rating"]),
-                   ratings["high"].fillna(ratings["rating"]), y, fmt="o", color=FIRST,
-                   markersize=6, ecolor=INK)
+                   ratings["high"].fillna(ratings["rating"]), y, fmt="o", color=WIN,
+                   ecolor=INK)
     for yi, rating, high in zip(y, ratings["rating"], ratings["high"].fillna(ratings["rating"]),
                                 strict=True):
-        ax.annotate(f"{rating:+.0f}", (high, yi), xytext=(6, 0), textcoords="offset points",
-                    va="center", fontsize=8)
-    ax.set_yticks(y, [f"{rank}. {labels[a]}" for rank, a in zip(ratings["rank"],
-                                                               ratings["agent"], strict=True)])
+        ax.annotate(f"{rating:+.0f}", (high, yi), xytext=(5, 0), textcoords="offset points",
+                    va="center", fontsize=SMALL)
+    ax.set_yticks(y, [f"{rank}. {_name(labels, a)}" for rank, a in zip(
+        ratings["rank"], ratings["agent"], strict=True)])
     ax.set_ylim(-0.7, n - 0.3)
-    ax.margins(x=0.12)
+    ax.margins(x=0.15)
     ax.grid(axis="y", visible=False)
-    ax.set_xlabel("Elo rating (95% interval)")
+    ax.set_xlabel(f"Elo rating ({BOOTSTRAP})")
     ax.set_title("Rating ladder")
     return fig
 
 
-@_styled
-def depth_chart(series: pd.DataFrame, ylabel: str, percent: bool) -> Figure:
-    """Strength against search depth, one line per family (columns family, depth, value,
-    low, high)."""
-    fig = _figure(4.2, 7.0)
+def _wrapped_lines(specs: pd.Series, labels: Mapping[str, str]) -> int:
+    """The most lines an agent's wrapped label takes, less one."""
+    return max((_name(labels, str(s)).count("\n") for s in specs), default=0)
+
+
+@styled
+def sweep_chart(series: pd.DataFrame, parameter: str, ylabel: str, percent: bool,
+                log: bool = False) -> Figure:
+    """Strength against one parameter (a depth, a number of iterations), one line per family
+    of agents that differ only in it (columns family, value_of, value, low, high)."""
+    fig = figure(2.9, ONE_COLUMN + 0.6)
     ax = fig.add_subplot()
+    families = series["family"].nunique()
     for offset, (family, rows) in enumerate(series.groupby("family", sort=False)):
-        rows = rows.sort_values("depth")
-        depth = rows["depth"].to_numpy(dtype=float) + 0.06 * offset  # keep intervals apart
+        rows = rows.sort_values("value_of")
+        x = rows["value_of"].to_numpy(dtype=float)
+        x = x * (1 + 0.02 * offset) if log else x + 0.06 * offset  # keep intervals apart
         value = rows["value"].to_numpy(dtype=float)
         yerr = np.vstack([value - rows["low"].fillna(rows["value"]),
                           rows["high"].fillna(rows["value"]) - value])
-        ax.errorbar(depth, value, yerr=yerr, marker="o", capsize=3, label=str(family))
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.errorbar(x, value, yerr=np.clip(yerr, 0, None), marker="o", capsize=2.5,
+                    label=wrap(str(family), 40))
+    if log:
+        ax.set_xscale("log")
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if percent:
         _percent_axis(ax, "y")
-    ax.set_xlabel("search depth (plies)")
-    ax.set_ylabel(ylabel)
-    ax.set_title("Strength against search depth")
-    fig.legend(title="family", loc="outside lower center", ncol=min(3, series["family"].nunique()))
+    ax.set_xlabel(parameter + (" (log scale)" if log else ""))
+    ax.set_ylabel(wrap(ylabel, 34))
+    ax.set_title(f"Strength against {parameter}")
+    if families > 1:
+        fig.legend(title="agents", loc="outside lower center")
+    return fig
+
+
+@styled
+def elo_cost_chart(ratings: pd.DataFrame, cost: pd.DataFrame, labels: Mapping[str, str]
+                   ) -> Figure:
+    """Each agent's rating against its milliseconds per move, with the trade-off front: the
+    agents no other agent beats while thinking less."""
+    table = ratings.merge(cost, on="agent").dropna(subset=["ms_per_move"])
+    table = table.assign(ms=table["ms_per_move"].clip(lower=1e-3)).sort_values("ms")
+    fig = figure(3.4, TWO_COLUMN)
+    ax = fig.add_subplot()
+    yerr = np.vstack([table["rating"] - table["low"].fillna(table["rating"]),
+                      table["high"].fillna(table["rating"]) - table["rating"]])
+    best = table["rating"].astype(float).cummax()
+    front = table["rating"] > best.shift(fill_value=-np.inf)
+    ax.errorbar(table["ms"], table["rating"], yerr=np.clip(yerr, 0, None), fmt="none",
+                ecolor=INK, capsize=2.5, elinewidth=0.8)
+    ax.plot(table["ms"][front], table["rating"][front], color=WIN, marker="o", linewidth=1.2,
+            label="trade-off front (no agent stronger for less time)", zorder=3)
+    ax.plot(table["ms"][~front], table["rating"][~front], color=LOSS, marker="s",
+            linestyle="none", label="behind the front", zorder=3)
+    for _, row in table.iterrows():
+        ax.annotate(wrap(labels.get(row["agent"], row["agent"]), 22), (row["ms"], row["rating"]),
+                    xytext=(5, 3), textcoords="offset points", fontsize=6.5, va="bottom")
+    ax.set_xscale("log")
+    ax.margins(x=0.25, y=0.15)
+    ax.set_xlabel("milliseconds per move (log scale)")
+    ax.set_ylabel(f"Elo rating\n({BOOTSTRAP})")
+    ax.set_title("Strength against thinking time")
+    fig.legend(loc="outside lower center", ncol=2)
     return fig
 
 
@@ -224,29 +240,29 @@ def _log_bars(ax: Axes, values: np.ndarray, y: np.ndarray, unit: str, colour: st
     ax.barh(y[known], values[known] - floor, left=floor, height=0.6, color=colour)
     for yi, value, ok in zip(y, values, known, strict=True):
         text = (f"{value:,.0f}" if value >= 100 else f"{value:.3g}") + unit if ok else "n/a"
-        ax.annotate(text, (value if ok else floor, yi), xytext=(4, 0),
-                    textcoords="offset points", va="center", fontsize=8)
-    ax.set_xlim(floor, 10.0 ** np.ceil(np.log10(high * 15)))
+        ax.annotate(text, (value if ok else floor, yi), xytext=(3, 0),
+                    textcoords="offset points", va="center", fontsize=SMALL)
+    ax.set_xlim(floor, 10.0 ** np.ceil(np.log10(high * 30)))
     ax.grid(axis="y", visible=False)
 
 
-@_styled
+@styled
 def cost_chart(cost: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
     """Mean milliseconds and nodes per move by agent, on log scales."""
     n = len(cost)
     with_nodes = bool(cost["nodes_per_move"].notna().any())
-    fig = _figure(1.4 + ROW * n)
+    fig = figure(1.1 + ROW * n * (1 + _wrapped_lines(cost["agent"], labels) / 3))
     axes = fig.subplots(1, 2 if with_nodes else 1, sharey=True, squeeze=False)[0]
     y = np.arange(n)[::-1]
     _log_bars(axes[0], cost["ms_per_move"].to_numpy(dtype=float), y, " ms", FIRST)
     axes[0].set_xlabel("milliseconds per move (log scale)")
-    axes[0].set_yticks(y, [labels[a] for a in cost["agent"]])
+    axes[0].set_yticks(y, [_name(labels, a) for a in cost["agent"]])
     axes[0].set_ylim(-0.6, n - 0.4)
     if with_nodes:
         _log_bars(axes[1], cost["nodes_per_move"].to_numpy(dtype=float), y, "", SECOND)
         axes[1].set_xlabel("nodes searched per move (log scale)")
         axes[1].tick_params(axis="y", length=0)
-    fig.suptitle("Cost per move", fontweight="bold", fontsize=11)
+    fig.suptitle("Cost per move")
     return fig
 
 
@@ -254,22 +270,25 @@ OUTCOMES = (("first", "first player won", FIRST), ("draw", "draw", DRAW),
             ("second", "second player won", SECOND))
 
 
-@_styled
+@styled
 def length_chart(lengths: pd.DataFrame, sides: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
     """Game length by outcome (columns outcome, plies), and each agent's score moving first
-    and second (columns agent, side, score, low, high; agent '' stands for all games)."""
+    and second (columns agent, side, score, low, high; agent '' stands for all games), with
+    Wilson score intervals."""
     agents = list(dict.fromkeys(sides["agent"]))
-    fig = _figure(max(3.6, 1.5 + ROW * len(agents)), 9.0)
-    left, right = fig.subplots(1, 2, width_ratios=[1, 1.25])
+    fig = figure(max(2.8, 1.3 + ROW * 1.4 * len(agents)))
+    left, right = fig.subplots(1, 2, width_ratios=[1, 1.3])
     groups = [(label, lengths.loc[lengths["outcome"] == key, "plies"], colour)
               for key, label, colour in OUTCOMES]
     groups = [(label, plies, colour) for label, plies, colour in groups if len(plies)]
     boxes = left.boxplot([plies.to_numpy() for _, plies, _ in groups], patch_artist=True,
-                         tick_labels=[f"{label}\n({len(plies)} games)"
+                         tick_labels=[f"{wrap(label, 12)}\n({len(plies)} games)"
                                       for label, plies, _ in groups],
-                         medianprops={"color": INK}, widths=0.55)
+                         medianprops={"color": INK}, widths=0.55,
+                         flierprops={"markersize": 3})
     for patch, (_, _, colour) in zip(boxes["boxes"], groups, strict=True):
         patch.set_facecolor(colour)
+        patch.set_edgecolor(INK)
     left.yaxis.set_major_locator(MaxNLocator(integer=True))
     left.set_ylabel("game length (plies, opening included)")
     left.set_title("Game length by result")
@@ -279,37 +298,38 @@ def length_chart(lengths: pd.DataFrame, sides: pd.DataFrame, labels: Mapping[str
         rows = sides[sides["side"] == side]
         ys = np.array([y[a] for a in rows["agent"]]) + np.where(rows["agent"] == "", 0, shift)
         _interval_bars(right, rows["score"], rows["low"], rows["high"], ys, fmt=marker,
-                       color=colour, markersize=5, label=f"moving {side}")
+                       color=colour, label=f"moving {side}")
     right.axvline(0.5, color=INK, linewidth=0.8, linestyle=":")
-    right.set_yticks(list(y.values()), [labels.get(a, "all games:\nthe first player") for a in y])
+    right.set_yticks(list(y.values()), [_name(labels, a) if a else "all games:\nthe first player"
+                                        for a in y])
     right.set_ylim(-0.6, len(agents) - 0.4)
     right.set_xlim(0, 1)
     _percent_axis(right)
     right.grid(axis="y", visible=False)
     right.tick_params(axis="y", length=0)
-    right.set_xlabel("score (95% interval)")
+    right.set_xlabel("score (95% Wilson score interval)")
     right.set_title("First player's advantage")
     fig.legend(loc="outside lower right", ncol=2)
     return fig
 
 
-@_styled
+@styled
 def sprt_chart(sprt: pd.DataFrame, title: str) -> Figure:
     """The log-likelihood ratio against games played, with the two stopping bounds."""
-    fig = _figure(4.2, 7.5)
+    fig = figure(3.0, TWO_COLUMN * 0.75)
     ax = fig.add_subplot()
     games, llr, lower, upper = (np.r_[start, sprt[c].to_numpy(dtype=float)] for c, start in (
         ("games", 0.0), ("llr", 0.0), ("lower", sprt["lower"].iat[0]),
         ("upper", sprt["upper"].iat[0])))  # the LLR is 0 before the first game
-    ax.plot(games, llr, marker="o", markersize=3, color=INK, label="LLR")
+    ax.plot(games, llr, marker="o", markersize=2.5, color=INK, label="LLR")
     ax.plot(games, upper, linestyle="--", color=WIN, label="upper bound: accept H1")
-    ax.plot(games, lower, linestyle="--", color=LOSS, label="lower bound: accept H0")
-    ax.fill_between(games, upper, np.nanmax(np.r_[upper, llr]) + 1, color=WIN, alpha=0.08)
-    ax.fill_between(games, lower, np.nanmin(np.r_[lower, llr]) - 1, color=LOSS, alpha=0.08)
+    ax.plot(games, lower, linestyle="-.", color=LOSS, label="lower bound: accept H0")
+    ax.fill_between(games, upper, np.nanmax(np.r_[upper, llr]) + 1, color=WIN, alpha=0.1)
+    ax.fill_between(games, lower, np.nanmin(np.r_[lower, llr]) - 1, color=LOSS, alpha=0.1)
     ax.axhline(0, color=INK, linewidth=0.6)
     ax.set_xlim(0, games[-1] * 1.02)
     ax.set_xlabel("games played")
     ax.set_ylabel("log-likelihood ratio")
-    ax.set_title(title)
+    ax.set_title(wrap(title, 55))
     fig.legend(loc="outside lower center", ncol=3)
     return fig

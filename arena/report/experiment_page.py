@@ -4,12 +4,13 @@ of homogeneity per row and a chart."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
 
 from arena.competitions.experiments import (
     COMPARISON_CHART,
@@ -21,8 +22,11 @@ from arena.competitions.experiments import (
     TournamentEntry,
     entry_summaries,
 )
-from arena.report import charts
 from arena.report.markdown import markdown_table
+from arena.report.palette import DRAW, LOSS, WIN
+from arena.report.run_page import chart_lines
+from arena.report.style import SMALL, figure, save, styled, wrap
+from arena.runs.request import ChartOptions
 from arena.runs.summary import seeds_lines, wtl_text
 from arena.stats.elo import HOMOGENEITY_LEVEL, MIN_EXPECTED_COUNT
 from arena.system.files import write_atomically
@@ -38,8 +42,8 @@ LINE = 0.7
 """Height of a title line in the comparison chart, in bar heights."""
 
 
-def write_experiment_report(experiment: Experiment, root: Path,
-                            command: str | None = None) -> Path:
+def write_experiment_report(experiment: Experiment, root: Path, command: str | None = None,
+                            options: ChartOptions | None = None) -> Path:
     """Write ``root/report.md``: each entry's results and report, and how the results with
     a reference compare with it (plus a chart of them); return its path."""
     lines = [f"# Experiment: {experiment.name}", ""]
@@ -52,7 +56,7 @@ def write_experiment_report(experiment: Experiment, root: Path,
     compared = [c for e in experiment.entries if isinstance(e, MatchEntry)
                 for c in [e.comparison(root)] if c is not None]
     if compared:
-        lines += _comparison_section(compared, root)
+        lines += _comparison_section(compared, root, options or ChartOptions())
     lines += ["## Entries", ""]
     for entry in experiment.entries:
         lines += _entry_section(entry, root)
@@ -93,13 +97,15 @@ def _ratings_table(ratings: pd.DataFrame) -> str:
 _FIRST = {"alternate": "alternate", "a": "A always", "b": "B always"}
 
 
-def _comparison_section(compared: Sequence[Comparison], root: Path) -> list[str]:
+def _comparison_section(compared: Sequence[Comparison], root: Path, options: ChartOptions
+                        ) -> list[str]:
     rows = [(c.entry.name, " vs ".join(f"`{spec}`" for spec in c.entry.specs),
              _FIRST[c.entry.schedule.pairings[0].first], wtl_text(c.ours), wtl_text(c.reference),
              f"{c.test.chi2:.2f}", c.test.dof, f"{c.test.p:.3g}",
              c.test.verdict + (" †" if c.test.approximate else "")) for c in compared]
     differ = sum(c.test.differs for c in compared)
-    _write_comparison_chart(compared, root / COMPARISON_CHART)
+    written = save(_comparison_chart(compared), root / Path(COMPARISON_CHART).stem, options.formats,
+                   options.dpi)
     header = ("entry", "A vs B", "first", "ours [W, T, L]", "reference [W, T, L]", "chi²",
               "dof", "p", "verdict")
     return [
@@ -108,68 +114,54 @@ def _comparison_section(compared: Sequence[Comparison], root: Path) -> list[str]
         f"{differ} of {len(compared)} results differ from their reference at the "
         f"{HOMOGENEITY_LEVEL:.0%} level; by chance alone about "
         f"{HOMOGENEITY_LEVEL * len(compared):.1f} would.", "",
-        "Each row tests whether our W/T/L and the reference's could come from one "
-        "distribution: Pearson's chi-square test of homogeneity on the 2 x 3 table (ours and "
+        "Results are in the seeds' table format, `[W, T, L]` (wins, ties, losses of agent "
+        "A), as the references are published. Each row tests whether ours and the "
+        "reference's could come from one distribution: Pearson's chi-square test of "
+        "homogeneity on the 2 x 3 table (ours and "
         "the reference; wins, ties, losses), 2 degrees of freedom, p = exp(-chi²/2). When a "
         f"row expects fewer than {MIN_EXPECTED_COUNT} ties, ties are counted with the losses (a "
         "2 x 2 table, wins against the rest: 1 degree of freedom, p = erfc(sqrt(chi²/2))). "
         f"A difference is within noise when p >= {HOMOGENEITY_LEVEL:.0%}. † marks a table with an "
         f"expected count below {MIN_EXPECTED_COUNT}, where the p-value is only approximate.", "",
-        f"![Our results beside the reference's]({COMPARISON_CHART})", "",
+        *chart_lines("Our results beside the reference's", [p.name for p in written]), "",
     ]
 
 
-def wrap_title(text: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` characters where it can be, broken after spaces
-    and commas only, so that an agent spec is never cut inside a parameter."""
-    lines = [""]
-    for piece in re.findall(r"[^ ,]+[ ,]*|[ ,]+", text):
-        if lines[-1] and len(lines[-1] + piece.rstrip()) > width:
-            lines.append("")
-        lines[-1] += piece
-    return [line.rstrip() for line in lines]
-
-
-def _write_comparison_chart(compared: Sequence[Comparison], path: Path) -> None:
-    """Stacked W/T/L shares of each compared entry: ours above the reference's, under a
-    title naming the agents."""
-    import matplotlib
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import PercentFormatter
-
+@styled
+def _comparison_chart(compared: Sequence[Comparison]) -> Figure:
+    """Stacked win/draw/loss shares of each compared entry: ours above the reference's,
+    under a title naming the agents."""
     rows = [row for c in compared for row in (
         (f"ours ({sum(c.ours)})", c.ours, ""),
         (f"reference ({sum(c.reference)})", c.reference, c.test.verdict))]
-    titles = [wrap_title(f"{c.entry.name}:  " + "  vs  ".join(c.entry.specs), TITLE_WIDTH)
+    titles = [wrap(f"{c.entry.name}:  " + "  vs  ".join(c.entry.specs), TITLE_WIDTH).split("\n")
               for c in compared]
     # In bar heights: a title line takes LINE, then ours, the reference and a gap.
     heights = [LINE * len(lines) for lines in titles]
     tops = -np.cumsum([0.0, *(h + 2.3 for h in heights[:-1])])
     ours = tops - np.array(heights) - 0.45
     y = np.column_stack([ours, ours - 1.0]).ravel()
-    with matplotlib.rc_context(charts.STYLE):
-        figure = Figure(figsize=(charts.WIDTH + 1, 1.2 + 0.22 * (y[0] - y[-1] + 2)),
-                        layout="constrained")
-        ax = figure.add_subplot()
-        left = np.zeros(len(rows))
-        for column, (colour, name) in enumerate(((charts.WIN, "A wins"), (charts.DRAW, "ties"),
-                                                 (charts.LOSS, "A losses"))):
-            share = np.array([counts[column] / sum(counts) for _, counts, _ in rows])
-            ax.barh(y, share, left=left, height=0.75, color=colour, label=name)
-            left += share
-        for lines, top in zip(titles, tops, strict=True):
-            ax.text(0, top, "\n".join(lines), fontsize=8, fontweight="bold", va="top",
-                    linespacing=1.3)
-        for yi, (_, counts, verdict) in zip(y, rows, strict=True):
-            ax.annotate(f"{wtl_text(counts)}  {verdict}", (1.0, yi), xytext=(6, 0),
-                        textcoords="offset points", va="center", fontsize=8)
-        ax.set_yticks(y, [label for label, _, _ in rows])
-        ax.set_ylim(y[-1] - 0.6, 0.2)
-        ax.tick_params(axis="y", length=0)
-        ax.grid(axis="y", visible=False)
-        ax.set_xlim(0, 1)
-        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-        ax.set_xlabel("share of games, from agent A's view (A is the first agent named)")
-        ax.set_title("Our results beside the reference's  [W, T, L]")
-        figure.legend(loc="outside lower center", ncol=3)
-        charts.save(figure, path)
+    chart = figure(1.0 + 0.2 * (y[0] - y[-1] + 2))
+    ax = chart.add_subplot()
+    left = np.zeros(len(rows))
+    for column, (colour, name) in enumerate(((WIN, "A wins"), (DRAW, "draw"),
+                                             (LOSS, "A loses"))):
+        share = np.array([counts[column] / sum(counts) for _, counts, _ in rows])
+        ax.barh(y, share, left=left, height=0.75, color=colour, label=name, edgecolor="white",
+                linewidth=0.5)
+        left += share
+    for lines, top in zip(titles, tops, strict=True):
+        ax.text(0, top, "\n".join(lines), fontweight="bold", va="top", linespacing=1.3)
+    for yi, (_, counts, verdict) in zip(y, rows, strict=True):
+        ax.annotate(f"{wtl_text(counts)}  {verdict}", (1.0, yi), xytext=(5, 0),
+                    textcoords="offset points", va="center", fontsize=SMALL)
+    ax.set_yticks(y, [label for label, _, _ in rows])
+    ax.set_ylim(y[-1] - 0.6, 0.2)
+    ax.tick_params(axis="y", length=0)
+    ax.grid(axis="y", visible=False)
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel("share of games, from agent A's view (A is the first agent named)")
+    ax.set_title("Our results beside the reference's: win, draw, loss [W, T, L]")
+    chart.legend(loc="outside lower center", ncol=3)
+    return chart

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from arena.report.game_text import result_line
 from arena.rules.errors import ArenaError
 from arena.runs.files import RunFiles
+from arena.runs.meta import load_meta
 from arena.runs.recorded import RecordedGame, load_recorded_games
 from arena.system.files import write_atomically
 
@@ -24,10 +25,11 @@ class PageWriteError(ArenaError):
     """The page cannot be written where it was asked for."""
 
 
-def game_record(game: RecordedGame) -> dict[str, Any]:
-    """What the page knows of one game."""
+def game_record(game: RecordedGame, labels: Mapping[str, str] | None = None
+                ) -> dict[str, Any]:
+    """What the page knows of one game (its players by their labels, where they have one)."""
     final = game.positions[-1]
-    x_player, o_player = game.players
+    x_player, o_player = ((labels or {}).get(player, player) for player in game.players)
     return {
         "game": game.game, "x": x_player, "o": o_player, "moves": game.row.moves,
         "opening": len(game.row.opening), "winner": game.winner, "result": result_line(game),
@@ -36,9 +38,10 @@ def game_record(game: RecordedGame) -> dict[str, Any]:
     }
 
 
-def replay_page(games: Sequence[RecordedGame], title: str) -> str:
-    """The page replaying ``games``, titled ``title``."""
-    data = json.dumps([game_record(game) for game in games], separators=(",", ":"))
+def replay_page(games: Sequence[RecordedGame], title: str,
+                labels: Mapping[str, str] | None = None) -> str:
+    """The page replaying ``games``, titled ``title``, the agents named by ``labels``."""
+    data = json.dumps([game_record(game, labels) for game in games], separators=(",", ":"))
     data = data.replace("</", "<\\/")  # nothing in the data can close the script element
     return (PAGE.replace("%TITLE%", html.escape(title))
             .replace("%STYLE%", STYLE).replace("%SCRIPT%", SCRIPT).replace("%DATA%", data))
@@ -51,9 +54,12 @@ def write_replay_page(directory: Path, games: Sequence[int] | None = None,
     directory = Path(directory)
     recorded = load_recorded_games(directory, games)
     path = out or RunFiles(directory).replay_page
-    title = f"Replays: {directory.resolve().name}"
+    labels = load_meta(directory).labels or {}
+    specs = list(dict.fromkeys(player for game in recorded for player in game.players))
+    title = "Replays: " + (" vs ".join(labels.get(s, s) for s in specs) if len(specs) == 2
+                           else directory.resolve().name)
     try:
-        write_atomically(path, replay_page(recorded, title))
+        write_atomically(path, replay_page(recorded, title, labels))
     except OSError as error:
         raise PageWriteError(f"cannot write {path}: {error.strerror or error}") from None
     return path, len(recorded)

@@ -11,7 +11,7 @@ import io
 import math
 import typing
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -25,12 +25,14 @@ from arena.protocol.labels import depth_family, short_names
 from arena.report import charts
 from arena.report.blunders import blunder_section
 from arena.report.markdown import markdown_table
+from arena.report.style import save
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result
 from arena.runs.directory import RunDirectory, RunDirectoryError
 from arena.runs.files import RunFiles
 from arena.runs.meta import RunMeta
 from arena.runs.reading import NoRunError, RunReading, open_run
+from arena.runs.request import ChartOptions
 from arena.runs.summary import current_summary, seeds_line, summarize, summary_csv
 from arena.stats.elo import wilson
 from arena.stats.ratings import RATING_COLUMNS
@@ -60,6 +62,7 @@ class Run:
     ratings: pd.DataFrame | None
     sprt: pd.DataFrame | None
     meta: RunMeta
+    charts: ChartOptions = field(default_factory=ChartOptions)
 
     @cached_property
     def agents(self) -> list[str]:
@@ -68,8 +71,10 @@ class Run:
         return [str(spec) for spec in dict.fromkeys(specs)]
 
 
+LABEL_WIDTH = 80
+"""Characters of an agent's label on the page, at most (charts wrap them)."""
 MAX_BAR_PAIRINGS = 40
-"""Above this many pairings the W/T/L bars are left out: the crosstable shows them all."""
+"""Above this many pairings the win/draw/loss bars are left out: the crosstable shows them all."""
 
 # --------------------------------------------------------------------------- reading
 
@@ -293,23 +298,26 @@ def _agents_section(run: Run, labels: Mapping[str, str]) -> list[str]:
              _interval(r["score"], r["low"], r["high"]))
             for r in _records(agent_scores(run.games, run.agents))]
     return ["## Agents", "", markdown_table(
-        ("label", "spec", "games against others", "score [95%]"), rows)]
+        ("label", "spec", "games against others", "score against all others (95% Wilson)"),
+        rows), "", "Each agent's score over all its games against the others, with the Wilson "
+        "score interval (the games of different opponents are not alike: no pair model)."]
 
 
 def _results_section(table: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
     records = _records(table)
-    seeds = [seeds_line(r["agent_a"], r["wins"], r["draws"], r["losses"], r["agent_b"],
-                        r["games"]) for r in records]
+    seeds = [seeds_line(labels[r["agent_a"]], r["wins"], r["draws"], r["losses"],
+                        labels[r["agent_b"]], r["games"]) for r in records]
     rows = [(labels[r["agent_a"]], labels[r["agent_b"]], r["games"], r["wins"], r["draws"],
              r["losses"], _interval(r["score"], r["score_low"], r["score_high"]),
              f"{_number(r['elo'])} [{_number(r['elo_low'])}, {_number(r['elo_high'])}]",
              _plus_minus(r["nelo"], r["nelo_error"]), f"{r['los']:.1%}", r["elo_model"],
-             r.get("interval", "—"))  # not in summaries written before the column
-            for r in records]
-    header = ("A", "B", "games", "W", "D", "L", "A's score [95%]", "Elo [95%]", "nElo ± 95%",
-              "LOS", "model", "interval")
-    return ["## Results", "", "Agent A's view, `A [W, T, L] B (games)`:", "", "```text",
-            *seeds, "```", "", markdown_table(header, rows), "",
+             charts.INTERVAL_NAMES.get(r.get("interval", ""), "—"))
+            for r in records]  # no interval column in summaries written before it
+    header = ("A", "B", "games", "win", "draw", "loss", "A's score (95% interval)",
+              "Elo (95% interval)", "nElo ± 95%", "LOS", "model", "interval method")
+    return ["## Results", "", markdown_table(header, rows), "",
+            "The same results in the seeds' table format, `A [W, T, L] B (games)`, where T "
+            "(ties) counts the draws:", "", "```text", *seeds, "```", "",
             "The pentanomial model counts colour-swapped game pairs, when every game has its "
             "partner; the trinomial model counts games. Intervals are the normal approximation "
             "with that model's variance, or the Wilson score interval where it fails (few games, "
@@ -328,14 +336,15 @@ def _ratings_section(ratings: pd.DataFrame, labels: Mapping[str, str]) -> list[s
     rows = [(r["rank"], labels[r["agent"]], f"`{r['agent']}`",
              _number(r["rating"], 0), f"[{_number(r['low'], 0)}, {_number(r['high'], 0)}]",
              r["games"], f"{r['score']:.1%}") for r in _records(ratings)]
-    header = ("rank", "label", "spec", "Elo", "95% interval", "games", "score")
-    return ["## Ratings", "", markdown_table(header, rows)]
+    header = ("rank", "label", "spec", "Elo", "95% bootstrap interval", "games", "score")
+    return ["## Ratings", "", markdown_table(header, rows), "",
+            "Bradley-Terry maximum-likelihood ratings with percentile-bootstrap intervals "
+            "(games resampled); the score column is over all games, without an interval."]
 
 
 def _sprt_section(sprt: pd.DataFrame) -> list[str]:
     last = _records(sprt)[-1]
-    verdict = ("accept H1" if last["llr"] >= last["upper"] else
-               "accept H0" if last["llr"] <= last["lower"] else "continue")
+    verdict = _sprt_verdict(last)
     return ["## SPRT", "", markdown_table(("games", "LLR", "lower", "upper", "verdict"), [(
         int(last["games"]), f"{last['llr']:.2f}", f"{last['lower']:.2f}",
         f"{last['upper']:.2f}", last.get("verdict", verdict))])]
@@ -354,63 +363,116 @@ def _terminations_section(games: pd.DataFrame) -> list[str]:
 
 
 def _with_chart(lines: list[str], run: Run, kind: str, alt: str, figure: Figure) -> list[str]:
-    """The section's lines followed by its chart, written as the run's chart of ``kind``."""
-    path = RunFiles(run.directory).chart(kind)
-    charts.save(figure, path)
-    return [*lines, "", f"![{alt}]({path.name})"]
+    """The section's lines followed by its chart, written as the run's chart of ``kind`` in
+    every format asked for: shown as its PNG (else its SVG), the others linked."""
+    written = save(figure, RunFiles(run.directory).chart(kind).with_suffix(""),
+                   run.charts.formats, run.charts.dpi)
+    return [*lines, "", *chart_lines(alt, [path.name for path in written])]
+
+
+def chart_lines(alt: str, names: Sequence[str]) -> list[str]:
+    """A chart on the page: its PNG or SVG shown, its vector files linked."""
+    shown = next((n for n in names if n.endswith(".png")), None) or next(
+        (n for n in names if n.endswith(".svg")), None)
+    links = [f"[{name.rpartition('.')[2].upper()}]({name})" for name in names
+             if name.endswith((".svg", ".pdf"))]
+    return [*([f"![{alt}]({shown})"] if shown else []),
+            *([f"{alt}: " + ", ".join(links)] if links else [])]
+
+
+def _verdict(run: Run, table: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
+    """What the run found, in a sentence or two: the SPRT's decision, the strongest agent of
+    a rated field, or the one pairing's score."""
+    lines = ["## Verdict", ""]
+    if run.sprt is not None:
+        last = _records(run.sprt)[-1]
+        verdict = last.get("verdict") or _sprt_verdict(last)
+        lines += [f"**SPRT: {verdict}** after {int(last['games'])} games (LLR {last['llr']:.2f}, "
+                  f"bounds {last['lower']:.2f} and {last['upper']:.2f}).", ""]
+    if run.ratings is not None and len(run.ratings) >= 2:
+        best = _records(run.ratings)[0]
+        lines += [f"**{labels[best['agent']]}** rates highest: {_number(best['rating'], 0)} Elo "
+                  f"[{_number(best['low'], 0)}, {_number(best['high'], 0)}] (95% bootstrap "
+                  f"interval), of {len(run.ratings)} agents.", ""]
+    if len(table) == 1:
+        r = _records(table)[0]
+        lines += [f"**{labels[r['agent_a']]}** scores "
+                  f"{_interval(r['score'], r['score_low'], r['score_high'])} against "
+                  f"**{labels[r['agent_b']]}** over {r['games']} games (win {r['wins']}, draw "
+                  f"{r['draws']}, loss {r['losses']}): Elo {_number(r['elo'])} "
+                  f"[{_number(r['elo_low'])}, {_number(r['elo_high'])}]. 95% intervals: "
+                  f"{charts.INTERVAL_NAMES.get(r.get('interval', ''), 'normal approximation')}, "
+                  f"{r['elo_model']} model.", ""]
+    return lines[:-1]
+
+
+def _sprt_verdict(last: Mapping[str, Any]) -> str:
+    return ("accept H1" if last["llr"] >= last["upper"] else
+            "accept H0" if last["llr"] <= last["lower"] else "continue")
 
 
 def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
-    """The page's sections, writing each chart as it goes."""
+    """The page's sections, writing each chart as it goes: the verdict and the results
+    first, then the charts that answer the run's question, the run's facts last."""
     games, agents = run.games, run.agents
     table = pairings(run)
-    yield _header(run)
-    yield _agents_section(run, labels)
-    if len(table) <= MAX_BAR_PAIRINGS:
-        yield _with_chart(_results_section(table, labels), run, "wtl",
-                          "Wins, draws and losses per pairing", charts.wtl_chart(table, labels))
-    else:
-        yield [*_results_section(table, labels), "",
-               f"({len(table)} pairings: too many for readable bars; the crosstable below "
-               "shows every pairing's score.)"]
-    if len(agents) >= 3:
-        yield _with_chart(_crosstable_section(run, labels), run, "crosstable",
-                          "Crosstable heatmap",
-                          charts.crosstable_chart(*crosstable(games, agents), labels))
-    if run.ratings is not None:
-        yield _with_chart(_ratings_section(run.ratings, labels), run, "ratings",
-                          "Rating ladder", charts.ladder_chart(run.ratings, labels))
-    series, ylabel, percent = depth_series(run)
-    if not series.empty:
-        yield _with_chart(["## Strength against depth"], run, "depth",
-                          "Strength against search depth",
-                          charts.depth_chart(series, ylabel, percent))
-    yield _with_chart(["## Cost per move"], run, "cost", "Milliseconds and nodes per move",
-                      charts.cost_chart(cost_per_move(games, agents), labels))
-    yield _with_chart(["## Game length and the first player's advantage"], run, "length",
-                      "Game length by result and the first player's advantage",
-                      charts.length_chart(game_lengths(games), first_player(games, agents),
-                                          labels))
+    yield [f"# Report: {run.directory.resolve().name}"]
+    yield _verdict(run, table, labels)
+    yield _results_section(table, labels)
     if run.sprt is not None:
         yield _with_chart(_sprt_section(run.sprt), run, "sprt",
                           "SPRT log-likelihood ratio against games",
                           charts.sprt_chart(run.sprt, _sprt_title(table, labels)))
-    yield _terminations_section(games)
+    if run.ratings is not None:
+        yield _with_chart(_ratings_section(run.ratings, labels), run, "ratings",
+                          "Rating ladder", charts.ladder_chart(run.ratings, labels))
+    cost = cost_per_move(games, agents)
+    if run.ratings is not None and len(run.ratings) >= 3 and cost["ms_per_move"].notna().any():
+        yield _with_chart(["## Strength against thinking time", "",
+                           "Each agent's rating against its mean milliseconds per move; the "
+                           "line joins the agents no other agent beats while thinking less."],
+                          run, "elo-cost", "Elo against milliseconds per move",
+                          charts.elo_cost_chart(run.ratings, cost, labels))
+    if len(agents) >= 3:
+        yield _agents_section(run, labels)
+        yield _with_chart(_crosstable_section(run, labels), run, "crosstable",
+                          "Crosstable heatmap",
+                          charts.crosstable_chart(*crosstable(games, agents), labels))
+        series, ylabel, percent = depth_series(run)
+        if not series.empty:
+            yield _with_chart(["## Strength against depth"], run, "depth",
+                              "Strength against search depth",
+                              charts.sweep_chart(series.rename(columns={"depth": "value_of"}),
+                                                 "search depth (plies)", ylabel, percent))
+    if len(table) <= MAX_BAR_PAIRINGS:
+        yield _with_chart(["## Wins, draws and losses"], run, "wtl",
+                          "Wins, draws and losses per pairing", charts.wtl_chart(table, labels))
+    else:
+        yield [f"({len(table)} pairings: too many for readable bars; the crosstable shows "
+               "every pairing's score.)"]
+    yield _with_chart(["## Cost per move"], run, "cost", "Milliseconds and nodes per move",
+                      charts.cost_chart(cost, labels))
+    yield _with_chart(["## Game length and the first player's advantage"], run, "length",
+                      "Game length by result and the first player's advantage",
+                      charts.length_chart(game_lengths(games), first_player(games, agents),
+                                          labels))
     blunders = blunder_section(run.directory, labels)  # after `arena analyze`
     if blunders is not None:
-        yield _with_chart(blunders[0], run, "blunders", "Blunders by phase", blunders[1])
+        yield _with_chart(blunders[0], run, "blunders", "Accuracy by phase", blunders[1])
+    yield _terminations_section(games)
+    yield ["## The run", "", *_header(run)[2:]]
 
 
-def write_report(run_dir: Path) -> Path:
-    """Write the charts and report.md into ``run_dir`` (locked meanwhile); return report.md's
-    path."""
+def write_report(run_dir: Path, options: ChartOptions | None = None) -> Path:
+    """Write the charts (in ``options``' formats and resolution; default PNG) and report.md
+    into ``run_dir`` (locked meanwhile); return report.md's path."""
     if not Path(run_dir).is_dir():
         raise NoRunError(f"{run_dir} is not a run directory: it does not exist")
     with RunDirectory(Path(run_dir), create=False):
         try:
-            run = load_run(Path(run_dir))
+            run = replace(load_run(Path(run_dir)), charts=options or ChartOptions())
             rated = [] if run.ratings is None else [str(agent) for agent in run.ratings["agent"]]
-            labels = short_names([*run.agents, *rated])
+            labels = short_names([*run.agents, *rated], LABEL_WIDTH, run.meta.labels)
             page = "\n\n".join("\n".join(section) for section in _sections(run, labels))
             path = RunFiles(run.directory).report
             write_atomically(path, page + "\n")

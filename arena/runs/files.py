@@ -91,6 +91,7 @@ class RunFiles:
         """``arena export html``: the page replaying the run's games."""
         return self.path / self.REPLAY_PAGE
 
-    def chart(self, kind: str) -> Path:
-        """The report's chart of ``kind`` (``wtl``, ``crosstable``, ``cost``, ...)."""
-        return self.path / f"{kind}.png"
+    def chart(self, kind: str, file_format: str = "png") -> Path:
+        """The report's chart of ``kind`` (``wtl``, ``crosstable``, ``cost``, ...) in
+        ``file_format`` (png, svg or pdf)."""
+        return self.path / f"{kind}.{file_format}"

@@ -51,6 +51,8 @@ class RunMeta:
     ended: str | None = None
     openings: list[str] | None = None
     """The move strings of an openings file, kept so the run can be resumed without it."""
+    labels: dict[str, str] | None = None
+    """The names the user gave agents (spec -> name), the latest session's over earlier."""
     summary: dict[str, str] | None = field(default=None)
     """The digests of games.csv, summary.csv and the run's description when the run last
     wrote them."""
@@ -91,6 +93,8 @@ class RunMeta:
             "started": self.started, "ended": self.ended, "sessions": self.sessions}
         if self.openings is not None:
             data["openings"] = self.openings
+        if self.labels:
+            data["labels"] = self.labels
         if self.summary is not None:
             data["summary"] = self.summary
         return data
@@ -139,9 +143,14 @@ def _parse(data: Any) -> RunMeta:
             fingerprint=str(record["fingerprint"]))
     openings = data.get("openings")
     summary = data.get("summary")
+    labels = data.get("labels")
+    if labels is not None and not (isinstance(labels, dict) and all(
+            isinstance(v, str) for v in labels.values())):
+        raise TypeError("'labels' is not an object of names")
     return RunMeta(run=data["run"], agents=agents, sessions=list(data["sessions"]),
                    started=data.get("started"), ended=data.get("ended"),
                    openings=list(openings) if isinstance(openings, list) else None,
+                   labels=dict(labels) if labels else None,
                    summary=dict(summary) if isinstance(summary, dict) else None)
 
 

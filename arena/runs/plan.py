@@ -20,6 +20,7 @@ from typing import Any, Literal, NamedTuple
 
 from arena.hosting.base import HOSTINGS, Hosting
 from arena.hosting.engines.engines_file import EnginesTable
+from arena.protocol.labels import short_names
 from arena.protocol.players import canonical_player
 from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.errors import ArenaError
@@ -202,16 +203,35 @@ class MatchPlan:
                         pair, opening)
 
 
-def default_out_dir(plan: MatchPlan, root: Path = DEFAULT_RESULTS_DIR) -> Path:
-    """A directory named after the run: its agents and seed, plus a digest of everything that
-    decides its games but their number (the same command with more games extends it)."""
+NAME_LENGTH = 48
+"""Characters of a run directory's readable part, at most."""
+
+
+def default_out_dir(plan: MatchPlan, root: Path = DEFAULT_RESULTS_DIR,
+                    labels: Mapping[str, str] | None = None) -> Path:
+    """A short directory named after the run: its agents (their labels: the user's names, or
+    short names), its seed, and a digest of everything that decides its games but their
+    number (the same command with more games extends it), e.g.
+    ``negamax-d4-threats+positional-vs-negamax-d4_seed42_a441b1d5``."""
     description = plan.describe()
     description.pop("games")
     description["pairings"] = [[a, b, first] for a, b, _, first in description["pairings"]]
     digest = hashlib.sha256(json.dumps(description, sort_keys=True).encode()).hexdigest()
-    agents = "_".join(f"{p.agent_a}-vs-{p.agent_b}" for p in plan.pairings)
-    readable = re.sub(r"[^A-Za-z0-9=+.-]+", "_", agents)[:80]
-    return root / f"{readable}_seed{plan.settings.seed}_{digest[:8]}"
+    names = short_names(plan.specs, given=labels)
+    if len(plan.pairings) == 1:
+        pairing = plan.pairings[0]
+        readable = f"{_slug(names[pairing.agent_a])}-vs-{_slug(names[pairing.agent_b])}"
+    else:
+        readable = f"{len(plan.specs)}-agents-" + "-".join(_slug(names[s]) for s in plan.specs)
+    if len(readable) > NAME_LENGTH:  # cut between words where it can be
+        cut = readable[:NAME_LENGTH]
+        readable = cut[:cut.rfind("-")] if cut.rfind("-") > NAME_LENGTH // 2 else cut
+    return root / f"{readable.strip('-.')}_seed{plan.settings.seed}_{digest[:8]}"
+
+
+def _slug(name: str) -> str:
+    """A name as a piece of a directory name: letters, digits and + = . - only."""
+    return re.sub(r"[^A-Za-z0-9=+.]+", "-", name).strip("-") or "agent"
 
 
 def match_plan(agent_a: str, agent_b: str, games: int, settings: GameSettings,

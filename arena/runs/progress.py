@@ -43,8 +43,8 @@ class ProgressBar:
             self._bar.update(len(rows))
 
     def wtl_text(self) -> str:
-        """Agent A's wins, ties and losses so far, as the bar shows them."""
-        return "W/T/L {}/{}/{}".format(*self.tally.wtl)
+        """Agent A's wins, draws and losses so far, as the bar shows them."""
+        return "W/D/L {}/{}/{}".format(*self.tally.wtl)
 
     def __enter__(self) -> Self:
         return self

@@ -10,12 +10,14 @@ surface spells a field differently, the field's docstring says so.
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from arena.hosting.base import Hosting
 from arena.hosting.engines.engines_file import EnginesTable, load_engines
+from arena.protocol.players import canonical_player
 from arena.rules.board import DEFAULT_RULES, Rules
 from arena.runs.plan import (
     FIRST_CHOICES,
@@ -28,6 +30,39 @@ from arena.runs.plan import (
 from arena.runs.pool import BACKENDS, Backend
 from arena.runs.seeds import DEFAULT_SEED
 from arena.system.processes import available_cores
+
+CHART_FORMATS = ("png", "svg", "pdf")
+"""The formats charts are written in: a bitmap, and two vector formats for papers."""
+DEFAULT_DPI = 120
+"""Pixels per inch of a PNG chart (a two-column chart is then 840 pixels wide)."""
+MAX_DPI = 1200
+
+
+def parse_formats(text: str | Sequence[str]) -> tuple[str, ...]:
+    """``png,svg,pdf`` (or a list of them) as a tuple of formats, checked: at least one, each
+    known, none twice."""
+    items = text.split(",") if isinstance(text, str) else list(text)
+    formats = tuple(str(item).strip().lower() for item in items)
+    unknown = [f for f in formats if f not in CHART_FORMATS]
+    if not formats or unknown or len(set(formats)) != len(formats):
+        raise MatchSetupError(f"chart format {','.join(map(str, items))!r}: expected one or more "
+                              f"of {', '.join(CHART_FORMATS)}, comma-separated, each once")
+    return formats
+
+
+@dataclass(frozen=True)
+class ChartOptions:
+    """How charts are written: their formats and the PNG's pixels per inch."""
+
+    formats: tuple[str, ...] = ("png",)
+    dpi: int = DEFAULT_DPI
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "formats", parse_formats(self.formats))
+        if isinstance(self.dpi, bool) or not isinstance(self.dpi, int) or not (
+                10 <= self.dpi <= MAX_DPI):
+            raise MatchSetupError(f"--dpi {self.dpi!r}: expected a whole number from 10 to "
+                                  f"{MAX_DPI}")
 
 
 @dataclass(frozen=True)
@@ -69,12 +104,22 @@ class RunRequest:
     keeps nothing on disk; experiment files: each entry's directory is its ``name``)."""
     allow_changed_agents: bool = False
     """Resume a run although an agent's code changed since it began."""
+    formats: tuple[str, ...] = ("png",)
+    """The report's chart formats: png, svg and/or pdf (commands: ``--format png,svg``;
+    experiment files and the API: a list or that text)."""
+    dpi: int = DEFAULT_DPI
+    """Pixels per inch of the report's PNG charts."""
+    labels: tuple[tuple[str, str], ...] = ()
+    """Names for agents, (spec, name) pairs, shown in every table, chart and page and in the
+    run directory's name (commands: ``--label A=NAME``; experiment files: a ``labels``
+    table of spec = name; the API: ``(name, agent)``)."""
     progress: bool = True
     """Show a progress bar (commands: ``--quiet`` turns it off; it shows on a terminal only;
     experiment files: ``arena run --quiet``)."""
 
     def __post_init__(self) -> None:
         self.settings()  # the games' options are checked there
+        object.__setattr__(self, "formats", self.charts().formats)
         if self.first not in FIRST_CHOICES:
             raise MatchSetupError(
                 f"first mover {self.first!r}: expected one of {', '.join(FIRST_CHOICES)}")
@@ -89,6 +134,24 @@ class RunRequest:
         if self.backend == "dask" and importlib.util.find_spec("distributed") is None:
             raise MatchSetupError(
                 "--backend dask needs dask.distributed: pip install 'connect-four-arena[dask]'")
+
+    def with_labels(self, names: Mapping[str, str]) -> RunRequest:
+        """This request with ``names`` (agent spec as typed -> its name) added to its labels,
+        the specs made canonical as runs name them; a blank name, one with a line break or
+        one given to two agents is an error."""
+        labels = dict(self.labels)
+        for text, name in names.items():
+            if not isinstance(name, str) or not name.strip() or "\n" in name:
+                raise MatchSetupError(f"label {name!r} of {text}: expected a name on one line")
+            labels[canonical_player(text, None, self.engines)] = name.strip()
+        taken = [name for name in labels.values() if list(labels.values()).count(name) > 1]
+        if taken:
+            raise MatchSetupError(f"label {taken[0]!r} is given to two agents: names must differ")
+        return replace(self, labels=tuple(labels.items()))
+
+    def charts(self) -> ChartOptions:
+        """The formats and resolution of the report's charts (checked)."""
+        return ChartOptions(self.formats, self.dpi)
 
     def settings(self) -> GameSettings:
         """What every game of the run shares (sent to the workers)."""

@@ -187,7 +187,8 @@ def run_games(
     agents = AgentCache()
     pool: Pool | None = None
     try:
-        with watch_interrupts(), RunDirectory(out_dir) as directory:
+        with watch_interrupts(terminate=request.backend == "dask"), \
+                RunDirectory(out_dir) as directory:
             meta = directory.read_meta()
             if meta is not None:
                 check_run(out_dir, meta.run, run)
@@ -202,6 +203,8 @@ def run_games(
                 record["engines"] = engines.describe()
             meta = _session_meta(meta, plan, run, resolved, record,
                                  request.allow_changed_agents, out_dir)
+            if request.labels:
+                meta.labels = {**(meta.labels or {}), **dict(request.labels)}
             files = directory.files
             with GamesTable(files.games, plan) as table:
                 directory.write_meta(meta)

@@ -56,7 +56,7 @@ TOURNAMENT = '[[tournament]]\nname = "t"\nagents = ["random", "immediate-win"]\n
 
 BAD = [
     ('unknown = 1\n[[match]]\nname = "m"\na = "random"\nb = "random"\ngames = 2\n',
-     "", "unknown key 'unknown'; expected one of description, defaults, match, tournament"),
+     "", "unknown key 'unknown'; expected one of description, defaults, labels, match"),
     ('[defaults]\nout = "x"\n', "[defaults]: ", "unknown key 'out'"),
     ('[defaults]\njobs = 0\n[[match]]\nname = "m"\na = "random"\nb = "random"\ngames = 2\n',
      'match #1 "m": ', "--jobs must be at least 1, got 0"),

@@ -84,13 +84,13 @@ def test_the_progress_bar_counts_this_commands_results(capsys: pytest.CaptureFix
     with ProgressBar(enabled=False) as bar:
         bar.start(total=10, finished=3)
         bar.advance([row, row._replace(result=GameResult.DRAW), row])
-    assert bar.finished == 6 and bar.tally.wtl == (2, 1, 0) and bar.wtl_text() == "W/T/L 2/1/0"
+    assert bar.finished == 6 and bar.tally.wtl == (2, 1, 0) and bar.wtl_text() == "W/D/L 2/1/0"
     assert capsys.readouterr() == ("", "")
     with ProgressBar(enabled=True) as bar:
         bar.start(total=10, finished=3)
         bar.advance([row])
     shown = capsys.readouterr().err
-    assert "4/10" in shown and "W/T/L 1/0/0" in shown
+    assert "4/10" in shown and "W/D/L 1/0/0" in shown
 
 
 BAD_INPUT = [

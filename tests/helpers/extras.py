@@ -24,6 +24,8 @@ NEEDS: dict[str, tuple[Callable[[], bool], str]] = {
                "needs kaggle-environments: pip install -e '.[kaggle]'"),
     "gui": (_module("pygame"), "needs pygame: pip install -e '.[gui]'"),
     "chromium": (lambda: chromium() is not None, "needs Chromium: apt-get install chromium"),
+    "pdftoppm": (lambda: shutil.which("pdftoppm") is not None,
+                 "needs pdftoppm: apt-get install poppler-utils"),
 }
 """Marker -> (whether what it needs is here, what to install)."""
 

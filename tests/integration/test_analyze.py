@@ -176,7 +176,7 @@ def test_the_command_and_the_report(tmp_path: Path) -> None:
     report = invoke("report", str(run))
     assert report.exit_code == 0, report.output
     page = (run / "report.md").read_text()
-    assert "## Blunders" in page and "![Blunders by phase](blunders.png)" in page
+    assert "## Blunders" in page and "![Accuracy by phase](blunders.png)" in page
     assert (run / "blunders.png").stat().st_size > 0
     wrong = invoke("analyze", str(run), "--from-ply", "3")
     assert wrong.exit_code == 2 and "made with --from-ply 2" in wrong.stderr

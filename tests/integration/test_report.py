@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -175,7 +176,7 @@ def sprt_run(directory: Path) -> Path:
 def assert_chart(path: Path) -> None:
     """The PNG exists, reads back as a reasonably sized image and is not blank."""
     image = imread(path)
-    assert image.shape[0] >= 200 and image.shape[1] >= 600
+    assert image.shape[0] >= 200 and image.shape[1] >= 400  # one column: 3.4 in and more
     assert image[..., :3].std() > 0.05
     assert (image[..., :3] < 0.5).mean() > 0.002  # some dark ink: text, markers
 
@@ -228,7 +229,7 @@ def test_hand_checked_report_from_the_command(tmp_path: Path) -> None:
     assert "x [3, 1, 2] y (6)" in page
     assert "| x | y | 6 | 3 | 1 | 2 | 58.3% [" in page
     # 3.5/6 +- 1.96 sqrt(var / 6), var = (3 (5/12)^2 + (1/12)^2 + 2 (7/12)^2) / 6: inside (0, 1)
-    assert "| trinomial | normal |" in page
+    assert "| trinomial | normal approximation |" in page
     assert "`arena match random random`" in page
 
 
@@ -241,7 +242,7 @@ def test_match_report(tmp_path: Path) -> None:
     for absent in ("crosstable", "ratings", "depth", "sprt"):
         assert not (run / f"{absent}.png").exists() and f"{absent}.png" not in page
     spec = "negamax:depth=6,heuristic=threats+positional"
-    assert f"| {short_name(spec)} | `{spec}` |" in page
+    assert f"| {short_name(spec)} | random | 20 |" in page
     assert "| pentanomial |" in page  # every game has its colour-swapped partner
 
 
@@ -355,3 +356,26 @@ def test_a_current_summary_is_read_and_an_edited_one_recomputed_without_writing(
     fresh.assign(wins=99).to_csv(files.summary, index=False)  # edited since
     assert pairings(load_run(directory))["wins"].tolist() == [3]
     assert pd.read_csv(files.summary)["wins"].tolist() == [99]  # readers never write
+
+
+INTERVAL = re.compile(r"(\d+\.\d%) \[(-?\d+\.\d%), (\d+\.\d%)\]")
+
+
+def test_the_verdict_comes_first_and_a_score_has_one_interval_throughout(tmp_path: Path
+                                                                         ) -> None:
+    run = match_run(tmp_path / "match")
+    page = write_report(run).read_text()
+    headings = [line for line in page.splitlines() if line.startswith("## ")]
+    assert headings[:2] == ["## Verdict", "## Results"]
+    assert "## Agents" not in page and "## Strength against depth" not in page  # two agents
+    intervals: dict[str, set[tuple[str, str]]] = {}
+    for score, low, high in INTERVAL.findall(page):
+        intervals.setdefault(score, set()).add((low, high))
+    summary = load_run(run).summary.iloc[0]
+    score = f"{summary['score']:.1%}"
+    assert intervals[score] == {(f"{summary['score_low']:.1%}", f"{summary['score_high']:.1%}")}
+    assert all(len(found) == 1 for found in intervals.values()), intervals
+    verdict = page.split("## Results")[0]
+    assert "Wilson score interval, pentanomial model" in verdict  # one-sided: 20-0
+    for words in ("[W, T, L]", "W-T-L", "ties"):  # the seeds' format only where it says so
+        assert page.count(words) <= page.count("seeds' table format")

@@ -183,7 +183,7 @@ def test_the_command_prints_results_crosstable_and_ratings(arena: click.Group,
     lines = result.stdout.splitlines()
     assert lines[0].startswith("random [") and lines[0].endswith("] immediate-win (10)")
     assert lines[4] == "Crosstable (row agent against column agent):"
-    assert lines[5].split() == ["W-T-L", "score", "1", "2", "3"]
+    assert lines[5].split() == ["W-D-L", "score", "1", "2", "3"]
     ratings = pd.read_csv(out / "ratings.csv")
     labels = {"random": "random", "immediate-win": "immediate-win",
               "immediate-win:block=true": "immediate-win block"}
@@ -219,7 +219,7 @@ def test_the_progress_bar_counts_games_without_a_meaningless_w_t_l(
         bar.start(total=10, finished=3)
         bar.advance([row, row])
     shown = capsys.readouterr().err
-    assert bar.finished == 5 and "5/10" in shown and "W/T/L" not in shown
+    assert bar.finished == 5 and "5/10" in shown and "W/D/L" not in shown
 
 
 @pytest.mark.parametrize(("args", "message"), [

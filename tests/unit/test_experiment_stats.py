@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from arena.report.experiment_page import wrap_title
+from arena.report.style import wrap
 from arena.stats.elo import homogeneity
 
 
@@ -49,9 +49,15 @@ def test_a_clearly_different_result_differs_and_small_tables_are_flagged() -> No
     assert homogeneity([40, 0, 0], [40, 0, 0]).p == 1.0
 
 
-def test_chart_titles_break_after_spaces_and_commas_only() -> None:
+def test_chart_titles_break_between_parameters_never_inside_one() -> None:
     title = "entry:  negamax:depth=4,heuristic=threats*10+positional,tiebreak=left  vs  random"
-    lines = wrap_title(title, 40)
+    lines = wrap(title, 40).split("\n")
     assert lines == ["entry:  negamax:depth=4,", "heuristic=threats*10+positional,",
                      "tiebreak=left  vs  random"]
-    assert wrap_title("a  vs  b", 40) == ["a  vs  b"]
+    assert wrap("a  vs  b", 40) == "a  vs  b"
+
+
+def test_a_word_longer_than_a_line_is_broken_with_nothing_lost() -> None:
+    word = "x" * 25
+    assert wrap(f"mine {word} end", 10).split("\n") == ["mine", "x" * 10, "x" * 10,
+                                                        "x" * 5 + " end"]

@@ -22,7 +22,8 @@ FIELDS = [field.name for field in fields(RunRequest)]
 
 # Where a surface spells a field otherwise than by its name (the exceptions RunRequest's
 # docstrings document).
-COMMAND_SPELLING = {"rules": ("--rows", "--cols", "--connect"), "progress": ("--quiet",)}
+COMMAND_SPELLING = {"rules": ("--rows", "--cols", "--connect"), "progress": ("--quiet",),
+                    "formats": ("--format",), "labels": ("--label",)}
 MATCH_ONLY = {"first"}  # tournaments and SPRTs alternate colours within every pairing
 FILE_SPELLING = {"rules": ("rows", "cols", "connect")}
 NOT_IN_FILES = {"out": "each entry's directory is its name",

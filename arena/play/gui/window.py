@@ -10,6 +10,7 @@ import pygame  # after the variable above, which silences its greeting
 
 from arena.play.gui.controller import PlayController
 from arena.play.gui.layout import BUTTON_LABELS, LINE, Layout
+from arena.report.palette import ORANGE, SKY_BLUE, rgb255
 from arena.search.oracle import score_text
 
 BACKGROUND = (22, 26, 36)
@@ -22,7 +23,9 @@ WINNING = (70, 235, 120)
 TEXT = (232, 234, 240)
 BUTTON = (52, 60, 80)
 BUTTON_OFF = (36, 40, 52)
-HINT_COLOURS = {1: (90, 220, 120), 0: (200, 200, 200), -1: (240, 110, 100)}  # by score sign
+HINT_COLOURS = {1: rgb255(SKY_BLUE), 0: (200, 200, 200), -1: rgb255(ORANGE)}
+"""By the score's sign: win, draw, loss; blue and orange stay apart for colour-blind eyes
+(the report's palette; the sign is printed too)."""
 FRAMES_PER_SECOND = 30
 MIN_RING_CELL = 24  # smaller cells get no ring on the last disc: it would hide the colour
 

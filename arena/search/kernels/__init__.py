@@ -5,7 +5,9 @@
 - ``negamax``: the alpha-beta search and its root;
 - ``mcts``: random playouts and the UCT tree search;
 - ``solver``: the exact solver's search;
-- ``endings``: how move strings end, replayed in bulk (the checks of a run's rows).
+- ``endings``: how move strings end, replayed in bulk (the checks of a run's rows);
+- ``streams``: numpy's ``Generator(PCG64(seed))`` rebuilt, draw for draw;
+- ``games``: whole games between two kernel players, a batch in one call (the fused loop).
 
 A position is two uint64 bitboards in the layout of ``arena.rules.board``: ``cur`` (discs of the
 side to move) and ``mask`` (all discs). What a kernel needs to know about the board size
@@ -21,6 +23,11 @@ only; a kernel that inlines code from another module of this package would go st
 only that module changes. ``_drop_stale_caches`` therefore clears the package's cache files
 whenever any of its sources differ from the ones the cache was built from.
 
+numba's array maths asks at import whether BLAS is there by importing ``scipy.linalg`` when
+scipy is installed, which costs a process 0.2 s or more; ``_numba_without_blas_check`` answers
+that question "no" (it only chooses how numba compiles ``np.correlate`` and ``np.convolve``,
+which no kernel uses; numba's linear algebra still finds scipy when it is compiled).
+
 With ``NUMBA_DISABLE_JIT=1`` the kernels run as plain Python on numpy scalars (slowly), for
 debugging and testing the search in pure Python. uint64 arithmetic then wraps around as
 compiled code does, but numpy warns each time; those warnings are silenced for this
@@ -30,10 +37,27 @@ package's modules.
 from __future__ import annotations
 
 import hashlib
+import sys
 import warnings
 from pathlib import Path
 
-from numba import config
+
+def _numba_without_blas_check() -> None:
+    """Import numba's array maths with ``scipy.linalg`` out of its reach, unless something
+    imported it already."""
+    blas = "scipy.linalg.cython_blas"
+    if "numba.np.arraymath" in sys.modules or blas in sys.modules:
+        return
+    sys.modules[blas] = None  # type: ignore[assignment]  # an import of it raises ImportError
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules[blas]
+
+
+_numba_without_blas_check()
+
+from numba import config  # noqa: E402
 
 _HERE = Path(__file__).parent
 _STAMP = _HERE / "__pycache__" / "kernels-source.sha256"
