@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import board_options, run_options
+from arena.cli.options import board_options, name_agents, run_options
 from arena.cli.tournament import aligned
 from arena.ladder.adding import add_run, finished_run
 from arena.ladder.anchors import fix_anchors
@@ -166,7 +166,7 @@ def _step_line(step: Step) -> str:
               show_default=True, help="Stop after this many games whatever the interval.")
 @run_options(PLACEMENTS_DIR)
 def place_command(spec: str, db: Path, target: float, batch: int, max_games: int,
-                  request: RunRequest, no_report: bool) -> None:
+                  request: RunRequest, labels: tuple[str, ...], no_report: bool) -> None:
     """Place SPEC on the ladder: play the anchors nearest its estimate until its interval is
     narrow enough, and store the result.
 
@@ -182,6 +182,7 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
       arena ladder place my_bot.py:Bot --rows 5 --cols 6 --target 50 --seed 7
     """
     del no_report  # steps are small runs: no report is written for them
+    request = name_agents(request, [spec], labels)
     directory = request.out or PLACEMENTS_DIR / f"{short_name(spec, 40).replace(' ', '_')}" \
         f"_seed{request.seed}"
     with open_ladder(db, create=False) as ladder:
