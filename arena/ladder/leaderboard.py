@@ -85,6 +85,7 @@ def leaderboard_html(boards: dict[str, tuple[pd.DataFrame, pd.DataFrame]]) -> st
         "body { font-family: sans-serif; margin: 2em; }\n"
         "table { border-collapse: collapse; }\n"
         "th, td { padding: 0.2em 0.7em; text-align: right; border-bottom: 1px solid #ddd; }\n"
+        "td { white-space: nowrap; }\n"
         "td:nth-child(2), th:nth-child(2) { text-align: left; }\n"
         "</style>\n</head>\n<body>\n<h1>Connect Four ladder</h1>\n"
         "<p>Elo on a fixed scale: the anchors (⚓) hold the ratings fixed once from the "
