@@ -50,6 +50,9 @@ COMMANDS = {
     "export": Lazy(
         "arena.cli.export:export_command",
         "Write a run's games in another form, or an agent as a Kaggle submission."),
+    "ladder": Lazy(
+        "arena.cli.ladder:ladder_command",
+        "Rate agents on a fixed scale anchored from random up to perfect play."),
     "match": Lazy(
         "arena.cli.match:match_command",
         "Play GAMES games of AGENT_A against AGENT_B and print the statistics."),

@@ -10,6 +10,7 @@ import click
 
 from arena.cli.options import command_record, finish_run, name_agents, run_options
 from arena.cli.progress import with_progress
+from arena.competitions.rounds import RoundsRun, run_rounds
 from arena.competitions.tournaments import (
     DEFAULT_TOURNAMENTS_DIR,
     Standings,
@@ -21,7 +22,7 @@ from arena.protocol.labels import short_names
 from arena.runs.plan import default_out_dir
 from arena.runs.progress import TournamentProgressBar
 from arena.runs.request import RunRequest
-from arena.runs.summary import seeds_line
+from arena.runs.summary import seeds_line, seeds_lines
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -87,6 +88,27 @@ def format_tournament(done: TournamentRun) -> str:
     ])
 
 
+def format_rounds(done: RoundsRun) -> str:
+    """Everything printed after a Swiss or knockout tournament: each round's results, the
+    winner of a knockout, the crosstable and ratings of every game, the directory."""
+    standings = done.standings
+    labels = short_names(standings.ratings["agent"])
+    lines = []
+    for number, (summaries, bye) in enumerate(done.rounds, start=1):
+        lines.append(f"Round {number}:")
+        lines.extend(f"  {line}" for line in seeds_lines(summaries))
+        if bye is not None:
+            lines.append(f"  {bye} sits out")
+    if done.winner is not None:
+        lines.append(f"Winner: {done.winner}")
+    return "\n".join([
+        *lines, "",
+        "Crosstable (row agent against column agent):", format_crosstable(standings, labels), "",
+        "Ratings (Elo; 95% bootstrap intervals):", format_ratings(standings.ratings, labels), "",
+        f"{'Output':<{LABEL_WIDTH}}{done.directory}",
+    ])
+
+
 @click.command("tournament")
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC SPEC...")
 @click.option("-n", "--games", type=click.IntRange(min=2), required=True,
@@ -94,13 +116,19 @@ def format_tournament(done: TournamentRun) -> str:
 @click.option("--gauntlet", is_flag=True,
               help="The first agent against each of the others (default: round robin, "
                    "every pair).")
+@click.option("--swiss", type=click.IntRange(min=1), default=None, metavar="ROUNDS",
+              help="A Swiss tournament of ROUNDS rounds: each round pairs agents with "
+                   "similar points that have not met.")
+@click.option("--knockout", is_flag=True,
+              help="A knockout: first seed (the order given) against last, the one with "
+                   "more points through (the better seed on a tie), until one is left.")
 @click.option("--anchor", default=None, metavar="SPEC",
               help="The agent rated 0 (default: random when it plays, else the field's mean "
                    "is 0).")
 @run_options(DEFAULT_TOURNAMENTS_DIR)
-def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, anchor: str | None,
-                       request: RunRequest, labels: tuple[str, ...], no_report: bool
-                       ) -> None:
+def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss: int | None,
+                       knockout: bool, anchor: str | None, request: RunRequest,
+                       labels: tuple[str, ...], no_report: bool) -> None:
     """Play every pair of agents GAMES games (or, with --gauntlet, the first agent against each
     other one), then print the crosstable and the agents' Elo ratings.
 
@@ -108,13 +136,29 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, ancho
     row per pairing), crosstable.csv, ratings.csv, meta.json and the report; running the same
     command again finishes an interrupted tournament.
 
+    --swiss and --knockout are played round by round, each round paired from the results so
+    far and played as a run of its own (round-01, ... in the directory, which gets the
+    crosstable and ratings of every game); the same command again replays the finished
+    rounds and goes on.
+
     \b
     Examples:
       arena tournament random immediate-win negamax:depth=2 negamax:depth=4 -n 100
       arena tournament negamax:depth=6 negamax:depth=2 negamax:depth=4 -n 50 --gauntlet
       arena tournament minimax:depth=2 minimax:depth=3 random -n 40 --openings random:2
+      arena tournament random immediate-win negamax:depth=2 negamax:depth=3 -n 20 --swiss 3
+      arena tournament negamax:depth=4 negamax:depth=3 negamax:depth=2 random -n 20 --knockout
     """
+    if sum((gauntlet, swiss is not None, knockout)) > 1:
+        raise click.UsageError("give one of --gauntlet, --swiss and --knockout")
     request = name_agents(request, specs, labels)
+    if swiss is not None or knockout:
+        plan = tournament_plan(specs, games, request)
+        directory = request.out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR,
+                                                   dict(request.labels))
+        click.echo(format_rounds(run_rounds(specs, games, request, directory, swiss=swiss,
+                                            anchor=anchor)))
+        return
     plan = tournament_plan(specs, games, request, gauntlet)
     directory = request.out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR, dict(request.labels))
     done = with_progress(plan.total, directory, not request.progress,

@@ -131,10 +131,13 @@ class Standings:
     crosstable: pd.DataFrame
 
 
-def write_standings(directory: Path, anchor: str | None, seed: int) -> Standings:
-    """Rate the agents of the run in ``directory`` and write ratings.csv and crosstable.csv
-    (replacing them: they are derived from games.csv)."""
-    games = games_table(RunFiles(directory).games)  # the run has just checked and written it
+def write_standings(directory: Path, anchor: str | None, seed: int,
+                    games: pd.DataFrame | None = None) -> Standings:
+    """Rate the agents of the run in ``directory`` (or of ``games``, the games of a tournament
+    played in rounds) and write ratings.csv and crosstable.csv there (replacing them: they are
+    derived from the games)."""
+    if games is None:
+        games = games_table(RunFiles(directory).games)  # the run has just checked it
     ratings = rate(games, anchor=anchor, rng=ratings_rng(seed), bootstrap=BOOTSTRAP)
     table = crosstable(games, list(ratings["agent"]))
     files = RunFiles(directory)

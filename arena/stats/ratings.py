@@ -8,6 +8,7 @@ anchored, and given percentile-bootstrap intervals.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 import numpy.typing as npt
@@ -48,23 +49,28 @@ def _log_likelihood(theta: FloatArray, points: FloatArray) -> float:
     return float(-(points * np.logaddexp(0.0, -diff)).sum())
 
 
-def _newton(points: FloatArray, counts: FloatArray, theta0: FloatArray) -> FloatArray:
-    """Maximise the Bradley-Terry log-likelihood (natural units), centred at mean 0."""
+def _newton(points: FloatArray, counts: FloatArray, theta0: FloatArray,
+            free: npt.NDArray[np.bool_] | None = None) -> FloatArray:
+    """Maximise the Bradley-Terry log-likelihood (natural units): over every agent, centred
+    at mean 0, or with ``free`` over those agents only, the others held where ``theta0``
+    puts them."""
     k = points.shape[0]
-    theta = theta0 - theta0.mean()
+    theta = theta0 - theta0.mean() if free is None else theta0.copy()
+    moved = np.arange(k - 1) if free is None else np.flatnonzero(free)
     scale = max(1.0, float(counts.sum()))
     current = _log_likelihood(theta, points)
     for _ in range(_MAX_ITER):
         diff = theta[:, None] - theta[None, :]
         p = 1.0 / (1.0 + np.exp(-diff))
         grad = (points - counts * p).sum(axis=1)
-        if np.abs(grad).max() < 1e-11 * scale:
+        if np.abs(grad if free is None else grad[moved]).max(initial=0.0) < 1e-11 * scale:
             break
         w = counts * p * p.T
         info = np.diag(w.sum(axis=1)) - w  # minus the Hessian; singular along (1, ..., 1)
         step = np.zeros(k)
-        step[:-1] = np.linalg.solve(info[:-1, :-1], grad[:-1])
-        step -= step.mean()
+        step[moved] = np.linalg.solve(info[np.ix_(moved, moved)], grad[moved])
+        if free is None:
+            step -= step.mean()
         t = 1.0
         while True:
             candidate = theta + t * step
@@ -75,7 +81,7 @@ def _newton(points: FloatArray, counts: FloatArray, theta0: FloatArray) -> Float
         theta, current = candidate, value
         if np.abs(t * step).max() < 1e-13:
             break
-    return theta - theta.mean()
+    return theta - theta.mean() if free is None else theta
 
 
 def bradley_terry(
@@ -83,6 +89,7 @@ def bradley_terry(
     counts: npt.ArrayLike,
     prior: float = 1.0,
     start: npt.ArrayLike | None = None,
+    fixed: Mapping[int, float] | None = None,
 ) -> FloatArray:
     """Maximum-likelihood Elo ratings (mean 0) from head-to-head matrices.
 
@@ -93,7 +100,9 @@ def bradley_terry(
     agent won or lost every game, and shifts them by a negligible amount when the agents
     have played many more games than ``prior``. With ``prior = 0`` the plain MLE is returned
     and a ``ValueError`` is raised when it does not exist.
-    ``start`` is an optional initial guess in Elo.
+    ``start`` is an optional initial guess in Elo. ``fixed`` holds some agents (by index)
+    at given Elo ratings: the others are fitted around them and the mean is not moved to 0
+    (with ``prior = 0``, every agent must then be tied to a fixed one by games).
     """
     pts = np.array(points, dtype=np.float64)
     cnt = np.array(counts, dtype=np.float64)
@@ -112,13 +121,23 @@ def bradley_terry(
         virtual = prior / (k - 1) * (1.0 - np.eye(k))
         pts = pts + virtual / 2.0
         cnt = cnt + virtual
-    elif not _connected_by_scores(pts):
+    elif not fixed and not _connected_by_scores(pts):
         raise ValueError(
             "ratings: the maximum-likelihood ratings do not exist (an agent or a group of agents"
             " won or lost every game against the rest, or never met them); use prior > 0"
         )
     theta0 = np.zeros(k) if start is None else np.asarray(start, dtype=np.float64) / ELO_PER_NAT
-    return _newton(pts, cnt, theta0) * ELO_PER_NAT
+    if not fixed:
+        return _newton(pts, cnt, theta0) * ELO_PER_NAT
+    free = np.ones(k, dtype=bool)
+    for index, elo in fixed.items():
+        free[index] = False
+        theta0[index] = elo / ELO_PER_NAT
+    try:
+        return _newton(pts, cnt, theta0, free) * ELO_PER_NAT
+    except np.linalg.LinAlgError:
+        raise ValueError("ratings: an agent is tied to no fixed agent by games; "
+                         "use prior > 0") from None
 
 
 # --------------------------------------------------------------------------- input
@@ -204,6 +223,7 @@ def rate(
     bootstrap: int = 200,
     prior: float = 1.0,
     level: float = 0.95,
+    fixed: Mapping[str, float] | None = None,
 ) -> pd.DataFrame:
     """Elo ratings of every agent in a games table, best first.
 
@@ -212,6 +232,9 @@ def rate(
     Bradley-Terry maximum-likelihood estimates (see ``bradley_terry``; ``prior`` virtual
     draws per agent against the field keep them finite when an agent won or lost everything).
     The ``anchor`` agent is set to ``anchor_rating``; without one the field mean is 0.
+    ``fixed`` (agent name to Elo; names that did not play are ignored) holds several agents
+    at their ratings instead: the others are fitted around them, in the fit and in every
+    bootstrap replicate, and ``anchor`` must then be None.
 
     The ``level`` intervals (low, high) are percentiles of ``bootstrap`` replicates drawn
     with ``rng``: games are resampled with replacement within each pairing of two agents,
@@ -233,17 +256,23 @@ def rate(
         raise ValueError(
             f"ratings: anchor {anchor!r} is not among the agents ({', '.join(sorted(agents))})"
         )
+    if fixed is not None and anchor is not None:
+        raise ValueError("ratings: give an anchor or fixed ratings, not both")
+    held = {agents.index(name): float(elo) for name, elo in (fixed or {}).items()
+            if name in agents}
     keep = a != b
     a, b, score, units = a[keep], b[keep], score[keep], units[keep]
     k = len(agents)
     anchor_index = agents.index(anchor) if anchor is not None else None
 
     def anchored(elo: FloatArray) -> FloatArray:
+        if held:
+            return elo
         base = elo[anchor_index] if anchor_index is not None else elo.mean()
         return elo - base + (anchor_rating if anchor_index is not None else 0.0)
 
     points, counts = _matrices(k, a, b, score, np.ones(len(a)))
-    fit = bradley_terry(points, counts, prior)
+    fit = bradley_terry(points, counts, prior, fixed=held)
     rating = anchored(fit)
 
     low = np.full(k, np.nan)
@@ -256,7 +285,7 @@ def rate(
         for r in range(bootstrap):
             weight = _bootstrap_weights(units, strata, rng)
             bp, bc = _matrices(k, a, b, score, weight)
-            samples[r] = anchored(bradley_terry(bp, bc, boot_prior, start=fit))
+            samples[r] = anchored(bradley_terry(bp, bc, boot_prior, start=fit, fixed=held))
         tail = (1.0 - level) / 2.0 * 100.0
         low, high = np.percentile(samples, [tail, 100.0 - tail], axis=0)
 

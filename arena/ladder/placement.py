@@ -1,0 +1,149 @@
+"""Placing an agent on a board's ladder: games against the anchors nearest its current estimate
+until its 95% interval is narrow enough.
+
+Each step is a match (``batch`` games, colours alternating, so pair by pair with colours
+swapped) against one anchor: the nearest one at or below the estimate and the nearest one
+above it in turn, where a game says the most about the rating. After each step the run is
+added to the ladder and the agent is rated from its games against the anchors, the anchors
+held (``fit_agent``). The placement stops when the interval's half-width is at most the
+target, or after ``max_games``; then the board is refitted. Every step is a run directory of
+its own, numbered on from the steps already in the directory, its seed drawn from the
+placement's seed and its number. The agent's games already in the ladder count: the same
+command again goes on from the estimate they give (and plays nothing once it is narrow
+enough); a step cut short is left unfinished and out of the ladder.
+
+``every`` is the yardstick the nearest-anchor rule is measured against: each step is one run
+in which the agent plays every anchor (``batch`` games shared among them, at least 2 each).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from arena.competitions.tournaments import tournament_plan
+from arena.ladder.adding import add_run
+from arena.ladder.fit import Estimate, anchors_of, fit_agent, refit
+from arena.ladder.store import Ladder, LadderError, board_key
+from arena.protocol.players import canonical_player
+from arena.runs.request import RunRequest
+from arena.runs.runner import run_games
+
+__all__ = ["DEFAULT_BATCH", "DEFAULT_MAX_GAMES", "DEFAULT_TARGET", "Placement", "Step", "place"]
+
+DEFAULT_TARGET = 30.0
+"""The half-width of the 95% interval a placement stops at, in Elo."""
+DEFAULT_BATCH = 40
+"""Games per step against one anchor."""
+DEFAULT_MAX_GAMES = 3000
+"""A placement stops after this many games even if its interval is wider than the target."""
+
+Strategy = Literal["nearest", "every"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a placement: the anchor played, the games, the run and the estimate after."""
+
+    anchor: str
+    games: int
+    directory: Path
+    estimate: Estimate
+
+
+@dataclass
+class Placement:
+    """A placement: the agent, its board, every step, and the estimate it ended with."""
+
+    agent: str
+    board: str
+    start: Estimate | None
+    """The estimate from the agent's games already in the ladder, None if it had none."""
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        """The games the placement played."""
+        return sum(step.games for step in self.steps)
+
+    @property
+    def estimate(self) -> Estimate | None:
+        """The last estimate, None before the agent's first game."""
+        return self.steps[-1].estimate if self.steps else self.start
+
+
+def _opponents(anchors: dict[str, float], rating: float, step: int,
+               strategy: Strategy) -> list[str]:
+    """The anchors the next step plays: every one, or the nearest at or below ``rating`` on
+    even steps and the nearest above it on odd ones (the other side when one side has none)."""
+    ordered = sorted(anchors, key=lambda name: (anchors[name], name))
+    if strategy == "every":
+        return ordered
+    below = [name for name in ordered if anchors[name] <= rating]
+    above = [name for name in ordered if anchors[name] > rating]
+    sides = [below[-1:], above[:1]]
+    return sides[step % 2] or sides[1 - step % 2]
+
+
+def step_seed(seed: int, number: int) -> int:
+    """The seed of a placement's run ``number`` (32 bits, from the placement's seed)."""
+    return int(np.random.SeedSequence(seed, spawn_key=(number,)).generate_state(1)[0])
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.=-]+", "_", text).strip("_")
+
+
+def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,
+          target: float = DEFAULT_TARGET, batch: int = DEFAULT_BATCH,
+          max_games: int = DEFAULT_MAX_GAMES, strategy: Strategy = "nearest",
+          told: Callable[[Step], None] | None = None) -> Placement:
+    """Place ``spec`` on the ladder of ``request``'s board (see the module's docstring); the
+    steps' runs go under ``directory``, ``told`` hears of each step as it ends.
+
+    LadderError when the board has no anchors or the agent is one of them; what a run
+    raises for a bad agent."""
+    if not target > 0:
+        raise LadderError(f"the target half-width must be positive, got {target}")
+    if batch < 2 or batch % 2:
+        raise LadderError(f"games per step must be even and at least 2, got {batch}")
+    rules = request.rules
+    board = board_key(rules)
+    name = canonical_player(spec, rules, request.engines)
+    anchors = anchors_of(ladder.connection, board)
+    if not anchors:
+        raise LadderError(f"board {board} has no anchors yet; fix them from a reference run "
+                          "with arena ladder anchor DIR")
+    if name in anchors:
+        raise LadderError(f"{name} is an anchor of board {board}: its rating is fixed")
+    estimate = fit_agent(ladder.connection, board, name)
+    placement = Placement(name, board, estimate)
+    rating = estimate.rating if estimate else float(np.median(list(anchors.values())))
+    earlier = len(list(directory.glob("[0-9][0-9][0-9]-vs-*"))) if directory.is_dir() else 0
+    step = 0
+    while estimate is None or (estimate.half_width > target and placement.games < max_games):
+        number = earlier + len(placement.steps)
+        opponents = _opponents(anchors, rating, step, strategy)
+        label = opponents[0] if len(opponents) == 1 else "every-anchor"
+        where = directory / f"{number:03d}-vs-{_slug(label)}"
+        settings = dataclasses.replace(request, seed=step_seed(request.seed, number),
+                                       progress=False, out=where)
+        each = batch if len(opponents) == 1 else max(2, batch // len(opponents) // 2 * 2)
+        run_games(tournament_plan([name, *opponents], each, settings, gauntlet=True), where,
+                  settings)
+        add_run(ladder, where)
+        estimate = fit_agent(ladder.connection, board, name)
+        assert estimate is not None  # it has just played
+        placement.steps.append(Step(label, each * len(opponents), where, estimate))
+        if told is not None:
+            told(placement.steps[-1])
+        rating = estimate.rating
+        step += 1
+    refit(ladder, board)
+    return placement

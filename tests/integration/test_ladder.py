@@ -1,0 +1,182 @@
+"""The ladder's database: finished runs added once, anchors held by every fit, files that are not
+ladders refused in one line, and writers in several processes at once losing nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from arena.competitions.tournaments import run_tournament, tournament_plan
+from arena.ladder.adding import add_run
+from arena.ladder.fit import refit
+from arena.ladder.store import LadderError, open_ladder
+from arena.ladder.tables import standings
+from arena.rules.board import Rules
+from arena.runs.request import RunRequest
+from arena.runs.runner import run_games
+from tests.helpers.cli import arena, arena_command, checkout_env
+from tests.helpers.runs import plan_of
+
+SMALL = Rules(rows=5, cols=6)
+REQUEST = RunRequest(rules=SMALL, jobs=1, progress=False)
+
+
+def play(a: str, b: str, games: int, directory: Path, seed: int = 5) -> Path:
+    """A finished match of ``games`` games on the small board in ``directory``."""
+    run_games(plan_of(a, b, games, seed=seed, rules=SMALL), directory, REQUEST)
+    return directory
+
+
+def game_count(db: Path) -> int:
+    with open_ladder(db) as ladder:
+        return int(ladder.connection.execute("SELECT count(*) FROM games").fetchone()[0])
+
+
+@pytest.mark.slow
+def test_adding_a_run_twice_adds_nothing(tmp_path: Path) -> None:
+    run = play("random", "immediate-win", 10, tmp_path / "run")
+    db = tmp_path / "ladder.sqlite"
+    with open_ladder(db) as ladder:
+        assert add_run(ladder, run).new_games == 10
+        assert add_run(ladder, run).new_games == 0
+    assert game_count(db) == 10
+    code, out = arena("ladder", "add", str(run), "--db", str(db))
+    assert code == 0 and "0 new of 10 games" in out
+    assert game_count(db) == 10
+
+
+@pytest.mark.slow
+def test_an_unfinished_run_is_refused(tmp_path: Path) -> None:
+    run = play("random", "immediate-win", 10, tmp_path / "run")
+    games = run / "games.csv"
+    games.write_text("".join(games.read_text().splitlines(keepends=True)[:-3]))
+    code, out = arena("ladder", "add", str(run), "--db", str(tmp_path / "ladder.sqlite"))
+    assert code == 2
+    assert out.strip().endswith("the run is not finished (7 of 10 games); finish it by "
+                                "running its command again")
+
+
+@pytest.mark.slow
+def test_files_that_are_not_ladders_are_one_line_errors(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database at all, but long enough to be read as one\n" * 20)
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE things (x)")
+    damaged = tmp_path / "damaged.sqlite"
+    play("random", "immediate-win", 10, tmp_path / "run")
+    arena("ladder", "add", str(tmp_path / "run"), "--db", str(damaged))
+    data = damaged.read_bytes()
+    damaged.write_bytes(data[:100] + b"\xff" * 4000 + data[4100:])
+    for path, reason in ((text, "not a ladder file"), (other, "another program"),
+                         (damaged, "damaged")):
+        code, out = arena("ladder", "show", "--db", str(path))
+        assert code == 2, out
+        assert out.count("\n") == 1 and out.startswith("arena: error: ") and reason in out
+    code, out = arena("ladder", "show", "--db", str(tmp_path / "none.sqlite"))
+    assert (code, out) == (2, f"arena: error: {tmp_path / 'none.sqlite'}: no ladder there "
+                              "(arena ladder anchor or add makes one)\n")
+
+
+@pytest.mark.slow
+def test_anchors_are_held_by_every_fit(tmp_path: Path) -> None:
+    reference = tmp_path / "reference"
+    plan = tournament_plan(["random", "immediate-win", "negamax:depth=2"], 20, REQUEST)
+    run_tournament(plan, reference, REQUEST)
+    db = tmp_path / "ladder.sqlite"
+    code, out = arena("ladder", "anchor", str(reference), "--db", str(db))
+    assert code == 0, out
+    with open_ladder(db) as ladder:
+        before = standings(ladder.connection, "5x6c4").set_index("agent")["rating"]
+        assert before["random"] == 0.0
+        add_run(ladder, play("negamax:depth=1", "immediate-win", 20, tmp_path / "new"))
+        refit(ladder, "5x6c4", bootstrap=20)
+        after = standings(ladder.connection, "5x6c4").set_index("agent")
+        assert after.loc[before.index, "rating"].tolist() == before.tolist()
+        assert "negamax:depth=1" in after.index and not after.loc["negamax:depth=1", "anchor"]
+    code, out = arena("ladder", "anchor", str(reference), "--db", str(db))
+    assert code == 2 and "are fixed already" in out
+
+
+@pytest.mark.slow
+def test_export_writes_csv_and_a_self_contained_page(tmp_path: Path) -> None:
+    db = tmp_path / "ladder.sqlite"
+    arena("ladder", "add", str(play("random", "immediate-win", 10, tmp_path / "one")),
+          "--db", str(db))
+    arena("ladder", "add", str(play("random", "immediate-win", 10, tmp_path / "two", seed=6)),
+          "--db", str(db))
+    code, out = arena("ladder", "export", "--db", str(db), "-o", str(tmp_path / "site"))
+    assert code == 0, out
+    page = (tmp_path / "site" / "ladder.html").read_text()
+    assert "<script" not in page and "src=" not in page and "href=" not in page
+    assert page.count("<svg") == 2 and page.count("<polyline") == 2  # each agent's history
+    csv = (tmp_path / "site" / "ladder.csv").read_text().splitlines()
+    assert csv[0].startswith("board,rank,agent,fingerprint,anchor,rating,low,high")
+    assert [line.split(",")[2] for line in csv[1:]] == ["immediate-win", "random"]
+
+
+@pytest.mark.slow
+def test_writers_in_several_processes_at_once_lose_nothing(tmp_path: Path) -> None:
+    runs = [play("random", "immediate-win", 20, tmp_path / f"run{i}", seed=i) for i in range(4)]
+    db = tmp_path / "ladder.sqlite"
+    children = [subprocess.Popen(arena_command("ladder", "add", str(run), str(runs[0]),
+                                               "--db", str(db)),
+                                 env=checkout_env(), stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, text=True)
+                for run in runs]
+    outputs = [child.communicate()[0] for child in children]
+    assert [child.returncode for child in children] == [0] * 4, outputs
+    assert game_count(db) == 80  # four runs of 20 games, the first added by every process
+    with open_ladder(db) as ladder:
+        fits = ladder.connection.execute("SELECT count(*) FROM fits").fetchone()[0]
+    assert fits >= 1
+
+
+def test_a_missing_directory_is_one_line_and_makes_no_ladder(tmp_path: Path) -> None:
+    for command in ("add", "anchor"):
+        code, out = arena("ladder", command, str(tmp_path / "nowhere"), "--db",
+                          str(tmp_path / "ladder.sqlite"))
+        assert code == 2 and out.count("\n") == 1
+    assert not (tmp_path / "ladder.sqlite").exists()
+
+
+def test_a_ladder_that_is_a_directory_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(LadderError, match="not a ladder file"):
+        open_ladder(tmp_path)
+
+
+@pytest.mark.slow
+def test_a_placement_plays_the_nearest_anchors_until_its_interval_is_narrow(
+        tmp_path: Path) -> None:
+    reference = tmp_path / "reference"
+    plan = tournament_plan(["random", "immediate-win", "negamax:depth=2"], 40, REQUEST)
+    run_tournament(plan, reference, REQUEST)
+    db = tmp_path / "ladder.sqlite"
+    arena("ladder", "anchor", str(reference), "--db", str(db))
+    place = ("ladder", "place", "immediate-win:block=true", "--db", str(db), "--rows", "5",
+             "--cols", "6", "--target", "120", "--batch", "20", "-j", "1", "--out",
+             str(tmp_path / "placed"))
+    code, out = arena(*place)
+    assert code == 0, out
+    steps = sorted(path.name for path in (tmp_path / "placed").iterdir())
+    # the estimate starts at the median anchor (immediate-win): at or below it first, then above
+    assert steps[:2] == ["000-vs-immediate-win", "001-vs-negamax_depth=2"]
+    assert "target ± 120 reached" in out
+    with open_ladder(db) as ladder:
+        table = standings(ladder.connection, "5x6c4").set_index("agent")
+        played = ladder.connection.execute("SELECT count(*) FROM games").fetchone()[0]
+    assert table.loc["immediate-win:block=true", "games"] == 20 * len(steps)
+    code, again = arena(*place)  # the interval is narrow already: nothing new is played
+    assert code == 0
+    [first] = [line for line in out.splitlines() if "target ±" in line]
+    [second] = [line for line in again.splitlines() if "target ±" in line]
+    assert f"{20 * len(steps)} of them played now" in first and "0 of them played now" in second
+    assert first.split(" on board")[0] == second.split(" on board")[0]  # same games, same rating
+    with open_ladder(db) as ladder:
+        assert ladder.connection.execute("SELECT count(*) FROM games").fetchone()[0] == played
+    code, out = arena("ladder", "place", "random", "--db", str(db), "--rows", "5", "--cols", "6")
+    assert (code, out) == (2, "arena: error: random is an anchor of board 5x6c4: its rating "
+                              "is fixed\n")
