@@ -11,6 +11,7 @@ an agent stands instead.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from typing import Any
 
 from arena.protocol.registry import parse_spec
 
-__all__ = ["WIDTH", "DepthFamily", "depth_family", "short_name", "short_names"]
+__all__ = ["WIDTH", "Sweep", "depth_family", "short_name", "short_names", "sweeps"]
 
 WIDTH = 30
 """Longest label, in characters."""
@@ -40,12 +41,15 @@ class _Spec:
 
 
 @dataclass(frozen=True)
-class DepthFamily:
-    """Agents that differ only in search depth: a key to group them and a label."""
+class Sweep:
+    """An agent as one point of a sweep over one of its numeric parameters: the family of
+    agents that differ from it in that parameter alone (a key to group them and a label
+    without the parameter), the parameter and its value here."""
 
-    key: tuple[str, tuple[tuple[str, str], ...]]
+    key: tuple[str, str, tuple[tuple[str, str], ...]]
     label: str
-    depth: int
+    parameter: str
+    value: float
 
 
 def _text(value: Any) -> str:
@@ -150,12 +154,30 @@ def short_names(specs: Iterable[str], width: int = WIDTH,
     return {spec: given.get(spec) or labels[spec] for spec in specs}
 
 
-def depth_family(spec: str) -> DepthFamily | None:
-    """The family of ``spec`` (all its parameters but ``depth``), or None without a depth."""
-    parsed = _parse(spec)
-    depth = dict(parsed.resolved).get("depth", "")
-    if not depth.lstrip("-").isdigit():
+def _numeric(text: str) -> float | None:
+    """The finite number ``text`` reads as, or None (words, booleans, infinities)."""
+    try:
+        value = float(text)
+    except ValueError:
         return None
-    others = tuple(sorted((k, v) for k, v in parsed.resolved if k != "depth"))
-    label = _truncate(_label(parsed.name, (p for p in parsed.given if p[0] != "depth")), WIDTH)
-    return DepthFamily((parsed.name, others), label, int(depth))
+    return value if math.isfinite(value) else None
+
+
+def sweeps(spec: str) -> list[Sweep]:
+    """``spec`` as a point of a sweep over each of its numeric parameters (resolved, so a
+    default counts: ``minimax`` is ``minimax:depth=4``)."""
+    parsed = _parse(spec)
+    points = []
+    for key, text in parsed.resolved:
+        value = _numeric(text)
+        if value is not None:
+            others = tuple(sorted(p for p in parsed.resolved if p[0] != key))
+            label = _truncate(_label(parsed.name, (p for p in parsed.given if p[0] != key)),
+                              WIDTH)
+            points.append(Sweep((parsed.name, key, others), label, key, value))
+    return points
+
+
+def depth_family(spec: str) -> Sweep | None:
+    """``spec`` as a point of a sweep over its search depth, or None without a depth."""
+    return next((point for point in sweeps(spec) if point.parameter == "depth"), None)

@@ -70,7 +70,7 @@ def _accuracy_panel(ax: Axes, rows: pd.DataFrame, colour_of: Mapping[str, object
     for agent, x, y in zip(rows["agent"], cost, accuracy, strict=True):
         family = depth_family(agent)
         if family is not None:
-            families.setdefault(family.key, []).append((family.depth, x, y))
+            families.setdefault(family.key, []).append((family.value, x, y))
     for points in families.values():
         if len(points) >= 2:
             points.sort()
