@@ -66,7 +66,7 @@ def _accuracy_panel(ax: Axes, rows: pd.DataFrame, colour_of: Mapping[str, object
     for i, agent in enumerate(rows["agent"]):
         ax.errorbar(cost[i], accuracy[i], yerr=yerr[:, i:i + 1], fmt="o", capsize=3,
                     color=colour_of[agent], markersize=5)
-    families: dict[object, list[tuple[int, float, float]]] = {}
+    families: dict[object, list[tuple[float, float, float]]] = {}
     for agent, x, y in zip(rows["agent"], cost, accuracy, strict=True):
         family = depth_family(agent)
         if family is not None:
