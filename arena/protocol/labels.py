@@ -20,10 +20,13 @@ from typing import Any
 
 from arena.protocol.registry import parse_spec
 
-__all__ = ["WIDTH", "Sweep", "depth_family", "short_name", "short_names", "sweeps"]
+__all__ = ["TABLE_WIDTH", "WIDTH", "Sweep", "depth_family", "short_name", "short_names",
+           "sweeps", "table_labels"]
 
 WIDTH = 30
 """Longest label, in characters."""
+TABLE_WIDTH = 80
+"""Longest label in the tables of report.md and of the terminal (charts wrap them)."""
 
 ELLIPSIS = "…"
 _PREFIXES = {"depth": "d"}
@@ -60,7 +63,7 @@ def _split_text(spec: str) -> tuple[str, dict[str, str]]:
     """Name and parameters read from the text alone (for specs that no longer resolve)."""
     head, _, rest = spec.partition(":")
     first, _, tail = rest.partition(":")
-    if rest and "=" not in first and first.isidentifier():
+    if rest and "=" not in first:  # a kind or module before the name: engine:NAME, mod:Cls
         head, rest = first, tail
     values = {}
     for item in filter(None, rest.split(",")):
@@ -123,6 +126,13 @@ def _full_label(spec: str) -> str:
 def short_name(spec: str, width: int = WIDTH) -> str:
     """A readable label for ``spec`` of at most ``width`` characters."""
     return _truncate(_full_label(spec), width)
+
+
+def table_labels(specs: Iterable[str], given: Mapping[str, str] | None = None
+                 ) -> dict[str, str]:
+    """The agents' names in tables, the same on the report's page and in the terminal: the
+    user's names (``given``) and, for the others, short labels of at most TABLE_WIDTH."""
+    return short_names(specs, TABLE_WIDTH, given)
 
 
 def _duplicates(labels: dict[str, str]) -> list[str]:

@@ -21,7 +21,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from arena.competitions.tournaments import crosstable as tournament_crosstable
-from arena.protocol.labels import short_names, sweeps
+from arena.protocol.labels import TABLE_WIDTH, short_names, sweeps
 from arena.report import charts
 from arena.report.blunders import blunder_section
 from arena.report.markdown import markdown_table
@@ -72,7 +72,7 @@ class Run:
         return [str(spec) for spec in dict.fromkeys(specs)]
 
 
-LABEL_WIDTH = 80
+LABEL_WIDTH = TABLE_WIDTH
 """Characters of an agent's label on the page, at most (charts wrap them)."""
 MAX_BAR_PAIRINGS = 40
 """Above this many pairings the win/draw/loss bars are left out: the crosstable shows them all."""
