@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from arena.protocol.agent import BaseAgent
-from arena.rules.board import Position
+from arena.protocol.kernel_players import ImmediateWinPlayer
+from arena.rules.board import Position, Rules
 
 
 class ImmediateWinAgent(BaseAgent):
@@ -24,3 +25,7 @@ class ImmediateWinAgent(BaseAgent):
         if not candidates:
             candidates = position.legal_moves()
         return candidates[int(rng.integers(len(candidates)))]
+
+    def kernel_player(self, rules: Rules) -> ImmediateWinPlayer:
+        """Whole games of this agent can be played in compiled code."""
+        return ImmediateWinPlayer(self.block)

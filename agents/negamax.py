@@ -27,6 +27,7 @@ from agents.budget import (
     seconds_for_move,
 )
 from arena.protocol.agent import BaseAgent, Choice, GameStart
+from arena.protocol.kernel_players import NegamaxPlayer
 from arena.rules.board import BITBOARD_BITS, Position, Rules
 from arena.rules.errors import IllegalMoveError
 from arena.search.heuristics import (
@@ -173,6 +174,14 @@ class NegamaxAgent(BaseAgent):
         first_in_order = "first" if self.move_order == "centre-first" else "left"
         self._arguments = (packed, self.terms, windows.lines, windows.points, self._table,
                            self._stats, self._stack, self.tiebreak != first_in_order)
+
+    def kernel_player(self, rules: Rules) -> NegamaxPlayer:
+        """Whole games of this agent at its depth can be played in compiled code, with its
+        own search arrays."""
+        self._use_board(rules)
+        packed, terms, lines, points, table, stats, stack, all_ties = self._arguments
+        return NegamaxPlayer(self.depth, self.tiebreak, all_ties, packed, terms, lines,
+                             points, table, stats, stack, self._order)
 
     def warm_up(self, rules: Rules) -> None:
         """Load (or compile) the search kernel for ``rules`` with a one-ply search."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from arena.protocol.agent import BaseAgent
-from arena.rules.board import Position
+from arena.protocol.kernel_players import RandomPlayer
+from arena.rules.board import Position, Rules
 
 
 class RandomAgent(BaseAgent):
@@ -15,3 +16,7 @@ class RandomAgent(BaseAgent):
         """A uniformly random legal column."""
         moves = position.legal_moves()
         return moves[int(rng.random() * len(moves))]  # 4x cheaper than rng.integers
+
+    def kernel_player(self, rules: Rules) -> RandomPlayer:
+        """Whole games of this agent can be played in compiled code."""
+        return RandomPlayer()

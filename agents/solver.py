@@ -7,6 +7,7 @@ import numpy as np
 
 from agents.budget import PLANNED_SHARE, nodes_for_move, seconds_for_move
 from arena.protocol.agent import BaseAgent, Choice
+from arena.protocol.kernel_players import SolverPlayer
 from arena.rules.board import Position, Rules
 from arena.search.solver import shared_solver
 
@@ -50,6 +51,13 @@ class SolverAgent(BaseAgent):
     def warm_up(self, rules: Rules) -> None:
         """Load the kernels, the table and the board's book before the first timed move."""
         shared_solver().column_scores(Position.empty(rules), max_nodes=1)
+
+    def kernel_player(self, rules: Rules) -> SolverPlayer | None:
+        """Whole games can be played in compiled code without a temperature (numpy's and
+        the compiled exp may differ in the last bit) and without ``max_nodes``."""
+        if self.temperature or self.max_nodes is not None:
+            return None
+        return SolverPlayer(self.blunder)
 
     def node_budget(self) -> int | None:
         """The nodes a move may search: the smallest of ``max_nodes``, the game's node limit

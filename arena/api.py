@@ -32,6 +32,7 @@ from arena.competitions.tournaments import (
     tournament_plan,
 )
 from arena.protocol.objects import register
+from arena.report.notebook import report_figure, result_html, result_text
 from arena.rules.errors import AgentSpecError
 from arena.runs.files import RunFiles
 from arena.runs.meta import RunMeta
@@ -42,15 +43,18 @@ from arena.runs.runner import run_games
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.figure import Figure
 
 KEPT_FILES = (RunFiles.GAMES, RunFiles.SUMMARY, RunFiles.META, RunFiles.RATINGS,
               RunFiles.CROSSTABLE, RunFiles.SPRT)
 """The files a result keeps in memory when its run left nothing on disk."""
 
 
-@dataclass
+@dataclass(repr=False)
 class RunResult:
-    """What a run played: its games, its summary (one row per pairing) and its meta.json."""
+    """What a run played: its games, its summary (one row per pairing) and its meta.json.
+    Its repr is a short summary (HTML in Jupyter); ``plot(kind)`` draws a chart of its
+    report."""
 
     games: pd.DataFrame
     summary: pd.DataFrame
@@ -58,11 +62,30 @@ class RunResult:
     directory: Path | None  # None when nothing was kept on disk
     _files: dict[str, bytes] = field(default_factory=dict, repr=False)
 
+    def _extras(self) -> dict[str, Any]:
+        """What a summary shows besides the pairings (ratings, a conclusion)."""
+        return {}
+
+    def __repr__(self) -> str:
+        return result_text(type(self).__name__, self.meta, self.summary, len(self.games),
+                           self.directory, **self._extras())
+
+    def _repr_html_(self) -> str:
+        return result_html(type(self).__name__, self.meta, self.summary, len(self.games),
+                           self.directory, **self._extras())
+
+    def plot(self, kind: str) -> Figure:
+        """The report's chart ``kind`` as a matplotlib Figure (``wtl``, ``cost``,
+        ``length``, and as the run has them ``sprt``, ``ratings``, ``elo-cost``,
+        ``crosstable``, ``depth``, ``blunders``); ValueError listing this run's charts for
+        another."""
+        return report_figure(self.directory, self._files, kind)
+
     def write_report(self, directory: str | Path | None = None, *,
                      formats: str | Sequence[str] = ("png",), dpi: int = DEFAULT_DPI) -> Path:
-        """Write the charts (``formats``: png, svg and/or pdf; ``dpi`` for PNG) and report.md
-        (into the run's directory, or ``directory`` for a run kept in memory: the run's files
-        are written there too); the page's path."""
+        """Write the charts (``formats``: png, svg and/or pdf; ``dpi`` for PNG), report.md
+        and report.html (into the run's directory, or ``directory`` for a run kept in memory:
+        the run's files are written there too); the page's path."""
         from arena.report.run_page import write_report
 
         charts = ChartOptions(parse_formats(formats), dpi)
@@ -78,21 +101,27 @@ class RunResult:
         return write_report(target, charts)
 
 
-@dataclass
+@dataclass(repr=False)
 class TournamentResult(RunResult):
     """A tournament's games and summary, plus its ratings and crosstable."""
 
     ratings: pd.DataFrame | None = None
     crosstable: pd.DataFrame | None = None
 
+    def _extras(self) -> dict[str, Any]:
+        return {"ratings": self.ratings}
 
-@dataclass
+
+@dataclass(repr=False)
 class SprtResult(RunResult):
     """An SPRT's games and summary, plus its steps (sprt.csv: one row per look at the LLR)
     and its conclusion in words."""
 
     steps: pd.DataFrame | None = None
     conclusion: str = ""
+
+    def _extras(self) -> dict[str, Any]:
+        return {"conclusion": self.conclusion}
 
 
 def _players(agents: Sequence[Any]) -> tuple[list[str], dict[str, str]]:

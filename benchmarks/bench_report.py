@@ -7,9 +7,9 @@ A match of GAMES games (default 1000) of negamax:heuristic=threats+positional ag
 negamax is played once, with this code, without a report. Then, R times (default 5) and
 alternating, a fresh Python process with PYTHONPATH=BEFORE_DIR (e.g. the base commit,
 unpacked with ``git archive a749f67 | tar -x -C /tmp/base``) and one with this checkout
-each write the run's report (``write_report(DIR)``, the PNG charts and report.md). Printed:
-the seconds of the call and of the whole process (imports included), median of each, and the
-ratio after/before.
+each write the run's report (``write_report(DIR)``: the PNG charts and report.md, and
+report.html where the checkout writes it). Printed: the seconds of the call and of the whole
+process (imports included), median of each, and the ratio after/before.
 """
 
 from __future__ import annotations

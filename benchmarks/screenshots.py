@@ -7,6 +7,9 @@ display in DISPLAY (run it under ``xvfb-run`` for a real X server) or SDL's dumm
 saved after six plies and when the game ends; and the solver's hints over a position of
 Pons' Test_L2_R1 set. The replay page: two games of a
 match exported with ``arena export html`` and drawn by headless Chromium at the last ply.
+The report page: report.html of a four-agent tournament (20 games a pairing) drawn by
+headless Chromium at a desktop's 1280 px and a phone's 390 px (``--only report`` for it
+alone).
 """
 
 from __future__ import annotations
@@ -109,11 +112,40 @@ def replay_screenshot(path: Path) -> None:
                        check=True, capture_output=True, timeout=120)
 
 
+def report_screenshots(desktop: Path, phone: Path) -> None:
+    """report.html of a small tournament at 1280 px (its first screen and a half) and at
+    390 px (its first screen), drawn by headless Chromium over the DevTools protocol."""
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        raise SystemExit("Chromium is not installed: apt-get install chromium")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.helpers.browser import Browser
+
+    with tempfile.TemporaryDirectory() as work:
+        run = Path(work) / "run"
+        arena = [sys.executable, "-c", "from arena.cli import main; main()"]
+        subprocess.run([*arena, "tournament", "random", "immediate-win", "negamax:depth=2",
+                        "negamax:depth=4", "-n", "20", "--out", str(run), "--quiet"],
+                       check=True, capture_output=True)
+        with Browser(browser, Path(work) / "profile") as chromium:
+            chromium.open((run / "report.html").as_uri(), 1280, 1400).screenshot(
+                desktop, whole=False)
+            chromium.open((run / "report.html").as_uri(), 390, 844, mobile=True).screenshot(
+                phone, whole=False)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out-dir", type=Path, default=Path("docs/images"))
+    parser.add_argument("--only", choices=("report",), default=None,
+                        help="only the report page's screenshots")
     args = parser.parse_args()
     args.out_dir.mkdir(parents=True, exist_ok=True)
+    desktop, phone = args.out_dir / "report-html.png", args.out_dir / "report-html-phone.png"
+    if args.only == "report":
+        report_screenshots(desktop, phone)
+        print(f"report page: {desktop} and {phone}")
+        return
     playing, ended = args.out_dir / "window-playing.png", args.out_dir / "window-ended.png"
     playing.unlink(missing_ok=True)
     verdict = window_screenshots(playing, ended)
@@ -122,6 +154,8 @@ def main() -> None:
     print(f"hints: {args.out_dir / 'window-hints.png'}")
     replay_screenshot(args.out_dir / "replay.png")
     print(f"replay page: {args.out_dir / 'replay.png'}")
+    report_screenshots(desktop, phone)
+    print(f"report page: {desktop} and {phone}")
 
 
 if __name__ == "__main__":

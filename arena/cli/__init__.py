@@ -5,8 +5,11 @@ Every bad input ends in one line on stderr, ``arena: error: ...``, and exit stat
 
 from __future__ import annotations
 
+import faulthandler
 import importlib
+import io
 import sys
+from contextlib import suppress
 from typing import Any, NamedTuple
 
 import click
@@ -56,7 +59,7 @@ COMMANDS = {
         "you like: solver@time=1)."),
     "report": Lazy(
         "arena.cli.report:report_command",
-        "Write the charts and report.md for the run in DIR (a directory holding games.csv)."),
+        "Write the charts, report.md and report.html of the run in DIR, or compare runs."),
     "run": Lazy(
         "arena.cli.run:run_command",
         "Run the matches, tournaments and SPRTs of the experiment file FILE (TOML)."),
@@ -108,6 +111,8 @@ class ArenaGroup(click.Group):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command; report bad input in one line with exit status 2."""
         kwargs["standalone_mode"] = False
+        with suppress(io.UnsupportedOperation, ValueError):  # stderr may be no file (tests)
+            faulthandler.enable()  # an agent that crashes this process natively: its traceback
         try:
             with watch_interrupts():  # a KeyboardInterrupt not from Ctrl-C is an agent's
                 result = super().main(*args, **kwargs)

@@ -10,10 +10,11 @@ from typing import TypeVar
 
 import click
 
-from arena.cli.status import INTERRUPTED, WORKER_DIED
+from arena.cli.status import INTERRUPTED, NO_ROOM, WORKER_DIED
 from arena.protocol.agent import GameAbandoned
 from arena.runs.pool import WorkerDiedError
 from arena.runs.progress import ProgressBar
+from arena.system.files import NoRoomError
 
 T = TypeVar("T")
 B = TypeVar("B", bound="ProgressBar")
@@ -24,7 +25,8 @@ def with_progress(total: int, directory: Path, quiet: bool, play: Callable[[B], 
     """Call ``play`` with a progress bar of kind ``bar`` (on a terminal, unless ``quiet``).
 
     An interruption ends the command with a one-line note and exit status 130; a worker
-    process that died, with a one-line error and status 1. Finished games stay on disk.
+    process that died, with a one-line error and status 1; a file that found no room to be
+    written (a full disk), with a one-line error and status 2. Finished games stay on disk.
     """
     with bar(enabled=not quiet and sys.stderr.isatty()) as progress:
         try:
@@ -37,3 +39,8 @@ def with_progress(total: int, directory: Path, quiet: bool, play: Callable[[B], 
             click.echo(f"arena: error: {error}; {progress.finished} of {total} games are saved "
                        f"in {directory}; run the same command to finish", err=True)
             raise click.exceptions.Exit(WORKER_DIED) from None
+        except NoRoomError as error:
+            click.echo(f"arena: error: {error}; at least {progress.finished} of {total} games "
+                       f"are saved in {directory}; make room and run the same command to finish",
+                       err=True)
+            raise click.exceptions.Exit(NO_ROOM) from None

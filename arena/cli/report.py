@@ -1,4 +1,4 @@
-"""`arena report`: charts and a report page for a run directory."""
+"""`arena report`: charts and report pages for a run directory, or several runs compared."""
 
 from __future__ import annotations
 
@@ -7,25 +7,57 @@ from pathlib import Path
 import click
 
 from arena.cli.options import chart_options
+from arena.rules.errors import MalformedInputError
+from arena.runs.files import RunFiles
 from arena.runs.request import ChartOptions
 
 __all__ = ["report_command"]
 
 
 @click.command("report")
-@click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
+@click.argument("directories", metavar="DIR...", nargs=-1, required=True,
+                type=click.Path(path_type=Path))
+@click.option("--compare", is_flag=True,
+              help="Put the runs in DIR... side by side in one table and one chart (they "
+                   "must share a board); printed, and written to --out when given.")
+@click.option("-o", "--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="With --compare: the directory for the comparison's report.md, "
+                   "report.html and its chart (not a run directory).")
 @chart_options
-def report_command(directory: Path, charts: ChartOptions) -> None:
-    """Write the charts and report.md for the run in DIR (a directory holding games.csv).
+def report_command(directories: tuple[Path, ...], compare: bool, out: Path | None,
+                   charts: ChartOptions) -> None:
+    """Write the charts, report.md and report.html of the run in DIR, or compare runs.
 
+    DIR is a directory holding games.csv.
+    report.html is the same page in one self-contained file (charts inline as SVG, tables
+    sorted by a click, the notable games linked to report-games.html, their replay page).
     Charts are PNG by default; --format svg,pdf writes vector charts for a paper (text kept
     as text), linked from the page.
+
+    With --compare, read several runs (e.g. variants of a heuristic played on different
+    days) and print one table of their pairings: A's score with its 95% interval, Elo,
+    games, each run's name and date; runs on different boards are refused.
 
     \b
     Examples:
       arena report results/negamax-depths
       arena report results/negamax-depths --format png,svg,pdf --dpi 300
+      arena report --compare results/h-v1 results/h-v2 results/h-v3 --out results/h-compare
     """
-    from arena.report.run_page import write_report  # matplotlib and pandas load only when needed
+    if not compare:
+        if len(directories) > 1:
+            raise MalformedInputError(f"{len(directories)} directories given: report one run "
+                                      "DIR, or compare runs with --compare DIR DIR ...")
+        if out is not None:
+            raise MalformedInputError("--out goes with --compare (a run's report is written "
+                                      "into its own directory)")
+        from arena.report.run_page import write_report  # matplotlib and pandas load when needed
 
-    click.echo(write_report(directory, charts))
+        click.echo(write_report(directories[0], charts))
+        return
+    from arena.report.compare import compare as compare_runs
+
+    comparison = compare_runs(*directories, out=out, charts=charts)  # a bad --out prints nothing
+    click.echo(comparison.text())
+    if out is not None:
+        click.echo(f"Report      {RunFiles(out).report}")

@@ -8,3 +8,6 @@ WORKER_DIED = 1
 """A worker process died (finished games are kept)."""
 BROKEN_AGENT = 1
 """An agent forfeited every one of its games for one reason."""
+NO_ROOM = 2
+"""A run's file found no room to be written (a full disk, a quota, a read-only filesystem):
+one line naming the file and the space left (finished games are kept)."""

@@ -452,7 +452,7 @@ def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> En
     if not _NAME.fullmatch(table["name"]):
         raise where.error(f"name {table['name']!r} must be a directory name: letters, digits, "
                           "'.', '_' and '-', starting with a letter or digit")
-    if table["name"] in (REPORT, COMPARISON_CHART):
+    if table["name"] in (REPORT, RunFiles.REPORT_HTML, COMPARISON_CHART):
         raise where.error(f"name {table['name']!r} is reserved for the experiment's page")
     taken = next((e for e in context.entries if e.name == table["name"]), None)
     if taken is not None:

@@ -1,19 +1,17 @@
 """The child process of a ``ProcessHost``: builds one agent and answers the host's requests.
 
-Run as ``python -m arena.hosting.child READ_FD WRITE_FD PARENT_PID``. Requests and replies are
+Run as ``python -m arena.hosting.child READ_FD WRITE_FD``. Requests and replies are
 pickled tuples on two pipes; the agent's prints (stdout and stderr) go to the file the host
 gave the process as its stdout, never to the pipes. Every exception an agent raises, of any
-kind, is sent back as an error; the process ignores Ctrl-C (its host decides) and dies with
-its parent.
+kind, is sent back as an error; the process ignores Ctrl-C (its host decides). It dies with
+its host's process through the watchdog of its process group (``arena.hosting.supervised``).
 """
 
 from __future__ import annotations
 
 import gc
-import os
 import signal
 import sys
-import threading
 import time
 from contextlib import suppress
 from functools import cache
@@ -27,20 +25,6 @@ from arena.protocol.agent import Agent, GameStart, as_choice, start_game, traits
 from arena.protocol.registry import parse_spec
 from arena.rules.board import Position, Rules
 from arena.rules.errors import describe_error
-
-WATCH_SECONDS = 0.5
-
-
-def die_with_parent(parent: int) -> None:
-    """End this process soon after the process that started it ends (checked every
-    WATCH_SECONDS by a thread; Linux's parent-death signal would follow the starting
-    *thread*, and hosts may start agents from short-lived threads)."""
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(WATCH_SECONDS)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True, name="arena parent watch").start()
 
 
 @cache
@@ -134,9 +118,8 @@ def serve(reader: Connection, writer: Connection) -> None:
 
 def main(argv: list[str]) -> None:
     """Serve the host on the pipes named by ``argv``."""
-    read_fd, write_fd, parent = (int(arg) for arg in argv[1:4])
+    read_fd, write_fd = (int(arg) for arg in argv[1:3])
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent(parent)
     serve(Connection(read_fd, writable=False), Connection(write_fd, readable=False))
 
 

@@ -124,8 +124,8 @@ class ProcessHost(StartedOnDemand):
         env = child_environment()
         try:
             self._child.spawn(
-                [sys.executable, "-m", "arena.hosting.child", str(child_read), str(child_write),
-                 str(os.getpid())], pipes=False, pass_fds=(child_read, child_write), env=env)
+                [sys.executable, "-m", "arena.hosting.child", str(child_read), str(child_write)],
+                pipes=False, pass_fds=(child_read, child_write), env=env)
         finally:
             os.close(child_read)
             os.close(child_write)

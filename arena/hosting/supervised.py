@@ -2,8 +2,12 @@
 
 Both hosts that run agents in processes of their own stand on this: ``ProcessHost`` (the
 arena's child running a Python agent) and ``EngineHost`` (an engine program).
-The child runs in a session of its own, so that killing it also kills whatever it started
-(a shell script's programs, say) and the terminal's Ctrl-C never reaches it: its host decides.
+The child runs in a process group of its own, so that killing it also kills whatever it
+started (a shell script's programs, say) and the terminal's Ctrl-C never reaches it: its host
+decides. The group is led by a *watchdog*, a tiny ``/bin/sh`` that waits on a pipe only this
+process writes to: when this process dies, however it dies (``kill -9`` included, or stuck in
+native code), the pipe's end closes and the watchdog kills the whole group. It needs neither
+this process's GIL nor its cooperation, and while it lives the group's id cannot be reused.
 """
 
 from __future__ import annotations
@@ -22,6 +26,41 @@ EXIT_SECONDS = 1.0
 """How long a child that closed its pipes may take to exit before it is killed."""
 LAST_LINE = 200
 """Characters of a child's last printed line kept in a fault's message."""
+WATCHDOG = ("/bin/sh", "-c", "read _ || kill -KILL 0")
+"""Waits for a line that never comes: at end of file (the host's process ended, which holds
+the only writing end), it kills its process group: the child and all it started."""
+
+
+class Watchdog:
+    """A process group whose leader kills the group when this process ends (see above)."""
+
+    def __init__(self) -> None:
+        reading, self._writing = os.pipe()  # both close on exec: no other program holds them
+        try:
+            self._process = subprocess.Popen(
+                WATCHDOG, stdin=reading, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                process_group=0)
+        except BaseException:
+            os.close(self._writing)
+            raise
+        finally:
+            os.close(reading)
+        self.group = self._process.pid
+
+    def kill(self) -> None:
+        """Kill the whole group, the watchdog included (from any thread)."""
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.group, signal.SIGKILL)
+
+    def end(self) -> None:
+        """Kill the whole group and reap the watchdog."""
+        self.kill()
+        self._process.wait()
+        os.close(self._writing)
+
+    def forget(self) -> None:
+        """In a forked copy of this process: close only this copy of the pipe's end."""
+        os.close(self._writing)
 
 
 class ChildProcess:
@@ -33,6 +72,7 @@ class ChildProcess:
 
     def __init__(self) -> None:
         self.process: subprocess.Popen[bytes] | None = None
+        self._watchdog: Watchdog | None = None
         self._log: IO[bytes] | None = None
         self._read_at = 0
 
@@ -42,10 +82,16 @@ class ChildProcess:
         ``popen`` holds further arguments of ``subprocess.Popen`` (cwd, env, pass_fds)."""
         if self._log is None:
             self._log = tempfile.TemporaryFile(prefix="arena-agent-")  # noqa: SIM115 - closed in close()
-        self.process = subprocess.Popen(
-            list(argv), stdin=subprocess.PIPE if pipes else subprocess.DEVNULL,
-            stdout=subprocess.PIPE if pipes else self._log, stderr=self._log,
-            start_new_session=True, **popen)
+        watchdog = Watchdog()
+        try:
+            self.process = subprocess.Popen(
+                list(argv), stdin=subprocess.PIPE if pipes else subprocess.DEVNULL,
+                stdout=subprocess.PIPE if pipes else self._log, stderr=self._log,
+                process_group=watchdog.group, **popen)
+        except BaseException:
+            watchdog.end()
+            raise
+        self._watchdog = watchdog
         return self.process
 
     def take_output(self) -> str:
@@ -83,18 +129,17 @@ class ChildProcess:
 
     def kill(self) -> None:
         """Kill the child and everything it started, at once (from any thread)."""
-        process = self.process
-        if process is not None and process.returncode is None:
-            with suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
+        watchdog = self._watchdog
+        if watchdog is not None:
+            watchdog.kill()
 
     def stop(self) -> None:
         """Kill the child (if any) and what it started, wait for it and close its pipes."""
         process, self.process = self.process, None
-        if process is None:
+        watchdog, self._watchdog = self._watchdog, None
+        if process is None or watchdog is None:
             return
-        with suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)  # also once it ended: what it started
+        watchdog.end()  # also once the child ended: what it started
         process.wait()
         for pipe in (process.stdin, process.stdout):
             if pipe is not None:
@@ -105,6 +150,9 @@ class ChildProcess:
         """Forget the child without touching it (in a forked copy of this process): only our
         copies of its pipes are closed."""
         process, self.process = self.process, None
+        watchdog, self._watchdog = self._watchdog, None
+        if watchdog is not None:
+            watchdog.forget()
         if process is not None:
             for pipe in (process.stdin, process.stdout):
                 if pipe is not None:

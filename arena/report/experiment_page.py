@@ -1,9 +1,10 @@
-"""An experiment's page, ``report.md`` in its results directory: each entry's results and
-report, and the results that have a published reference beside it, with a chi-square test
-of homogeneity per row and a chart."""
+"""An experiment's page, ``report.md`` (and its HTML twin, report.html) in its results
+directory: each entry's results and report, and the results that have a published reference
+beside it, with a chi-square test of homogeneity per row and a chart."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,10 +23,14 @@ from arena.competitions.experiments import (
     TournamentEntry,
     entry_summaries,
 )
+from arena.report.html_page import write_html_page
+from arena.report.inline_svg import figure_svg
 from arena.report.markdown import markdown_table
+from arena.report.markdown_html import markdown_html
 from arena.report.palette import DRAW, LOSS, WIN
 from arena.report.run_page import chart_lines
 from arena.report.style import SMALL, figure, save, styled, wrap
+from arena.runs.files import RunFiles
 from arena.runs.request import ChartOptions
 from arena.runs.summary import seeds_lines, wtl_text
 from arena.stats.elo import HOMOGENEITY_LEVEL, MIN_EXPECTED_COUNT
@@ -55,14 +60,26 @@ def write_experiment_report(experiment: Experiment, root: Path, command: str | N
     lines += [""]
     compared = [c for e in experiment.entries if isinstance(e, MatchEntry)
                 for c in [e.comparison(root)] if c is not None]
+    charts: dict[str, str] = {}
     if compared:
-        lines += _comparison_section(compared, root, options or ChartOptions())
+        chart = _comparison_chart(compared)
+        lines += _comparison_section(compared, root, options or ChartOptions(), chart)
+        svg = figure_svg(chart, "comparison", laid_out=True)
+        charts = {f"{Path(COMPARISON_CHART).stem}.{shown}": svg for shown in ("png", "svg")}
     lines += ["## Entries", ""]
     for entry in experiment.entries:
         lines += _entry_section(entry, root)
     path = root / REPORT
     write_atomically(path, "\n".join(lines) + "\n")
+    body = markdown_html("\n".join(lines), charts, functools.partial(_html_twin, root))
+    write_html_page(root / RunFiles.REPORT_HTML, f"Experiment: {experiment.name}", body)
     return path
+
+
+def _html_twin(root: Path, target: str) -> str:
+    """An entry's report.html for its report.md, when it has one."""
+    twin = Path(target).with_name(RunFiles.REPORT_HTML)
+    return str(twin) if Path(target).name == REPORT and (root / twin).is_file() else target
 
 
 def _entry_section(entry: Entry, root: Path) -> list[str]:
@@ -97,15 +114,14 @@ def _ratings_table(ratings: pd.DataFrame) -> str:
 _FIRST = {"alternate": "alternate", "a": "A always", "b": "B always"}
 
 
-def _comparison_section(compared: Sequence[Comparison], root: Path, options: ChartOptions
-                        ) -> list[str]:
+def _comparison_section(compared: Sequence[Comparison], root: Path, options: ChartOptions,
+                        chart: Figure) -> list[str]:
     rows = [(c.entry.name, " vs ".join(f"`{spec}`" for spec in c.entry.specs),
              _FIRST[c.entry.schedule.pairings[0].first], wtl_text(c.ours), wtl_text(c.reference),
              f"{c.test.chi2:.2f}", c.test.dof, f"{c.test.p:.3g}",
              c.test.verdict + (" †" if c.test.approximate else "")) for c in compared]
     differ = sum(c.test.differs for c in compared)
-    written = save(_comparison_chart(compared), root / Path(COMPARISON_CHART).stem, options.formats,
-                   options.dpi)
+    written = save(chart, root / Path(COMPARISON_CHART).stem, options.formats, options.dpi)
     header = ("entry", "A vs B", "first", "ours [W, T, L]", "reference [W, T, L]", "chi²",
               "dof", "p", "verdict")
     return [

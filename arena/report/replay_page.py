@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.report.game_text import result_line
+from arena.report.html_page import self_contained_page
 from arena.rules.errors import ArenaError
 from arena.runs.files import RunFiles
 from arena.runs.meta import load_meta
@@ -43,8 +44,8 @@ def replay_page(games: Sequence[RecordedGame], title: str,
     """The page replaying ``games``, titled ``title``, the agents named by ``labels``."""
     data = json.dumps([game_record(game, labels) for game in games], separators=(",", ":"))
     data = data.replace("</", "<\\/")  # nothing in the data can close the script element
-    return (PAGE.replace("%TITLE%", html.escape(title))
-            .replace("%STYLE%", STYLE).replace("%SCRIPT%", SCRIPT).replace("%DATA%", data))
+    body = BODY.replace("%TITLE%", html.escape(title)).replace("%DATA%", data)
+    return self_contained_page(title, STYLE, body, SCRIPT)
 
 
 def write_replay_page(directory: Path, games: Sequence[int] | None = None,
@@ -65,16 +66,7 @@ def write_replay_page(directory: Path, games: Sequence[int] | None = None,
     return path, len(recorded)
 
 
-PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>%TITLE%</title>
-<style>%STYLE%</style>
-</head>
-<body>
-<h1>%TITLE%</h1>
+BODY = """<h1>%TITLE%</h1>
 <div class="bar">
   <label>Game <select id="game"></select></label>
   <button id="prev-game" title="previous game (up arrow)">&#8593;</button>
@@ -99,31 +91,32 @@ PAGE = """<!DOCTYPE html>
 </div>
 <p class="help">Keys: &#8592; &#8594; step, Home and End jump, &#8593; &#8595; change game,
 space plays and pauses. X (red) moved first.</p>
-<script id="games" type="application/json">%DATA%</script>
-<script>%SCRIPT%</script>
-</body>
-</html>
-"""
+<script id="games" type="application/json">%DATA%</script>"""
 
 STYLE = """
 body { font-family: system-ui, sans-serif; background: #161a24; color: #e8eaf0; margin: 1.5em; }
+@media (max-width: 600px) { body { margin: 1.5em .75em; } }
 h1 { font-size: 1.2em; font-weight: 600; }
-.bar { display: flex; gap: .4em; align-items: center; margin: .5em 0; }
+.bar { display: flex; flex-wrap: wrap; gap: .4em; align-items: center; margin: .5em 0; }
 button, select { background: #343c50; color: inherit; border: 0; border-radius: 5px;
   padding: .35em .7em; font-size: 1em; }
+.bar label { display: flex; gap: .4em; align-items: center; min-width: 0; max-width: 100%; }
+select { min-width: 0; max-width: 100%; }
 .main { display: flex; gap: 2em; align-items: flex-start; flex-wrap: wrap; }
-.board { display: grid; gap: 6px; padding: 8px; background: #1c56c4; border-radius: 10px;
-  width: max-content; }
-.cell { width: 52px; height: 52px; border-radius: 50%; background: #161a24;
+.main > div { min-width: 0; max-width: 100%; }
+.board { --cell: min(52px, (100vw - 3em - 16px - (var(--cols) - 1) * 6px) / var(--cols));
+  display: grid; grid-template-columns: repeat(var(--cols), var(--cell)); gap: 6px;
+  padding: 8px; background: #1c56c4; border-radius: 10px; width: max-content; }
+.cell { width: var(--cell); height: var(--cell); border-radius: 50%; background: #161a24;
   display: flex; align-items: center; justify-content: center; font-weight: 700;
-  font-size: 20px; color: rgba(0, 0, 0, .35); box-sizing: border-box; }
+  font-size: calc(var(--cell) * .38); color: rgba(0, 0, 0, .35); box-sizing: border-box; }
 .cell.p1 { background: #de2c2c; }
 .cell.p2 { background: #f6cc2e; }
 .cell.last { border: 4px solid #fafafa; }
 .cell.win { border: 5px solid #46eb78; }
 input[type=range] { width: 100%; margin: .6em 0; }
-#players, #where, #result { margin: .3em 0; }
-#moves { columns: 3; min-width: 18em; margin: 0; font-family: ui-monospace, monospace; }
+#players, #where, #result { margin: .3em 0; overflow-wrap: anywhere; }
+#moves { columns: 3; min-width: min(18em, 100%); margin: 0; font-family: ui-monospace, monospace; }
 #moves li { cursor: pointer; padding: 0 .3em; }
 #moves li.current { background: #343c50; border-radius: 4px; }
 #moves li.opening { color: #9aa3b8; }
@@ -151,7 +144,7 @@ function discs(game, plies) {
 
 function drawBoard(game) {
   const board = $("board");
-  board.style.gridTemplateColumns = "repeat(" + game.cols + ", 52px)";
+  board.style.setProperty("--cols", game.cols);
   const {grid, last} = discs(game, ply);
   const end = ply === game.moves.length;
   const winning = new Set(end ? game.line.map(([c, r]) => c + "," + r) : []);

@@ -25,6 +25,7 @@ from arena.protocol.labels import TABLE_WIDTH, short_names, sweeps
 from arena.report import charts
 from arena.report.blunders import blunder_section
 from arena.report.markdown import markdown_table
+from arena.report.run_html import write_run_html
 from arena.report.style import save
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result
@@ -40,12 +41,12 @@ from arena.system.files import write_atomically
 
 __all__ = [
     "MalformedRunError", "NoRunError", "Run", "SweepSeries", "agent_scores", "cost_per_move",
-    "crosstable", "first_player", "game_lengths", "load_run", "pairings", "sweep_series",
-    "write_report",
+    "crosstable", "first_player", "game_lengths", "load_run", "pairings", "read_summary",
+    "report_figures", "run_labels", "sweep_series", "write_report",
 ]
 
 _TEXT = ("agent_a", "agent_b", "first", "result", "termination")
-_USED = (*_TEXT, "plies", "time_a", "time_b", "turns_a", "turns_b", "nodes_a", "nodes_b")
+_USED = (*_TEXT, "game", "plies", "time_a", "time_b", "turns_a", "turns_b", "nodes_a", "nodes_b")
 """The columns of games.csv the report reads; moves, openings and errors stay on disk."""
 
 
@@ -126,26 +127,30 @@ def _read_optional(path: Path, columns: Sequence[str]) -> pd.DataFrame | None:
     return table
 
 
+def read_summary(reading: RunReading) -> pd.DataFrame:
+    """The run's summary.csv while it and games.csv are what the run wrote (their digests are
+    in meta.json); otherwise the summary computed afresh from the checked rows."""
+    files = reading.files
+    summary_types = {"agent_a": str, "agent_b": str, "elo_model": str}
+    if current_summary(files, reading.meta):
+        return _read_csv(files.summary, dtype=summary_types)
+    text = summary_csv(summarize(files.games, reading.length))
+    return pd.read_csv(io.StringIO(text), dtype=summary_types)
+
+
 def load_run(run_dir: Path) -> Run:
     """Read a run directory (locked by the caller), checked as a resume checks it
     (``arena.runs.reading.open_run``: NoRunError without a game, MetaError, GamesTableError
     naming the first row that does not fit). Nothing in it is written.
 
-    summary.csv is read while it and games.csv are what the run wrote (their digests are in
-    meta.json); otherwise the summary is computed afresh from the checked rows.
+    The summary is ``read_summary``'s.
     """
     reading = open_run(run_dir)
     files = reading.files
-    summary_types = {"agent_a": str, "agent_b": str, "elo_model": str}
-    if current_summary(files, reading.meta):
-        summary = _read_csv(files.summary, dtype=summary_types)
-    else:
-        text = summary_csv(summarize(files.games, reading.length))
-        summary = pd.read_csv(io.StringIO(text), dtype=summary_types)
     return Run(
         directory=reading.directory,
         games=_read_games(reading),
-        summary=summary,
+        summary=read_summary(reading),
         ratings=_read_optional(files.ratings, RATING_COLUMNS),
         sprt=_read_optional(files.sprt, ("games", "llr", "lower", "upper")),
         meta=reading.meta,
@@ -398,12 +403,21 @@ def _terminations_section(games: pd.DataFrame) -> list[str]:
     return ["## Terminations", "", markdown_table(("termination", "games"), counts.items())]
 
 
+class ChartSection(list[str]):
+    """A section's lines that show a chart: with the chart's kind and its figure."""
+
+    def __init__(self, lines: Iterable[str], kind: str, figure: Figure) -> None:
+        super().__init__(lines)
+        self.kind = kind
+        self.figure = figure
+
+
 def _with_chart(lines: list[str], run: Run, kind: str, alt: str, figure: Figure) -> list[str]:
-    """The section's lines followed by its chart, written as the run's chart of ``kind`` in
-    every format asked for: shown as its PNG (else its SVG), the others linked."""
-    written = save(figure, RunFiles(run.directory).chart(kind).with_suffix(""),
-                   run.charts.formats, run.charts.dpi)
-    return [*lines, "", *chart_lines(alt, [path.name for path in written])]
+    """The section's lines followed by its chart, the run's chart of ``kind`` (written by
+    ``write_report`` in every format asked for: shown as its PNG, else its SVG, the others
+    linked)."""
+    names = [RunFiles(run.directory).chart(kind, suffix).name for suffix in run.charts.formats]
+    return ChartSection([*lines, "", *chart_lines(alt, names)], kind, figure)
 
 
 def chart_lines(alt: str, names: Sequence[str]) -> list[str]:
@@ -448,8 +462,8 @@ def _sprt_verdict(last: Mapping[str, Any]) -> str:
 
 
 def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
-    """The page's sections, writing each chart as it goes: the verdict and the results
-    first, then the charts that answer the run's question, the run's facts last."""
+    """The page's sections (nothing written): the verdict and the results first, then the
+    charts that answer the run's question, the run's facts last."""
     games, agents = run.games, run.agents
     table = pairings(run)
     yield [f"# Report: {run.directory.resolve().name}"]
@@ -498,19 +512,41 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
     yield ["## The run", "", *_header(run)[2:]]
 
 
+def run_labels(run: Run) -> dict[str, str]:
+    """The short name of every agent of the run (and of its ratings), its own labels first."""
+    rated = [] if run.ratings is None else [str(agent) for agent in run.ratings["agent"]]
+    return short_names([*run.agents, *rated], LABEL_WIDTH, run.meta.labels)
+
+
+def _figures(sections: Iterable[list[str]]) -> dict[str, Figure]:
+    return {section.kind: section.figure for section in sections
+            if isinstance(section, ChartSection)}
+
+
+def report_figures(run: Run) -> dict[str, Figure]:
+    """The charts the run's report shows, by kind (``wtl``, ``crosstable``, ...), in order."""
+    return _figures(_sections(run, run_labels(run)))
+
+
 def write_report(run_dir: Path, options: ChartOptions | None = None) -> Path:
-    """Write the charts (in ``options``' formats and resolution; default PNG) and report.md
-    into ``run_dir`` (locked meanwhile); return report.md's path."""
+    """Write the charts (in ``options``' formats and resolution; default PNG), report.md and
+    report.html (with report-games.html, the replay page of the games it links) into
+    ``run_dir`` (locked meanwhile); return report.md's path."""
     if not Path(run_dir).is_dir():
         raise NoRunError(f"{run_dir} is not a run directory: it does not exist")
     with RunDirectory(Path(run_dir), create=False):
         try:
             run = replace(load_run(Path(run_dir)), charts=options or ChartOptions())
-            rated = [] if run.ratings is None else [str(agent) for agent in run.ratings["agent"]]
-            labels = short_names([*run.agents, *rated], LABEL_WIDTH, run.meta.labels)
-            page = "\n\n".join("\n".join(section) for section in _sections(run, labels))
+            labels = run_labels(run)
+            sections = list(_sections(run, labels))
+            figures = _figures(sections)
+            for kind, figure in figures.items():
+                save(figure, RunFiles(run.directory).chart(kind).with_suffix(""),
+                     run.charts.formats, run.charts.dpi)
+            page = "\n\n".join("\n".join(section) for section in sections)
             path = RunFiles(run.directory).report
             write_atomically(path, page + "\n")
+            write_run_html(run.directory, run.games, labels, page, figures)
         except OSError as error:
             raise RunDirectoryError(f"cannot write the report in {run_dir}: "
                                     f"{error.strerror or error}") from None

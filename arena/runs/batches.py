@@ -22,6 +22,7 @@ from arena.rules.notation import parse_moves, play_moves
 from arena.rules.results import Side
 from arena.runs.adjudication import Adjudicator
 from arena.runs.directory import AgentOutput
+from arena.runs.fused import fused_players, play_fused
 from arena.runs.game import play_game
 from arena.runs.plan import GameSettings, GameTask
 from arena.runs.rows import GameRow
@@ -100,6 +101,25 @@ def play_task(task: GameTask, settings: GameSettings, agents: AgentCache,
     return GameRow.of_game(task, seed, record)
 
 
+def play_fusable(settings: GameSettings, tasks: Sequence[GameTask],
+                 agents: AgentCache) -> tuple[list[GameRow], list[GameTask]]:
+    """Play the games of ``tasks`` whose pairing can be fused (``arena.runs.fused``), each
+    pairing's in one compiled call: their rows, and the tasks left for the hosts."""
+    pairings: dict[tuple[str, str], list[GameTask]] = {}
+    for task in tasks:
+        pairings.setdefault((task.agent_a, task.agent_b), []).append(task)
+    rows: list[GameRow] = []
+    left: list[GameTask] = []
+    for games in pairings.values():
+        players = fused_players(settings, games[0], agents)
+        if players is None:
+            left.extend(games)
+        else:
+            starts = [_start(settings.rules, task.opening)[1] for task in games]
+            rows.extend(play_fused(settings, games, starts, players))
+    return rows, left
+
+
 class BatchResult(NamedTuple):
     """The rows of a batch, what its agents printed, and the seconds the worker spent."""
 
@@ -110,9 +130,11 @@ class BatchResult(NamedTuple):
 
 def play_batch(settings: GameSettings, tasks: Sequence[GameTask],
                agents: AgentCache = _WORKER_AGENTS) -> BatchResult:
-    """Play a batch of games in a worker, by default with the hosts of this process."""
+    """Play a batch of games in a worker, by default with the hosts of this process: the
+    pairings that can be fused in compiled code, the others game by game."""
     ignore_interrupts()
     began = time.perf_counter()
     outputs: list[AgentOutput] = []
-    rows = [play_task(task, settings, agents, outputs) for task in tasks]
+    rows, left = play_fusable(settings, tasks, agents)
+    rows.extend(play_task(task, settings, agents, outputs) for task in left)
     return BatchResult(rows, outputs, time.perf_counter() - began)

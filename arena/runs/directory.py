@@ -12,6 +12,7 @@ when the run ends, so that the same command gives the same file.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import mmap
 import os
@@ -19,7 +20,7 @@ from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
 from types import TracebackType
-from typing import Any, NamedTuple, TextIO
+from typing import IO, Any, NamedTuple
 
 import numpy as np
 
@@ -34,6 +35,8 @@ from arena.system.files import (
     UnwritableError,
     check_writable,
     complete_length,
+    room_checked,
+    write_all,
     write_atomically,
 )
 
@@ -225,8 +228,7 @@ class GamesTable:
     def __init__(self, path: Path, plan: MatchPlan):
         self.path = path
         self.plan = plan
-        self._file: TextIO | None = None
-        self._writer: Any = None
+        self._file: IO[bytes] | None = None
         self.finished = np.zeros(plan.total, dtype=bool)
 
     def __enter__(self) -> GamesTable:
@@ -235,11 +237,16 @@ class GamesTable:
             self.finished = check_games(self.path, self.plan, complete)
             if complete < self.path.stat().st_size:
                 os.truncate(self.path, complete)
-        self._file = file = self.path.open("a", newline="", encoding="utf-8")
+        self._file = file = self.path.open("ab", buffering=0)
         if file.tell() == 0:
-            file.write(",".join(COLUMNS) + "\n")
-            file.flush()
-        self._writer = csv.writer(file, lineterminator="\n")
+            try:
+                with room_checked(self.path):
+                    write_all(file.fileno(), (",".join(COLUMNS) + "\n").encode("utf-8"))
+            except BaseException:  # a torn header would make the run unreadable: no file
+                file.close()
+                self._file = None
+                self.path.unlink()
+                raise
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
@@ -253,8 +260,10 @@ class GamesTable:
         if self._file is None:
             raise RuntimeError("GamesTable.append outside its with block")
         rows = list(rows)
-        self._writer.writerows(_clean(row) for row in rows)
-        self._file.flush()
+        text = io.StringIO()
+        csv.writer(text, lineterminator="\n").writerows(_clean(row) for row in rows)
+        with room_checked(self.path):
+            write_all(self._file.fileno(), text.getvalue().encode("utf-8"))
         self.finished[[row.game for row in rows]] = True
 
 
@@ -285,7 +294,7 @@ def sort_games(path: Path) -> None:
 
 def write_outputs(path: Path, outputs: Iterable[AgentOutput]) -> None:
     """Append what agents printed to the run's log, each line under its game and agent."""
-    with path.open("a", encoding="utf-8") as log:
-        for output in outputs:
-            head = f"game {output.game} {output.side.upper()} {output.agent}: "
-            log.writelines(head + line + "\n" for line in output.text.splitlines())
+    lines = [f"game {output.game} {output.side.upper()} {output.agent}: {line}\n"
+             for output in outputs for line in output.text.splitlines()]
+    with room_checked(path), path.open("ab", buffering=0) as log:
+        write_all(log.fileno(), "".join(lines).encode("utf-8"))

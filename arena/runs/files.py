@@ -11,7 +11,7 @@ class RunFiles:
     """Every file of the run directory ``path``: the run's own (meta.json, games.csv,
     summary.csv, agents.log and the lock), those its competition derives (sprt.csv,
     ratings.csv, crosstable.csv), the analysis's (analysis.csv, blunders.csv) and the
-    report's (report.md, its charts, replay.html)."""
+    report's (report.md and report.html, its charts, the replay pages)."""
 
     path: Path
 
@@ -29,6 +29,8 @@ class RunFiles:
     ANALYSIS = "analysis.csv"
     BLUNDERS = "blunders.csv"
     REPORT = "report.md"
+    REPORT_HTML = "report.html"
+    REPORT_GAMES = "report-games.html"
     REPLAY_PAGE = "replay.html"
 
     @property
@@ -85,6 +87,16 @@ class RunFiles:
     def report(self) -> Path:
         """The report page."""
         return self.path / self.REPORT
+
+    @property
+    def report_html(self) -> Path:
+        """The report page as one self-contained HTML file."""
+        return self.path / self.REPORT_HTML
+
+    @property
+    def report_games(self) -> Path:
+        """The page replaying the games report.html links to."""
+        return self.path / self.REPORT_GAMES
 
     @property
     def replay_page(self) -> Path:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Iterator
 from contextlib import suppress
@@ -26,17 +27,18 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
-from arena.hosting.child import die_with_parent
 from arena.runs.batches import (
     AgentCache,
     BatchResult,
     close_worker_agents,
     play_batch,
+    play_fusable,
     play_task,
 )
 from arena.runs.directory import AgentOutput
 from arena.runs.plan import GameSettings, GameTask, MatchPlan, MatchSetupError
-from arena.system.interrupts import ignore_interrupts, inherited_sigint_ignored
+from arena.system.interrupts import ignore_interrupts, interrupts_held
+from arena.system.processes import die_with_parent
 
 Backend = Literal["local", "dask"]
 BACKENDS: tuple[Backend, ...] = ("local", "dask")
@@ -151,13 +153,13 @@ class LocalPool:
         self.agents = agents
         forked = "fork" in multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if forked else "spawn")
-        with inherited_sigint_ignored():  # no worker ever sees the user's Ctrl-C
+        with interrupts_held():  # no worker ever sees the user's Ctrl-C
             self._workers = [_Worker(context, agents, forked) for _ in range(jobs - 1)]
 
     def results(self, batches: Iterator[list[GameTask]],
                 settings: GameSettings) -> Iterator[BatchResult]:
         """Play every batch: the workers take whole batches, this process plays one game at a
-        time between looks at them."""
+        time between looks at them (the games of a pairing that can be fused all at once)."""
         idle = list(self._workers)
         busy: dict[Connection, _Worker] = {}
         own: list[GameTask] = []
@@ -184,7 +186,11 @@ class LocalPool:
                 if tasks is None:
                     exhausted = True
                 else:
-                    own, rows, outputs, began = list(reversed(tasks)), [], [], time.perf_counter()
+                    began, outputs = time.perf_counter(), []
+                    rows, left = play_fusable(settings, tasks, self.agents)
+                    own = list(reversed(left))
+                    if not own:
+                        yield BatchResult(rows, outputs, time.perf_counter() - began)
             if own:
                 rows.append(play_task(own.pop(), settings, self.agents, outputs))
                 if not own:
@@ -196,7 +202,7 @@ class LocalPool:
         """End the workers (politely unless ``abort``) and close this process's agents."""
         for worker in self._workers:
             if abort:
-                worker.process.terminate()
+                worker.process.kill()  # they ignore SIGTERM (interrupts_held)
             else:
                 with suppress(OSError):
                     worker.connection.send(None)
@@ -231,18 +237,31 @@ class DaskPool:
         import distributed  # an optional extra, checked before the run
 
         self._cluster = None
+        self._workers: list[int] = []
         if scheduler:
             try:
-                self._client = distributed.Client(scheduler)
+                with interrupts_held():
+                    self._client = distributed.Client(scheduler)
             except (OSError, ValueError) as error:
                 raise MatchSetupError(
                     f"cannot reach the dask scheduler {scheduler}: {error}") from None
         else:
-            with inherited_sigint_ignored():  # Ctrl-C is this process's to handle, not theirs
-                self._cluster = distributed.LocalCluster(
-                    n_workers=jobs, threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.ERROR)
+            try:
+                self._start_cluster(distributed, jobs)
+            except BaseException:  # a Ctrl-C held while it started comes now: stop it
+                if self._cluster is not None:
+                    self._cluster.close()
+                raise
+
+    def _start_cluster(self, distributed: Any, jobs: int) -> None:
+        """Start a local cluster of ``jobs`` workers that die with this process."""
+        with interrupts_held():  # Ctrl-C is this thread's to handle, not the cluster's
+            self._cluster = distributed.LocalCluster(
+                n_workers=jobs, threads_per_worker=1, processes=True,
+                dashboard_address=":0", scheduler_kwargs={"dashboard": False},
+                silence_logs=logging.ERROR)  # any free port: 8787 may be taken
             self._client = distributed.Client(self._cluster)
+        self._workers = list(self._client.run(_adopt_worker, os.getpid()).values())
 
     def results(self, batches: Iterator[list[GameTask]],
                 settings: GameSettings) -> Iterator[BatchResult]:
@@ -250,25 +269,54 @@ class DaskPool:
         from distributed import KilledWorker, as_completed
 
         capacity = 2 * max(1, sum(self._client.nthreads().values()))
-        running = as_completed()
+        # Results come with their futures: waiting on a future's result() would hold this
+        # thread in a 10 s wait that a Ctrl-C delivered to another thread cannot cut short.
+        running = as_completed(with_results=True)
         try:
             for tasks in batches:
                 running.add(self._client.submit(play_batch, settings, tasks, pure=False))
                 while running.count() >= capacity:
-                    yield next(running).result()
-            for future in running:
-                yield future.result()
+                    yield next(running)[1]
+            for _, result in running:
+                yield result
         except KilledWorker as error:
             raise WorkerDiedError(f"dask workers died while playing ({error})") from None
 
     def close(self, abort: bool = False) -> None:
-        """Close the agents on every worker, then leave (or stop) the cluster."""
+        """Close the agents on every worker, then leave (or stop) the cluster; with ``abort``,
+        the workers of a cluster started here are killed first (a graceful close takes
+        about a second: a Ctrl-C should not wait for it)."""
         if not abort:
             with suppress(OSError, RuntimeError):
                 self._client.run(close_worker_agents)
+            self._leave()
+            return
+        loggers = [logging.getLogger(name) for name in ("distributed", "tornado")]
+        levels = [logger.level for logger in loggers]
+        for logger in loggers:  # results on their way from a killed worker fail: no news
+            logger.setLevel(logging.CRITICAL)
+        try:
+            if self._cluster is not None:
+                for nanny in self._cluster.workers.values():
+                    nanny.close_gracefully()  # no new worker in place of a killed one
+            for worker in self._workers:
+                with suppress(ProcessLookupError):
+                    os.kill(worker, signal.SIGKILL)
+            self._leave()
+        finally:
+            for logger, level in zip(loggers, levels, strict=True):
+                logger.setLevel(level)
+
+    def _leave(self) -> None:
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _adopt_worker(parent: int) -> int:
+    """In a dask worker this process started: die with it, however it dies; the worker's pid."""
+    die_with_parent(parent)
+    return os.getpid()
 
 
 def open_pool(backend: Backend, jobs: int, scheduler: str | None, agents: AgentCache) -> Pool:

@@ -14,7 +14,7 @@ made the run again repairs the file.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -53,10 +53,10 @@ class RunReading:
         """The run's files."""
         return RunFiles(self.directory)
 
-    def rows(self) -> Iterator[GameRow]:
-        """The checked rows, in file order."""
+    def rows(self, games: Container[int] | None = None) -> Iterator[GameRow]:
+        """The checked rows (those of the game indices ``games``), in file order."""
         self._same_file()
-        return read_rows(self.files.games, self.length)
+        return read_rows(self.files.games, self.length, games)
 
     def games(self) -> pd.DataFrame:
         """The checked rows as a DataFrame sorted by game, with proper dtypes (see

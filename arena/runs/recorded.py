@@ -69,12 +69,13 @@ def load_recorded_games(directory: Path, games: Sequence[int] | None = None
     """The games of a run directory (all of them, or the indices ``games``) in that order,
     read as ``arena.runs.reading.open_run`` checks them."""
     reading = open_run(directory)
-    rows = {row.game: row for row in reading.rows()}
+    rows = {row.game: row for row in reading.rows(None if games is None else set(games))}
     rules = reading.meta.rules
     wanted = sorted(rows) if games is None else list(games)
     missing = [game for game in wanted if game not in rows]
     if missing:
+        held = [row.game for row in reading.rows()]  # the whole run, to say what it holds
         raise UnknownGameError(
-            f"game {missing[0]} is not in {directory}: it holds {len(rows)} game(s), "
-            f"numbered {min(rows)} to {max(rows)}")
+            f"game {missing[0]} is not in {directory}: it holds {len(held)} game(s), "
+            f"numbered {min(held)} to {max(held)}")
     return [RecordedGame(rows[game], rules) for game in wanted]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Container, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -101,14 +101,18 @@ def read_header(path: Path, reader: Iterator[list[str]]) -> bool:
     return header is not None
 
 
-def read_rows(path: Path, length: int | None = None) -> Iterator[GameRow]:
-    """Every row of a games.csv (of its first ``length`` bytes), in file order;
-    GamesTableError names a row that does not parse."""
+def read_rows(path: Path, length: int | None = None,
+              games: Container[int] | None = None) -> Iterator[GameRow]:
+    """Every row of a games.csv (of its first ``length`` bytes), or those of the game
+    indices ``games``, in file order; GamesTableError names a row that does not parse."""
     with io.TextIOWrapper(open_prefix(path, length), encoding="utf-8", newline="") as file:
         reader = csv.reader(file)
         if not read_header(path, reader):
             return
         for fields in reader:
+            if games is not None and fields[:1] and fields[0].isdigit() \
+                    and int(fields[0]) not in games:  # the game index comes first (COLUMNS)
+                continue
             try:
                 yield GameRow.from_csv(fields)
             except ValueError as error:

@@ -4,10 +4,13 @@ can be written before any work is done for it."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -43,23 +46,69 @@ def check_writable(directory: Path, what: str) -> None:
         raise UnwritableError(f"cannot write {what} in {directory}: {reason}", reason) from None
 
 
+NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG})
+"""The errors of a write that found no room: a full disk, a quota, a read-only filesystem, a
+file size limit."""
+
+
+class NoRoomError(ArenaError):
+    """A file could not be written for want of room (see NO_ROOM); the message names the file,
+    the system's reason and the space left."""
+
+
+def free_space(directory: Path) -> str:
+    """The space left to this user in ``directory``'s filesystem, e.g. ``12.5 kB``."""
+    try:
+        stats = os.statvfs(directory)
+    except OSError:
+        return "unknown"
+    size = float(stats.f_bavail * stats.f_frsize)
+    for unit in ("bytes", "kB", "MB", "GB"):
+        if size < 1000 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1000
+    raise AssertionError("unreachable")
+
+
+@contextmanager
+def room_checked(path: Path) -> Iterator[None]:
+    """Writes to ``path`` inside the block: one that finds no room (NO_ROOM) is a NoRoomError,
+    ``cannot write PATH: No space left on device (0 bytes free)``; other errors pass."""
+    try:
+        yield
+    except OSError as error:
+        if error.errno not in NO_ROOM:
+            raise
+        raise NoRoomError(f"cannot write {path}: {error.strerror} "
+                          f"({free_space(path.parent)} free)") from None
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to ``fd`` (nothing is kept in a buffer to be written later:
+    a write that fails leaves at most a torn last line, which a resume cuts)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` at once: a reader sees the old file or the new one, never
-    half, and two writers never share a temporary file."""
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", dir=path.parent,
-                                     prefix=f".{path.name}.", suffix=".tmp",
-                                     delete=False) as file:
-        temporary = Path(file.name)
-        try:
-            file.write(text)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
+    half, and two writers never share a temporary file. No room to write it is a NoRoomError,
+    the old file left as it was."""
+    temporary: Path | None = None
     try:
-        os.chmod(temporary, FILE_MODE)
-        os.replace(temporary, path)
+        with room_checked(path):
+            fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            temporary = Path(name)
+            try:
+                write_all(fd, text.encode("utf-8"))
+            finally:
+                os.close(fd)
+            os.chmod(temporary, FILE_MODE)
+            os.replace(temporary, path)
     except BaseException:
-        temporary.unlink(missing_ok=True)
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
         raise
 
 

@@ -2,8 +2,9 @@
 
 While ``watch_interrupts()`` is active (in the main thread), SIGINT sets a flag before it
 raises KeyboardInterrupt as usual; a KeyboardInterrupt with the flag unset came from an
-agent, which forfeits its game for it. Worker processes ignore SIGINT altogether
-(``ignore_interrupts``): their parent decides what a Ctrl-C means.
+agent, which forfeits its game for it. With ``terminate=True`` SIGTERM is taken the same way
+(a run on a dask cluster ends as cleanly for it as for a Ctrl-C). Worker processes ignore
+SIGINT altogether (``ignore_interrupts``): their parent decides what a Ctrl-C means.
 """
 
 from __future__ import annotations
@@ -23,18 +24,26 @@ def _on_sigint(signum: int, frame: FrameType | None) -> None:
 
 
 @contextmanager
-def watch_interrupts() -> Iterator[None]:
-    """Record SIGINTs while the block runs (only in the main thread; elsewhere, no effect)."""
-    if threading.current_thread() is not threading.main_thread() or _state["watching"]:
+def watch_interrupts(terminate: bool = False) -> Iterator[None]:
+    """Record SIGINTs (and SIGTERMs with ``terminate``) while the block runs, each raising
+    KeyboardInterrupt (only in the main thread; elsewhere, no effect). Nested in a watch, it
+    only adds SIGTERM if asked."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, _on_sigint)
-    _state.update(watching=True, requested=False)
+    handled = ([] if _state["watching"] else [signal.SIGINT]) + \
+        ([signal.SIGTERM] if terminate else [])
+    previous = {number: signal.signal(number, _on_sigint) for number in handled}
+    outermost = not _state["watching"]
+    if outermost:
+        _state.update(watching=True, requested=False)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-        _state["watching"] = False
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if outermost:
+            _state["watching"] = False
 
 
 def ignore_interrupts() -> None:
@@ -53,15 +62,25 @@ def from_user(error: BaseException) -> bool:
     return _state["requested"] or not _state["watching"]
 
 
+HELD = (signal.SIGINT, signal.SIGTERM)
+
+
 @contextmanager
-def inherited_sigint_ignored() -> Iterator[None]:
-    """Processes started inside the block ignore SIGINT (an ignored signal stays ignored
-    across fork and exec); this one handles it as before once the block ends."""
+def interrupts_held() -> Iterator[None]:
+    """Processes started inside the block ignore SIGINT and SIGTERM (an ignored signal stays
+    ignored across fork and exec: their parent decides), and threads started inside it never
+    receive them (blocked, which a new thread inherits), so that every later one reaches the
+    calling thread at once, never a helper thread that leaves it waiting. One sent meanwhile
+    is kept pending, not lost: this thread receives it, with its former handler, when the
+    block ends. In the main thread only; elsewhere, no effect."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
+    previous = {number: signal.signal(number, signal.SIG_IGN) for number in HELD}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)

@@ -80,15 +80,15 @@ def test_a_report_refused_leaves_no_lock(tmp_path: Path, foreign: Path, kind: st
     assert f"{directory} is not a run directory: it has no" in line
 
 
-def test_a_report_adds_its_page_and_charts_and_no_lock(tmp_path: Path) -> None:
+def test_a_report_adds_its_pages_and_charts_and_no_lock(tmp_path: Path) -> None:
     out = tmp_path / "run"
     assert invoke(*MATCH, "--out", str(out)).exit_code == 0
     before = snapshot(out)
     assert invoke("report", str(out)).exit_code == 0
     after = snapshot(out)
     assert {name: after[name] for name in before} == before
-    assert sorted(set(after) - set(before)) == ["cost.png", "length.png", "report.md",
-                                                "wtl.png"]
+    assert sorted(set(after) - set(before)) == ["cost.png", "length.png", "report-games.html",
+                                                "report.html", "report.md", "wtl.png"]
 
 
 def test_a_lock_file_that_was_there_stays_as_it_was(tmp_path: Path) -> None:

@@ -83,6 +83,8 @@ BAD = [
      "must be a directory name"),
     ('[[match]]\nname = "report.md"\na = "random"\nb = "random"\ngames = 2\n',
      'match #1 "report.md": ', "name 'report.md' is reserved for the experiment's page"),
+    ('[[match]]\nname = "report.html"\na = "random"\nb = "random"\ngames = 2\n',
+     'match #1 "report.html": ', "name 'report.html' is reserved for the experiment's page"),
     ('[[match]]\nname = "m"\na = "random"\nb = "random"\ngames = 2\n'
      '[[tournament]]\nname = "m"\nagents = ["random", "immediate-win"]\ngames = 2\n',
      'tournament #1 "m": ', "name 'm' is already used by match #1 \"m\""),
@@ -197,6 +199,9 @@ def test_an_experiment_runs_resumes_and_writes_its_page(arena: click.Group,
     assert "| rank | agent | Elo | 95% interval | games | score |" in page
     assert f"| [{wins}, {ties}, {losses}] | [0, 0, 6] |" in page
     assert (root / "comparison.png").is_file()
+    html = (root / "report.html").read_text()
+    assert '<a href="three/report.html">three/report.md</a>' in html
+    assert html.count("<svg") == 1 and "http" not in html.split("<svg")[0]
 
     played = {entry: (root / entry / "games.csv").read_text() for entry in ("iw-vs-random",
                                                                             "three")}

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
 import gc
+import itertools
 import multiprocessing
 import os
 import sys
@@ -25,6 +27,21 @@ class Hangs(BaseAgent):
     def choose(self, position, rng):
         while True:
             pass
+
+
+class HoldsGil(BaseAgent):
+    """Loops for ever in native code that never lets go of the GIL (no thread of its
+    process runs, no signal handler either) on its first move."""
+
+    def choose(self, position, rng):
+        return sum(itertools.repeat(1, 1 << 62))
+
+
+class Segfaults(BaseAgent):
+    """Crashes its process in native code (a read at address 0) on its first move."""
+
+    def choose(self, position, rng):
+        return ctypes.string_at(0)
 
 
 class Sleeps(BaseAgent):

@@ -17,10 +17,16 @@ import numpy as np
 if __name__ == "__main__":  # run as a script: the checkout's tests package is importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from agents.immediate_win import ImmediateWinAgent
 from agents.mcts import MCTSAgent
 from agents.negamax import NegamaxAgent
+from agents.random_agent import RandomAgent
+from arena.protocol.kernel_players import kernel_player
 from arena.rules.board import Position, Rules
 from arena.rules.notation import from_moves
+from arena.rules.results import Side
+from arena.runs.fused import play_fused
+from arena.runs.plan import GameSettings, GameTask
 from arena.search.heuristics import parse_heuristic, terms_array
 from arena.search.kernels import bitboard, evaluation
 from arena.search.kernels import mcts as mcts_kernels
@@ -78,7 +84,24 @@ def results() -> dict[str, Any]:
     columns = np.array([c for game in games for c in game], dtype=np.int8)
     offsets = np.cumsum([0] + [len(game) for game in games]).astype(np.int64)
     out["game_endings"] = game_endings(columns, offsets, 6, 7, 4).tolist()
+    out["fused_games"] = fused_games()
     return json.loads(json.dumps(out))  # dict keys as strings, as the subprocess prints them
+
+
+def fused_games() -> list[list[Any]]:
+    """Games of the fused loop (random against immediate-win, negamax against MCTS)."""
+    settings = GameSettings(rules=Rules(5, 6, 4), seed=11)
+    tasks = [GameTask(game, "a", "b", Side.B if game % 2 else Side.A, None, "")
+             for game in range(4)]
+    starts = [Position.empty(settings.rules)] * len(tasks)
+    played = []
+    for agents in ((RandomAgent(), ImmediateWinAgent(block=True)),
+                   (NegamaxAgent(depth=2), MCTSAgent(iterations=30))):
+        player_a, player_b = (kernel_player(agent, settings.rules) for agent in agents)
+        assert player_a is not None and player_b is not None
+        played += [[row.moves, row.result.value, row.nodes_a, row.nodes_b, row.turns_a]
+                   for row in play_fused(settings, tasks, starts, (player_a, player_b))]
+    return played
 
 
 if __name__ == "__main__":

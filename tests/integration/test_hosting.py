@@ -18,6 +18,7 @@ from arena.runs.request import RunRequest
 from arena.runs.runner import run_games
 from tests.helpers.cli import arena_command, checkout_env, invoke
 from tests.helpers.paths import DATA
+from tests.helpers.processes import is_running, running_in_group
 
 AGENTS = DATA / "hosting_agents.py"
 
@@ -245,27 +246,6 @@ def test_ctrl_c_is_one_line_and_leaves_nothing_running(tmp_path: Path) -> None:
     assert running_in_group(process.pid) == []  # no worker, no agent process left
 
 
-def is_running(pid: int) -> bool:
-    """True if process ``pid`` exists and is not a zombie (from /proc)."""
-    try:
-        return "State:\tZ" not in Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
-
-
-def running_in_group(group: int) -> list[int]:
-    """The processes of a process group that still run (not zombies), from /proc."""
-    running = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rpartition(")")[2].split()
-        except OSError:
-            continue  # it ended while we looked
-        if int(fields[2]) == group and fields[0] != "Z":
-            running.append(int(stat.parent.name))
-    return running
-
-
 @pytest.mark.parametrize(("source", "problem"), [
     ("def f(:\n", "importing {path} failed: SyntaxError: invalid syntax"),
     ("raise RuntimeError('no GPU')\n", "importing {path} failed: RuntimeError: no GPU"),
@@ -303,3 +283,17 @@ def test_bench_checks_its_output_before_it_measures(monkeypatch: pytest.MonkeyPa
     assert result.exit_code == 2
     assert result.stderr == ("arena: error: cannot write the table arena.csv in /proc: "
                              "No such file or directory\n")
+
+
+@pytest.mark.slow
+def test_an_inline_agent_that_crashes_the_process_is_named_with_its_traceback(
+        tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    finished = subprocess.run(
+        arena_command("match", agent("Segfaults"), "random", "-n", "4", "--hosting", "inline",
+                      "--quiet", "--no-report", "--out", str(out)),
+        env=checkout_env(), cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert finished.returncode == -signal.SIGSEGV
+    assert "Segmentation fault" in finished.stderr.splitlines()[0]
+    assert f'File "{AGENTS}", line' in finished.stderr  # the agent's own line
+    assert (out / "games.csv").read_text().startswith("game,")  # the run can be resumed

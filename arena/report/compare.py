@@ -1,0 +1,230 @@
+"""Several runs side by side (``arena report --compare``, ``arena.compare``): one table of
+every run's pairings (A's score with its 95% interval, Elo, games, the run's name and date)
+and one chart of the scores, for runs played on the same board. Each run is read as every
+reader reads it (``arena.runs.reading.open_run``, checked); nothing in a run is written."""
+
+from __future__ import annotations
+
+import math
+import typing
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
+
+from arena.protocol.labels import short_names
+from arena.report.html_page import write_html_page
+from arena.report.inline_svg import figure_svg
+from arena.report.markdown import markdown_table
+from arena.report.markdown_html import markdown_html
+from arena.report.palette import FIRST, INK
+from arena.report.run_page import LABEL_WIDTH, chart_lines, read_summary
+from arena.report.style import SMALL, figure, save, styled
+from arena.rules.board import Rules
+from arena.rules.errors import ArenaError
+from arena.runs.files import RunFiles
+from arena.runs.meta import RunMeta
+from arena.runs.reading import open_run
+from arena.runs.request import ChartOptions
+from arena.system.files import write_atomically
+
+CHART = "compare"
+"""The comparison's chart (its name without the format's suffix), beside its report.md."""
+ALT = "A's score in each run"
+COLUMNS = ("run", "date", "agent_a", "agent_b", "games", "wins", "draws", "losses", "score",
+           "score_low", "score_high", "elo", "elo_low", "elo_high", "interval")
+"""The comparison's table: one row per pairing of each run (the numbers are summary.csv's)."""
+
+
+class IncomparableRunsError(ArenaError):
+    """Runs that cannot share one table: fewer than two, one given twice, other boards."""
+
+
+@dataclass(frozen=True)
+class ComparedRun:
+    """One run of a comparison: where it is, its meta.json and its summary."""
+
+    directory: Path
+    meta: RunMeta
+    summary: pd.DataFrame
+
+    @property
+    def name(self) -> str:
+        """The run directory's name."""
+        return self.directory.resolve().name
+
+    @property
+    def date(self) -> str:
+        """The day the run started (YYYY-MM-DD), '' when unknown."""
+        return (self.meta.started or "")[:10]
+
+
+def _board(rules: Rules) -> str:
+    return f"{rules.rows} x {rules.cols} connect {rules.connect}"
+
+
+def _comparable(runs: Sequence[ComparedRun]) -> None:
+    first = runs[0]
+    for run in runs[1:]:
+        if run.meta.rules != first.meta.rules:
+            raise IncomparableRunsError(
+                f"{run.directory} is not comparable with {first.directory}: played on "
+                f"{_board(run.meta.rules)}, not {_board(first.meta.rules)}")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Runs played on one board, side by side."""
+
+    runs: tuple[ComparedRun, ...]
+
+    @cached_property
+    def table(self) -> pd.DataFrame:
+        """One row per pairing of each run, in the order given (columns ``COLUMNS``)."""
+        frames = [run.summary.assign(run=run.name, date=run.date) for run in self.runs]
+        table = pd.concat(frames, ignore_index=True)
+        if "interval" not in table:  # summaries written before the column
+            table["interval"] = ""
+        return table.reindex(columns=list(COLUMNS))
+
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        """The short name of every agent of the runs."""
+        given = {spec: name for run in self.runs for spec, name in (run.meta.labels or {}).items()}
+        specs = dict.fromkeys([*self.table["agent_a"], *self.table["agent_b"]])
+        return short_names(specs, LABEL_WIDTH, given)
+
+    @property
+    def board(self) -> Rules:
+        """The board every run was played on."""
+        return self.runs[0].meta.rules
+
+    def rows(self) -> list[tuple[str, ...]]:
+        """The table's rows as text: run, date, A, B, games, W, D, L, score [95%], Elo [95%]."""
+        records = typing.cast(list[dict[str, Any]], self.table.to_dict("records"))
+        return [(r["run"], r["date"], self.labels[r["agent_a"]], self.labels[r["agent_b"]],
+                 *(str(r[c]) for c in ("games", "wins", "draws", "losses")),
+                 f"{r['score']:.1%} [{r['score_low']:.1%}, {r['score_high']:.1%}]",
+                 f"{_elo(r['elo'])} [{_elo(r['elo_low'])}, {_elo(r['elo_high'])}]")
+                for r in records]
+
+    HEADER = ("run", "date", "A", "B", "games", "W", "D", "L", "A's score [95%]", "Elo [95%]")
+
+    def text(self) -> str:
+        """The table for a terminal, in aligned columns."""
+        lines = [self.HEADER, *self.rows()]
+        widths = [max(len(line[i]) for line in lines) for i in range(len(self.HEADER))]
+        return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(
+            line, widths, strict=True)).rstrip() for line in lines)
+
+    def chart(self) -> Figure:
+        """A's score with its 95% interval, one row per pairing of each run."""
+        return compare_chart(self.table, self.labels)
+
+    def markdown(self, charts: Sequence[str] = (f"{CHART}.png",)) -> str:
+        """The comparison's page: the runs, the table, the chart (its files ``charts``)."""
+        lines = [f"# Comparison of {len(self.runs)} runs", "",
+                 f"All played on {_board(self.board)}. Scores are agent A's, with each run's "
+                 "95% interval (the method each run's summary names).", ""]
+        lines += [f"- **{run.name}**: `{run.directory}`, started {run.meta.started or '?'}"
+                  for run in self.runs]
+        lines += ["", markdown_table(self.HEADER, self.rows()), "", *chart_lines(ALT, charts)]
+        return "\n".join(lines) + "\n"
+
+    def write(self, out: Path, charts: ChartOptions | None = None) -> Path:
+        """Write report.md, its chart (in ``charts``' formats, default PNG) and report.html
+        into ``out``; return report.md's path."""
+        options = charts or ChartOptions()
+        out = Path(out)
+        if (out / RunFiles.META).exists() or (out / RunFiles.GAMES).exists():
+            raise IncomparableRunsError(f"--out {out} is a run directory: its report would be "
+                                        "overwritten; give the comparison a directory of its own")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            chart = self.chart()
+            written = save(chart, out / CHART, options.formats, options.dpi)
+            page = self.markdown([path.name for path in written])
+            write_atomically(out / RunFiles.REPORT, page)
+            svg = figure_svg(chart, "compare", laid_out=True)
+            write_html_page(out / RunFiles.REPORT_HTML, f"Comparison of {len(self.runs)} runs",
+                            markdown_html(page, {path.name: svg for path in written}))
+        except OSError as error:
+            raise IncomparableRunsError(f"cannot write the comparison in {out}: "
+                                        f"{error.strerror or error}") from None
+        return out / RunFiles.REPORT
+
+    def __repr__(self) -> str:
+        return (f"<Comparison of {len(self.runs)} runs on {_board(self.board)}: "
+                f"{', '.join(run.name for run in self.runs)}>")
+
+    def _repr_html_(self) -> str:
+        """The page's body, for Jupyter."""
+        return markdown_html(self.markdown(), {f"{CHART}.png": figure_svg(self.chart(), "compare")})
+
+
+def _elo(value: float) -> str:
+    return f"{value:+.0f}" if math.isfinite(value) else "+inf" if value > 0 else "-inf" \
+        if value < 0 else "-"
+
+
+@styled
+def compare_chart(table: pd.DataFrame, labels: dict[str, str]) -> Figure:
+    """Points at A's score with their 95% interval, one row per (run, pairing), the runs in
+    the order given from the top (columns run, date, agent_a, agent_b, score, score_low,
+    score_high)."""
+    n = len(table)
+    chart = figure(1.1 + 0.42 * n)
+    ax = chart.add_subplot()
+    y = np.arange(n)[::-1]
+    score = table["score"].to_numpy(dtype=float)
+    error = np.vstack([score - table["score_low"].to_numpy(dtype=float),
+                       table["score_high"].to_numpy(dtype=float) - score])
+    ax.errorbar(score, y, xerr=np.clip(error, 0, None), fmt="o", color=FIRST, ecolor=INK,
+                capsize=3, clip_on=False)
+    for yi, value in zip(y, score, strict=True):
+        ax.annotate(f"{value:.1%}", (value, yi), xytext=(0, 6), textcoords="offset points",
+                    ha="center", fontsize=SMALL)
+    ax.axvline(0.5, color=INK, linewidth=0.8, linestyle=":")
+    ax.set_yticks(y, [f"{labels[a]} vs {labels[b]}\n{run} {date}".rstrip() for a, b, run, date
+                      in zip(table["agent_a"], table["agent_b"], table["run"], table["date"],
+                             strict=True)])
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.grid(axis="y", visible=False)
+    ax.tick_params(axis="y", length=0)
+    ax.set_xlabel("agent A's score (95% interval)")
+    ax.set_title("Agent A's score in each run")
+    return chart
+
+
+def compare(*directories: str | Path, out: str | Path | None = None,
+            charts: ChartOptions | None = None) -> Comparison:
+    """The runs in ``directories`` side by side (with ``out``, its pages written there too,
+    the chart in ``charts``' formats);
+    IncomparableRunsError (one line) for fewer than two, one given twice or runs on
+    different boards, a reading error for a run that is not one."""
+    paths = [Path(directory) for directory in directories]
+    if len(paths) < 2:
+        raise IncomparableRunsError(f"a comparison needs at least two run directories, got "
+                                    f"{len(paths)}")
+    seen: dict[Path, Path] = {}
+    for path in paths:
+        if path.resolve() in seen:
+            raise IncomparableRunsError(f"{path} is given twice (as {seen[path.resolve()]})")
+        seen[path.resolve()] = path
+    runs = []
+    for path in paths:
+        reading = open_run(path)
+        runs.append(ComparedRun(reading.directory, reading.meta, read_summary(reading)))
+    _comparable(runs)
+    comparison = Comparison(tuple(runs))
+    if out is not None:
+        comparison.write(Path(out), charts)
+    return comparison

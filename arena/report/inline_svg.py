@@ -1,0 +1,36 @@
+"""A matplotlib figure as SVG text to put inside an HTML page: no XML prolog or metadata,
+no fixed size (it scales to its container), text kept as text, and ids prefixed so that
+several charts can share one page."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import matplotlib
+from matplotlib.figure import Figure
+
+_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def figure_svg(figure: Figure, prefix: str, laid_out: bool = False) -> str:
+    """``figure`` as an ``<svg>`` element whose ids all start with ``prefix``. A figure
+    ``laid_out`` (saved already, at the same size) keeps its layout: not computed again."""
+    buffer = io.StringIO()
+    engine = figure.get_layout_engine()
+    if laid_out and engine is not None:
+        figure.set_layout_engine("none")  # the axes stay where the last drawing put them
+    try:
+        with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": prefix}):
+            figure.savefig(buffer, format="svg", metadata={"Date": None})
+    finally:
+        if laid_out and engine is not None:
+            figure.set_layout_engine(engine)
+    text = buffer.getvalue()
+    text = text[text.index("<svg"):]  # the XML declaration and DOCTYPE have no place in HTML
+    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.DOTALL)
+    ids = set(_ID.findall(text))
+    text = re.sub(r'(\bid="|url\(#|href="#)([^")]+)',
+                  lambda m: m[1] + (f"{prefix}-{m[2]}" if m[2] in ids else m[2]), text)
+    return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"',
+                  r'<svg\1 class="chart" role="img"', text, count=1)

@@ -1,0 +1,94 @@
+"""A run's report.html: report.md's sections with the charts inline as SVG, and a table of
+notable games (each pairing's shortest win either way, a draw, its longest game, the first
+game of every forfeit), each linked to its place in report-games.html, the replay page of
+those games."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from arena.report.html_page import write_html_page
+from arena.report.inline_svg import figure_svg
+from arena.report.markdown_html import markdown_html, table_html
+from arena.report.replay_page import write_replay_page
+from arena.rules.results import Result, Termination
+from arena.runs.files import RunFiles
+
+MAX_PAIRINGS = 40
+"""Pairings whose notable games are listed (in the order of games.csv); more would bury them."""
+NATURAL = frozenset({Termination.FOUR_IN_A_ROW.value, Termination.BOARD_FULL.value})
+"""How a game ends on the board; any other termination is a forfeit."""
+
+
+def _pairing_games(games: pd.DataFrame) -> Iterator[tuple[int, str]]:
+    """The notable games of one pairing's rows: (game index, why it is listed)."""
+    index = games["game"].to_numpy(dtype=int)
+    plies = games["plies"].to_numpy(dtype=int)
+    result = games["result"].to_numpy(dtype=str)
+    for outcome, why in ((Result.WIN, "A's shortest win"), (Result.LOSS, "A's shortest loss")):
+        mine = np.flatnonzero(result == outcome.value)
+        if len(mine):
+            yield int(index[mine[np.argmin(plies[mine])]]), why
+    draws = np.flatnonzero(result == Result.DRAW.value)
+    if len(draws):
+        yield int(index[draws[0]]), "a draw"
+    yield int(index[np.argmax(plies)]), "the longest game"
+    termination = games["termination"].to_numpy(dtype=str)
+    for kind in sorted(set(termination) - NATURAL):
+        yield int(index[np.flatnonzero(termination == kind)[0]]), f"first {kind.replace('_', ' ')}"
+
+
+def notable_games(games: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``games`` (columns game, agent_a, agent_b, first, result, plies,
+    termination) worth a look, each with why (column ``why``: reasons joined by '; '), in
+    the order of the games; the first ``MAX_PAIRINGS`` pairings only."""
+    reasons: dict[int, list[str]] = {}
+    pairings = games.groupby(["agent_a", "agent_b"], sort=False)
+    for _, rows in list(pairings)[:MAX_PAIRINGS]:
+        for game, why in _pairing_games(rows):
+            reasons.setdefault(game, []).append(why)
+    chosen = games[games["game"].isin(list(reasons))].sort_values("game")
+    return chosen.assign(why=[", ".join(reasons[int(g)]) for g in chosen["game"]])
+
+
+def _games_section(notable: pd.DataFrame, labels: Mapping[str, str], pairings: int) -> str:
+    page = RunFiles.REPORT_GAMES
+    rows = []
+    for game, a, b, first, result, plies, termination, why in zip(*(notable[c] for c in (
+            "game", "agent_a", "agent_b", "first", "result", "plies", "termination", "why")),
+            strict=True):
+        cells = (labels[a], labels[b], labels[a if first == "a" else b], result, plies,
+                 str(termination).replace("_", " "), why)
+        rows.append([f'<a href="{page}#game={game}">{game}</a>',
+                     *(html.escape(str(cell)) for cell in cells)])
+    header = ("game", "A", "B", "moved first", "A's result", "plies", "ended by", "why listed")
+    cut = (f" The first {MAX_PAIRINGS} of {pairings} pairings only."
+           if pairings > MAX_PAIRINGS else "")
+    return (f'<h2 id="games">Notable games</h2>\n<p>Each pairing\'s shortest win for either side, '
+            f"a draw, its longest game and the first game of every kind of forfeit; a game's "
+            f'number opens it in the replay page (<a href="{page}">{page}</a>).{cut}</p>\n'
+            + table_html(header, rows))
+
+
+def write_run_html(directory: Path, games: pd.DataFrame, labels: Mapping[str, str],
+                   markdown: str, figures: Mapping[str, Figure]) -> Path:
+    """Write report.html (from report.md's ``markdown``, the ``figures`` by chart kind
+    inline: saved already, so laid out) and the replay page of its notable games into
+    ``directory``; return its path."""
+    files = RunFiles(directory)
+    svgs = {kind: figure_svg(figure, kind, laid_out=True) for kind, figure in figures.items()}
+    charts = {files.chart(kind, shown).name: svg for kind, svg in svgs.items()
+              for shown in ("png", "svg")}  # the page shows the PNG, else the SVG
+    body = markdown_html(markdown, charts)
+    if len(games):
+        notable = notable_games(games)
+        write_replay_page(directory, [int(game) for game in notable["game"]], files.report_games)
+        pairings = games.groupby(["agent_a", "agent_b"], sort=False).ngroups
+        body += "\n" + _games_section(notable, labels, pairings)
+    return write_html_page(files.report_html, f"Report: {Path(directory).resolve().name}", body)

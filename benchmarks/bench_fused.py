@@ -1,0 +1,118 @@
+"""The fused game loop against the hosted path: games a second and peak memory (not a test).
+
+    python benchmarks/bench_fused.py                 # both measures below, one round each
+    python benchmarks/bench_fused.py --rounds 3      # alternate hosted and fused runs 3 times
+
+Each measure runs whole runs (``arena.runs.runner.run_games``, one job, into a fresh
+temporary directory: games played, games.csv written, sorted and summarised) in a fresh
+Python process each, alternating the hosted path (the fused loop switched off in that process)
+and the fused loop, and prints for each the median games a second of the run (from the call
+to its return), of the whole process (imports and numba's start-up included) and, fused, of
+the compiled calls alone (``play_games``: the games without the rows, games.csv and the
+summary around them), and the largest peak resident memory of a process:
+
+- random against random: ``--random-games`` (1,000,000) games fused, a tenth of them hosted;
+- negamax depth 4 against negamax depth 4 (the README's first command without the report):
+  ``--negamax-games`` (1,000) games either way.
+
+Run it from the repository root with the package installed (or PYTHONPATH=.).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CHILD = """
+import sys, time
+from pathlib import Path
+began = time.perf_counter()
+from arena.runs import batches
+from arena.runs.plan import GameSettings, match_plan
+from arena.runs.request import RunRequest
+from arena.runs.runner import run_games
+agent_a, agent_b, games, out, path = sys.argv[1:6]
+in_loop = [0.0]
+if path == "hosted":
+    batches.fused_players = lambda *arguments: None
+else:
+    import arena.search.kernels.games as kernel
+    play = kernel.play_games
+    def timed(*arguments):
+        began = time.perf_counter()
+        play(*arguments)
+        in_loop[0] += time.perf_counter() - began
+    kernel.play_games = timed
+plan = match_plan(agent_a, agent_b, int(games), GameSettings())
+start = time.perf_counter()
+run_games(plan, Path(out), RunRequest(jobs=1))
+print(time.perf_counter() - start, in_loop[0])
+"""
+
+
+Run = tuple[float, float, float, int]
+
+
+def run(agent_a: str, agent_b: str, games: int, path: str) -> Run:
+    """Seconds of the run, of the whole process and inside the compiled calls (0 for the
+    hosted path), and the process's peak memory in bytes."""
+    with tempfile.TemporaryDirectory() as scratch:
+        command = [sys.executable, "-c", CHILD, agent_a, agent_b, str(games),
+                   str(Path(scratch) / "run"), path]
+        began = time.perf_counter()
+        child = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                                 stdout=subprocess.PIPE, text=True)
+        assert child.stdout is not None
+        printed = child.stdout.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        whole = time.perf_counter() - began
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode:
+            raise SystemExit(f"the {path} run failed (exit {child.returncode})")
+        in_run, in_loop = (float(word) for word in printed.split())
+        return in_run, whole, in_loop, usage.ru_maxrss * 1024
+
+
+def measure(label: str, agent_a: str, agent_b: str, hosted_games: int, fused_games: int,
+            rounds: int) -> None:
+    """Alternate hosted and fused runs; print games a second and the ratio."""
+    results: dict[str, list[Run]] = {"hosted": [], "fused": []}
+    for _ in range(rounds):
+        results["hosted"].append(run(agent_a, agent_b, hosted_games, "hosted"))
+        results["fused"].append(run(agent_a, agent_b, fused_games, "fused"))
+    rates = {}
+    for path, games in (("hosted", hosted_games), ("fused", fused_games)):
+        runs = results[path]
+        rates[path] = statistics.median(games / run[0] for run in runs)
+        whole = statistics.median(games / run[1] for run in runs)
+        peak = max(run[3] for run in runs) / 2**20
+        loop = (f"  {statistics.median(games / run[2] for run in runs):>11,.0f} games/s in "
+                "the compiled calls" if path == "fused" else "")
+        print(f"{label:<28} {path:<7} {games:>9,} games  {rates[path]:>11,.0f} games/s in the "
+              f"run  {whole:>11,.0f} games/s whole process  peak {peak:,.0f} MB{loop}")
+    print(f"{label:<28} fused / hosted: {rates['fused'] / rates['hosted']:.1f}x games/s "
+          "in the run")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--random-games", type=int, default=1_000_000)
+    parser.add_argument("--negamax-games", type=int, default=1_000)
+    options = parser.parse_args()
+    measure("random vs random", "random", "random", options.random_games // 10,
+            options.random_games, options.rounds)
+    measure("negamax:depth=4 vs depth=4", "negamax:depth=4", "negamax:depth=4",
+            options.negamax_games, options.negamax_games, options.rounds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""A dask run stopped by Ctrl-C (to the terminal's process group) or SIGTERM (to the command):
+one line, the interrupted run's status, no warning, every finished game kept and the run
+resumable."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.cli import arena_command, checkout_env
+from tests.helpers.paths import DATA
+from tests.helpers.processes import running_in_group, wait_for
+
+SLEEPS = f"{DATA / 'hosting_agents.py'}:Sleeps:seconds=0.02"
+
+
+@pytest.mark.slow
+@pytest.mark.dask
+@pytest.mark.parametrize(("sent", "to_group"), [(signal.SIGINT, True), (signal.SIGTERM, False)],
+                         ids=["ctrl-c", "sigterm"])
+def test_a_dask_run_stops_cleanly_and_resumes(tmp_path: Path, sent: signal.Signals,
+                                              to_group: bool) -> None:
+    out = tmp_path / "run"
+    command = arena_command("match", SLEEPS, "random", "-n", "60", "-j", "2", "--backend",
+                            "dask", "--quiet", "--no-report", "--out", str(out))
+    process = subprocess.Popen(command, env=checkout_env(), cwd=tmp_path,
+                               start_new_session=True, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    games = out / "games.csv"
+    wait_for(lambda: (games.exists() and games.read_bytes().count(b"\n") > 3)
+             or process.poll() is not None, 120, "playing")
+    if to_group:
+        os.killpg(process.pid, sent)
+    else:
+        process.send_signal(sent)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    assert stderr.count("\n") == 1 and stderr.startswith("arena: interrupted with "), stderr
+    kept = games.read_bytes().count(b"\n") - 1
+    assert f"with {kept} of 60 games" in stderr
+    wait_for(lambda: running_in_group(process.pid) == [], 30, "the workers ended")
+    finished = subprocess.run(command, env=checkout_env(), cwd=tmp_path, capture_output=True,
+                              text=True, timeout=300)
+    assert finished.returncode == 0, finished.stderr
+    lines = games.read_text().splitlines()[1:]
+    assert sorted(int(line.split(",")[0]) for line in lines) == list(range(60))
