@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import click
 
-from arena.cli.options import command_record, finish_run, name_agents, run_options
+from arena.cli.options import agent_labels, command_record, finish_run, name_agents, run_options
 from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
 from arena.protocol.players import is_interactive
@@ -15,11 +16,12 @@ from arena.runs.plan import DEFAULT_RESULTS_DIR, default_out_dir
 from arena.runs.progress import ProgressBar
 from arena.runs.request import RunRequest
 from arena.runs.runner import MatchRun, run_games
-from arena.runs.summary import FORFEITS, PairingSummary, seeds_line
+from arena.runs.summary import FORFEITS, PairingSummary, seeds_lines
 
 
-def format_summary(summary: PairingSummary, directory: Path) -> str:
-    """The table printed after a match."""
+def format_summary(summary: PairingSummary, directory: Path,
+                   labels: Mapping[str, str] | None = None) -> str:
+    """The table printed after a match, the agents named by ``labels`` (spec -> name)."""
     forfeits = "; ".join(
         f"{agent} {summary.forfeits[(kind, side)]} {kind}"
         for kind in FORFEITS
@@ -42,8 +44,7 @@ def format_summary(summary: PairingSummary, directory: Path) -> str:
     rows = [(label, text) for label, text in report] + rows
     width = max(len(label) for label, _ in rows) + 2
     table = "\n".join(f"{label:<{width}}{text}" for label, text in rows)
-    line = seeds_line(summary.agent_a, summary.wins, summary.draws, summary.losses,
-                      summary.agent_b, summary.games)
+    [line] = seeds_lines([summary], labels)
     return f"{line}\n{table}"
 
 
@@ -88,13 +89,13 @@ def match_command(agent_a: str, agent_b: str, games: int, request: RunRequest,
     run = with_progress(plan.total, directory, not request.progress or interactive,
                         lambda progress: run_games(plan, directory, request, progress=progress,
                                                    command=command_record()), ProgressBar)
-    _print_run(run)
+    _print_run(run, agent_labels(run.summaries, request))
     finish_run(run.directory, not no_report, request.charts())
 
 
-def _print_run(run: MatchRun) -> None:
+def _print_run(run: MatchRun, labels: Mapping[str, str]) -> None:
     for summary in run.summaries:
-        click.echo(format_summary(summary, run.directory))
+        click.echo(format_summary(summary, run.directory, labels))
         warning = repeated_games_warning(summary)
         if warning:
             click.echo(f"arena: warning: {warning}", err=True)

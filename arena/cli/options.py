@@ -16,6 +16,7 @@ from arena.rules.board import Rules
 
 if TYPE_CHECKING:
     from arena.runs.request import ChartOptions, RunRequest
+    from arena.runs.summary import PairingSummary
 
 
 def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -109,6 +110,15 @@ def name_agents(request: RunRequest, specs: Sequence[str], labels: Sequence[str]
         return request.with_labels(names)
     except MatchSetupError as error:
         raise click.BadParameter(str(error), param_hint="--label") from None
+
+
+def agent_labels(summaries: Sequence[PairingSummary], request: RunRequest) -> dict[str, str]:
+    """The agents' names in the printed tables, as report.md names them: the user's labels,
+    else short labels of their specs."""
+    from arena.protocol.labels import table_labels
+
+    return table_labels([spec for s in summaries for spec in (s.agent_a, s.agent_b)],
+                        dict(request.labels))
 
 
 def write_run_report(directory: Path, charts: ChartOptions | None = None) -> None:

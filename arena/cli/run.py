@@ -18,7 +18,7 @@ from arena.competitions.experiments import (
     load_experiment,
     run_experiment,
 )
-from arena.protocol.labels import short_names
+from arena.protocol.labels import table_labels
 from arena.report.experiment_page import write_experiment_report
 from arena.report.run_page import write_report
 from arena.runs.progress import ProgressBar, TournamentProgressBar
@@ -48,12 +48,15 @@ def format_entry(entry: Entry, summaries: list[PairingSummary], root: Path) -> s
     """What is printed after an entry: its pairings' results (for a tournament, its ratings
     instead) and its notes, indented under its label."""
     ratings = entry.ratings(root) if isinstance(entry, TournamentEntry) else None
+    specs = [spec for s in summaries for spec in (s.agent_a, s.agent_b)]
+    labels = table_labels(specs if ratings is None else ratings["agent"],
+                          dict(entry.request.labels))
     if ratings is None:
-        lines = seeds_lines(summaries)
+        lines = seeds_lines(summaries, labels)
     else:
         games = sum(s.games for s in summaries)
         lines = [f"{len(summaries)} pairings, {games} games; ratings (Elo):",
-                 *format_ratings(ratings, short_names(ratings["agent"])).splitlines()]
+                 *format_ratings(ratings, labels).splitlines()]
     lines += entry.notes(root)
     return "\n".join([f"{entry.label}:", *(f"  {line}" for line in lines)])
 

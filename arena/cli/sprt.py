@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import click
 
 from arena.cli.match import repeated_games_warning
-from arena.cli.options import command_record, finish_run, name_agents, run_options
+from arena.cli.options import agent_labels, command_record, finish_run, name_agents, run_options
 from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
 from arena.competitions.sprt import (
@@ -22,7 +24,7 @@ from arena.competitions.sprt import (
 from arena.runs.progress import ProgressBar
 from arena.runs.request import RunRequest
 from arena.runs.rows import GameRow
-from arena.runs.summary import seeds_line
+from arena.runs.summary import seeds_lines
 from arena.stats.elo import LLR_METHODS, MODELS, LlrMethod, Model
 
 __all__ = ["format_sprt", "sprt_command"]
@@ -56,8 +58,9 @@ class SprtProgressBar(ProgressBar):
             self._bar.set_postfix_str(f"{self.wtl_text()}, {self.llr}")
 
 
-def format_sprt(run: SprtRun) -> str:
-    """What `arena sprt` prints: the seeds' line, the verdict in words, then a table."""
+def format_sprt(run: SprtRun, labels: Mapping[str, str] | None = None) -> str:
+    """What `arena sprt` prints: the seeds' line, the verdict in words, then a table; the
+    agents named by ``labels`` (spec -> name)."""
     last, summary = run.last, run.summary
     report = [line.split(maxsplit=1) for line in
               format_report(last.estimate, last.result).splitlines()]
@@ -67,10 +70,9 @@ def format_sprt(run: SprtRun) -> str:
                     f"{run.max_games} games"),
         ("Output", str(run.directory)),
     ]
-    line = seeds_line(summary.agent_a, summary.wins, summary.draws, summary.losses,
-                      summary.agent_b, summary.games)
+    [line] = seeds_lines([summary], labels)
     table = "\n".join(f"{label:<{LABEL_WIDTH}}{text}" for label, text in rows)
-    return f"{line}\n{run.conclusion()}\n{table}"
+    return f"{line}\n{run.conclusion(labels)}\n{table}"
 
 
 @click.command("sprt")
@@ -124,7 +126,7 @@ def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: fl
                         lambda progress: run_sprt(plan, test, directory, request,
                                                   progress=progress, command=command_record(),
                                                   on_step=progress.step), SprtProgressBar)
-    click.echo(format_sprt(run))
+    click.echo(format_sprt(run, agent_labels(run.match.summaries, request)))
     warning = repeated_games_warning(run.summary)
     if warning:
         click.echo(f"arena: warning: {warning}", err=True)

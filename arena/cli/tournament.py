@@ -18,11 +18,11 @@ from arena.competitions.tournaments import (
     run_tournament,
     tournament_plan,
 )
-from arena.protocol.labels import short_names
+from arena.protocol.labels import table_labels
 from arena.runs.plan import default_out_dir
 from arena.runs.progress import TournamentProgressBar
 from arena.runs.request import RunRequest
-from arena.runs.summary import seeds_line, seeds_lines
+from arena.runs.summary import seeds_lines
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -71,13 +71,13 @@ def format_ratings(ratings: pd.DataFrame, labels: Mapping[str, str]) -> str:
                    right={0, 2, 3, 4, 5})
 
 
-def format_tournament(done: TournamentRun) -> str:
+def format_tournament(done: TournamentRun, given: Mapping[str, str] | None = None) -> str:
     """Everything printed after a tournament: the pairings' results, the crosstable, the
-    ratings and where the files are."""
+    ratings and where the files are; the agents named as report.md names them (``given``:
+    the user's names, spec -> name)."""
     standings = done.standings
-    labels = short_names(standings.ratings["agent"])
-    lines = [seeds_line(s.agent_a, s.wins, s.draws, s.losses, s.agent_b, s.games)
-             for s in done.run.summaries]
+    labels = table_labels(standings.ratings["agent"], given)
+    lines = seeds_lines(done.run.summaries, labels)
     anchor = f"{done.anchor} = 0" if done.anchor else "the field's mean = 0"
     return "\n".join([
         *lines, "",
@@ -92,15 +92,15 @@ def format_rounds(done: RoundsRun) -> str:
     """Everything printed after a Swiss or knockout tournament: each round's results, the
     winner of a knockout, the crosstable and ratings of every game, the directory."""
     standings = done.standings
-    labels = short_names(standings.ratings["agent"])
+    labels = table_labels(standings.ratings["agent"])
     lines = []
     for number, (summaries, bye) in enumerate(done.rounds, start=1):
         lines.append(f"Round {number}:")
-        lines.extend(f"  {line}" for line in seeds_lines(summaries))
+        lines.extend(f"  {line}" for line in seeds_lines(summaries, labels))
         if bye is not None:
-            lines.append(f"  {bye} sits out")
+            lines.append(f"  {labels.get(bye, bye)} sits out")
     if done.winner is not None:
-        lines.append(f"Winner: {done.winner}")
+        lines.append(f"Winner: {labels.get(done.winner, done.winner)}")
     return "\n".join([
         *lines, "",
         "Crosstable (row agent against column agent):", format_crosstable(standings, labels), "",
@@ -166,5 +166,5 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss
                                                          progress=progress,
                                                          command=command_record()),
                          TournamentProgressBar)
-    click.echo(format_tournament(done))
+    click.echo(format_tournament(done, dict(request.labels)))
     finish_run(directory, not no_report, request.charts())

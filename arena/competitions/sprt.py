@@ -199,9 +199,11 @@ class SprtRun:
         """The summary of the games the test used."""
         return self.match.summaries[0]
 
-    def conclusion(self) -> str:
-        """The verdict in words, naming the agents."""
+    def conclusion(self, labels: Mapping[str, str] | None = None) -> str:
+        """The verdict in words, naming the agents by ``labels`` (spec -> name; default
+        their specs)."""
         a, b = self.summary.agent_a, self.summary.agent_b
+        a, b = (labels or {}).get(a, a), (labels or {}).get(b, b)
         last, unit = self.last, self.test.unit
         if last.result.verdict is Verdict.ACCEPT_H1:
             return f"H1 accepted: {a} is {_more_than(self.test.elo0, unit)} {b}"

@@ -11,6 +11,7 @@ an agent stands instead.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -19,10 +20,13 @@ from typing import Any
 
 from arena.protocol.registry import parse_spec
 
-__all__ = ["WIDTH", "DepthFamily", "depth_family", "short_name", "short_names"]
+__all__ = ["TABLE_WIDTH", "WIDTH", "Sweep", "depth_family", "short_name", "short_names",
+           "sweeps", "table_labels"]
 
 WIDTH = 30
 """Longest label, in characters."""
+TABLE_WIDTH = 80
+"""Longest label in the tables of report.md and of the terminal (charts wrap them)."""
 
 ELLIPSIS = "…"
 _PREFIXES = {"depth": "d"}
@@ -40,12 +44,15 @@ class _Spec:
 
 
 @dataclass(frozen=True)
-class DepthFamily:
-    """Agents that differ only in search depth: a key to group them and a label."""
+class Sweep:
+    """An agent as one point of a sweep over one of its numeric parameters: the family of
+    agents that differ from it in that parameter alone (a key to group them and a label
+    without the parameter), the parameter and its value here."""
 
-    key: tuple[str, tuple[tuple[str, str], ...]]
+    key: tuple[str, str, tuple[tuple[str, str], ...]]
     label: str
-    depth: int
+    parameter: str
+    value: float
 
 
 def _text(value: Any) -> str:
@@ -56,7 +63,7 @@ def _split_text(spec: str) -> tuple[str, dict[str, str]]:
     """Name and parameters read from the text alone (for specs that no longer resolve)."""
     head, _, rest = spec.partition(":")
     first, _, tail = rest.partition(":")
-    if rest and "=" not in first and first.isidentifier():
+    if rest and "=" not in first:  # a kind or module before the name: engine:NAME, mod:Cls
         head, rest = first, tail
     values = {}
     for item in filter(None, rest.split(",")):
@@ -121,6 +128,13 @@ def short_name(spec: str, width: int = WIDTH) -> str:
     return _truncate(_full_label(spec), width)
 
 
+def table_labels(specs: Iterable[str], given: Mapping[str, str] | None = None
+                 ) -> dict[str, str]:
+    """The agents' names in tables, the same on the report's page and in the terminal: the
+    user's names (``given``) and, for the others, short labels of at most TABLE_WIDTH."""
+    return short_names(specs, TABLE_WIDTH, given)
+
+
 def _duplicates(labels: dict[str, str]) -> list[str]:
     counts = Counter(labels.values())
     return [spec for spec, label in labels.items() if counts[label] > 1]
@@ -150,12 +164,30 @@ def short_names(specs: Iterable[str], width: int = WIDTH,
     return {spec: given.get(spec) or labels[spec] for spec in specs}
 
 
-def depth_family(spec: str) -> DepthFamily | None:
-    """The family of ``spec`` (all its parameters but ``depth``), or None without a depth."""
-    parsed = _parse(spec)
-    depth = dict(parsed.resolved).get("depth", "")
-    if not depth.lstrip("-").isdigit():
+def _numeric(text: str) -> float | None:
+    """The finite number ``text`` reads as, or None (words, booleans, infinities)."""
+    try:
+        value = float(text)
+    except ValueError:
         return None
-    others = tuple(sorted((k, v) for k, v in parsed.resolved if k != "depth"))
-    label = _truncate(_label(parsed.name, (p for p in parsed.given if p[0] != "depth")), WIDTH)
-    return DepthFamily((parsed.name, others), label, int(depth))
+    return value if math.isfinite(value) else None
+
+
+def sweeps(spec: str) -> list[Sweep]:
+    """``spec`` as a point of a sweep over each of its numeric parameters (resolved, so a
+    default counts: ``minimax`` is ``minimax:depth=4``)."""
+    parsed = _parse(spec)
+    points = []
+    for key, text in parsed.resolved:
+        value = _numeric(text)
+        if value is not None:
+            others = tuple(sorted(p for p in parsed.resolved if p[0] != key))
+            label = _truncate(_label(parsed.name, (p for p in parsed.given if p[0] != key)),
+                              WIDTH)
+            points.append(Sweep((parsed.name, key, others), label, key, value))
+    return points
+
+
+def depth_family(spec: str) -> Sweep | None:
+    """``spec`` as a point of a sweep over its search depth, or None without a depth."""
+    return next((point for point in sweeps(spec) if point.parameter == "depth"), None)

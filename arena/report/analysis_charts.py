@@ -10,7 +10,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import NullFormatter, PercentFormatter
 
 from arena.protocol.labels import depth_family
 from arena.report.palette import CATEGORIES, INK
@@ -18,6 +18,10 @@ from arena.report.style import STYLE, TWO_COLUMN, figure, styled, wrap
 
 PANEL_WIDTH = 2.4  # inches per set
 MAX_PANELS_PER_ROW = 3
+LEGEND_WIDTH = 30
+"""Characters per line of an agent's name in a legend."""
+LEGEND_COLUMN = 2.3
+"""Inches a legend column of such names takes, at most."""
 
 
 def accuracy_chart(table: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
@@ -26,8 +30,9 @@ def accuracy_chart(table: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
     sets = list(dict.fromkeys(table["set"]))
     columns = min(len(sets), MAX_PANELS_PER_ROW)
     rows = -(-len(sets) // columns)
+    width = min(TWO_COLUMN, PANEL_WIDTH * columns)
     with matplotlib.rc_context(STYLE):
-        fig = figure(2.9 * rows + 0.8, min(TWO_COLUMN, PANEL_WIDTH * columns))
+        fig = figure(2.9 * rows + 0.8, width)
         axes = fig.subplots(rows, columns, squeeze=False, sharex=True, sharey=True)
         agents = list(dict.fromkeys(table["agent"]))
         colour_of = {agent: CATEGORIES[i % len(CATEGORIES)] for i, agent in enumerate(agents)}
@@ -41,13 +46,15 @@ def accuracy_chart(table: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
         for ax in axes[-1, :]:
             ax.set_xlabel("milliseconds per move (log scale)")
         handles = [Line2D([], [], marker="o", linestyle="none", color=colour_of[agent],
-                          label=wrap(labels[agent], 40)) for agent in agents]
+                          label=wrap(labels[agent], LEGEND_WIDTH)) for agent in agents]
         if _has_depth_series(agents):
             handles.append(Line2D([], [], color=INK, linewidth=0.8, linestyle="--",
                                   label="same agent, deeper search"))
-        fig.legend(handles=handles, loc="outside lower center", ncol=min(3, len(handles)))
+        fig.legend(handles=handles, loc="outside lower center",
+                   ncol=max(1, min(len(handles), int(width // LEGEND_COLUMN))))
         cost = table["ms_per_move"].clip(lower=1e-3)
-        axes[0, 0].set_xlim(cost.min() / 2, cost.max() * 2)
+        axes[0, 0].set_xlim(10.0 ** np.floor(np.log10(cost.min() / 2)),
+                            10.0 ** np.ceil(np.log10(cost.max() * 2)))  # whole decades
         fig.suptitle("Accuracy against cost per move")
     return fig
 
@@ -66,17 +73,18 @@ def _accuracy_panel(ax: Axes, rows: pd.DataFrame, colour_of: Mapping[str, object
     for i, agent in enumerate(rows["agent"]):
         ax.errorbar(cost[i], accuracy[i], yerr=yerr[:, i:i + 1], fmt="o", capsize=3,
                     color=colour_of[agent], markersize=5)
-    families: dict[object, list[tuple[int, float, float]]] = {}
+    families: dict[object, list[tuple[float, float, float]]] = {}
     for agent, x, y in zip(rows["agent"], cost, accuracy, strict=True):
         family = depth_family(agent)
         if family is not None:
-            families.setdefault(family.key, []).append((family.depth, x, y))
+            families.setdefault(family.key, []).append((family.value, x, y))
     for points in families.values():
         if len(points) >= 2:
             points.sort()
             ax.plot([p[1] for p in points], [p[2] for p in points], color=INK, linewidth=0.8,
                     linestyle="--", zorder=0)
     ax.set_xscale("log")
+    ax.xaxis.set_minor_formatter(NullFormatter())  # decades only: no crowded labels
     ax.set_ylim(0, 1.05)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
 

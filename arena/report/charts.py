@@ -15,8 +15,10 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, NullFormatter, PercentFormatter
+from matplotlib.transforms import Bbox
 
 from arena.report.palette import DRAW, FIRST, INK, LOSS, SCORE_MAP, SECOND, WIN
 from arena.report.style import ONE_COLUMN, SMALL, TWO_COLUMN, figure, styled, wrap
@@ -216,18 +218,60 @@ def elo_cost_chart(ratings: pd.DataFrame, cost: pd.DataFrame, labels: Mapping[st
                 ecolor=INK, capsize=2.5, elinewidth=0.8)
     ax.plot(table["ms"][front], table["rating"][front], color=WIN, marker="o", linewidth=1.2,
             label="trade-off front (no agent stronger for less time)", zorder=3)
-    ax.plot(table["ms"][~front], table["rating"][~front], color=LOSS, marker="s",
-            linestyle="none", label="behind the front", zorder=3)
-    for _, row in table.iterrows():
-        ax.annotate(wrap(labels.get(row["agent"], row["agent"]), 22), (row["ms"], row["rating"]),
-                    xytext=(5, 3), textcoords="offset points", fontsize=6.5, va="bottom")
+    if not front.all():
+        ax.plot(table["ms"][~front], table["rating"][~front], color=LOSS, marker="s",
+                linestyle="none", label="behind the front", zorder=3)
     ax.set_xscale("log")
     ax.margins(x=0.25, y=0.15)
     ax.set_xlabel("milliseconds per move (log scale)")
     ax.set_ylabel(f"Elo rating\n({BOOTSTRAP})")
     ax.set_title("Strength against thinking time")
     fig.legend(loc="outside lower center", ncol=2)
+    _place_notes(fig, ax, [(row["ms"], row["rating"], wrap(labels.get(row["agent"], row["agent"]),
+                                                           22)) for _, row in table.iterrows()],
+                 list(zip(table["ms"], table["rating"] - yerr[0], table["rating"] + yerr[1],
+                          strict=True)))
     return fig
+
+
+CORNERS = ((5, 3, "left", "bottom"), (5, -3, "left", "top"), (-5, 3, "right", "bottom"),
+           (-5, -3, "right", "top"))
+"""Where a point's note may stand beside it: offset in points and alignment."""
+
+
+def _place_notes(fig: Figure, ax: Axes, notes: list[tuple[float, float, str]],
+                 bars: list[tuple[float, float, float]]) -> None:
+    """Each note beside its point (notes: x, y, text), at a corner of the point, else above
+    or below its interval (bars: x, low, high), the first place that stays inside the figure
+    and overlaps neither a note placed before it nor an interval (when none does, the first
+    inside the figure); called once the rest of the figure is drawn, so that the notes are
+    placed where they will stand."""
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw_without_rendering()  # the layout first: where the axes stand (notes leave it)
+    ax.set_autoscale_on(False)
+    placed = [Bbox(ax.transData.transform([(x, low), (x, high)])).expanded(1, 1).padded(3)
+              for x, low, high in bars]
+    for (x, y, text), (_, low, high) in zip(notes, bars, strict=True):
+        places = [((x, y), (dx, dy), ha, va) for dx, dy, ha, va in CORNERS]
+        places += [((x, high), (0, 4), "center", "bottom"), ((x, low), (0, -4), "center", "top")]
+        chosen = None
+        for xy, offset, ha, va in places:
+            note = ax.annotate(text, xy, xytext=offset, textcoords="offset points",
+                               fontsize=6.5, ha=ha, va=va, in_layout=False)
+            box = note.get_window_extent(renderer)
+            inside = fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1 and \
+                fig.bbox.y0 <= box.y0 and box.y1 <= fig.bbox.y1
+            if inside and not any(box.overlaps(other) for other in placed):
+                if chosen is not None:
+                    chosen[0].remove()
+                chosen = (note, box)
+                break
+            if inside and chosen is None:
+                chosen = (note, box)  # kept unless a free place comes
+            else:
+                note.remove()
+        if chosen is not None:
+            placed.append(chosen[1])
 
 
 def _log_bars(ax: Axes, values: np.ndarray, y: np.ndarray, unit: str, colour: str) -> None:

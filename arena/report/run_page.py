@@ -21,7 +21,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from arena.competitions.tournaments import crosstable as tournament_crosstable
-from arena.protocol.labels import depth_family, short_names
+from arena.protocol.labels import TABLE_WIDTH, short_names, sweeps
 from arena.report import charts
 from arena.report.blunders import blunder_section
 from arena.report.markdown import markdown_table
@@ -40,9 +40,9 @@ from arena.stats.ratings import RATING_COLUMNS
 from arena.system.files import write_atomically
 
 __all__ = [
-    "MalformedRunError", "NoRunError", "Run", "agent_scores", "cost_per_move", "crosstable",
-    "depth_series", "first_player", "game_lengths", "load_run", "pairings", "read_summary",
-    "report_figures", "run_labels", "write_report",
+    "MalformedRunError", "NoRunError", "Run", "SweepSeries", "agent_scores", "cost_per_move",
+    "crosstable", "first_player", "game_lengths", "load_run", "pairings", "read_summary",
+    "report_figures", "run_labels", "sweep_series", "write_report",
 ]
 
 _TEXT = ("agent_a", "agent_b", "first", "result", "termination")
@@ -73,7 +73,7 @@ class Run:
         return [str(spec) for spec in dict.fromkeys(specs)]
 
 
-LABEL_WIDTH = 80
+LABEL_WIDTH = TABLE_WIDTH
 """Characters of an agent's label on the page, at most (charts wrap them)."""
 MAX_BAR_PAIRINGS = 40
 """Above this many pairings the win/draw/loss bars are left out: the crosstable shows them all."""
@@ -231,25 +231,60 @@ def game_lengths(games: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({"outcome": outcome, "plies": games["plies"]})
 
 
-def depth_series(run: Run) -> tuple[pd.DataFrame, str, bool]:
-    """Strength by depth for families of at least two depths: rows family, depth, value,
-    low, high; with the y-axis label and whether values are scores (else Elo)."""
-    families = {spec: f for spec in run.agents if (f := depth_family(spec)) is not None}
+@dataclass(frozen=True)
+class SweepSeries:
+    """Strength against one numeric parameter: rows family, value_of (the parameter's
+    value), value, low, high, one line per family of agents that differ in it alone."""
+
+    parameter: str
+    table: pd.DataFrame
+    ylabel: str
+    percent: bool
+
+    @property
+    def log(self) -> bool:
+        """True when the values are positive and span a decade or more."""
+        values = self.table["value_of"]
+        return bool(values.min() > 0 and values.max() >= 10 * values.min())
+
+    @property
+    def axis(self) -> str:
+        """The x-axis's name."""
+        return AXIS_NAMES.get(self.parameter, self.parameter)
+
+    @property
+    def kind(self) -> str:
+        """The chart's kind (its file's name): ``depth`` or ``sweep-PARAMETER``."""
+        return "depth" if self.parameter == "depth" else f"sweep-{self.parameter}"
+
+
+AXIS_NAMES = {"depth": "search depth (plies)"}
+"""Parameters whose axis says more than their name."""
+
+
+def sweep_series(run: Run) -> list[SweepSeries]:
+    """Strength against every numeric spec parameter in which two or more agents of the run
+    differ and in nothing else (depth first, then in the order the parameters come): Elo
+    when every such agent is rated, else the score against all opponents."""
+    points = [(spec, point) for spec in run.agents for point in sweeps(spec)]
+    swept = [spec for spec, _ in points]
     ratings = run.ratings
-    if ratings is not None and set(families) <= set(ratings["agent"]):
+    if ratings is not None and set(swept) <= set(ratings["agent"]):
         strength = ratings.set_index("agent").rename(columns={"rating": "value"})
         ylabel, percent = "Elo rating (95% interval)", False
     else:
-        strength = agent_scores(run.games, list(families)).set_index("agent")
+        strength = agent_scores(run.games, list(dict.fromkeys(swept))).set_index("agent")
         strength = strength.rename(columns={"score": "value"})
         ylabel, percent = "score against all opponents (95% interval)", True
-    strength = strength[["value", "low", "high"]]
-    rows = [{"key": f.key, "family": f.label, "depth": f.depth, **strength.loc[spec]}
-            for spec, f in families.items()]
-    table = pd.DataFrame(rows, columns=["key", "family", "depth", "value", "low", "high"])
-    table = table.drop_duplicates(["key", "depth"])
-    table = table[table.groupby("key")["depth"].transform("size") >= 2].drop(columns="key")
-    return table, ylabel, percent
+    rows = [{"parameter": p.parameter, "key": p.key, "family": p.label, "value_of": p.value,
+             **strength.loc[spec, ["value", "low", "high"]]} for spec, p in points]
+    columns = ["parameter", "key", "family", "value_of", "value", "low", "high"]
+    table = pd.DataFrame(rows, columns=columns).drop_duplicates(["key", "value_of"])
+    table = table[table.groupby("key")["value_of"].transform("size") >= 2]
+    order = sorted(dict.fromkeys(table["parameter"]), key=lambda name: name != "depth")
+    return [SweepSeries(name, table[table["parameter"] == name].drop(
+        columns=["parameter", "key"]).reset_index(drop=True), ylabel, percent)
+        for name in order]
 
 
 # --------------------------------------------------------------------------- the page
@@ -453,12 +488,11 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
         yield _with_chart(_crosstable_section(run, labels), run, "crosstable",
                           "Crosstable heatmap",
                           charts.crosstable_chart(*crosstable(games, agents), labels))
-        series, ylabel, percent = depth_series(run)
-        if not series.empty:
-            yield _with_chart(["## Strength against depth"], run, "depth",
-                              "Strength against search depth",
-                              charts.sweep_chart(series.rename(columns={"depth": "value_of"}),
-                                                 "search depth (plies)", ylabel, percent))
+        for sweep in sweep_series(run):
+            yield _with_chart([f"## Strength against {sweep.parameter}"], run, sweep.kind,
+                              f"Strength against {sweep.axis}",
+                              charts.sweep_chart(sweep.table, sweep.axis, sweep.ylabel,
+                                                 sweep.percent, sweep.log))
     if len(table) <= MAX_BAR_PAIRINGS:
         yield _with_chart(["## Wins, draws and losses"], run, "wtl",
                           "Wins, draws and losses per pairing", charts.wtl_chart(table, labels))

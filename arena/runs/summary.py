@@ -17,7 +17,7 @@ import io
 import math
 from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -182,10 +182,13 @@ def seeds_line(agent_a: str, wins: int, draws: int, losses: int, agent_b: str,
     return f"{agent_a} [{wins}, {draws}, {losses}] {agent_b} ({games})"
 
 
-def seeds_lines(summaries: Sequence[PairingSummary]) -> list[str]:
-    """The seeds' ``A [W, T, L] B (N)`` line of every pairing."""
-    return [seeds_line(s.agent_a, s.wins, s.draws, s.losses, s.agent_b, s.games)
-            for s in summaries]
+def seeds_lines(summaries: Sequence[PairingSummary], labels: Mapping[str, str] | None = None
+                ) -> list[str]:
+    """The seeds' ``A [W, T, L] B (N)`` line of every pairing, the agents named by ``labels``
+    (spec -> name; default their specs)."""
+    names = labels or {}
+    return [seeds_line(names.get(s.agent_a, s.agent_a), s.wins, s.draws, s.losses,
+                       names.get(s.agent_b, s.agent_b), s.games) for s in summaries]
 
 
 def wtl_text(counts: Sequence[int]) -> str:

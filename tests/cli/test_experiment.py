@@ -13,6 +13,7 @@ from click.testing import Result
 from arena.cli import ArenaGroup
 from arena.cli.run import run_command
 from arena.competitions.experiments import ExperimentError, load_experiment
+from arena.protocol.labels import table_labels
 from tests.helpers.cli import invoke
 
 TINY = """
@@ -268,8 +269,9 @@ llr = "approximate"
     assert {row.split(",")[method] for row in sprt[1:]} == {"approximate"}
     assert load_experiment(path).entries[-1].test.llr == "approximate"  # type: ignore[attr-defined]
     output = result.stdout.split('sprt #1 "best-vs-second":\n')[1].splitlines()
-    assert output[0].startswith(f"  {best} [")
-    assert output[0].endswith(f"] {second} ({len(games) - 1})")
+    labels = table_labels([best, second])  # the line names them as report.md does
+    assert output[0].startswith(f"  {labels[best]} [")
+    assert output[0].endswith(f"] {labels[second]} ({len(games) - 1})")
     assert output[1:3] == [f"  A is #1 of three ({best})", f"  B is #2 of three ({second})"]
     assert output[3].startswith("  SPRT H0 0 against H1 50 nElo: ")
     again = run(arena, path, "--out", str(root), "--no-report")

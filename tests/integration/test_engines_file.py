@@ -104,7 +104,7 @@ def test_match_takes_an_engines_file_and_records_it(tmp_path: Path) -> None:
     result = invoke("match", "engine:left", "random", "-n", "4", "--engines",
                     str(path), "--out", str(out), "--no-report", "-j", "1")
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("engine:left [")
+    assert result.output.startswith("left [")  # the engine's label, as in report.md
     games = load_games(out / "games.csv")
     assert games["moves"][0].startswith("1") and (games["agent_a"] == "engine:left").all()
     meta = json.loads((out / "meta.json").read_text())

@@ -22,10 +22,10 @@ from arena.report import run_page as report
 from arena.report.run_page import (
     NoRunError,
     cost_per_move,
-    depth_series,
     first_player,
     load_run,
     pairings,
+    sweep_series,
     write_report,
 )
 from arena.rules.board import Position
@@ -255,18 +255,22 @@ def test_tournament_report(tmp_path: Path) -> None:
         assert_chart(run / f"{chart}.png")
     assert "## Crosstable" in page and "## Ratings" in page
     assert not (run / "sprt.png").exists()
-    series, _, percent = depth_series(load_run(run))
+    [sweep] = sweep_series(load_run(run))
     ratings = pd.read_csv(run / "ratings.csv").set_index("agent")["rating"]
-    assert not percent and series["family"].tolist() == ["negamax", "negamax"]
+    assert (sweep.parameter, sweep.kind, sweep.percent, sweep.log) == ("depth", "depth", False,
+                                                                       False)
+    series = sweep.table
+    assert series["family"].tolist() == ["negamax", "negamax"]
     assert series["value"].tolist() == [ratings["negamax:depth=2"], ratings["negamax:depth=4"]]
 
 
 def test_depth_from_scores_without_ratings(tmp_path: Path) -> None:
     specs = {"x": "nosuch:depth=2,h=a", "y": "nosuch:depth=5,h=a"}  # text-only specs
     rows = [{**row, "agent_a": specs["x"], "agent_b": specs["y"]} for row in hand_rows()]
-    series, ylabel, percent = depth_series(load_run(write_run(tmp_path, rows)))
-    assert percent and ylabel.startswith("score")
-    assert series[["family", "depth"]].values.tolist() == [["nosuch a", 2], ["nosuch a", 5]]
+    [sweep] = sweep_series(load_run(write_run(tmp_path, rows)))
+    assert sweep.percent and sweep.ylabel.startswith("score")
+    series = sweep.table
+    assert series[["family", "value_of"]].values.tolist() == [["nosuch a", 2], ["nosuch a", 5]]
     assert series["value"].tolist() == pytest.approx([3.5 / 6, 2.5 / 6])
 
 

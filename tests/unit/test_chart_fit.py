@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from arena.report import charts
-from arena.report.analysis_charts import phase_accuracy_chart
+from arena.report.analysis_charts import accuracy_chart, phase_accuracy_chart
 
 pytestmark = pytest.mark.slow  # about a second a chart
 
@@ -61,6 +61,11 @@ BUILDERS: dict[str, Callable[[], Figure]] = {
     "sprt": lambda: charts.sprt_chart(pd.DataFrame(
         {"games": [20, 40], "llr": [0.5, 3.1], "lower": -2.94, "upper": 2.94}),
         f"SPRT: {AGENTS[0]} vs {AGENTS[1]}"),
+    "accuracy": lambda: accuracy_chart(pd.DataFrame(
+        [{"set": name, "agent": a, "ms_per_move": 0.01 + 0.005 * i, "accuracy": 0.5 + 0.1 * i,
+          "accuracy_low": 0.4 + 0.1 * i, "accuracy_high": 0.55 + 0.1 * i}
+         for name in ("random:17-24", "random:25-34") for i, a in enumerate(SPECS[:4])]),
+        LABELS),
     "phase_accuracy": lambda: phase_accuracy_chart(pd.DataFrame(
         [{"agent": a, "phase": phase, "rate": 0.1, "low": 0.05, "high": 0.2}
          for a in SPECS[:3] for phase in ("opening (plies 0-13)", "middle game (plies 14-27)",
@@ -99,3 +104,19 @@ def test_every_text_lies_inside_the_figure(kind: str, monkeypatch: pytest.Monkey
     assert "…" not in shown  # wrapped, never cut
     if kind not in ("sweep", "sprt"):
         assert "tiebreak left to right" in shown
+
+
+@pytest.mark.parametrize("kind", ["accuracy", "cost", "elo_cost"])
+def test_log_axes_label_ticks_apart(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tick labels of the log axes stand apart, even over less than a decade (the
+    accuracy chart's costs: 0.01 to 0.025 ms)."""
+    fig = BUILDERS[kind]()
+    texts = drawn_texts(fig, monkeypatch)
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            ticks = {id(t) for t in axis.get_ticklabels(which="both")}
+            boxes = [t.get_window_extent(renderer) for t in texts if id(t) in ticks]
+            for i, one in enumerate(boxes):
+                for other in boxes[i + 1:]:
+                    assert not one.overlaps(other), (kind, axis.axis_name)

@@ -71,12 +71,12 @@ def test_labels_are_distinct_and_bounded(specs: list[str], width: int) -> None:
 def test_depth_families() -> None:
     default, shallow = depth_family("minimax"), depth_family("minimax:depth=2")
     assert default is not None and shallow is not None
-    assert (default.depth, shallow.depth) == (4, 2) and default.key == shallow.key
+    assert (default.value, shallow.value) == (4, 2) and default.key == shallow.key
     assert default.label == "minimax"
     no_pruning = depth_family("minimax:pruning=false,depth=2")
     assert no_pruning is not None and no_pruning.key != shallow.key
     assert no_pruning.label == "minimax no-pruning"
     assert depth_family("random") is None
     unknown = depth_family(UNKNOWN)
-    assert unknown is not None and unknown.depth == 6
+    assert unknown is not None and unknown.value == 6
     assert unknown.label == "nosuchagent threats+positional"
