@@ -250,7 +250,7 @@ def test_swiss_and_knockout_tournaments_play_round_by_round(tmp_path: Path) -> N
     # the lower of the other two sits out and random plays
     assert sorted(p.name for p in (tmp_path / "swiss").glob("round-*")) == ["round-01",
                                                                             "round-02"]
-    assert "Round 1:\n  negamax:depth=2 [" in out and "  random sits out\n" in out
+    assert "Round 1:\n  negamax d2 [" in out and "  random sits out\n" in out
     code, again = run_arena("tournament", *agents, "--swiss", "2", *common, "--out",
                         str(tmp_path / "swiss"))
     assert code == 0 and again == out  # the finished rounds are replayed, not played
