@@ -257,7 +257,7 @@ def test_swiss_and_knockout_tournaments_play_round_by_round(tmp_path: Path) -> N
     code, out = run_arena("tournament", *agents, "--knockout", *common, "--out",
                       str(tmp_path / "knockout"))
     assert code == 0, out
-    assert "negamax:depth=2 sits out" in out.split("Round 2:")[0]  # the top seed's bye
+    assert "negamax d2 sits out" in out.split("Round 2:")[0]  # the top seed's bye
     assert out.count("Round ") == 2 and "Winner: " in out
     code, out = run_arena("tournament", *agents, "--knockout", "--gauntlet", "-n", "2")
     assert (code, out) == (2, "arena: error: give one of --gauntlet, --swiss and --knockout\n")
