@@ -111,7 +111,8 @@ def play_fusable(settings: GameSettings, batch: GameBatch,
     hosted = np.zeros(len(batch), dtype=bool)
     for pairing in np.unique(batch.pairings).tolist():
         games = batch.pairings == pairing
-        players = fused_players(settings, *batch.agents[pairing], agents)
+        agent_a, agent_b = batch.agents[pairing]
+        players = fused_players(settings, agent_a, agent_b, agents)
         if players is None:
             hosted |= games
         else:

@@ -148,7 +148,8 @@ class GameBatch:
 
     def tasks(self) -> list[GameTask]:
         """The games one by one, as ``MatchPlan.task`` gives them."""
-        return [GameTask(game, *self.agents[pairing], Side.A if a_first else Side.B,
+        return [GameTask(game, self.agents[pairing][0], self.agents[pairing][1],
+                         Side.A if a_first else Side.B,
                          None if pair == NO_PAIR else pair, self.openings[opening])
                 for game, pairing, a_first, pair, opening in zip(
                     self.games.tolist(), self.pairings.tolist(), self.a_first.tolist(),
@@ -259,11 +260,11 @@ class MatchPlan:
             (codes == FIRST_CHOICES.index("alternate")) & (local % 2 == 0))
         paired = self.openings.paired
         pairs = local // 2 if paired else np.full_like(games, NO_PAIR)
-        keys, opening_index = np.unique(pairs if paired else games, return_inverse=True)
         if isinstance(self.openings, NoOpenings):
             openings: tuple[str, ...] = ("",)
             opening_index = np.zeros_like(games)
         else:
+            keys, opening_index = np.unique(pairs if paired else games, return_inverse=True)
             openings = tuple(self.openings.opening(key) for key in keys.tolist())
         return GameBatch(games, pairings, a_first, pairs, opening_index.astype(np.int64),
                          openings, tuple((p.agent_a, p.agent_b) for p in self.pairings))
