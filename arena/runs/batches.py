@@ -109,7 +109,7 @@ def play_fusable(settings: GameSettings, batch: GameBatch,
     pairing's in one compiled call: their games, and the games left for the hosts."""
     played: list[FusedGames] = []
     hosted = np.zeros(len(batch), dtype=bool)
-    for pairing in np.unique(batch.pairings).tolist():
+    for pairing in np.flatnonzero(np.bincount(batch.pairings)).tolist():
         games = batch.pairings == pairing
         agent_a, agent_b = batch.agents[pairing]
         players = fused_players(settings, agent_a, agent_b, agents)

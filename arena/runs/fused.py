@@ -137,8 +137,9 @@ class FusedGames:
         """The games as the summary counts them, ``hashes`` from ``text``."""
         out = self.outcomes
         return GameColumns(self.batch.games, self.batch.pairs, self.results,
-                           ENDING_CODE[out.endings - 1].astype(np.int8), out.plies,
-                           self.micros / MICROS, out.turns, out.nodes, hashes)
+                           ENDING_CODE[out.endings - 1].astype(np.int8),
+                           out.plies.astype(np.int16), self.micros / MICROS,
+                           out.turns.astype(np.int16), out.nodes, hashes)
 
 
 def play_fused(settings: GameSettings, batch: GameBatch,

@@ -57,9 +57,9 @@ class GameColumns(NamedTuple):
     pairs: np.ndarray  # int64: opening pair, NO_VALUE without
     results: np.ndarray  # int8: agent A's result, a RESULT_CODES index
     terminations: np.ndarray  # int8: a TERMINATION_CODES index
-    plies: np.ndarray  # int64
+    plies: np.ndarray  # int16
     seconds: np.ndarray  # float64 (games, 2): each side's think time, as in the row
-    turns: np.ndarray  # int64 (games, 2)
+    turns: np.ndarray  # int16 (games, 2)
     nodes: np.ndarray  # int64 (games, 2): NO_VALUE where not reported
     hashes: np.ndarray  # int64: who moved first and the moves (``move_hashes``)
 
@@ -83,9 +83,9 @@ class GameColumns(NamedTuple):
             np.array([blank(row.pair) for row in rows], dtype=np.int64),
             np.array([RESULT_CODES.index(row.result) for row in rows], dtype=np.int8),
             np.array([TERMINATION_CODES.index(row.termination) for row in rows], dtype=np.int8),
-            np.array([row.plies for row in rows], dtype=np.int64),
+            np.array([row.plies for row in rows], dtype=np.int16),
             np.array([(row.time_a, row.time_b) for row in rows], dtype=np.float64),
-            np.array([(row.turns_a, row.turns_b) for row in rows], dtype=np.int64),
+            np.array([(row.turns_a, row.turns_b) for row in rows], dtype=np.int16),
             np.array([(blank(row.nodes_a), blank(row.nodes_b)) for row in rows],
                      dtype=np.int64).reshape(-1, 2), hashes)
 
@@ -93,6 +93,8 @@ class GameColumns(NamedTuple):
     def joined(cls, parts: Sequence[GameColumns]) -> GameColumns:
         """``parts`` as one, in the order of their games."""
         joined = cls(*(np.concatenate(column) for column in zip(*parts, strict=True)))
+        if np.all(joined.games[1:] > joined.games[:-1]):
+            return joined
         order = np.argsort(joined.games, kind="stable")
         return cls(*(column[order] for column in joined))
 
@@ -335,10 +337,13 @@ class SummaryColumns:
             self.add(agent_a, agent_b, GameColumns.of_rows(games))
 
     def summaries(self) -> list[PairingSummary]:
-        """One summary per pairing, in the order of the pairings' first games."""
+        """One summary per pairing, in the order of the pairings' first games (once: the
+        columns are let go as they are counted)."""
         summaries = []
-        for (agent_a, agent_b), parts in self._parts.items():
+        while self._parts:  # each pairing's parts let go once joined
+            (agent_a, agent_b), parts = self._parts.popitem()
             columns = GameColumns.joined(parts)
+            del parts
             summary = PairingSummary(agent_a, agent_b, int(columns.games[0]))
             summary.add_games(columns)
             summaries.append(summary)
