@@ -187,13 +187,14 @@ class PairingSummary:
         self.tally.wins += wins
         self.tally.draws += draws
         self.tally.losses += losses
-        ending = np.array(TERMINATION_CODES)[columns.terminations]
+        ending = columns.terminations
         for kind in FORFEITS:
-            lost = ending == kind
+            lost = ending == TERMINATION_CODES.index(kind)
             by_a = int(np.count_nonzero(lost & (results == RESULT_CODES.index(Result.LOSS))))
             self.forfeits[(kind, Side.A)] += by_a
             self.forfeits[(kind, Side.B)] += int(np.count_nonzero(lost)) - by_a
-        self.adjudicated += int(np.count_nonzero(ending == Termination.ADJUDICATED))
+        self.adjudicated += int(np.count_nonzero(
+            ending == TERMINATION_CODES.index(Termination.ADJUDICATED)))
         self.plies += int(columns.plies.sum())
         self.side_a.add_games(columns.seconds[:, 0], columns.turns[:, 0], columns.nodes[:, 0])
         self.side_b.add_games(columns.seconds[:, 1], columns.turns[:, 1], columns.nodes[:, 1])
@@ -244,7 +245,8 @@ class PairingSummary:
     @property
     def distinct_games(self) -> int:
         """Games that differ in who moved first or in their moves (counted by 64-bit hash)."""
-        return len(np.unique(np.frombuffer(self._game_hashes, dtype=np.int64)))
+        hashes = np.sort(np.frombuffer(self._game_hashes, dtype=np.int64))
+        return int(len(hashes) > 0) + int(np.count_nonzero(hashes[1:] != hashes[:-1]))
 
     @property
     def paired(self) -> bool:
