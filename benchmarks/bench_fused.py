@@ -2,6 +2,8 @@
 
     python benchmarks/bench_fused.py                 # both measures below, one round each
     python benchmarks/bench_fused.py --rounds 3      # alternate hosted and fused runs 3 times
+    python benchmarks/bench_fused.py --base /tmp/base-fused   # fused runs, that checkout's
+                                                     # (before) alternating with this one's
 
 Each measure runs whole runs (``arena.runs.runner.run_games``, one job, into a fresh
 temporary directory: games played, games.csv written, sorted and summarised) in a fresh
@@ -14,6 +16,11 @@ summary around them), and the largest peak resident memory of a process:
 - random against random: ``--random-games`` (1,000,000) games fused, a tenth of them hosted;
 - negamax depth 4 against negamax depth 4 (the README's first command without the report):
   ``--negamax-games`` (1,000) games either way.
+
+With ``--base DIR`` (another checkout of the project, say a worktree of the commit before a
+change) the fused runs of that checkout take the hosted runs' place: the same games either
+way, and the ratio printed is this checkout's games a second over that one's. Every process
+runs in an empty directory, so that PYTHONPATH picks the checkout.
 
 Run it from the repository root with the package installed (or PYTHONPATH=.).
 """
@@ -61,15 +68,15 @@ print(time.perf_counter() - start, in_loop[0])
 Run = tuple[float, float, float, int]
 
 
-def run(agent_a: str, agent_b: str, games: int, path: str) -> Run:
+def run(agent_a: str, agent_b: str, games: int, path: str, root: Path = ROOT) -> Run:
     """Seconds of the run, of the whole process and inside the compiled calls (0 for the
-    hosted path), and the process's peak memory in bytes."""
+    hosted path), and the process's peak memory in bytes; the code of checkout ``root``."""
     with tempfile.TemporaryDirectory() as scratch:
         command = [sys.executable, "-c", CHILD, agent_a, agent_b, str(games),
-                   str(Path(scratch) / "run"), path]
+                   str(Path(scratch) / "run"), "fused" if path == "before" else path]
         began = time.perf_counter()
-        child = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                                 stdout=subprocess.PIPE, text=True)
+        child = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(root)},
+                                 stdout=subprocess.PIPE, text=True, cwd=scratch)
         assert child.stdout is not None
         printed = child.stdout.read()
         _, status, usage = os.wait4(child.pid, 0)
@@ -82,23 +89,26 @@ def run(agent_a: str, agent_b: str, games: int, path: str) -> Run:
 
 
 def measure(label: str, agent_a: str, agent_b: str, hosted_games: int, fused_games: int,
-            rounds: int) -> None:
-    """Alternate hosted and fused runs; print games a second and the ratio."""
-    results: dict[str, list[Run]] = {"hosted": [], "fused": []}
+            rounds: int, base: Path | None) -> None:
+    """Alternate hosted (or, with ``base``, that checkout's fused) and fused runs; print
+    games a second and the ratio."""
+    other = "hosted" if base is None else "before"
+    counts = {"hosted": hosted_games, "before": fused_games, "fused": fused_games}
+    results: dict[str, list[Run]] = {other: [], "fused": []}
     for _ in range(rounds):
-        results["hosted"].append(run(agent_a, agent_b, hosted_games, "hosted"))
+        results[other].append(run(agent_a, agent_b, counts[other], other, base or ROOT))
         results["fused"].append(run(agent_a, agent_b, fused_games, "fused"))
     rates = {}
-    for path, games in (("hosted", hosted_games), ("fused", fused_games)):
-        runs = results[path]
+    for path in (other, "fused"):
+        runs, games = results[path], counts[path]
         rates[path] = statistics.median(games / run[0] for run in runs)
         whole = statistics.median(games / run[1] for run in runs)
         peak = max(run[3] for run in runs) / 2**20
         loop = (f"  {statistics.median(games / run[2] for run in runs):>11,.0f} games/s in "
-                "the compiled calls" if path == "fused" else "")
+                "the compiled calls" if path != "hosted" else "")
         print(f"{label:<28} {path:<7} {games:>9,} games  {rates[path]:>11,.0f} games/s in the "
               f"run  {whole:>11,.0f} games/s whole process  peak {peak:,.0f} MB{loop}")
-    print(f"{label:<28} fused / hosted: {rates['fused'] / rates['hosted']:.1f}x games/s "
+    print(f"{label:<28} fused / {other}: {rates['fused'] / rates[other]:.2f}x games/s "
           "in the run")
 
 
@@ -107,11 +117,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--random-games", type=int, default=1_000_000)
     parser.add_argument("--negamax-games", type=int, default=1_000)
+    parser.add_argument("--base", type=Path, help="a checkout whose fused runs to compare")
     options = parser.parse_args()
+    base = options.base.resolve() if options.base else None
     measure("random vs random", "random", "random", options.random_games // 10,
-            options.random_games, options.rounds)
+            options.random_games, options.rounds, base)
     measure("negamax:depth=4 vs depth=4", "negamax:depth=4", "negamax:depth=4",
-            options.negamax_games, options.negamax_games, options.rounds)
+            options.negamax_games, options.negamax_games, options.rounds, base)
 
 
 if __name__ == "__main__":

@@ -23,9 +23,9 @@ from arena.competitions.sprt import (
 )
 from arena.runs.progress import ProgressBar
 from arena.runs.request import RunRequest
-from arena.runs.rows import GameRow
 from arena.runs.summary import seeds_lines
 from arena.stats.elo import LLR_METHODS, MODELS, LlrMethod, Model
+from arena.stats.tally import Tally
 
 __all__ = ["format_sprt", "sprt_command"]
 
@@ -42,9 +42,9 @@ class SprtProgressBar(ProgressBar):
         super().__init__(enabled)
         self.llr = ""
 
-    def advance(self, rows: list[GameRow]) -> None:
+    def advance(self, games: int, tally: Tally) -> None:
         """Count finished games."""
-        super().advance(rows)
+        super().advance(games, tally)
         self._show()
 
     def step(self, step: SprtStep) -> None:

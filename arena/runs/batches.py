@@ -7,9 +7,10 @@ so an agent must not let one game influence the next (reset in ``new_game``).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+
+import numpy as np
 
 from arena.hosting.base import Host, Hosting
 from arena.hosting.engines.engine import EngineHost
@@ -22,11 +23,12 @@ from arena.rules.notation import parse_moves, play_moves
 from arena.rules.results import Side
 from arena.runs.adjudication import Adjudicator
 from arena.runs.directory import AgentOutput
-from arena.runs.fused import fused_players, play_fused
+from arena.runs.fused import FusedGames, fused_players, play_fused
 from arena.runs.game import play_game
-from arena.runs.plan import GameSettings, GameTask
+from arena.runs.plan import GameBatch, GameSettings, GameTask
 from arena.runs.rows import GameRow
 from arena.runs.seeds import game_rng, game_seed
+from arena.stats.tally import Tally
 from arena.system.interrupts import ignore_interrupts
 
 
@@ -101,40 +103,51 @@ def play_task(task: GameTask, settings: GameSettings, agents: AgentCache,
     return GameRow.of_game(task, seed, record)
 
 
-def play_fusable(settings: GameSettings, tasks: Sequence[GameTask],
-                 agents: AgentCache) -> tuple[list[GameRow], list[GameTask]]:
-    """Play the games of ``tasks`` whose pairing can be fused (``arena.runs.fused``), each
-    pairing's in one compiled call: their rows, and the tasks left for the hosts."""
-    pairings: dict[tuple[str, str], list[GameTask]] = {}
-    for task in tasks:
-        pairings.setdefault((task.agent_a, task.agent_b), []).append(task)
-    rows: list[GameRow] = []
-    left: list[GameTask] = []
-    for games in pairings.values():
-        players = fused_players(settings, games[0], agents)
+def play_fusable(settings: GameSettings, batch: GameBatch,
+                 agents: AgentCache) -> tuple[list[FusedGames], GameBatch]:
+    """Play the games of ``batch`` whose pairing can be fused (``arena.runs.fused``), each
+    pairing's in one compiled call: their games, and the games left for the hosts."""
+    played: list[FusedGames] = []
+    hosted = np.zeros(len(batch), dtype=bool)
+    for pairing in np.flatnonzero(np.bincount(batch.pairings)).tolist():
+        games = batch.pairings == pairing
+        agent_a, agent_b = batch.agents[pairing]
+        players = fused_players(settings, agent_a, agent_b, agents)
         if players is None:
-            left.extend(games)
+            hosted |= games
         else:
-            starts = [_start(settings.rules, task.opening)[1] for task in games]
-            rows.extend(play_fused(settings, games, starts, players))
-    return rows, left
+            played.append(play_fused(settings, batch.select(games), players))
+    return played, batch.select(hosted)
 
 
-class BatchResult(NamedTuple):
-    """The rows of a batch, what its agents printed, and the seconds the worker spent."""
+@dataclass
+class BatchResult:
+    """The games of a batch (rows of hosted games, columns of fused ones), what its agents
+    printed, and the seconds the worker spent."""
 
     rows: list[GameRow]
     outputs: list[AgentOutput]
     seconds: float
+    fused: list[FusedGames] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        """How many games the batch holds."""
+        return len(self.rows) + sum(len(games) for games in self.fused)
+
+    def tally(self) -> Tally:
+        """Agent A's wins, draws and losses over the batch's games."""
+        return sum((games.tally() for games in self.fused), Tally.of(row.result
+                                                                    for row in self.rows))
 
 
-def play_batch(settings: GameSettings, tasks: Sequence[GameTask],
+def play_batch(settings: GameSettings, batch: GameBatch,
                agents: AgentCache = _WORKER_AGENTS) -> BatchResult:
     """Play a batch of games in a worker, by default with the hosts of this process: the
     pairings that can be fused in compiled code, the others game by game."""
     ignore_interrupts()
     began = time.perf_counter()
     outputs: list[AgentOutput] = []
-    rows, left = play_fusable(settings, tasks, agents)
-    rows.extend(play_task(task, settings, agents, outputs) for task in left)
-    return BatchResult(rows, outputs, time.perf_counter() - began)
+    fused, left = play_fusable(settings, batch, agents)
+    rows = [play_task(task, settings, agents, outputs) for task in left.tasks()]
+    return BatchResult(rows, outputs, time.perf_counter() - began, fused)

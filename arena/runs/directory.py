@@ -222,7 +222,8 @@ class GamesTable:
 
     Use as a context manager, in a locked ``RunDirectory``; ``finished`` tells which game
     indices the file holds. A last line without its newline (a write cut short by a kill) is
-    cut off, once the rest of the file has passed the check.
+    cut off, once the rest of the file has passed the check. ``in_order``: the file holds
+    nothing but the rows this table appended, in the order of their games (no sort needed).
     """
 
     def __init__(self, path: Path, plan: MatchPlan):
@@ -230,6 +231,8 @@ class GamesTable:
         self.plan = plan
         self._file: IO[bytes] | None = None
         self.finished = np.zeros(plan.total, dtype=bool)
+        self.in_order = True
+        self._last = -1
 
     def __enter__(self) -> GamesTable:
         if self.path.exists():
@@ -237,6 +240,7 @@ class GamesTable:
             self.finished = check_games(self.path, self.plan, complete)
             if complete < self.path.stat().st_size:
                 os.truncate(self.path, complete)
+            self.in_order = not self.finished.any()
         self._file = file = self.path.open("ab", buffering=0)
         if file.tell() == 0:
             try:
@@ -257,14 +261,24 @@ class GamesTable:
 
     def append(self, rows: Iterable[GameRow]) -> None:
         """Append finished games and push them to the operating system."""
-        if self._file is None:
-            raise RuntimeError("GamesTable.append outside its with block")
         rows = list(rows)
         text = io.StringIO()
         csv.writer(text, lineterminator="\n").writerows(_clean(row) for row in rows)
+        self.append_text(text.getvalue().encode("utf-8"),
+                         np.array([row.game for row in rows], dtype=np.int64))
+
+    def append_text(self, text: bytes, games: np.ndarray) -> None:
+        """Append the rows ``text`` (whole lines) of finished games ``games``, in the
+        order of the lines, and push them to the operating system."""
+        if self._file is None:
+            raise RuntimeError("GamesTable.append outside its with block")
         with room_checked(self.path):
-            write_all(self._file.fileno(), text.getvalue().encode("utf-8"))
-        self.finished[[row.game for row in rows]] = True
+            write_all(self._file.fileno(), text)
+        if len(games):
+            self.in_order = self.in_order and bool(
+                games[0] > self._last and np.all(games[1:] > games[:-1]))
+            self._last = max(self._last, int(games.max()))
+        self.finished[games] = True
 
 
 def _clean(row: GameRow) -> GameRow:

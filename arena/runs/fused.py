@@ -13,8 +13,10 @@ without the hosts' own overhead.
 
 from __future__ import annotations
 
+import csv
+import io
 import time
-from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -33,13 +35,19 @@ from arena.protocol.kernel_players import (
 )
 from arena.protocol.players import effective_limit, split_limit
 from arena.rules.board import Position, Rules
-from arena.rules.results import Result, Side, Termination
-from arena.runs.plan import GameSettings, GameTask
-from arena.runs.rows import GameRow
-from arena.runs.seeds import game_seed
+from arena.rules.notation import parse_moves, play_moves
+from arena.rules.results import Side, Termination
+from arena.runs.plan import GameBatch, GameSettings
+from arena.runs.seeds import GAME_BITS
+from arena.runs.summary import RESULT_CODES, TERMINATION_CODES, GameColumns
+from arena.stats.tally import Tally
 
 CALIBRATION_SECONDS = 0.002
 """How long the cycle counter's rate is first measured against ``time.perf_counter``."""
+
+MICROS = 1_000_000
+"""The rows' think times are whole microseconds (``round(seconds, 6)``)."""
+
 
 class KernelHosts(Protocol):
     """The hosts a process plays with (``arena.runs.batches.AgentCache``)."""
@@ -48,15 +56,15 @@ class KernelHosts(Protocol):
         """The host of ``spec`` playing as ``side``."""
 
 
-def fused_players(settings: GameSettings, task: GameTask,
+def fused_players(settings: GameSettings, agent_a: str, agent_b: str,
                   agents: KernelHosts) -> tuple[KernelPlayer, KernelPlayer] | None:
-    """The kernel players of ``task``'s agents A and B when its games can be fused, else None:
-    both agents hosted in this process, declaring a kernel player for the board, with no
-    limit per move (their own or the run's) and no time bank."""
+    """The kernel players of agents A and B when their games can be fused, else None: both
+    agents hosted in this process, declaring a kernel player for the board, with no limit
+    per move (their own or the run's) and no time bank."""
     if settings.time_per_move is not None or settings.time_bank is not None:
         return None
     players = []
-    for side, name in ((Side.A, task.agent_a), (Side.B, task.agent_b)):
+    for side, name in ((Side.A, agent_a), (Side.B, agent_b)):
         spec, own = split_limit(name)
         if effective_limit(own, None) != Limit():
             return None
@@ -70,49 +78,108 @@ def fused_players(settings: GameSettings, task: GameTask,
     return players[0], players[1]
 
 
-def play_fused(settings: GameSettings, tasks: Sequence[GameTask], starts: Sequence[Position],
-               players: tuple[KernelPlayer, KernelPlayer]) -> list[GameRow]:
-    """Play ``tasks`` (games of one pairing, from ``starts``: the positions after their
-    openings) between ``players`` in one compiled call."""
+@dataclass(frozen=True)
+class FusedGames:
+    """Games of one pairing played in one compiled call, as columns: the games of ``batch``
+    with their seeds, the kernel's ``outcomes``, and the seconds of a counter cycle."""
+
+    batch: GameBatch
+    seeds: np.ndarray
+    outcomes: Any  # arena.search.kernels.games.Outcomes (numba loads only for fused runs)
+    seconds_per_cycle: float
+
+    def __len__(self) -> int:
+        return len(self.batch)
+
+    @property
+    def agents(self) -> tuple[str, str]:
+        """Agents A and B."""
+        return self.batch.agents[int(self.batch.pairings[0])]
+
+    @property
+    def results(self) -> np.ndarray:
+        """Agent A's results as ``RESULT_CODES`` indices."""
+        return (self.outcomes.winners + 1).astype(np.int8)
+
+    @property
+    def micros(self) -> np.ndarray:
+        """Each side's think time in whole microseconds (games, 2), as the rows round it."""
+        return np.rint(self.outcomes.cycles * self.seconds_per_cycle * MICROS).astype(np.int64)
+
+    def tally(self) -> Tally:
+        """Agent A's wins, draws and losses."""
+        draws, wins, losses = np.bincount(self.results, minlength=3).tolist()
+        return Tally(wins, draws, losses)
+
+    def text(self) -> tuple[bytes, np.ndarray]:
+        """The games' rows of games.csv (the bytes the csv module writes for their
+        ``GameRow``), and the hash of who moved first and the moves of each
+        (``arena.runs.summary.GameColumns``)."""
+        from arena.search.kernels.row_text import ROW_BYTES, fused_rows, move_hashes
+
+        batch, out = self.batch, self.outcomes
+        words = [_cells(*self.agents), *FIRST_WORDS, *RESULT_WORDS, *ENDING_WORDS,
+                 *(opening.encode("ascii") for opening in batch.openings)]
+        starts = np.cumsum([0, *(len(word) for word in words)], dtype=np.int64)
+        firsts = np.where(batch.a_first, 1, 2)
+        cells = out.moves.shape[1]
+        size = len(batch) * (ROW_BYTES + len(words[0]) + 2 * cells)
+        text, moves_at = np.empty(size, dtype=np.uint8), np.empty(len(batch), dtype=np.int64)
+        length = fused_rows(
+            batch.games, batch.pairs, self.seeds, 0, firsts,
+            OPENING_WORD + batch.opening_index, RESULT_WORD + self.results.astype(np.int64),
+            ENDING_WORD - 1 + out.endings.astype(np.int64),
+            np.frombuffer(b"".join(words), dtype=np.uint8), starts, out.moves, out.plies,
+            self.micros, out.nodes, out.turns, text, moves_at)
+        return text[:length].tobytes(), move_hashes(text, moves_at, out.plies, firsts)
+
+    def columns(self, hashes: np.ndarray) -> GameColumns:
+        """The games as the summary counts them, ``hashes`` from ``text``."""
+        out = self.outcomes
+        return GameColumns(self.batch.games, self.batch.pairs, self.results,
+                           ENDING_CODE[out.endings - 1].astype(np.int8),
+                           out.plies.astype(np.int16), self.micros / MICROS,
+                           out.turns.astype(np.int16), out.nodes, hashes)
+
+
+def play_fused(settings: GameSettings, batch: GameBatch,
+               players: tuple[KernelPlayer, KernelPlayer]) -> FusedGames:
+    """Play the games of ``batch`` (of one pairing) between ``players`` in one compiled
+    call."""
     import arena.search.kernels.games as games  # numba loads only for fused runs
 
     rules = settings.rules
-    positions = np.array([(start.current, start.mask) for start in starts], dtype=np.uint64)
-    seeds = np.array([game_seed(settings.seed, task.game) for task in tasks], dtype=np.uint64)
-    firsts = np.array([task.first is Side.B for task in tasks], dtype=np.int64)
-    out = games.new_outcomes(len(tasks), rules.rows * rules.cols)
+    starts = [play_moves(Position.empty(rules), parse_moves(opening, rules))
+              for opening in batch.openings]
+    positions = np.array([(start.current, start.mask) for start in starts],
+                         dtype=np.uint64)[batch.opening_index]
+    seeds = (np.uint64(settings.seed) << np.uint64(GAME_BITS)) | batch.games.astype(np.uint64)
+    firsts = (~batch.a_first).astype(np.int64)
+    out = games.new_outcomes(len(batch), rules.rows * rules.cols)
     adjudicate = games.NO_ADJUDICATION if settings.adjudicate is None else settings.adjudicate
     arguments = (seeds, positions, firsts, adjudicate, *_arguments(rules, players, settings),
                  out)
     games.play_games(*arguments)
-    return _rows(tasks, seeds.tolist(), out, _RATE.seconds_per_cycle())
+    return FusedGames(batch, seeds, out, _RATE.seconds_per_cycle())
 
 
-_RESULTS = (Result.DRAW, Result.WIN, Result.LOSS)  # by the winning side + 1
-_ENDINGS = {1: Termination.FOUR_IN_A_ROW, 2: Termination.BOARD_FULL,
-            3: Termination.ADJUDICATED}  # by the kernel's codes
+def _cells(*texts: str) -> bytes:
+    """``texts`` as cells of a row the csv module writes (quoted where they need it)."""
+    line = io.StringIO()
+    csv.writer(line, lineterminator="").writerow(texts)
+    return line.getvalue().encode("utf-8")
+
+
+FIRST_WORDS = (_cells(Side.A), _cells(Side.B))
+RESULT_WORDS = tuple(_cells(result) for result in RESULT_CODES)
+ENDING_CODES = (Termination.FOUR_IN_A_ROW, Termination.BOARD_FULL, Termination.ADJUDICATED)
+"""By the kernel's codes, from 1."""
+ENDING_WORDS = tuple(_cells(ending) for ending in ENDING_CODES)
+RESULT_WORD = 1 + len(FIRST_WORDS)
+ENDING_WORD = RESULT_WORD + len(RESULT_WORDS)
+OPENING_WORD = ENDING_WORD + len(ENDING_WORDS)
+ENDING_CODE = np.array([TERMINATION_CODES.index(ending) for ending in ENDING_CODES])
 _TIEBREAKS = {"random": 0, "first": 1, "left": 2, "right": 3}  # the kernel's codes
-FIRST_COLUMN = ord("1")  # column 0 in a move string
-
-
-def _rows(tasks: Sequence[GameTask], seeds: list[int], out: Any,
-          seconds: float) -> list[GameRow]:
-    """The rows of the games of ``out``, cycles counted at ``seconds`` each."""
-    cells = out.moves.shape[1]
-    moves = (out.moves + np.uint8(FIRST_COLUMN)).tobytes().decode("ascii")
-    times = np.round(out.cycles * seconds, 6).tolist()
-    nodes = [[None if n < 0 else n for n in pair] for pair in out.nodes.tolist()]
-    return [
-        GameRow(task.game, task.pair, seed, task.agent_a, task.agent_b, task.first,
-                task.opening,
-                task.opening + moves[start:start + plies - len(task.opening)],
-                _RESULTS[winner + 1], _ENDINGS[ending], plies, time[0], time[1],
-                node[0], node[1], turn[0], turn[1], "")
-        for task, seed, start, winner, ending, plies, time, node, turn in zip(
-            tasks, seeds, range(0, cells * len(tasks), cells), out.winners.tolist(),
-            out.endings.tolist(), out.plies.tolist(), times, nodes, out.turns.tolist(),
-            strict=True)
-    ]
 
 
 def _arguments(rules: Rules, players: tuple[KernelPlayer, KernelPlayer],

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
+import numpy as np
+
 from arena.hosting.base import HOSTINGS, Hosting
 from arena.hosting.engines.engines_file import EnginesTable
 from arena.protocol.labels import short_names
@@ -122,6 +124,42 @@ class GameTask(NamedTuple):
     opening: str
 
 
+@dataclass(frozen=True)
+class GameBatch:
+    """Games of a run as columns, one entry per game (``MatchPlan.batch``): what a worker
+    needs besides the shared settings, without a Python object per game."""
+
+    games: np.ndarray  # int64: the games' indices in the run
+    pairings: np.ndarray  # int64: each game's pairing, an index into ``agents``
+    a_first: np.ndarray  # bool: agent A moves first
+    pairs: np.ndarray  # int64: the opening pair, NO_PAIR without paired openings
+    opening_index: np.ndarray  # int64: each game's opening, an index into ``openings``
+    openings: tuple[str, ...]  # the batch's distinct openings
+    agents: tuple[tuple[str, str], ...]  # agents A and B of every pairing of the plan
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+    def select(self, chosen: np.ndarray) -> GameBatch:
+        """The games at the positions (or mask) ``chosen``."""
+        return GameBatch(self.games[chosen], self.pairings[chosen], self.a_first[chosen],
+                         self.pairs[chosen], self.opening_index[chosen], self.openings,
+                         self.agents)
+
+    def tasks(self) -> list[GameTask]:
+        """The games one by one, as ``MatchPlan.task`` gives them."""
+        return [GameTask(game, self.agents[pairing][0], self.agents[pairing][1],
+                         Side.A if a_first else Side.B,
+                         None if pair == NO_PAIR else pair, self.openings[opening])
+                for game, pairing, a_first, pair, opening in zip(
+                    self.games.tolist(), self.pairings.tolist(), self.a_first.tolist(),
+                    self.pairs.tolist(), self.opening_index.tolist(), strict=True)]
+
+
+NO_PAIR = -1
+"""``GameBatch.pairs`` of a game without paired openings."""
+
+
 class _Segment(NamedTuple):
     """Rounds in which the same pairings play: from game ``game`` and round ``round``."""
 
@@ -201,6 +239,35 @@ class MatchPlan:
         opening = self.openings.opening(game if pair is None else pair)
         return GameTask(game, pairing.agent_a, pairing.agent_b, Side.A if a_first else Side.B,
                         pair, opening)
+
+    def batch(self, games: np.ndarray) -> GameBatch:
+        """Games ``games`` of the run (indices in range), as ``task`` gives them one by one."""
+        games = np.asarray(games, dtype=np.int64)
+        if len(games) and not (games.min() >= 0 and games.max() < self.total):
+            raise IndexError(f"games {games.min()} to {games.max()} are not all in a run of "
+                             f"{self.total} games")
+        starts = np.array([segment.game for segment in self._segments], dtype=np.int64)
+        pairings, local = np.zeros_like(games), np.zeros_like(games)
+        which = np.searchsorted(starts, games, side="right") - 1
+        for index, segment in enumerate(self._segments):
+            chosen = which == index
+            offset = games[chosen] - segment.game
+            count = len(segment.pairings)
+            pairings[chosen] = np.array(segment.pairings, dtype=np.int64)[offset % count]
+            local[chosen] = segment.round + offset // count
+        codes = np.array([FIRST_CHOICES.index(p.first) for p in self.pairings])[pairings]
+        a_first = (codes == FIRST_CHOICES.index("a")) | (
+            (codes == FIRST_CHOICES.index("alternate")) & (local % 2 == 0))
+        paired = self.openings.paired
+        pairs = local // 2 if paired else np.full_like(games, NO_PAIR)
+        if isinstance(self.openings, NoOpenings):
+            openings: tuple[str, ...] = ("",)
+            opening_index = np.zeros_like(games)
+        else:
+            keys, opening_index = np.unique(pairs if paired else games, return_inverse=True)
+            openings = tuple(self.openings.opening(key) for key in keys.tolist())
+        return GameBatch(games, pairings, a_first, pairs, opening_index.astype(np.int64),
+                         openings, tuple((p.agent_a, p.agent_b) for p in self.pairings))
 
 
 NAME_LENGTH = 48

@@ -35,8 +35,7 @@ from arena.runs.batches import (
     play_fusable,
     play_task,
 )
-from arena.runs.directory import AgentOutput
-from arena.runs.plan import GameSettings, GameTask, MatchPlan, MatchSetupError
+from arena.runs.plan import GameBatch, GameSettings, GameTask, MatchPlan, MatchSetupError
 from arena.system.interrupts import ignore_interrupts, interrupts_held
 from arena.system.processes import die_with_parent
 
@@ -81,12 +80,12 @@ class BatchSizer:
         return self._last
 
 
-def batches(plan: MatchPlan, games: np.ndarray, sizer: BatchSizer) -> Iterator[list[GameTask]]:
-    """The tasks of ``games`` in batches sized by ``sizer`` as they are taken."""
+def batches(plan: MatchPlan, games: np.ndarray, sizer: BatchSizer) -> Iterator[GameBatch]:
+    """The games of ``games`` in batches sized by ``sizer`` as they are taken."""
     done = 0
     while done < len(games):
         size = sizer.next_size(len(games) - done)
-        yield [plan.task(int(game)) for game in games[done:done + size]]
+        yield plan.batch(games[done:done + size])
         done += size
 
 
@@ -97,7 +96,7 @@ class WorkerDiedError(RuntimeError):
 class Pool(Protocol):
     """Plays batches of games; closed once at the end of the run."""
 
-    def results(self, batches: Iterator[list[GameTask]],
+    def results(self, batches: Iterator[GameBatch],
                 settings: GameSettings) -> Iterator[BatchResult]:
         """Play every batch; yield the results as they finish."""
 
@@ -121,8 +120,8 @@ def _serve(connection: Connection, agents: AgentCache | None, parent: int) -> No
                 break
             if message is None:
                 break
-            settings, tasks = message
-            connection.send(play_batch(settings, tasks, agents))
+            settings, batch = message
+            connection.send(play_batch(settings, batch, agents))
     finally:
         agents.close()
 
@@ -156,25 +155,24 @@ class LocalPool:
         with interrupts_held():  # no worker ever sees the user's Ctrl-C
             self._workers = [_Worker(context, agents, forked) for _ in range(jobs - 1)]
 
-    def results(self, batches: Iterator[list[GameTask]],
+    def results(self, batches: Iterator[GameBatch],
                 settings: GameSettings) -> Iterator[BatchResult]:
         """Play every batch: the workers take whole batches, this process plays one game at a
         time between looks at them (the games of a pairing that can be fused all at once)."""
         idle = list(self._workers)
         busy: dict[Connection, _Worker] = {}
         own: list[GameTask] = []
-        rows: list[Any] = []
-        outputs: list[AgentOutput] = []
+        result = BatchResult([], [], 0.0)
         began = 0.0
         exhausted = False
         while True:
             while idle and not exhausted:
-                tasks = next(batches, None)
-                if tasks is None:
+                batch = next(batches, None)
+                if batch is None:
                     exhausted = True
                     break
                 worker = idle.pop()
-                self._send(worker, (settings, tasks))
+                self._send(worker, (settings, batch))
                 busy[worker.connection] = worker
             ready = wait(list(busy), 0 if own or not exhausted else None) if busy else []
             for connection in ready:
@@ -182,19 +180,22 @@ class LocalPool:
                 yield self._receive(worker)
                 idle.append(worker)
             if not own and not exhausted:
-                tasks = next(batches, None)
-                if tasks is None:
+                batch = next(batches, None)
+                if batch is None:
                     exhausted = True
                 else:
-                    began, outputs = time.perf_counter(), []
-                    rows, left = play_fusable(settings, tasks, self.agents)
-                    own = list(reversed(left))
+                    began = time.perf_counter()
+                    fused, left = play_fusable(settings, batch, self.agents)
+                    result = BatchResult([], [], 0.0, fused)
+                    own = list(reversed(left.tasks()))
                     if not own:
-                        yield BatchResult(rows, outputs, time.perf_counter() - began)
+                        result.seconds = time.perf_counter() - began
+                        yield result
             if own:
-                rows.append(play_task(own.pop(), settings, self.agents, outputs))
+                result.rows.append(play_task(own.pop(), settings, self.agents, result.outputs))
                 if not own:
-                    yield BatchResult(rows, outputs, time.perf_counter() - began)
+                    result.seconds = time.perf_counter() - began
+                    yield result
             elif exhausted and not busy:
                 return
 
@@ -263,7 +264,7 @@ class DaskPool:
             self._client = distributed.Client(self._cluster)
         self._workers = list(self._client.run(_adopt_worker, os.getpid()).values())
 
-    def results(self, batches: Iterator[list[GameTask]],
+    def results(self, batches: Iterator[GameBatch],
                 settings: GameSettings) -> Iterator[BatchResult]:
         """Submit the batches, at most two per worker thread at a time."""
         from distributed import KilledWorker, as_completed
@@ -273,8 +274,8 @@ class DaskPool:
         # thread in a 10 s wait that a Ctrl-C delivered to another thread cannot cut short.
         running = as_completed(with_results=True)
         try:
-            for tasks in batches:
-                running.add(self._client.submit(play_batch, settings, tasks, pure=False))
+            for batch in batches:
+                running.add(self._client.submit(play_batch, settings, batch, pure=False))
                 while running.count() >= capacity:
                     yield next(running)[1]
             for _, result in running:

@@ -9,7 +9,6 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, Self
 
-from arena.runs.rows import GameRow
 from arena.stats.tally import Tally
 
 
@@ -33,14 +32,13 @@ class ProgressBar:
             self._bar = tqdm(total=total, initial=finished, unit="game", file=sys.stderr,
                              dynamic_ncols=True, smoothing=0.1)
 
-    def advance(self, rows: list[GameRow]) -> None:
-        """Count finished games."""
-        for row in rows:
-            self.tally.add(row.result)
-        self.finished += len(rows)
+    def advance(self, games: int, tally: Tally) -> None:
+        """Count ``games`` finished games, with agent A's ``tally`` of them."""
+        self.tally += tally
+        self.finished += games
         if self._bar is not None:
             self._bar.set_postfix_str(self.wtl_text(), refresh=False)
-            self._bar.update(len(rows))
+            self._bar.update(games)
 
     def wtl_text(self) -> str:
         """Agent A's wins, draws and losses so far, as the bar shows them."""
@@ -59,11 +57,11 @@ class TournamentProgressBar(ProgressBar):
     """The match's progress bar without A's wins, ties and losses, which mean nothing summed
     over the pairings of a tournament."""
 
-    def advance(self, rows: list[GameRow]) -> None:
-        """Count finished games."""
-        self.finished += len(rows)
+    def advance(self, games: int, tally: Tally) -> None:
+        """Count ``games`` finished games."""
+        self.finished += games
         if self._bar is not None:
-            self._bar.update(len(rows))
+            self._bar.update(games)
 
 
 @contextmanager

@@ -45,8 +45,14 @@ from arena.runs.openings import FileOpenings
 from arena.runs.plan import MatchPlan, MatchSetupError
 from arena.runs.pool import Backend, BatchSizer, Pool, batches, open_pool
 from arena.runs.request import RunRequest
-from arena.runs.rows import GameRow
-from arena.runs.summary import PairingSummary, summarize, summary_fingerprint, write_summary
+from arena.runs.summary import (
+    PairingSummary,
+    SummaryColumns,
+    summarize,
+    summary_fingerprint,
+    write_summary,
+)
+from arena.stats.tally import Tally
 from arena.system.interrupts import watch_interrupts
 
 
@@ -145,8 +151,8 @@ class Progress(Protocol):
     def start(self, total: int, finished: int) -> None:
         """``finished`` of ``total`` games were already in the run directory."""
 
-    def advance(self, rows: list[GameRow]) -> None:
-        """These games are finished and written."""
+    def advance(self, games: int, tally: Tally) -> None:
+        """``games`` more games are finished and written, with agent A's ``tally``."""
 
 
 @dataclass
@@ -212,13 +218,16 @@ def run_games(
                     pool = open_pool(request.backend, jobs, request.scheduler, agents)
                 if progress is not None:
                     progress.start(plan.total, int(table.finished.sum()))
+                fresh = not table.finished.any()
+                gathered = SummaryColumns()
                 played = _play(plan, table, pool, BatchSizer(jobs), stopping, progress,
-                               files.agents_log)
+                               files.agents_log, gathered)
             pool, finished = None, pool
             if finished is not None:
                 finished.close()
-            sort_games(files.games)
-            summaries = summarize(files.games)
+            if not table.in_order:
+                sort_games(files.games)
+            summaries = gathered.summaries() if fresh else summarize(files.games)
             write_summary(summaries, files.summary)
             record.update(ended=_now(), games_played=played)
             meta.ended = record["ended"]
@@ -232,21 +241,29 @@ def run_games(
 
 
 def _play(plan: MatchPlan, table: GamesTable, pool: Pool | None, sizer: BatchSizer,
-          stopping: StoppingRule | None, progress: Progress | None, log: Path) -> int:
-    """Play the missing games stage by stage, appending them as batches finish."""
+          stopping: StoppingRule | None, progress: Progress | None, log: Path,
+          gathered: SummaryColumns) -> int:
+    """Play the missing games stage by stage, appending them as batches finish and
+    gathering them for the summary."""
     played = 0
     for games in _stages(table.finished, stopping):
         if not len(games):
             continue
         assert pool is not None
         for batch in pool.results(batches(plan, games, sizer), plan.settings):
-            table.append(batch.rows)
+            if batch.rows:
+                table.append(batch.rows)
+                gathered.add_rows(batch.rows)
+            for fused in batch.fused:
+                text, hashes = fused.text()
+                table.append_text(text, fused.batch.games)
+                gathered.add(*fused.agents, fused.columns(hashes))
             if batch.outputs:
                 write_outputs(log, batch.outputs)
-            sizer.record(len(batch.rows), batch.seconds)
-            played += len(batch.rows)
+            sizer.record(batch.games, batch.seconds)
+            played += batch.games
             if progress is not None:
-                progress.advance(batch.rows)
+                progress.advance(batch.games, batch.tally())
     return played
 
 

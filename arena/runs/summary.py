@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -42,6 +42,63 @@ SUMMARY_COLUMNS = (
 )
 
 
+RESULT_CODES = (Result.DRAW, Result.WIN, Result.LOSS)
+"""Agent A's results by their codes in ``GameColumns`` (the winning side + 1)."""
+TERMINATION_CODES = tuple(Termination)
+"""Terminations by their codes in ``GameColumns``."""
+NO_VALUE = -1
+"""A blank cell of ``GameColumns`` (no opening pair, no node count)."""
+
+
+class GameColumns(NamedTuple):
+    """Games of one pairing as the summary counts them, one entry per game."""
+
+    games: np.ndarray  # int64: index in the run
+    pairs: np.ndarray  # int64: opening pair, NO_VALUE without
+    results: np.ndarray  # int8: agent A's result, a RESULT_CODES index
+    terminations: np.ndarray  # int8: a TERMINATION_CODES index
+    plies: np.ndarray  # int16
+    seconds: np.ndarray  # float64 (games, 2): each side's think time, as in the row
+    turns: np.ndarray  # int16 (games, 2)
+    nodes: np.ndarray  # int64 (games, 2): NO_VALUE where not reported
+    hashes: np.ndarray  # int64: who moved first and the moves (``move_hashes``)
+
+    @classmethod
+    def of_rows(cls, rows: Sequence[GameRow]) -> GameColumns:
+        """The columns of some rows of one pairing."""
+        from arena.search.kernels.row_text import move_hashes
+
+        moves = [row.moves.encode("ascii") for row in rows]
+        lengths = np.array([len(text) for text in moves], dtype=np.int64)
+        starts = np.cumsum(lengths) - lengths
+        firsts = np.array([1 if row.first is Side.A else 2 for row in rows], dtype=np.int64)
+        hashes = move_hashes(np.frombuffer(b"".join(moves) or b"-", dtype=np.uint8), starts,
+                             lengths, firsts)
+
+        def blank(value: int | None) -> int:
+            return NO_VALUE if value is None else value
+
+        return cls(
+            np.array([row.game for row in rows], dtype=np.int64),
+            np.array([blank(row.pair) for row in rows], dtype=np.int64),
+            np.array([RESULT_CODES.index(row.result) for row in rows], dtype=np.int8),
+            np.array([TERMINATION_CODES.index(row.termination) for row in rows], dtype=np.int8),
+            np.array([row.plies for row in rows], dtype=np.int16),
+            np.array([(row.time_a, row.time_b) for row in rows], dtype=np.float64),
+            np.array([(row.turns_a, row.turns_b) for row in rows], dtype=np.int16),
+            np.array([(blank(row.nodes_a), blank(row.nodes_b)) for row in rows],
+                     dtype=np.int64).reshape(-1, 2), hashes)
+
+    @classmethod
+    def joined(cls, parts: Sequence[GameColumns]) -> GameColumns:
+        """``parts`` as one, in the order of their games."""
+        joined = cls(*(np.concatenate(column) for column in zip(*parts, strict=True)))
+        if np.all(joined.games[1:] > joined.games[:-1]):
+            return joined
+        order = np.argsort(joined.games, kind="stable")
+        return cls(*(column[order] for column in joined))
+
+
 @dataclass
 class Cost:
     """What one agent of a pairing spent: seconds, turns and nodes (when reported)."""
@@ -58,6 +115,15 @@ class Cost:
         if nodes is not None:
             self.nodes += nodes
             self.turns_with_nodes += turns
+
+    def add_games(self, seconds: np.ndarray, turns: np.ndarray, nodes: np.ndarray) -> None:
+        """Add games' figures, in order, as ``add`` one by one would (the seconds summed one
+        after the other, to the same last bit)."""
+        self.seconds = float(np.cumsum(np.append(self.seconds, seconds))[-1])
+        self.turns += int(turns.sum())
+        reported = nodes != NO_VALUE
+        self.nodes += int(nodes[reported].sum())
+        self.turns_with_nodes += int(turns[reported].sum())
 
     @property
     def ms_per_move(self) -> float:
@@ -110,6 +176,52 @@ class PairingSummary:
         else:
             self._half_pairs[pair] = result
 
+    def add_games(self, columns: GameColumns) -> None:
+        """Count games in bulk, in the order of their games, as ``add`` counts them one by
+        one (but for ``distinct_games``' hash, which only needs to tell games apart)."""
+        if not len(columns.games):
+            return
+        self.first_game = min(self.first_game, int(columns.games.min()))
+        results = columns.results
+        draws, wins, losses = np.bincount(results, minlength=3).tolist()
+        self.tally.wins += wins
+        self.tally.draws += draws
+        self.tally.losses += losses
+        ending = columns.terminations
+        for kind in FORFEITS:
+            lost = ending == TERMINATION_CODES.index(kind)
+            by_a = int(np.count_nonzero(lost & (results == RESULT_CODES.index(Result.LOSS))))
+            self.forfeits[(kind, Side.A)] += by_a
+            self.forfeits[(kind, Side.B)] += int(np.count_nonzero(lost)) - by_a
+        self.adjudicated += int(np.count_nonzero(
+            ending == TERMINATION_CODES.index(Termination.ADJUDICATED)))
+        self.plies += int(columns.plies.sum())
+        self.side_a.add_games(columns.seconds[:, 0], columns.turns[:, 0], columns.nodes[:, 0])
+        self.side_b.add_games(columns.seconds[:, 1], columns.turns[:, 1], columns.nodes[:, 1])
+        self._game_hashes.frombytes(columns.hashes.astype(np.int64).tobytes())
+        self._add_pairs(columns.pairs, results)
+
+    def _add_pairs(self, pairs: np.ndarray, results: np.ndarray) -> None:
+        """Count the games' pairs: complete ones as pairs, the others as halves waiting."""
+        paired = pairs != NO_VALUE
+        self._unpaired += int(np.count_nonzero(~paired))
+        pairs, results = pairs[paired], results[paired]
+        order = np.argsort(pairs, kind="stable")
+        pairs, results = pairs[order], results[order]
+        whole = np.flatnonzero(pairs[1:] == pairs[:-1])
+        codes = 3 * results[whole].astype(np.int64) + results[whole + 1]
+        for code, count in enumerate(np.bincount(codes, minlength=9).tolist()):
+            if count:
+                self.tally.add_pair(RESULT_CODES[code // 3], RESULT_CODES[code % 3], count)
+        single = np.ones(len(pairs), dtype=bool)
+        single[whole] = single[whole + 1] = False
+        for pair, code in zip(pairs[single].tolist(), results[single].tolist(), strict=True):
+            result = RESULT_CODES[code]
+            if pair in self._half_pairs:
+                self.tally.add_pair(self._half_pairs.pop(pair), result)
+            else:
+                self._half_pairs[pair] = result
+
     @property
     def games(self) -> int:
         """Games counted."""
@@ -133,7 +245,8 @@ class PairingSummary:
     @property
     def distinct_games(self) -> int:
         """Games that differ in who moved first or in their moves (counted by 64-bit hash)."""
-        return len(np.unique(np.frombuffer(self._game_hashes, dtype=np.int64)))
+        hashes = np.sort(np.frombuffer(self._game_hashes, dtype=np.int64))
+        return int(len(hashes) > 0) + int(np.count_nonzero(hashes[1:] != hashes[:-1]))
 
     @property
     def paired(self) -> bool:
@@ -207,6 +320,39 @@ def summarize(games_csv: Path, length: int | None = None) -> list[PairingSummary
                 row.agent_a, row.agent_b, row.game)
         summary.add(row)
     return sorted(pairings.values(), key=lambda summary: summary.first_game)
+
+
+class SummaryColumns:
+    """The games a run writes, gathered by pairing as columns, to be summarised as
+    ``summarize`` would summarise the games.csv that holds them, without reading it back."""
+
+    def __init__(self) -> None:
+        self._parts: dict[tuple[str, str], list[GameColumns]] = {}
+
+    def add(self, agent_a: str, agent_b: str, columns: GameColumns) -> None:
+        """Gather games of agent A against agent B."""
+        self._parts.setdefault((agent_a, agent_b), []).append(columns)
+
+    def add_rows(self, rows: Sequence[GameRow]) -> None:
+        """Gather games given as rows."""
+        pairings: dict[tuple[str, str], list[GameRow]] = {}
+        for row in rows:
+            pairings.setdefault((row.agent_a, row.agent_b), []).append(row)
+        for (agent_a, agent_b), games in pairings.items():
+            self.add(agent_a, agent_b, GameColumns.of_rows(games))
+
+    def summaries(self) -> list[PairingSummary]:
+        """One summary per pairing, in the order of the pairings' first games (once: the
+        columns are let go as they are counted)."""
+        summaries = []
+        while self._parts:  # each pairing's parts let go once joined
+            (agent_a, agent_b), parts = self._parts.popitem()
+            columns = GameColumns.joined(parts)
+            del parts
+            summary = PairingSummary(agent_a, agent_b, int(columns.games[0]))
+            summary.add_games(columns)
+            summaries.append(summary)
+        return sorted(summaries, key=lambda summary: summary.first_game)
 
 
 def summary_csv(summaries: list[PairingSummary]) -> str:

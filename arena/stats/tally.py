@@ -69,9 +69,9 @@ class Tally:
         else:
             self.losses += 1
 
-    def add_pair(self, first: Result, second: Result) -> None:
-        """Count the class of a game pair (the two results of one side)."""
-        self.pairs[_CLASS[first, second]] += 1
+    def add_pair(self, first: Result, second: Result, count: int = 1) -> None:
+        """Count the class of a game pair (the two results of one side), ``count`` times."""
+        self.pairs[_CLASS[first, second]] += count
 
     def flip(self) -> Tally:
         """The other side's tally."""

@@ -15,11 +15,10 @@ import pytest
 from arena.cli import main
 from arena.cli.match import match_command
 from arena.rules.results import Result as GameResult
-from arena.rules.results import Side, Termination
 from arena.runs.progress import ProgressBar
 from arena.runs.reading import load_games
-from arena.runs.rows import GameRow
 from arena.runs.seeds import DEFAULT_SEED
+from arena.stats.tally import Tally
 from tests.helpers.cli import arena_command, checkout_env, invoke
 from tests.helpers.runs import games_without_timing
 
@@ -78,17 +77,14 @@ def test_deterministic_agents_get_a_warning(tmp_path: Path) -> None:
 
 
 def test_the_progress_bar_counts_this_commands_results(capsys: pytest.CaptureFixture[str]) -> None:
-    row = GameRow(0, None, 0, "x", "y", Side.A, "", "1", GameResult.WIN,
-                  Termination.FOUR_IN_A_ROW,
-                  1, 0.0, 0.0, None, None, 1, 0, "")
     with ProgressBar(enabled=False) as bar:
         bar.start(total=10, finished=3)
-        bar.advance([row, row._replace(result=GameResult.DRAW), row])
+        bar.advance(3, Tally.of([GameResult.WIN, GameResult.DRAW, GameResult.WIN]))
     assert bar.finished == 6 and bar.tally.wtl == (2, 1, 0) and bar.wtl_text() == "W/D/L 2/1/0"
     assert capsys.readouterr() == ("", "")
     with ProgressBar(enabled=True) as bar:
         bar.start(total=10, finished=3)
-        bar.advance([row])
+        bar.advance(1, Tally(1, 0, 0))
     shown = capsys.readouterr().err
     assert "4/10" in shown and "W/D/L 1/0/0" in shown
 

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import sys
 import types
@@ -24,9 +25,9 @@ from agents.random_agent import RandomAgent
 from arena.protocol.kernel_players import kernel_player
 from arena.rules.board import Position, Rules
 from arena.rules.notation import from_moves
-from arena.rules.results import Side
 from arena.runs.fused import play_fused
-from arena.runs.plan import GameSettings, GameTask
+from arena.runs.plan import GameSettings, MatchPlan, Pairing
+from arena.runs.rows import GameRow
 from arena.search.heuristics import parse_heuristic, terms_array
 from arena.search.kernels import bitboard, evaluation
 from arena.search.kernels import mcts as mcts_kernels
@@ -89,18 +90,18 @@ def results() -> dict[str, Any]:
 
 
 def fused_games() -> list[list[Any]]:
-    """Games of the fused loop (random against immediate-win, negamax against MCTS)."""
+    """Games of the fused loop (random against immediate-win, negamax against MCTS), as their
+    rows of games.csv give them (the rows' text written by its kernel too)."""
     settings = GameSettings(rules=Rules(5, 6, 4), seed=11)
-    tasks = [GameTask(game, "a", "b", Side.B if game % 2 else Side.A, None, "")
-             for game in range(4)]
-    starts = [Position.empty(settings.rules)] * len(tasks)
+    batch = MatchPlan((Pairing("a", "b", 4),), settings).batch(np.arange(4))
     played = []
     for agents in ((RandomAgent(), ImmediateWinAgent(block=True)),
                    (NegamaxAgent(depth=2), MCTSAgent(iterations=30))):
         player_a, player_b = (kernel_player(agent, settings.rules) for agent in agents)
         assert player_a is not None and player_b is not None
+        text, _ = play_fused(settings, batch, (player_a, player_b)).text()
         played += [[row.moves, row.result.value, row.nodes_a, row.nodes_b, row.turns_a]
-                   for row in play_fused(settings, tasks, starts, (player_a, player_b))]
+                   for row in map(GameRow.from_csv, csv.reader(text.decode().splitlines()))]
     return played
 
 

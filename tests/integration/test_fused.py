@@ -16,6 +16,7 @@ from arena.runs.plan import GameSettings, match_plan
 from arena.runs.request import RunRequest
 from arena.runs.rows import COLUMNS, TIMING_COLUMNS
 from arena.runs.runner import run_games
+from arena.runs.summary import summarize, summary_csv
 from arena.search.solver import shared_solver
 
 TIMINGS = [COLUMNS.index(name) for name in TIMING_COLUMNS]
@@ -29,9 +30,9 @@ class FusedCalls:
         self.games = 0
         real = batches.play_fused
 
-        def counted(settings, tasks, starts, players):  # type: ignore[no-untyped-def]
-            self.games += len(tasks)
-            return real(settings, tasks, starts, players)
+        def counted(settings, batch, players):  # type: ignore[no-untyped-def]
+            self.games += len(batch)
+            return real(settings, batch, players)
 
         monkeypatch.setattr(batches, "play_fused", counted)
 
@@ -66,6 +67,8 @@ def _hosted_and_fused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent_a: 
     assert calls.games == 0
     fused_run = _run(tmp_path, "fused", agent_a, agent_b, games, settings, openings, first)
     assert calls.games == games  # every game went through the fused loop
+    for out in (hosted, fused_run):  # counted as written: what games.csv read back gives
+        assert (out / "summary.csv").read_text() == summary_csv(summarize(out / "games.csv"))
     return _games(hosted), _games(fused_run)
 
 

@@ -21,6 +21,7 @@ from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
 from arena.runs.rows import read_rows
 from arena.runs.runner import run_games
+from arena.runs.summary import summarize, summary_csv
 from tests.helpers.runs import games_without_timing, plan_of
 
 TEST_AGENTS = '''
@@ -228,6 +229,9 @@ def test_worker_count_does_not_change_the_games(tmp_path: Path, openings: str) -
     assert one.played == two.played == 150
     assert games_without_timing(tmp_path / "one") == games_without_timing(tmp_path / "two")
     assert [s.row()["wins"] for s in one.summaries] == [s.row()["wins"] for s in two.summaries]
+    for run in ("one", "two"):  # counted as written (batches out of order): as read back
+        out = tmp_path / run
+        assert (out / "summary.csv").read_text() == summary_csv(summarize(out / "games.csv"))
 
 
 def test_a_resumed_run_plays_only_the_missing_games(tmp_path: Path) -> None:

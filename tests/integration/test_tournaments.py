@@ -24,9 +24,9 @@ from arena.runs.plan import MatchPlan, Pairing
 from arena.runs.progress import TournamentProgressBar
 from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
-from arena.runs.rows import GameRow
 from arena.runs.runner import run_games
 from arena.stats.elo import elo_from_score
+from arena.stats.tally import Tally
 from tests.helpers.cli import arena as run_arena
 from tests.helpers.cli import invoke
 from tests.helpers.runs import games_without_timing
@@ -213,11 +213,9 @@ def test_the_command_writes_the_report_with_ratings(arena: click.Group, tmp_path
 
 def test_the_progress_bar_counts_games_without_a_meaningless_w_t_l(
         capsys: pytest.CaptureFixture[str]) -> None:
-    row = GameRow(0, None, 0, "x", "y", "a", "", "1", "win", "four_in_a_row", 1, 0.0, 0.0,
-                  None, None, 1, 0, "")
     with TournamentProgressBar(enabled=True) as bar:
         bar.start(total=10, finished=3)
-        bar.advance([row, row])
+        bar.advance(2, Tally(2, 0, 0))
     shown = capsys.readouterr().err
     assert bar.finished == 5 and "5/10" in shown and "W/D/L" not in shown
 

@@ -3,6 +3,7 @@ batch sizes (playing the plans: tests/integration/test_match.py)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from arena.protocol.players import canonical_player
@@ -133,3 +134,18 @@ def test_an_empty_board_plan_describes_itself_for_comparison() -> None:
         "openings": "none",
     }
     assert Position.empty(plan.settings.rules).rules.cols == 6
+
+
+@pytest.mark.parametrize("openings", ["none", "random:2", "uniform:3"])
+@pytest.mark.parametrize("first", ["alternate", "a", "b"])
+def test_a_batch_holds_the_games_task_gives_one_by_one(openings: str, first: str) -> None:
+    settings = GameSettings(seed=5)
+    plan = MatchPlan((Pairing("random", "negamax:depth=2", 7, first), Pairing("x", "y", 12),
+                      Pairing("p", "q", 3, "b")), settings,
+                     load_openings(openings, settings.rules, settings.seed))
+    shuffled = np.random.default_rng(1).permutation(plan.total)[:15]
+    assert plan.batch(shuffled).tasks() == [plan.task(int(game)) for game in shuffled]
+    assert plan.batch(np.arange(plan.total)).tasks() == [plan.task(game)
+                                                         for game in range(plan.total)]
+    with pytest.raises(IndexError):
+        plan.batch(np.array([plan.total]))
