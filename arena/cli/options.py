@@ -150,7 +150,7 @@ def run_options(results_dir: Path, openings: str = "none", first: bool = False
     directory, quiet, backend, --no-report and the charts' --format and --dpi. The command
     receives ``request`` (a RunRequest) instead of them, and ``no_report``. ``openings`` is
     the default the help names (the run's own)."""
-    from arena.hosting.base import DEFAULT_MOVE_BOUND, GRACE_SECONDS, HOSTINGS
+    from arena.hosting.base import BUILD_BOUND, DEFAULT_MOVE_BOUND, GRACE_SECONDS, HOSTINGS
     from arena.hosting.engines.engines_file import load_engines
     from arena.runs.plan import FIRST_CHOICES
     from arena.runs.pool import BACKENDS
@@ -190,7 +190,8 @@ def run_options(results_dir: Path, openings: str = "none", first: bool = False
                           "at the limit, a crash costs one game). process: every agent in a "
                           "child process. inline: every agent in the worker (fastest; trust "
                           f"your code). Without a time limit, a child process gets "
-                          f"{DEFAULT_MOVE_BOUND:g} s a move. Engines (engine:..., pons:...) "
+                          f"{DEFAULT_MOVE_BOUND:g} s a move ({BUILD_BOUND:g} s to be built). "
+                          "Engines (engine:..., pons:...) "
                           "always run in a process of their own."),
         click.option("--adjudicate", type=click.IntRange(min=0), default=None,
                      metavar="PLY",

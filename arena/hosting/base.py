@@ -33,7 +33,11 @@ HOSTING_DIRECTORY = str(Path(__file__).parent)
 
 DEFAULT_MOVE_BOUND = 60.0
 """Without a time limit, an agent in a child process is stopped after this many seconds on
-one move (or on being built, or told of a game), so that no run can hang for ever."""
+one move (or on being told of a game), so that no run can hang for ever."""
+BUILD_BOUND = 120.0
+"""An agent in a child process, or an engine, is stopped after this many seconds on being
+built or started (imports, weights, books), or after its bound on a move if that is longer: a
+slow start is not cut by a short bound on moves."""
 
 class AgentFault(Exception):
     """An agent failed: the game is lost for it with ``termination`` and this message."""

@@ -11,7 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from arena.hosting.base import DEFAULT_MOVE_BOUND, AgentFault, BuildFault, StartedOnDemand
+from arena.hosting.base import (
+    BUILD_BOUND,
+    DEFAULT_MOVE_BOUND,
+    AgentFault,
+    BuildFault,
+    StartedOnDemand,
+)
 from arena.hosting.supervised import ChildProcess
 from arena.protocol.agent import Choice, GameStart
 from arena.rules.board import Position
@@ -47,7 +53,8 @@ class ProcessHost(StartedOnDemand):
             raise self._broken.with_traceback(None)
         self._spawn()
         try:
-            reply = self._request(("build", self.spec), self.move_bound, "building it")
+            reply = self._request(("build", self.spec), max(BUILD_BOUND, self.move_bound),
+                                  "building it")
         except AgentFault as fault:
             self._stop()
             if self._interrupted:  # not the agent's fault: the next start tries again

@@ -20,7 +20,13 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
-from arena.hosting.base import DEFAULT_MOVE_BOUND, GRACE_SECONDS, AgentFault, StartedOnDemand
+from arena.hosting.base import (
+    BUILD_BOUND,
+    DEFAULT_MOVE_BOUND,
+    GRACE_SECONDS,
+    AgentFault,
+    StartedOnDemand,
+)
 from arena.hosting.engines.channel import ChannelClosed, ChannelTimeout, LineChannel
 from arena.hosting.supervised import MAX_OUTPUT, ChildProcess
 from arena.protocol.agent import Choice, GameStart, Traits
@@ -172,7 +178,7 @@ class EngineHost(StartedOnDemand):
         self._channel = LineChannel(process.stdin, process.stdout)
         try:
             self._traits = self._talk(lambda talk: self.dialect.hello(talk, self.program.options),
-                                      self.move_bound, "its greeting")
+                                      max(BUILD_BOUND, self.move_bound), "its greeting")
         except AgentFault as fault:
             self._broken = f"could not start the engine: {fault}"
             raise AgentFault(Termination.AGENT_ERROR, self._broken) from None
