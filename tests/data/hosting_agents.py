@@ -102,6 +102,23 @@ class BuildsOnce(BaseAgent):
         return position.legal_moves()[0]
 
 
+class Answers(BaseAgent):
+    """Answers ``answer`` to every move, as given: a column off the board, or not a column."""
+
+    def __init__(self, answer: str = "7"):
+        self.answer = int(answer) if answer.lstrip("-").isdigit() else answer
+
+    def choose(self, position, rng):
+        return self.answer
+
+
+class FillsFirstColumn(BaseAgent):
+    """Plays the leftmost column whether or not it is full."""
+
+    def choose(self, position, rng):
+        return 0
+
+
 class Mutates(BaseAgent):
     """Changes the position it is handed (through the frozen dataclass), then plays."""
 
