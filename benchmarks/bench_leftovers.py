@@ -21,7 +21,7 @@ With ``--compare`` the tries alternate between this checkout and OTHER_CHECKOUT 
 worktree of an older commit, ``git worktree add /tmp/base COMMIT``): the arena is imported from
 each in turn, the agents always come from this checkout's tests/data. It prints, per scenario,
 signal and checkout: tries, processes left behind (and in how many tries), tries the command
-did not stop, and the median seconds from the signal to its exit.
+did not stop, and the median and longest seconds from the signal to its exit.
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     print(f"# {sys.executable} {' '.join(sys.argv)}")
     print("scenario            signal target  checkout tries left(tries) not-stopped "
-          "median-stop-s")
+          "median-stop-s max-stop-s")
     with tempfile.TemporaryDirectory(prefix="arena-leftovers-") as work:
         for scenario in args.scenarios.split(","):
             for sig, target in itertools.product(signals, args.targets.split(",")):
@@ -163,8 +163,10 @@ def main() -> None:
                     not_stopped = sum(1 for r in runs if not r[1])
                     times = [r[2] for r in runs if r[2] is not None]
                     median = f"{statistics.median(times):.2f}" if times else "-"
+                    longest = f"{max(times):.2f}" if times else "-"
                     print(f"{scenario:19} {sig.name[3:]:6} {target:7} {name:8} {len(runs):5} "
-                          f"{left:4}({tries_left}) {not_stopped:11} {median:>13}", flush=True)
+                          f"{left:4}({tries_left}) {not_stopped:11} {median:>13} "
+                          f"{longest:>10}", flush=True)
 
 
 if __name__ == "__main__":

@@ -203,7 +203,7 @@ class LocalPool:
         """End the workers (politely unless ``abort``) and close this process's agents."""
         for worker in self._workers:
             if abort:
-                worker.process.kill()  # they ignore SIGTERM (interrupts_held)
+                worker.process.kill()  # they block SIGTERM (interrupts_held)
             else:
                 with suppress(OSError):
                     worker.connection.send(None)
@@ -315,8 +315,10 @@ class DaskPool:
 
 
 def _adopt_worker(parent: int) -> int:
-    """In a dask worker this process started: die with it, however it dies; the worker's pid."""
+    """In a dask worker this process started: die with it, however it dies, and leave the
+    user's Ctrl-C to it; the worker's pid."""
     die_with_parent(parent)
+    ignore_interrupts()
     return os.getpid()
 
 

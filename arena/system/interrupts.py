@@ -67,20 +67,32 @@ HELD = (signal.SIGINT, signal.SIGTERM)
 
 @contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Processes started inside the block ignore SIGINT and SIGTERM (an ignored signal stays
-    ignored across fork and exec: their parent decides), and threads started inside it never
-    receive them (blocked, which a new thread inherits), so that every later one reaches the
-    calling thread at once, never a helper thread that leaves it waiting. One sent meanwhile
-    is kept pending, not lost: this thread receives it, with its former handler, when the
-    block ends. In the main thread only; elsewhere, no effect."""
+    """SIGINT and SIGTERM held while the block runs, then received by this thread, with its
+    former handlers, when the block ends.
+
+    Threads and processes started inside the block never receive them: the signals are blocked
+    in this thread, which new threads inherit and new processes keep across fork and exec (the
+    caller decides for them), so every later one reaches this thread at once, never a helper
+    thread that leaves it waiting. One sent meanwhile is not lost, wherever it lands: blocked,
+    it stays pending until the block ends; taken by a thread that existed before the block and
+    does not block it (numpy's native threads, say), it is recorded by a handler and raised
+    again at the end. (Ignoring the signals instead would lose one taken by such a thread.)
+    In the main thread only; elsewhere, no effect."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    received: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        received.append(signum)
+
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
-    previous = {number: signal.signal(number, signal.SIG_IGN) for number in HELD}
+    previous = {number: signal.signal(number, hold) for number in HELD}
     try:
         yield
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # a pending one comes now
+        for signum in dict.fromkeys(received):
+            signal.raise_signal(signum)
