@@ -132,9 +132,12 @@ def test_a_limit_the_agent_does_not_support_is_one_line() -> None:
 
 
 def children_of(pid: int) -> list[int]:
-    """The processes ``pid`` started, from any of its threads (Linux's /proc)."""
-    return [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
-            for child in (task / "children").read_text().split()]
+    """The processes ``pid`` started, from any of its threads (Linux's /proc), but the
+    watchdogs (``/bin/sh``) that lead its agents' process groups."""
+    children = [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+                for child in (task / "children").read_text().split()]
+    return [child for child in children
+            if Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")[0] != b"/bin/sh"]
 
 
 class FakeTerminal(io.StringIO):

@@ -43,8 +43,7 @@ def test_a_ctrl_c_taken_by_another_thread_while_held_comes_when_the_hold_ends() 
 
 def test_a_ctrl_c_while_held_waits_for_the_end_of_the_hold() -> None:
     reached = []
-    with pytest.raises(KeyboardInterrupt), watch_interrupts():
-        with interrupts_held():
-            signal.raise_signal(signal.SIGINT)  # to this thread, which blocks it
-            reached.append("the rest of the block")
+    with pytest.raises(KeyboardInterrupt), watch_interrupts(), interrupts_held():
+        signal.raise_signal(signal.SIGINT)  # to this thread, which blocks it
+        reached.append("the rest of the block")
     assert reached == ["the rest of the block"]
