@@ -30,9 +30,10 @@ def engine(name: str) -> str:
     return f"engine:{DATA / 'engines' / f'{name}.py'}"
 
 
-def slow_unless_inline(hosting: str) -> list[pytest.MarkDecorator]:
-    """A child Python per agent (and one more after each fault) takes about a second."""
-    return [] if hosting == "inline" else [pytest.mark.slow]
+def slow_unless_inline(hosting: str, time_per_move: float | None) -> list[pytest.MarkDecorator]:
+    """A child Python per agent (and one more after each fault) takes about a second, and so
+    do the moves that overrun their limit."""
+    return [] if hosting == "inline" and time_per_move is None else [pytest.mark.slow]
 
 
 # (row of the table, agent spec or engine, hosting, time per move, termination, error text)
@@ -51,7 +52,7 @@ FAULTS = [
         (f"{HOSTED}:Segfaults", "SIGSEGV"),
     ]],
     ("dies", engine("crashes"), "engine", None, "agent_crash", "exited with status 3"),
-    ("overruns its limit", f"{HOSTED}:Sleeps:seconds=0.3", "inline", 0.05, "time_forfeit",
+    ("overruns its limit", f"{HOSTED}:Sleeps:seconds=0.2", "inline", 0.05, "time_forfeit",
      "limit 0.05 s + 0.1 s grace"),  # inline: when it returns
     ("overruns its limit", f"{HOSTED}:Sleeps:seconds=0.3", "process", 0.05, "time_forfeit",
      "no answer within 0.15 s to a move; the agent's process was stopped"),
@@ -71,7 +72,7 @@ FAULTS = [
 
 @pytest.mark.parametrize(
     ("row", "spec", "hosting", "time_per_move", "termination", "error"),
-    [pytest.param(*fault, id=f"{fault[0]}-{fault[2]}", marks=slow_unless_inline(fault[2]))
+    [pytest.param(*fault, id=f"{fault[0]}-{fault[2]}", marks=slow_unless_inline(fault[2], fault[3]))
      for fault in FAULTS])
 def test_a_misbehaving_agent_costs_its_games_and_the_run_goes_on(
         tmp_path: Path, row: str, spec: str, hosting: str, time_per_move: float | None,

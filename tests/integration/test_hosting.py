@@ -51,6 +51,7 @@ def test_a_hang_under_a_limit_is_a_time_forfeit_and_the_run_ends(tmp_path: Path,
     assert run.summaries[0].forfeits[("time_forfeit", "a")] == 4
 
 
+@pytest.mark.slow
 def test_a_long_sleep_is_cut_at_the_limit_not_waited_for(tmp_path: Path) -> None:
     plan = plan_of(agent("Sleeps:seconds=600"), agent("Leftmost"), 1, time_per_move=0.05)
     began = time.monotonic()
