@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.ladder.store import open_ladder
+from arena.competitions.ladder.store import open_ladder
 from arena.rules.board import Rules
 from arena.runs.request import RunRequest
 from arena.runs.runner import run_games

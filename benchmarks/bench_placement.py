@@ -19,9 +19,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from arena.ladder.anchors import fix_anchors
-from arena.ladder.placement import DEFAULT_BATCH, Placement, place
-from arena.ladder.store import open_ladder
+from arena.competitions.ladder.anchors import fix_anchors
+from arena.competitions.ladder.placement import DEFAULT_BATCH, Placement, place
+from arena.competitions.ladder.store import open_ladder
 from arena.rules.board import Rules
 from arena.runs.request import RunRequest
 

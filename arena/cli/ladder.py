@@ -9,20 +9,20 @@ import click
 
 from arena.cli.options import board_options, name_agents, run_options
 from arena.cli.tournament import aligned
-from arena.ladder.adding import add_run, finished_run
-from arena.ladder.anchors import fix_anchors
-from arena.ladder.distance import distance_table
-from arena.ladder.fit import refit
-from arena.ladder.leaderboard import write_leaderboard
-from arena.ladder.placement import (
+from arena.competitions.ladder.adding import add_run, finished_run
+from arena.competitions.ladder.anchors import fix_anchors
+from arena.competitions.ladder.distance import distance_table
+from arena.competitions.ladder.fit import refit
+from arena.competitions.ladder.leaderboard import write_leaderboard
+from arena.competitions.ladder.placement import (
     DEFAULT_BATCH,
     DEFAULT_MAX_GAMES,
     DEFAULT_TARGET,
     Step,
     place,
 )
-from arena.ladder.store import Ladder, LadderError, board_key, open_ladder
-from arena.ladder.tables import boards, history, skill_text, standings
+from arena.competitions.ladder.store import Ladder, LadderError, board_key, open_ladder
+from arena.competitions.ladder.tables import boards, history, skill_text, standings
 from arena.protocol.labels import short_name
 from arena.rules.board import Rules
 from arena.runs.request import RunRequest

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.competitions.ladder.adding import add_run
+from arena.competitions.ladder.fit import refit
+from arena.competitions.ladder.store import LadderError, open_ladder
+from arena.competitions.ladder.tables import standings
 from arena.competitions.tournaments import run_tournament, tournament_plan
-from arena.ladder.adding import add_run
-from arena.ladder.fit import refit
-from arena.ladder.store import LadderError, open_ladder
-from arena.ladder.tables import standings
 from arena.rules.board import Rules
 from arena.runs.request import RunRequest
 from arena.runs.runner import run_games

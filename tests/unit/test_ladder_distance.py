@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from arena.ladder.distance import DISTANCE_COLUMNS, distance_table
+from arena.competitions.ladder.distance import DISTANCE_COLUMNS, distance_table
 from arena.rules.board import Rules
 
 

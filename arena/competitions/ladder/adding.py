@@ -3,7 +3,7 @@
 A run is known by the digest of its description (what decides its games), and a game by its
 run and its index, so adding a run twice, or a copy of it from another place, adds nothing.
 Each run is added in one transaction, together with the incremental skill updates of its new
-games (``arena.ladder.skill``).
+games (``arena.competitions.ladder.skill``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from arena.ladder.skill import update_skills
-from arena.ladder.store import Ladder, LadderError, board_key
+from arena.competitions.ladder.skill import update_skills
+from arena.competitions.ladder.store import Ladder, LadderError, board_key
 from arena.runs.meta import RunMeta
 from arena.runs.reading import RunReading, open_run
 

@@ -17,8 +17,8 @@ anchors are fixed once and never refitted, so every later fit is on the same sca
 
 from __future__ import annotations
 
-from arena.ladder.adding import add_run, finished_run
-from arena.ladder.store import Ladder, LadderError, board_key
+from arena.competitions.ladder.adding import add_run, finished_run
+from arena.competitions.ladder.store import Ladder, LadderError, board_key
 from arena.runs.seeds import ratings_rng
 from arena.stats.ratings import rate
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from arena.ladder.tables import skill_text
+from arena.competitions.ladder.tables import skill_text
 from arena.system.files import write_atomically
 
 __all__ = ["history_svg", "leaderboard_html", "write_leaderboard"]
@@ -59,7 +59,8 @@ def history_svg(points: pd.DataFrame, low: float, high: float) -> str:
 
 def leaderboard_html(boards: dict[str, tuple[pd.DataFrame, pd.DataFrame]]) -> str:
     """The leaderboard page: for each board, its standings (see
-    ``arena.ladder.tables.standings``) with each agent's history (``tables.history``)."""
+    ``arena.competitions.ladder.tables.standings``) with each agent's history
+    (``tables.history``)."""
     sections = []
     for board, (table, past) in boards.items():
         finite = pd.concat([past["low"], past["high"], past["rating"]]).dropna()

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import pandas as pd
 
-from arena.ladder.store import Ladder, LadderError
+from arena.competitions.ladder.store import Ladder, LadderError
 from arena.runs.seeds import ratings_rng
 from arena.stats.ratings import rate
 

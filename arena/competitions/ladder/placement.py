@@ -27,10 +27,10 @@ from typing import Literal
 
 import numpy as np
 
+from arena.competitions.ladder.adding import add_run
+from arena.competitions.ladder.fit import Estimate, anchors_of, fit_agent, refit
+from arena.competitions.ladder.store import Ladder, LadderError, board_key
 from arena.competitions.tournaments import tournament_plan
-from arena.ladder.adding import add_run
-from arena.ladder.fit import Estimate, anchors_of, fit_agent, refit
-from arena.ladder.store import Ladder, LadderError, board_key
 from arena.protocol.players import canonical_player
 from arena.runs.request import RunRequest
 from arena.runs.runner import run_games

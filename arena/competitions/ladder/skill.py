@@ -1,9 +1,10 @@
 """Incremental skill estimates between fits: OpenSkill's Plackett-Luce model (the ``openskill``
 package), updated game by game as games come in.
 
-The Bradley-Terry fit (``arena.ladder.fit``) is the ladder's rating; this estimate is shown
-beside it as a quick, order-dependent check that needs no refit. It is on OpenSkill's own
-scale (a new agent starts at mu 25, sigma 25/3), not in Elo, and anchors are not held in it.
+The Bradley-Terry fit (``arena.competitions.ladder.fit``) is the ladder's rating; this
+estimate is shown beside it as a quick, order-dependent check that needs no refit. It is on
+OpenSkill's own scale (a new agent starts at mu 25, sigma 25/3), not in Elo, and anchors are not
+held in it.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import sqlite3
 
 import pandas as pd
 
-from arena.ladder.anchors import PERFECT_PLAY
+from arena.competitions.ladder.anchors import PERFECT_PLAY
 
 __all__ = ["STANDING_COLUMNS", "boards", "history", "skill_text", "standings"]
 

@@ -33,7 +33,7 @@ def _canonical(spec: str, rules: Rules) -> str:
 
 def distance_table(standings: pd.DataFrame, accuracy: pd.DataFrame,
                    rules: Rules) -> pd.DataFrame:
-    """Every agent of ``standings`` (``arena.ladder.tables.standings``) with its gap to
+    """Every agent of ``standings`` (``arena.competitions.ladder.tables.standings``) with its gap to
     perfect play and its rows of ``accuracy`` (``arena.analysis.accuracy.read_table``), in the
     standings' order (``DISTANCE_COLUMNS``)."""
     scored = accuracy.assign(agent=[_canonical(spec, rules) for spec in accuracy["agent"]])
