@@ -3,14 +3,15 @@
 The tree search runs in ``arena.search.kernels.mcts``; this module sizes the work of a move
 (``iterations``, or a time budget), feeds the kernel its randomness from the game's
 Generator and turns the root's statistics into a Choice: the most visited move, with its
-share of the visits and its mean playout result (1 a win, 0.5 a draw, 0 a loss).
+share of the visits and its mean playout result (1 a win, 0.5 a draw, 0 a loss). The
+kernels are imported when a game starts, not with this module (``arena agents`` loads no numba).
 """
 
 from __future__ import annotations
 
 import math
 from time import perf_counter
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -25,8 +26,9 @@ from arena.protocol.agent import BaseAgent, Choice, GameStart
 from arena.protocol.kernel_players import MCTSPlayer
 from arena.rules.board import Position, Rules
 from arena.rules.errors import IllegalMoveError
-from arena.search.kernels import mcts as kernels
-from arena.search.kernels.bitboard import board_array
+
+if TYPE_CHECKING:
+    from arena.search.kernels.mcts import Tree
 
 Rollout = Literal["random", "immediate-win"]
 ROLLOUTS: tuple[Rollout, ...] = ("random", "immediate-win")
@@ -68,6 +70,9 @@ class MCTSAgent(BaseAgent):
 
     def new_game(self, game: GameStart) -> None:
         """Remember the game and have the kernels loaded before the first move is timed."""
+        from arena.search.kernels import mcts as kernels
+        from arena.search.kernels.bitboard import board_array
+
         super().new_game(game)
         tree = kernels.new_tree(2, game.rules.cols)
         packed = board_array(game.rules)
@@ -76,6 +81,9 @@ class MCTSAgent(BaseAgent):
 
     def choose(self, position: Position, rng: np.random.Generator) -> Choice:
         """The most visited move after the move's iterations."""
+        from arena.search.kernels import mcts as kernels
+        from arena.search.kernels.bitboard import board_array
+
         if position.is_terminal:
             raise IllegalMoveError(f"mcts: the game is already over in {position.describe()}")
         start = perf_counter()
@@ -122,7 +130,9 @@ class MCTSAgent(BaseAgent):
         return max(0, min(left, 2 * done, int(RATE_SHARE * rate * (deadline - now))))
 
     @staticmethod
-    def _choice(tree: kernels.Tree, done: int, count: int) -> Choice:
+    def _choice(tree: Tree, done: int, count: int) -> Choice:
+        from arena.search.kernels import mcts as kernels
+
         _, links, tallies = tree
         children = [(int(child), column) for column, child
                     in enumerate(links[0, kernels.CHILDREN:]) if child >= 0]

@@ -1,10 +1,11 @@
 """The bitboard negamax agent (seed 002): alpha-beta search in numba kernels.
 
 The search runs on two uint64 bitboards in ``arena.search.kernels.negamax``; this module turns a
-Position into kernel arguments and the root scores into a Choice. Scores are from the
-agent's point of view on the shared scale of ``arena.search.heuristics``: a win ``p`` plies
-ahead scores ``WIN_SCORE - p``, a loss ``-(WIN_SCORE - p)``, a draw 0 (with ``wins=flat``,
-every win ``WIN_SCORE`` and every loss ``-WIN_SCORE``).
+Position into kernel arguments and the root scores into a Choice (the kernels are imported
+when an agent is built, not with this module: listing the agents loads no numba). Scores
+are from the agent's point of view on the shared scale of ``arena.search.heuristics``: a win
+``p`` plies ahead scores ``WIN_SCORE - p``, a loss ``-(WIN_SCORE - p)``, a draw 0 (with
+``wins=flat``, every win ``WIN_SCORE`` and every loss ``-WIN_SCORE``).
 
 The defaults are the project's modern search. Seed 002's own rules are switches:
 ``tiebreak=left`` or ``right``, ``move_order=left-to-right``, ``wins=flat``,
@@ -37,9 +38,6 @@ from arena.search.heuristics import (
     parse_heuristic,
     terms_array,
 )
-from arena.search.kernels import negamax as kernels
-from arena.search.kernels.bitboard import board_array
-from arena.search.kernels.evaluation import board_windows
 
 MAX_DEPTH = BITBOARD_BITS  # more plies than any board has cells
 MAX_TABLE_BITS = 20  # 2**20 rows of 16 bytes
@@ -119,6 +117,8 @@ class NegamaxAgent(BaseAgent):
         self.move_order = move_order
         self.wins = wins
         self.seed_scoring = seed_scoring
+        from arena.search.kernels import negamax as kernels  # numba: only once an agent is built
+
         bits = min(MAX_TABLE_BITS, TABLE_BITS_PER_DEPTH + depth) if tt else 0
         self._table = kernels.new_table(bits)
         self._stack = kernels.new_stack(depth)
@@ -137,31 +137,38 @@ class NegamaxAgent(BaseAgent):
             self.root_scores(Position.empty(game.rules), depth=1)
 
     def root_scores(self, position: Position, depth: int | None = None,
-                    node_limit: int = kernels.NO_NODE_LIMIT) -> dict[int, int]:
+                    node_limit: int | None = None) -> dict[int, int]:
         """The score of each legal column, in the move order, searched ``depth`` plies
         (at most the agent's ``depth``, which is the default).
 
         The best score is exact, and so is every column that ties with it unless the
         tie-break takes the first best column in the move order anyway (``first`` with
         centre-first, ``left`` with left-to-right); the others may be upper bounds below
-        the best. A search that would visit more than ``node_limit`` positions stops early
-        and returns no scores (``aborted`` says so).
+        the best. A search that would visit more than ``node_limit`` positions (None: no
+        limit) stops early and returns no scores (``aborted`` says so).
         """
+        from arena.search.kernels import negamax as kernels
+
         if position.is_terminal:
             raise IllegalMoveError(f"negamax: the game is already over in {position.describe()}")
         if position.rules is not self._rules:  # the same Rules object all game long
             self._use_board(position.rules)
-        if node_limit != self._node_limit:
-            self._stats[kernels.NODE_LIMIT] = self._node_limit = node_limit
+        limit = kernels.NO_NODE_LIMIT if node_limit is None else node_limit
+        if limit != self._node_limit:
+            self._stats[kernels.NODE_LIMIT] = self._node_limit = limit
         scores = kernels.root_scores(np.uint64(position.current), np.uint64(position.mask),
                                      min(depth or self.depth, self.depth),
                                      *self._arguments).tolist()
-        if node_limit != kernels.NO_NODE_LIMIT and self.aborted:
+        if node_limit is not None and self.aborted:
             return {}
         return {c: scores[c] for c in self._order if scores[c] != kernels.NO_SCORE}
 
     def _use_board(self, rules: Rules) -> None:
         """Prepare the kernel arguments for ``rules``."""
+        from arena.search.kernels import negamax as kernels
+        from arena.search.kernels.bitboard import board_array
+        from arena.search.kernels.evaluation import board_windows
+
         windows = board_windows(rules)
         self._rules = rules
         self._order = (centre_first(rules.cols) if self.move_order == "centre-first"
@@ -185,6 +192,8 @@ class NegamaxAgent(BaseAgent):
 
     def warm_up(self, rules: Rules) -> None:
         """Load (or compile) the search kernel for ``rules`` with a one-ply search."""
+        from arena.search.kernels import negamax as kernels
+
         self._use_board(rules)
         empty = np.uint64(0)
         kernels.root_scores(empty, empty, 1, *self._arguments)
@@ -192,11 +201,15 @@ class NegamaxAgent(BaseAgent):
     @property
     def nodes(self) -> int:
         """The positions visited by the last search, the root included."""
+        from arena.search.kernels import negamax as kernels
+
         return int(self._stats[kernels.NODES])
 
     @property
     def aborted(self) -> bool:
         """True if the last search stopped at its node limit."""
+        from arena.search.kernels import negamax as kernels
+
         return bool(self._stats[kernels.ABORTED])
 
     def choose(self, position: Position, rng: np.random.Generator) -> Choice:
@@ -278,14 +291,15 @@ class DeepeningNegamaxAgent(NegamaxAgent):
         rate = 0.0  # nodes per second of the deepest completed search
         for depth in range(1, deepest + 1):
             now = perf_counter()
-            node_limit = kernels.NO_NODE_LIMIT
+            node_limit: int | None = None
             if scores and deadline is not None:
                 if now + spent[-1] * _growth(spent) > deadline:
                     break
                 node_limit = int(RATE_SHARE * rate * (deadline - now)) + 1
             if scores and nodes_left is not None:
-                node_limit = min(node_limit, nodes_left - total_nodes)
-            if node_limit < 2:  # not even the root and one move
+                left = nodes_left - total_nodes
+                node_limit = left if node_limit is None else min(node_limit, left)
+            if node_limit is not None and node_limit < 2:  # not even the root and one move
                 break
             found = self.root_scores(position, depth, node_limit)
             total_nodes += self.nodes

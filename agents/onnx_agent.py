@@ -29,14 +29,15 @@ from arena.protocol.agent import BaseAgent, Choice
 from arena.protocol.registry import AgentSpec, file_fingerprint, parse_values, signature_params
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, IllegalMoveError, UnsupportedBoardError
-from arena.search.kernels.bitboard import board_array
-from arena.search.kernels.vector import observe
 
 PREFIX = "onnx"
 
 
 def encode(positions: list[Position]) -> np.ndarray:
     """The network's input for ``positions`` (all on one board): float32 planes."""
+    from arena.search.kernels.bitboard import board_array
+    from arena.search.kernels.vector import observe
+
     rules = positions[0].rules
     current = np.array([p.current for p in positions], dtype=np.uint64)
     mask = np.array([p.mask for p in positions], dtype=np.uint64)

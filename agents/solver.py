@@ -9,7 +9,6 @@ from agents.budget import PLANNED_SHARE, nodes_for_move, seconds_for_move
 from arena.protocol.agent import BaseAgent, Choice
 from arena.protocol.kernel_players import SolverPlayer
 from arena.rules.board import Position, Rules
-from arena.search.solver import shared_solver
 
 NOMINAL_NODES_PER_SECOND = 5_000_000
 """A time limit in nodes: under half the solver's speed on one core of the 2020s (11 to 15
@@ -50,6 +49,8 @@ class SolverAgent(BaseAgent):
 
     def warm_up(self, rules: Rules) -> None:
         """Load the kernels, the table and the board's book before the first timed move."""
+        from arena.search.solver import shared_solver
+
         shared_solver().column_scores(Position.empty(rules), max_nodes=1)
 
     def kernel_player(self, rules: Rules) -> SolverPlayer | None:
@@ -70,6 +71,8 @@ class SolverAgent(BaseAgent):
 
     def choose(self, position: Position, rng: np.random.Generator) -> Choice:
         """A column by the scores of every column, as the parameters say."""
+        from arena.search.solver import shared_solver
+
         solver = shared_solver()
         scores = solver.column_scores(position, self.node_budget())
         nodes = solver.nodes

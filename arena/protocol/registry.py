@@ -27,7 +27,7 @@ import inspect
 import sys
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
@@ -173,19 +173,31 @@ class AgentEntry:
         return first_doc_line(self.load())
 
 
-def _origin(point: EntryPoint) -> str:
-    return point.dist.name if point.dist is not None else "entry point"
+def _with_origins(points: Iterable[EntryPoint]) -> list[tuple[EntryPoint, str]]:
+    """Each entry point with the name of the distribution that registers it, the metadata of
+    each distribution read once (parsing it costs milliseconds)."""
+    names: dict[int, str] = {}
+    pairs = []
+    for point in points:
+        dist = point.dist
+        if dist is None:
+            pairs.append((point, "entry point"))
+            continue
+        if id(dist) not in names:
+            names[id(dist)] = dist.name
+        pairs.append((point, names[id(dist)]))
+    return pairs
 
 
 @cache
 def registry() -> dict[str, AgentEntry]:
     """Every registered agent by name: the built-ins first, in the order pyproject.toml lists
     them, then the plugins' by name."""
-    points = sorted(entry_points(group=ENTRY_POINT_GROUP),
-                    key=lambda point: _origin(point) != ARENA_DISTRIBUTION)
+    pairs = sorted(_with_origins(entry_points(group=ENTRY_POINT_GROUP)),
+                   key=lambda pair: pair[1] != ARENA_DISTRIBUTION)
     entries: dict[str, AgentEntry] = {}
-    for point in points:
-        entries.setdefault(point.name, AgentEntry(point.name, point.value, _origin(point)))
+    for point, origin in pairs:
+        entries.setdefault(point.name, AgentEntry(point.name, point.value, origin))
     return entries
 
 

@@ -1,5 +1,6 @@
-"""What a command imports: a solve pulls in numba and its cached kernels, but not scipy's
-linear algebra (numba's BLAS check, about 0.2 s a process), and still solves."""
+"""What a command imports, checked in a child Python as a user runs it: listing agents or
+mistyping one imports no numba kernels; a solve pulls in numba and its cached kernels, but
+not scipy's linear algebra (numba's BLAS check, about 0.2 s a process), and still solves."""
 
 from __future__ import annotations
 
@@ -10,21 +11,58 @@ import pytest
 
 from tests.helpers.cli import checkout_env
 
+HEAVY = ("numba", "scipy.linalg", "pandas", "matplotlib")
+
 PROBE = """
 import sys
 from arena.cli import main
 try:
-    main(["solve", "44444433333322222"])
+    main(sys.argv[1:])
 except SystemExit:
     pass
-print("imported:", sorted(m for m in ("numba", "scipy.linalg") if m in sys.modules))
+print("imported:", sorted(m for m in {heavy!r} if m in sys.modules))
 """
+
+
+def run_and_list_imports(*args: str) -> tuple[str, str]:
+    """The output (stdout and stderr) of ``arena ARGS...`` in a child Python, and the line
+    naming which of the heavy modules it imported."""
+    finished = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), *args],
+                              env=checkout_env(), text=True, capture_output=True, check=True)
+    *output, imported = finished.stdout.splitlines()
+    return "\n".join(output) + finished.stderr, imported
+
+
+def test_listing_the_agents_imports_no_kernels() -> None:
+    output, imported = run_and_list_imports("agents")
+    assert imported == "imported: []"
+    for name in ("random", "negamax", "negamax-id", "mcts", "solver"):
+        assert f"\n{name}\n" in f"\n{output}"
+    assert "    depth=int  (default 4)" in output  # negamax's, read from its signature
+    assert "    rollout=random|immediate-win  (default random)" in output  # mcts'
+
+
+def test_describing_an_agent_imports_no_kernels() -> None:
+    output, imported = run_and_list_imports("agents", "negamax-id")
+    assert imported == "imported: []"
+    assert output.startswith("negamax-id\n    Negamax by iterative deepening")
+    assert "    time=float  (default None)" in output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("match", "nagamax", "random", "-n", "2"), "did you mean 'negamax' or 'negamax-id'?"),
+    (("match", "negamax:depht=3", "random", "-n", "2"), "unknown parameter 'depht'"),
+])
+def test_a_mistyped_agent_is_told_without_the_kernels(args: tuple[str, ...],
+                                                      message: str) -> None:
+    output, imported = run_and_list_imports(*args)
+    assert imported == "imported: []"
+    assert "arena: error:" in output and message in output
 
 
 @pytest.mark.slow
 def test_a_solve_uses_numba_without_scipy_linalg() -> None:
-    output = subprocess.run([sys.executable, "-c", PROBE], env=checkout_env(), text=True,
-                            capture_output=True, check=True).stdout
-    assert "imported: ['numba']" in output
+    output, imported = run_and_list_imports("solve", "44444433333322222")
+    assert imported == "imported: ['numba']"
     # columns 3 and 4 are full; every other column loses to a win with player 1's 10th disc
     assert "score       -12  -12    -    -  -12  -12  -12" in output

@@ -480,7 +480,7 @@ def deepening_agent(monkeypatch: pytest.MonkeyPatch, limit: Limit, **params: obj
     search = agent.root_scores
 
     def timed(position: Position, depth: int | None = None,
-              node_limit: int = kernels.NO_NODE_LIMIT) -> dict[int, int]:
+              node_limit: int | None = None) -> dict[int, int]:
         scores = search(position, depth, node_limit)
         clock.now += agent.nodes * 1e-6
         return scores
