@@ -14,17 +14,19 @@ import numpy as np
 from arena.rules.board import DEFAULT_RULES, Position, Rules, has_line
 from arena.rules.errors import IllegalMoveError, InvalidPositionError, MalformedInputError
 
+ORD_ONE = ord("1")
+
 
 def parse_moves(text: str, rules: Rules = DEFAULT_RULES) -> list[int]:
     """The 0-based columns of a move string such as ``"4453"``."""
-    columns = []
-    for index, char in enumerate(text):
-        if not "1" <= char <= "9" or int(char) > rules.cols:
-            raise MalformedInputError(
-                f"move string {text!r}: character {index + 1} ({char!r}) is not a column "
-                f"1 to {rules.cols}"
-            )
-        columns.append(int(char) - 1)
+    columns = [ord(char) - ORD_ONE for char in text]
+    limit = min(rules.cols, 9)  # the digits 1 to 9, as many as the board has columns
+    if columns and not 0 <= min(columns) <= max(columns) < limit:
+        index = next(i for i, col in enumerate(columns) if not 0 <= col < limit)
+        raise MalformedInputError(
+            f"move string {text!r}: character {index + 1} ({text[index]!r}) is not a column "
+            f"1 to {rules.cols}"
+        )
     return columns
 
 
@@ -45,8 +47,26 @@ def play_moves(position: Position, columns: Sequence[int], text: str = "") -> Po
 
 
 def from_moves(text: str, rules: Rules = DEFAULT_RULES) -> Position:
-    """The position reached by playing a move string from the empty board."""
-    return play_moves(Position.empty(rules), parse_moves(text, rules), text)
+    """The position reached by playing a move string from the empty board.
+
+    The moves are replayed on the two bitboards alone, a few times faster than one Position
+    a move (``arena solve`` reads a thousand positions in milliseconds): discs stay where
+    they fall, so a string that lets nobody complete a line by its end never did so before.
+    A full column or a line met on the way is left to ``play_moves``, which says which move
+    it was.
+    """
+    columns = parse_moves(text, rules)
+    tops, bottoms = rules.geometry.column_tops, rules.geometry.column_bottoms
+    current = mask = 0  # the discs of the side to move, all discs
+    for col in columns:
+        if mask & tops[col]:
+            break
+        current ^= mask
+        mask |= mask + bottoms[col]
+    else:
+        if not has_line(current, rules) and not has_line(current ^ mask, rules):
+            return Position(rules, current, mask)
+    return play_moves(Position.empty(rules), columns, text)
 
 
 def to_moves(position: Position) -> str:

@@ -15,6 +15,7 @@ from arena.rules.notation import (
     from_flat,
     from_moves,
     parse_moves,
+    play_moves,
     to_array,
     to_flat,
     to_moves,
@@ -42,6 +43,25 @@ def test_move_string_round_trip(position: Position) -> None:
     moves = to_moves(position)
     assert len(moves) == position.plies
     assert same_position(from_moves(moves, position.rules), position)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 6), max_size=50))
+def test_from_moves_replays_as_one_play_a_move(columns: list[int]) -> None:
+    # from_moves replays on bitboards alone; one Position.play a move is the reference,
+    # errors (a full column, a move after a win) and won positions included
+    text = format_moves(columns)
+    try:
+        expected: Position | str = play_moves(Position.empty(), columns, text)
+    except IllegalMoveError as error:
+        expected = str(error)
+    try:
+        got: Position | str = from_moves(text)
+    except IllegalMoveError as error:
+        got = str(error)
+    assert got == expected
+    if isinstance(got, Position) and isinstance(expected, Position):
+        assert got.won == expected.won
 
 
 @settings(max_examples=150, deadline=None)
