@@ -2,12 +2,23 @@
 
     python benchmarks/bench_startup.py                       # this checkout alone
     python benchmarks/bench_startup.py --base ../base-commit  # against another checkout
+    python benchmarks/bench_startup.py --pons /path/to/c4solver  # the solve set against C++
 
 Each command runs as a user runs it (``python -c 'from arena.cli import main; main()' ARGS``)
 with PYTHONPATH set to the checkout under test, from an empty directory (``python -c`` puts
-the current directory first on sys.path), after one untimed run that fills numba's
-cache. With --base the two checkouts alternate, run by run, so that both see the same load;
-the medians and their ratio (this checkout / base) are printed per command.
+the current directory first on sys.path), after one untimed run that fills numba's cache
+and Python's bytecode cache (PYTHONDONTWRITEBYTECODE is unset for the children: an installed
+arena has its ``.pyc`` files, and compiling every module again would be timed otherwise).
+With --base the two checkouts alternate, run by run, so that both see the same load; the
+medians and their ratio (this checkout / base) are printed per command.
+
+The last command solves the 1,000 positions of Pons' Test_L3_R1 set (move strings on stdin,
+one a line). With --pons, his ``c4solver`` reads the same lines in the same rounds, from the
+same empty directory (no opening book), and the ratio this checkout / C++ is printed too;
+build it from github.com/PascalPons/connect4 with ``make c4solver`` (commit 5e8f0b8, which
+``bench_solver.py`` uses, clears its 80 MB table before every position; newer commits do
+not, and start in a few milliseconds). The untimed first run checks both solvers' scores
+against the set's.
 """
 
 from __future__ import annotations
@@ -24,43 +35,81 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 ARENA = "from arena.cli import main; main()"
 EASY = "44444433333322222"  # solved in milliseconds: what is left is start-up
+SET = ROOT / "arena" / "analysis" / "data" / "pons" / "Test_L3_R1"
+SET_LABEL = "arena solve < Test_L3_R1 (1,000)"
 COMMANDS = {
     "arena --help": ["--help"],
     "arena agents": ["agents"],
     f"arena solve {EASY}": ["solve", EASY],
+    SET_LABEL: ["solve"],
 }
 
 
-def timed(checkout: Path, args: list[str], scratch: Path) -> float:
-    """Wall-clock seconds of ``arena ARGS`` run from ``checkout``, in ``scratch``."""
+def timed(command: list[str], scratch: Path, env: dict[str, str] | None = None,
+          stdin: Path | None = None) -> tuple[float, str]:
+    """Wall-clock seconds of ``command`` run in ``scratch`` (stdin from ``stdin``), and its
+    standard output."""
     began = time.perf_counter()
-    subprocess.run([sys.executable, "-c", ARENA, *args], check=True, cwd=scratch,
-                   env={**os.environ, "PYTHONPATH": str(checkout)},
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - began
+    with open(stdin or os.devnull, "rb") as source:
+        finished = subprocess.run(command, check=True, cwd=scratch, env=env, stdin=source,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return time.perf_counter() - began, finished.stdout
+
+
+def arena_env(checkout: Path) -> dict[str, str]:
+    """The environment of a child ``arena`` importing ``checkout``, with bytecode caching."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "PYTHONPATH": str(checkout)}
+
+
+def check_scores(output: str, expected: list[str], solver: str) -> None:
+    """Exit with a message unless ``output`` has the set's score on each line: the word after
+    the move string (``arena solve``, Pons' 5e8f0b8), or the only one (his newer commits)."""
+    scores = [words[1] if len(words) > 1 else words[0]
+              for words in map(str.split, output.splitlines()) if words]
+    wrong = sum(got != want for got, want in zip(scores, expected, strict=False))
+    if len(scores) != len(expected) or wrong:
+        sys.exit(f"{solver}: {wrong} wrong scores, {len(scores)} of {len(expected)} lines")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", type=Path, help="another checkout to compare against")
+    parser.add_argument("--pons", type=Path, help="Pons' c4solver, for the solve set")
     parser.add_argument("--runs", type=int, default=7, help="timed runs per command and checkout")
     options = parser.parse_args()
     checkouts = {"this": ROOT} | ({"base": options.base.resolve()} if options.base else {})
-    print(f"{'command':<34}" + "".join(f"{name + ' (s)':>12}" for name in checkouts)
-          + ("   this/base" if options.base else ""))
+    columns = [*checkouts, *(["C++"] if options.pons else [])]
+    print(f"{'command':<34}" + "".join(f"{name + ' (s)':>12}" for name in columns)
+          + ("   this/base" if options.base else "") + ("   this/C++" if options.pons else ""))
     scratch = Path(tempfile.mkdtemp(prefix="bench-startup-"))
+    rows = [line.split() for line in SET.read_text().splitlines() if line.strip()]
+    moves = scratch.parent / f"{scratch.name}-Test_L3_R1.moves"  # outside the empty cwd
+    moves.write_text("".join(row[0] + "\n" for row in rows))
+    expected = [row[1] for row in rows]
     for label, args in COMMANDS.items():
-        for checkout in checkouts.values():
-            timed(checkout, args, scratch)  # numba's cache filled, files in the page cache
-        times: dict[str, list[float]] = {name: [] for name in checkouts}
+        stdin = moves if label == SET_LABEL else None
+        commands = {name: ([sys.executable, "-c", ARENA, *args], arena_env(checkout))
+                    for name, checkout in checkouts.items()}
+        if options.pons and label == SET_LABEL:
+            commands["C++"] = ([str(options.pons.resolve())], dict(os.environ))
+        for name, (command, env) in commands.items():
+            _, output = timed(command, scratch, env, stdin)  # caches filled, files read once
+            if stdin is not None:
+                check_scores(output, expected, name)
+        times: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(options.runs):
-            for name, checkout in checkouts.items():
-                times[name].append(timed(checkout, args, scratch))
+            for name, (command, env) in commands.items():
+                times[name].append(timed(command, scratch, env, stdin)[0])
         medians = {name: statistics.median(values) for name, values in times.items()}
-        line = f"{label:<34}" + "".join(f"{medians[name]:>12.3f}" for name in checkouts)
+        line = f"{label:<34}" + "".join(
+            f"{medians[name]:>12.3f}" if name in medians else f"{'':>12}" for name in columns)
         if options.base:
             line += f"   {medians['this'] / medians['base']:>9.2f}"
+        if "C++" in medians:
+            line += f"   {medians['this'] / medians['C++']:>9.2f}"
         print(line, flush=True)
+    moves.unlink()
 
 
 if __name__ == "__main__":
