@@ -261,20 +261,29 @@ DEFAULT_FROM_PLY = 12
 """Where solver grading starts by default: earlier positions of big boards are costly."""
 
 
-def solver_options(table_mb: float | None = None, pass_cache: bool = False
-                   ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def solver_options(table_mb: float | None = None, pass_cache: bool = False,
+                   configure: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Add --table-mb (default ``table_mb``, else the solver's) and --cache; the command runs
     with the process's solver made with that table and the books of that cache directory
-    (and, with ``pass_cache``, receives the directory as ``cache``)."""
-    from arena.search.solver import DEFAULT_TABLE_MB, MIN_TABLE_MB
+    (and, with ``pass_cache``, receives the directory as ``cache``). Without ``configure``
+    the size is only checked, and the command receives ``table_mb`` and ``cache`` to make the
+    solver itself when it needs one (``arena.search.solver.configured``): it loads numba
+    only then."""
+    from arena.search.table_size import DEFAULT_TABLE_MB, MIN_TABLE_MB
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(command)
         def with_solver(*args: Any, table_mb: float, cache: Path | None, **kwargs: Any) -> Any:
-            from arena.search.solver import configured
             from arena.system.cachedir import cache_dir
 
             directory = cache_dir(cache)
+            if not configure:
+                from arena.search.table_size import table_bits
+
+                table_bits(table_mb)  # a size the machine cannot hold is refused now
+                return command(*args, **kwargs, table_mb=table_mb, cache=directory)
+            from arena.search.solver import configured
+
             with configured(table_mb, directory):
                 return command(*args, **kwargs, **({"cache": directory} if pass_cache else {}))
 

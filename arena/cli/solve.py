@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterable
+from pathlib import Path
 
 import click
 
@@ -19,10 +20,11 @@ FULL = "-"  # a full column in the bulk output
 @click.command("solve")
 @click.argument("moves", required=False)
 @board_options
-@solver_options()
+@solver_options(configure=False)
 @click.option("--columns", is_flag=True,
               help="In bulk mode, also write the score of every column (one solve each).")
-def solve_command(moves: str | None, rules: Rules, columns: bool) -> None:
+def solve_command(moves: str | None, rules: Rules, columns: bool, table_mb: float,
+                  cache: Path) -> None:
     """Exact score of the position after MOVES, and of every column.
 
     Scores are for the side to move, in Pascal Pons' convention: positive for a win, the
@@ -42,18 +44,26 @@ def solve_command(moves: str | None, rules: Rules, columns: bool) -> None:
       arena solve < positions.txt > scored.txt
       arena solve --columns < positions.txt
     """
-    from arena.search.oracle import describe_score
-    from arena.search.solver import column_scores
+    from arena.search.oracle import describe_score, next_disc_scores
 
     if moves is None:
         if sys.stdin.isatty():
             click.echo("arena solve: reading move strings from stdin, one a line "
                        "(Ctrl-D ends)", err=True)
-        solve_lines(sys.stdin, rules, columns)
+        from arena.search.solver import configured
+
+        with configured(table_mb, cache):
+            solve_lines(sys.stdin, rules, columns)
         return
     position = parse_position(moves, rules, "MOVES")
     start = time.perf_counter()
-    scores = column_scores(position)
+    scores = next_disc_scores(position)  # no search, no numba: the next disc decides
+    if scores is None:
+        from arena.search.solver import column_scores, configured
+
+        with configured(table_mb, cache):
+            start = time.perf_counter()
+            scores = column_scores(position)
     seconds = time.perf_counter() - start
     best = max(scores.values())
     click.echo(f"position  {moves or '(empty)'} on {rules}, player {position.side_to_move} "

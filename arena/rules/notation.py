@@ -2,17 +2,21 @@
 
 Move strings are digits with ``1`` = leftmost column; arrays hold 0 (empty), 1 (first
 player) and 2 (second player) with row 0 at the bottom; Kaggle ConnectX boards are flat
-row-major lists with row 0 at the top.
+row-major lists with row 0 at the top. numpy is imported by the conversions to and from
+arrays, not with this module (``arena solve`` of a position decided by the next disc needs
+none).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from arena.rules.board import DEFAULT_RULES, Position, Rules, has_line
 from arena.rules.errors import IllegalMoveError, InvalidPositionError, MalformedInputError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ORD_ONE = ord("1")
 
@@ -110,6 +114,8 @@ def to_moves(position: Position) -> str:
 
 def to_array(position: Position) -> np.ndarray:
     """A rows x cols int8 array: 0 empty, 1 first player, 2 second player, row 0 at the bottom."""
+    import numpy as np
+
     rules = position.rules
     board = np.zeros((rules.rows, rules.cols), dtype=np.int8)
     for col in range(rules.cols):
@@ -120,6 +126,8 @@ def to_array(position: Position) -> np.ndarray:
 
 def from_array(board: np.ndarray | Sequence[Sequence[int]], connect: int = 4) -> Position:
     """The position drawn by a 2-D array (row 0 = bottom); impossible boards are refused."""
+    import numpy as np
+
     array = np.asarray(board)
     if array.ndim != 2:
         raise MalformedInputError(f"board array must be 2-D, got shape {array.shape}")
@@ -144,6 +152,8 @@ def from_array(board: np.ndarray | Sequence[Sequence[int]], connect: int = 4) ->
 
 def to_flat(position: Position) -> list[int]:
     """The Kaggle ConnectX board: a row-major list with row 0 at the top, marks 1 and 2."""
+    import numpy as np
+
     return [int(v) for v in np.flipud(to_array(position)).ravel()]
 
 
@@ -154,6 +164,8 @@ def from_flat(board: Sequence[int], rules: Rules = DEFAULT_RULES) -> Position:
             f"flat board has {len(board)} cells, expected {rules.rows * rules.cols} "
             f"for a {rules.rows} x {rules.cols} board"
         )
+    import numpy as np
+
     grid = np.flipud(np.asarray(board).reshape(rules.rows, rules.cols))
     return from_array(grid, connect=rules.connect)
 

@@ -42,6 +42,34 @@ def winning_disc(score: int, position: Position) -> int:
     raise ValueError("a draw has no winning disc")
 
 
+def next_disc_scores(position: Position) -> dict[int, int] | None:
+    """The exact score of every legal column when the next disc decides each: the side to
+    move wins with it, or it lets the other side win with its own next disc, or it fills the
+    board (a draw); None when some column needs a search (the solver's).
+
+    Exact by the scale itself: a win with one's next disc is the best score there is,
+    ``(cells + 1 - plies) // 2``, so the other side's reply cannot do better than that win.
+    ``arena solve`` answers such positions without loading the solver's kernels.
+    """
+    if position.is_terminal:
+        return None
+    cells, plies = position.rules.rows * position.rules.cols, position.plies
+    wins = position.winning_moves()
+    scores = {}
+    for column in position.legal_moves():
+        if column in wins:
+            scores[column] = (cells + 1 - plies) // 2
+            continue
+        child = position.play(column)
+        if child.is_full:
+            scores[column] = 0
+        elif child.winning_moves():
+            scores[column] = -((cells - plies) // 2)
+        else:
+            return None
+    return scores
+
+
 def describe_score(score: int, position: Position) -> str:
     """The score in words, e.g. ``player 1 (to move) wins with its 4th disc``."""
     mover = position.side_to_move

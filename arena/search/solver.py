@@ -11,7 +11,6 @@ as long as a command runs. The ``solver`` agent
 
 from __future__ import annotations
 
-import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,47 +19,17 @@ from pathlib import Path
 import numpy as np
 
 from arena.rules.board import Position, Rules
-from arena.rules.errors import ArenaError, IllegalMoveError
+from arena.rules.errors import IllegalMoveError
 from arena.search.book import Book, load_book
 from arena.search.kernels import solver as kernels
 from arena.search.kernels.bitboard import board_array
+from arena.search.table_size import DEFAULT_TABLE_MB, TableSizeError, table_bits
 from arena.system.cachedir import cache_dir
-from arena.system.processes import physical_memory
 
-DEFAULT_TABLE_MB = 64
 # What the kernels take after the two bitboards: board array, table, scratch, stats, book
 # keys, book scores, book depth.
 KernelArguments = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                         int]
-MIN_TABLE_MB = 8 << kernels.MIN_TABLE_BITS >> 20  # 16 MB
-MEMORY_SHARE = 2
-"""A table may take at most 1 / MEMORY_SHARE of the machine's memory (per process)."""
-
-
-class TableSizeError(ArenaError):
-    """A transposition table size the solver cannot have: below its minimum, or more than
-    the machine's memory allows."""
-
-
-def max_table_mb() -> float | None:
-    """The largest table (megabytes) one process may ask for: half the machine's memory
-    (None where the system does not say how much it has)."""
-    memory = physical_memory()
-    return None if memory is None else memory / MEMORY_SHARE / (1 << 20)
-
-
-def table_bits(table_mb: float) -> int:
-    """log2 of the most 8-byte rows that fit in ``table_mb`` megabytes (at least the minimum,
-    at most ``max_table_mb``); TableSizeError otherwise."""
-    if not table_mb >= MIN_TABLE_MB:
-        raise TableSizeError(f"the solver's table needs at least {MIN_TABLE_MB} MB, got "
-                             f"{table_mb:g}")
-    most = max_table_mb()
-    if most is not None and table_mb > most:
-        raise TableSizeError(
-            f"a solver table of {table_mb:.0f} MB (--table-mb) is more than this machine holds: "
-            f"at most {most:.0f} MB, half of its {most * MEMORY_SHARE:.0f} MB of memory")
-    return int(math.log2(table_mb * (1 << 20) / 8))
 
 
 class Solver:

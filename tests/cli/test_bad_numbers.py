@@ -17,7 +17,7 @@ from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
 from arena.runs.rows import read_rows
 from arena.runs.seeds import MAX_SEED
-from arena.search import solver
+from arena.search import solver, table_size
 from tests.helpers.cli import invoke
 
 
@@ -162,7 +162,7 @@ def test_a_table_larger_than_the_machine_is_one_line(tmp_path: Path, command: li
     cache = tmp_path / "cache"
     args = [arg if arg != "." else str(tmp_path) for arg in command]
     line = refused(*args, "--table-mb", size, "--cache", str(cache), out=cache)
-    most = solver.max_table_mb()
+    most = table_size.max_table_mb()
     assert most is not None
     assert line == (f"arena: error: a solver table of {float(size):.0f} MB (--table-mb) is "
                     f"more than this machine holds: at most {most:.0f} MB, half of its "
@@ -179,6 +179,6 @@ def test_a_table_the_memory_cannot_hold_now_is_one_error(monkeypatch: pytest.Mon
     with pytest.raises(solver.TableSizeError, match=r"cannot allocate a solver table of 64 MB "
                                                     r"\(--table-mb\): not enough free memory"):
         solver.Solver(64)
-    monkeypatch.setattr(solver, "physical_memory", lambda: None)  # the system does not say
-    assert solver.max_table_mb() is None
-    assert solver.table_bits(1 << 20) == 37  # no cap to check: 1 TB, 2**37 rows of 8 bytes
+    monkeypatch.setattr(table_size, "physical_memory", lambda: None)  # the system does not say
+    assert table_size.max_table_mb() is None
+    assert table_size.table_bits(1 << 20) == 37  # no cap to check: 1 TB, 2**37 rows of 8 bytes

@@ -10,7 +10,8 @@ from arena.analysis import books
 from arena.analysis.books import build_book, plan_book
 from arena.rules.board import Position, Rules
 from arena.search.book import Book, BookError, book_key, book_path, load_book, positions_by_ply
-from arena.search.solver import MIN_TABLE_MB, Solver, configured
+from arena.search.solver import Solver, configured
+from arena.search.table_size import MIN_TABLE_MB
 from tests.helpers.cli import invoke
 
 SMALL = Rules(4, 5, 4)

@@ -3,6 +3,7 @@ and a plain brute force on small boards."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -16,7 +17,10 @@ from arena.analysis.scored_positions import load_set
 from arena.rules.board import Position, Rules
 from arena.rules.errors import IllegalMoveError
 from arena.rules.notation import from_moves
-from arena.search.solver import MIN_TABLE_MB, Solver, SolverOracle, column_scores, solve, table_bits
+from arena.search.kernels import solver as kernels
+from arena.search.oracle import next_disc_scores
+from arena.search.solver import Solver, SolverOracle, column_scores, solve
+from arena.search.table_size import MIN_TABLE_BITS, MIN_TABLE_MB, table_bits
 
 # The easy and medium sets in full (the largest, Test_L2_R2, with --all); a sample of the slow
 # ones (the rest is a benchmark: benchmarks/bench_solver.py --full).
@@ -185,6 +189,7 @@ def test_table_sizes() -> None:
     assert table_bits(64) == 23
     assert table_bits(100) == 23
     assert MIN_TABLE_MB == 16 and table_bits(MIN_TABLE_MB) == 21
+    assert MIN_TABLE_BITS == kernels.MIN_TABLE_BITS  # the size checks agree with the kernel
     with pytest.raises(ValueError, match="at least 16 MB"):
         table_bits(8)
 
@@ -195,3 +200,22 @@ def test_the_oracle_answers_threads_one_at_a_time() -> None:
     with ThreadPoolExecutor(4) as threads:
         answers = list(threads.map(lambda e: oracle.column_scores(e.position), entries))
     assert [max(scores.values()) for scores in answers] == [e.score for e in entries]
+
+
+def test_scores_decided_by_the_next_disc_are_the_solvers(solver: Solver) -> None:
+    # every position of seeded random games on three boards; where the next disc decides every
+    # column, arena solve answers without the solver, and must answer as it does
+    rng = random.Random(20)
+    answered = filled = 0
+    for rules in (Rules(), Rules(rows=4, cols=5, connect=3), Rules(rows=4, cols=4, connect=4)):
+        for _ in range(300):
+            position = Position.empty(rules)
+            while not position.is_terminal:
+                scores = next_disc_scores(position)
+                if scores is not None:
+                    assert scores == solver.column_scores(position), position.describe()
+                    answered += 1
+                    filled += position.plies == rules.rows * rules.cols - 1 and 0 in scores.values()
+                position = position.play(rng.choice(position.legal_moves()))
+    assert answered > 300 and filled > 0  # the draws of a last disc among them
+    assert next_disc_scores(from_moves("4455")) is None  # a search is needed

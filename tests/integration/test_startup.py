@@ -1,6 +1,7 @@
 """What a command imports, checked in a child Python as a user runs it: listing agents or
-mistyping one imports no numba kernels; a solve pulls in numba and its cached kernels, but
-not scipy's linear algebra (numba's BLAS check, about 0.2 s a process), and still solves."""
+mistyping one, and solving a position the next disc decides, import no numba kernels; a
+solve that searches pulls in numba and its cached kernels, but not scipy's linear algebra
+(numba's BLAS check, about 0.2 s a process), and still solves."""
 
 from __future__ import annotations
 
@@ -60,9 +61,22 @@ def test_a_mistyped_agent_is_told_without_the_kernels(args: tuple[str, ...],
     assert "arena: error:" in output and message in output
 
 
-@pytest.mark.slow
-def test_a_solve_uses_numba_without_scipy_linalg() -> None:
+def test_a_position_the_next_disc_decides_is_solved_without_the_kernels() -> None:
     output, imported = run_and_list_imports("solve", "44444433333322222")
-    assert imported == "imported: ['numba']"
+    assert imported == "imported: []"
     # columns 3 and 4 are full; every other column loses to a win with player 1's 10th disc
     assert "score       -12  -12    -    -  -12  -12  -12" in output
+
+
+def test_the_help_of_solve_imports_no_kernels() -> None:
+    output, imported = run_and_list_imports("solve", "--help")
+    assert imported == "imported: []"
+    assert "--table-mb MB" in output
+
+
+@pytest.mark.slow
+def test_a_search_uses_numba_without_scipy_linalg() -> None:
+    output, imported = run_and_list_imports("solve", "2252576253462244111563365343671351441")
+    assert imported == "imported: ['numba']"
+    # the first position of Test_L3_R1, published score -1
+    assert "score         -    -    -    -    -   -1   -2" in output
