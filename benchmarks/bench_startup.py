@@ -34,13 +34,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ARENA = "from arena.cli import main; main()"
-EASY = "44444433333322222"  # solved in milliseconds: what is left is start-up
+EASY = "44444433333322222"  # the next disc decides every column: no search at all
+SEARCHED = "2252576253462244111563365343671351441"  # Test_L3_R1's first: a search of 3 nodes
 SET = ROOT / "arena" / "analysis" / "data" / "pons" / "Test_L3_R1"
 SET_LABEL = "arena solve < Test_L3_R1 (1,000)"
 COMMANDS = {
     "arena --help": ["--help"],
     "arena agents": ["agents"],
     f"arena solve {EASY}": ["solve", EASY],
+    "arena solve 2252576...(37 moves)": ["solve", SEARCHED],
     SET_LABEL: ["solve"],
 }
 
