@@ -115,6 +115,10 @@ class OnnxAgent(BaseAgent):
         self.sims = sims
         self.c_puct = c_puct
 
+    def warm_up(self, rules: Rules) -> None:
+        """Load the board-encoding kernel (numba) before the first timed move."""
+        encode([Position.empty(rules)])
+
     def check_rules(self, rules: Rules) -> None:
         """UnsupportedBoardError if the network cannot take ``rules``' board."""
         self.network.check_rules(rules)
