@@ -3,7 +3,9 @@
 ``LocalPool``: the process that runs the match plays games itself, and ``jobs - 1`` worker
 processes play beside it. Where the platform can fork, workers are forked from the warm
 parent (agents built, kernels loaded) and are ready at once; elsewhere they are spawned. The
-parent plays one game at a time between looks at its workers, so none waits for it.
+parent plays one game at a time between looks at its workers, so none waits for it. With
+``game_by_game`` (an agent of the user's plays inline, whose native crash would end the
+process that plays it), every process hands each game over as it ends, not a batch at a time.
 ``DaskPool``: batches are submitted to a dask.distributed cluster (joined, or started on this
 machine). Both keep their workers for every stage of a run.
 
@@ -17,7 +19,6 @@ import logging
 import multiprocessing
 import os
 import signal
-import time
 from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass
@@ -32,10 +33,9 @@ from arena.runs.batches import (
     BatchResult,
     close_worker_agents,
     play_batch,
-    play_fusable,
-    play_task,
+    play_steps,
 )
-from arena.runs.plan import GameBatch, GameSettings, GameTask, MatchPlan, MatchSetupError
+from arena.runs.plan import GameBatch, GameSettings, MatchPlan, MatchSetupError
 from arena.system.interrupts import ignore_interrupts, interrupts_held
 from arena.system.processes import die_with_parent
 
@@ -104,8 +104,10 @@ class Pool(Protocol):
         """Release the workers: at once with ``abort``, else after they closed their agents."""
 
 
-def _serve(connection: Connection, agents: AgentCache | None, parent: int) -> None:
-    """A local worker: play the batches the parent sends until it sends None or goes away."""
+def _serve(connection: Connection, agents: AgentCache | None, parent: int,
+           game_by_game: bool) -> None:
+    """A local worker: play the batches the parent sends until it sends None or goes away
+    (each sent back whole, or game by game)."""
     ignore_interrupts()
     die_with_parent(parent)
     if agents is None:  # spawned, not forked
@@ -121,7 +123,9 @@ def _serve(connection: Connection, agents: AgentCache | None, parent: int) -> No
             if message is None:
                 break
             settings, batch = message
-            connection.send(play_batch(settings, batch, agents))
+            for part in play_steps(settings, batch, agents, game_by_game):
+                if part is not None:
+                    connection.send(part)
     finally:
         agents.close()
 
@@ -129,10 +133,11 @@ def _serve(connection: Connection, agents: AgentCache | None, parent: int) -> No
 class _Worker:
     """A local worker process and the parent's end of its pipe."""
 
-    def __init__(self, context: Any, agents: AgentCache, forked: bool):
+    def __init__(self, context: Any, agents: AgentCache, forked: bool, game_by_game: bool):
         self.connection, child = multiprocessing.Pipe()
         self.process: BaseProcess = context.Process(
-            target=_serve, args=(child, agents if forked else None, os.getpid()), daemon=True)
+            target=_serve, args=(child, agents if forked else None, os.getpid(), game_by_game),
+            daemon=True)
         self.process.start()
         child.close()
 
@@ -146,24 +151,26 @@ class _Worker:
 
 
 class LocalPool:
-    """This process plays, with ``jobs - 1`` worker processes beside it."""
+    """This process plays, with ``jobs - 1`` worker processes beside it; with
+    ``game_by_game``, each process hands every game over as it ends."""
 
-    def __init__(self, jobs: int, agents: AgentCache):
+    def __init__(self, jobs: int, agents: AgentCache, game_by_game: bool = False):
         self.agents = agents
+        self.game_by_game = game_by_game
         forked = "fork" in multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if forked else "spawn")
         with interrupts_held():  # no worker ever sees the user's Ctrl-C
-            self._workers = [_Worker(context, agents, forked) for _ in range(jobs - 1)]
+            self._workers = [_Worker(context, agents, forked, game_by_game)
+                             for _ in range(jobs - 1)]
 
     def results(self, batches: Iterator[GameBatch],
                 settings: GameSettings) -> Iterator[BatchResult]:
         """Play every batch: the workers take whole batches, this process plays one game at a
-        time between looks at them (the games of a pairing that can be fused all at once)."""
+        time between looks at them (the games of a pairing that can be fused all at once).
+        A batch's last result is the one with ``timed`` set."""
         idle = list(self._workers)
         busy: dict[Connection, _Worker] = {}
-        own: list[GameTask] = []
-        result = BatchResult([], [], 0.0)
-        began = 0.0
+        own: Iterator[BatchResult | None] | None = None
         exhausted = False
         while True:
             while idle and not exhausted:
@@ -174,28 +181,27 @@ class LocalPool:
                 worker = idle.pop()
                 self._send(worker, (settings, batch))
                 busy[worker.connection] = worker
-            ready = wait(list(busy), 0 if own or not exhausted else None) if busy else []
+            ready = wait(list(busy), 0 if own is not None or not exhausted else None) \
+                if busy else []
             for connection in ready:
-                worker = busy.pop(connection)  # type: ignore[call-overload]
-                yield self._receive(worker)
-                idle.append(worker)
-            if not own and not exhausted:
+                worker = busy[connection]  # type: ignore[index]
+                result = self._receive(worker)
+                if result.timed:  # the batch's last part
+                    del busy[connection]  # type: ignore[arg-type]
+                    idle.append(worker)
+                yield result
+            if own is None and not exhausted:
                 batch = next(batches, None)
                 if batch is None:
                     exhausted = True
                 else:
-                    began = time.perf_counter()
-                    fused, left = play_fusable(settings, batch, self.agents)
-                    result = BatchResult([], [], 0.0, fused)
-                    own = list(reversed(left.tasks()))
-                    if not own:
-                        result.seconds = time.perf_counter() - began
-                        yield result
-            if own:
-                result.rows.append(play_task(own.pop(), settings, self.agents, result.outputs))
-                if not own:
-                    result.seconds = time.perf_counter() - began
-                    yield result
+                    own = play_steps(settings, batch, self.agents, self.game_by_game)
+            if own is not None:
+                step = next(own)
+                if step is not None:
+                    if step.timed:  # the batch's last part
+                        own = None
+                    yield step
             elif exhausted and not busy:
                 return
 
@@ -322,8 +328,10 @@ def _adopt_worker(parent: int) -> int:
     return os.getpid()
 
 
-def open_pool(backend: Backend, jobs: int, scheduler: str | None, agents: AgentCache) -> Pool:
-    """The workers of a run."""
+def open_pool(backend: Backend, jobs: int, scheduler: str | None, agents: AgentCache,
+              game_by_game: bool = False) -> Pool:
+    """The workers of a run (``game_by_game``: see ``LocalPool``; a dask cluster's workers
+    hand over whole batches)."""
     if backend == "dask":
         return DaskPool(scheduler, jobs)
-    return LocalPool(jobs, agents)
+    return LocalPool(jobs, agents, game_by_game)
