@@ -3,9 +3,10 @@
 ``LocalPool``: the process that runs the match plays games itself, and ``jobs - 1`` worker
 processes play beside it. Where the platform can fork, workers are forked from the warm
 parent (agents built, kernels loaded) and are ready at once; elsewhere they are spawned. The
-parent plays one game at a time between looks at its workers, so none waits for it. With
-``game_by_game`` (an agent of the user's plays inline, whose native crash would end the
-process that plays it), every process hands each game over as it ends, not a batch at a time.
+parent plays one game at a time between looks at its workers, so none waits for it. With a
+``crash_log`` (an agent of the user's plays inline, whose native crash would end the process
+that plays it), every process hands each game over as it ends, not a batch at a time, and a
+worker's native crash leaves its Python traceback in that log (the run's agents.log).
 ``DaskPool``: batches are submitted to a dask.distributed cluster (joined, or started on this
 machine). Both keep their workers for every stage of a run.
 
@@ -20,10 +21,11 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Iterator
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -35,6 +37,7 @@ from arena.runs.batches import (
     play_batch,
     play_steps,
 )
+from arena.runs.crashes import crashes_logged, reported_by_faulthandler
 from arena.runs.plan import GameBatch, GameSettings, MatchPlan, MatchSetupError
 from arena.system.interrupts import ignore_interrupts, interrupts_held
 from arena.system.processes import die_with_parent
@@ -105,9 +108,9 @@ class Pool(Protocol):
 
 
 def _serve(connection: Connection, agents: AgentCache | None, parent: int,
-           game_by_game: bool) -> None:
+           crash_log: Path | None) -> None:
     """A local worker: play the batches the parent sends until it sends None or goes away
-    (each sent back whole, or game by game)."""
+    (each sent back whole, or with a ``crash_log`` game by game)."""
     ignore_interrupts()
     die_with_parent(parent)
     if agents is None:  # spawned, not forked
@@ -115,17 +118,18 @@ def _serve(connection: Connection, agents: AgentCache | None, parent: int,
     else:
         agents.after_fork()
     try:
-        while True:
-            try:
-                message = connection.recv()
-            except (EOFError, OSError):
-                break
-            if message is None:
-                break
-            settings, batch = message
-            for part in play_steps(settings, batch, agents, game_by_game):
-                if part is not None:
-                    connection.send(part)
+        with crashes_logged(crash_log) if crash_log is not None else nullcontext():
+            while True:
+                try:
+                    message = connection.recv()
+                except (EOFError, OSError):
+                    break
+                if message is None:
+                    break
+                settings, batch = message
+                for part in play_steps(settings, batch, agents, crash_log is not None):
+                    if part is not None:
+                        connection.send(part)
     finally:
         agents.close()
 
@@ -133,10 +137,11 @@ def _serve(connection: Connection, agents: AgentCache | None, parent: int,
 class _Worker:
     """A local worker process and the parent's end of its pipe."""
 
-    def __init__(self, context: Any, agents: AgentCache, forked: bool, game_by_game: bool):
+    def __init__(self, context: Any, agents: AgentCache, forked: bool, crash_log: Path | None):
+        self.crash_log = crash_log if forked else None  # a spawned worker has no faulthandler
         self.connection, child = multiprocessing.Pipe()
         self.process: BaseProcess = context.Process(
-            target=_serve, args=(child, agents if forked else None, os.getpid(), game_by_game),
+            target=_serve, args=(child, agents if forked else None, os.getpid(), crash_log),
             daemon=True)
         self.process.start()
         child.close()
@@ -145,22 +150,27 @@ class _Worker:
         """The error of this worker's death."""
         self.process.join(1.0)
         code = self.process.exitcode
+        if code is not None and self.crash_log is not None and reported_by_faulthandler(code):
+            return WorkerDiedError(
+                f"a worker process crashed ({signal.strsignal(-code)}), most likely in an agent "
+                f"of yours hosted inline; its Python traceback is in {self.crash_log}")
         how = "was killed" if code is not None and code < 0 else "exited"
         return WorkerDiedError(f"a worker process {how} (exit code {code}: killed, out of "
                                "memory, or crashed in native code)")
 
 
 class LocalPool:
-    """This process plays, with ``jobs - 1`` worker processes beside it; with
-    ``game_by_game``, each process hands every game over as it ends."""
+    """This process plays, with ``jobs - 1`` worker processes beside it; with a
+    ``crash_log``, each process hands every game over as it ends and a worker's native crash
+    leaves its traceback in that log."""
 
-    def __init__(self, jobs: int, agents: AgentCache, game_by_game: bool = False):
+    def __init__(self, jobs: int, agents: AgentCache, crash_log: Path | None = None):
         self.agents = agents
-        self.game_by_game = game_by_game
+        self.game_by_game = crash_log is not None
         forked = "fork" in multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if forked else "spawn")
         with interrupts_held():  # no worker ever sees the user's Ctrl-C
-            self._workers = [_Worker(context, agents, forked, game_by_game)
+            self._workers = [_Worker(context, agents, forked, crash_log)
                              for _ in range(jobs - 1)]
 
     def results(self, batches: Iterator[GameBatch],
@@ -329,9 +339,9 @@ def _adopt_worker(parent: int) -> int:
 
 
 def open_pool(backend: Backend, jobs: int, scheduler: str | None, agents: AgentCache,
-              game_by_game: bool = False) -> Pool:
-    """The workers of a run (``game_by_game``: see ``LocalPool``; a dask cluster's workers
+              crash_log: Path | None = None) -> Pool:
+    """The workers of a run (``crash_log``: see ``LocalPool``; a dask cluster's workers
     hand over whole batches)."""
     if backend == "dask":
         return DaskPool(scheduler, jobs)
-    return LocalPool(jobs, agents, game_by_game)
+    return LocalPool(jobs, agents, crash_log)

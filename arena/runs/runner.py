@@ -221,12 +221,13 @@ def run_games(
                 risky = plays_user_code_here(resolved, request)
                 if not table.finished.all():  # workers start before any thread does
                     pool = open_pool(request.backend, jobs, request.scheduler, agents,
-                                     game_by_game=risky)
+                                     files.agents_log if risky else None)
                 if progress is not None:
                     progress.start(plan.total, int(table.finished.sum()))
                 fresh = not table.finished.any()
                 gathered = SummaryColumns()
-                with crash_report(files, plan.total) if risky and pool else nullcontext():
+                watched = risky and pool is not None  # workers forked first: not on the pipe
+                with crash_report(files, plan.total) if watched else nullcontext():
                     played = _play(plan, table, pool, BatchSizer(jobs), stopping, progress,
                                    files.agents_log, gathered)
             pool, finished = None, pool

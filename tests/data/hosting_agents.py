@@ -46,20 +46,23 @@ class Segfaults(BaseAgent):
 
 class SegfaultsOnce(BaseAgent):
     """Plays a random column, but crashes its process in native code (a read at address 0) on
-    the first move of its ``game``-th game (counting from 1: the check before the run is not
-    one), unless the file ``marker`` exists, which it writes first."""
+    the first move of its ``game``-th game in that process (counting from 1: the check before
+    the run is not one), unless the file ``marker`` exists, which it writes first; with
+    ``in_worker``, only in a worker process of the run."""
 
-    def __init__(self, marker: str, game: int = 5):
+    def __init__(self, marker: str, game: int = 5, in_worker: bool = False):
         self.marker = Path(marker)
         self.crash_at = game
-        self.games = -1
+        self.in_worker = in_worker
+        self.games = -1  # a forked worker's copy counts on from the check's game
 
     def new_game(self, game):
         super().new_game(game)
         self.games += 1
 
     def choose(self, position, rng):
-        if self.games == self.crash_at and not self.marker.exists():
+        worker = multiprocessing.parent_process() is not None
+        if self.games == self.crash_at and worker == self.in_worker and not self.marker.exists():
             self.marker.write_text("crashed")
             ctypes.string_at(0)
         return int(rng.choice(position.legal_moves()))

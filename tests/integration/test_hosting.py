@@ -350,6 +350,30 @@ def test_an_inline_agent_that_crashes_the_process_loses_no_finished_game(
 
 
 @pytest.mark.slow
+def test_an_inline_agent_that_crashes_a_worker_is_one_line_with_its_traceback_in_the_log(
+        tmp_path: Path) -> None:
+    command = arena_command("match", f"{CRASHING.replace('game=5', 'game=3')},in_worker=true",
+                            "random", "-n", "40", "--jobs", "2", "--hosting", "inline",
+                            "--quiet", "--no-report", "--out", "run")
+    crashed = subprocess.run(command, env=checkout_env(), cwd=tmp_path, capture_output=True,
+                             text=True, timeout=120)
+    assert crashed.returncode == 1
+    [line] = crashed.stderr.splitlines()  # the worker's traceback went to agents.log
+    saved = len(load_games(tmp_path / "run" / "games.csv"))
+    assert line == (
+        "arena: error: a worker process crashed (Segmentation fault), most likely in an agent of "
+        f"yours hosted inline; its Python traceback is in {Path('run', 'agents.log')}; {saved} "
+        "of 40 games are saved in run; run the same command to finish")
+    log = (tmp_path / "run" / "agents.log").read_text()
+    assert "Fatal Python error: Segmentation fault" in log
+    assert f'File "{AGENTS}", line' in log  # the agent's own line
+    resumed = subprocess.run(command, env=checkout_env(), cwd=tmp_path, capture_output=True,
+                             text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert load_games(tmp_path / "run" / "games.csv")["game"].tolist() == list(range(40))
+
+
+@pytest.mark.slow
 def test_the_watcher_of_an_inline_agent_of_the_user_ends_with_a_run_that_ends_well(
         tmp_path: Path) -> None:
     children = tmp_path / "children.txt"
@@ -400,9 +424,9 @@ def test_a_watcher_is_started_only_while_an_agent_of_the_user_plays_inline(
 
 
 def test_with_an_agent_of_the_user_inline_every_process_hands_over_each_game_as_it_ends(
-        ) -> None:
+        tmp_path: Path) -> None:
     plan = plan_of(agent("Leftmost"), "random", 40, hosting="inline")
-    pool = LocalPool(2, AgentCache(), game_by_game=True)
+    pool = LocalPool(2, AgentCache(), crash_log=tmp_path / "agents.log")
     sizer = BatchSizer(2)
     sizer.record(1, 0.0001)  # batches of several games from the start
     try:
