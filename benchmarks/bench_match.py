@@ -16,8 +16,9 @@ samples the resident memory of the whole process group (the command and its work
 processes) every 0.2 s. ``against`` runs the commands of ``AGAINST`` (built-in agents fused
 and hosted, an agent of the user's inline, whose games are handed over one by one under a
 crash watcher) with another checkout's arena (``--before``, say a worktree of an earlier
-commit) and this one's, alternating, ``--rounds`` times, each from an empty folder, and
-prints the medians of wall-clock and CPU seconds and their ratios.
+commit) and this one's, alternating (each first in every other round), ``--rounds`` times,
+each from an empty folder, and prints the medians of wall-clock and CPU seconds and their
+ratios.
 """
 
 from __future__ import annotations
@@ -179,7 +180,8 @@ def against(before: Path, rounds: int, jobs: int) -> None:
         agent.write_text(USER_AGENT)
         for round_ in range(rounds):
             for number, (case, args) in enumerate(AGAINST.items()):
-                for side, checkout in enumerate((before, ROOT)):
+                order = (before, ROOT) if round_ % 2 == 0 else (ROOT, before)  # ABBA
+                for side, checkout in enumerate(order):
                     out = Path(scratch) / f"{number}-{round_}-{side}"
                     command = arena(*(arg.format(agent=agent) for arg in args), "--jobs",
                                     str(jobs), "--no-report", out=out)
