@@ -14,7 +14,7 @@ plays each built-in agent 20 games against random and compares the mean millisec
 in its summary with ``arena bench``'s mean on the positions of its ``games`` set. ``memory``
 samples the resident memory of the whole process group (the command and its worker
 processes) every 0.2 s. ``against`` runs the commands of ``AGAINST`` (built-in agents fused
-and hosted, an agent of the user's inline, whose games are handed over one by one under a
+and hosted, an agent of the user's inline, whose games are handed over as they end under a
 crash watcher) with another checkout's arena (``--before``, say a worktree of an earlier
 commit) and this one's, alternating (each first in every other round), ``--rounds`` times,
 each from an empty folder, and prints the medians of wall-clock and CPU seconds and their

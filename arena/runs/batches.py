@@ -148,22 +148,23 @@ class BatchResult:
 
 
 def play_steps(settings: GameSettings, batch: GameBatch, agents: AgentCache,
-               game_by_game: bool = False) -> Iterator[BatchResult | None]:
+               every: float | None = None) -> Iterator[BatchResult | None]:
     """Play a batch a step at a time, by default with the hosts of this process: the pairings
     that can be fused in compiled code at the first step, then one hosted game a step.
 
     A step yields None while its games are held back, or the games not yet handed over: the
-    whole batch at its last step, or with ``game_by_game`` every game finished before the
-    next one starts (a native crash of this process in that game then loses none of them).
-    The last result's ``timed`` is the batch's size.
+    whole batch at its last step, and with ``every`` (seconds) also before a game once that
+    long has passed since the last hand-over (0: every game before the next one starts, so
+    that a native crash of this process in that game loses none of them). The last result's
+    ``timed`` is the batch's size.
     """
-    began = time.perf_counter()
+    began = handed = time.perf_counter()
     fused, left = play_fusable(settings, batch, agents)
     part = BatchResult([], [], 0.0, fused)
     for task in left.tasks():
-        if game_by_game and part.games:
+        if every is not None and part.games and time.perf_counter() - handed >= every:
             yield part
-            part = BatchResult([], [], 0.0)
+            part, handed = BatchResult([], [], 0.0), time.perf_counter()
         else:
             yield None
         part.rows.append(play_task(task, settings, agents, part.outputs))

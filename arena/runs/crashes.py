@@ -5,7 +5,7 @@ No Python runs in a process after a fatal signal, so a small watcher process
 (``crash_watcher.py``) outlives it: faulthandler writes the traceback into a pipe the watcher
 reads, and when this process ends with a traceback in the pipe, the watcher writes it to
 agents.log and prints the line. The games finished before the crash are in games.csv already
-(the pool hands them over one by one while such an agent plays), so the same command resumes
+(the pool hands them over as they end while such an agent plays), so the same command resumes
 the run. A worker process's crash is its parent's to tell (``arena.runs.pool``): the worker's
 faulthandler writes to agents.log itself (``crashes_logged``).
 """

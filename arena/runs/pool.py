@@ -5,8 +5,10 @@ processes play beside it. Where the platform can fork, workers are forked from t
 parent (agents built, kernels loaded) and are ready at once; elsewhere they are spawned. The
 parent plays one game at a time between looks at its workers, so none waits for it. With a
 ``crash_log`` (an agent of the user's plays inline, whose native crash would end the process
-that plays it), every process hands each game over as it ends, not a batch at a time, and a
-worker's native crash leaves its Python traceback in that log (the run's agents.log).
+that plays it), games are handed over as they end, not a batch at a time (the parent's each
+before its next game, a worker's every ``HANDOVER_SECONDS``: a message a game would cost more
+than the game), and a worker's native crash leaves its Python traceback in that log (the
+run's agents.log).
 ``DaskPool``: batches are submitted to a dask.distributed cluster (joined, or started on this
 machine). Both keep their workers for every stage of a run.
 
@@ -48,6 +50,8 @@ BACKENDS: tuple[Backend, ...] = ("local", "dask")
 BATCH_SECONDS = 0.25
 """Batches are sized so that one takes about this long in a worker."""
 LARGEST_BATCH = 5000
+HANDOVER_SECONDS = 0.02
+"""With a crash log, how often a worker hands over the games it finished."""
 STOP_SECONDS = 5.0
 """How long a worker may take to close its agents at the end before it is killed."""
 
@@ -110,7 +114,7 @@ class Pool(Protocol):
 def _serve(connection: Connection, agents: AgentCache | None, parent: int,
            crash_log: Path | None) -> None:
     """A local worker: play the batches the parent sends until it sends None or goes away
-    (each sent back whole, or with a ``crash_log`` game by game)."""
+    (each sent back whole, or with a ``crash_log`` in parts as its games end)."""
     ignore_interrupts()
     die_with_parent(parent)
     if agents is None:  # spawned, not forked
@@ -127,7 +131,8 @@ def _serve(connection: Connection, agents: AgentCache | None, parent: int,
                 if message is None:
                     break
                 settings, batch = message
-                for part in play_steps(settings, batch, agents, crash_log is not None):
+                every = None if crash_log is None else HANDOVER_SECONDS
+                for part in play_steps(settings, batch, agents, every):
                     if part is not None:
                         connection.send(part)
     finally:
@@ -161,12 +166,12 @@ class _Worker:
 
 class LocalPool:
     """This process plays, with ``jobs - 1`` worker processes beside it; with a
-    ``crash_log``, each process hands every game over as it ends and a worker's native crash
-    leaves its traceback in that log."""
+    ``crash_log``, games are handed over as they end (see the module) and a worker's native
+    crash leaves its traceback in that log."""
 
     def __init__(self, jobs: int, agents: AgentCache, crash_log: Path | None = None):
         self.agents = agents
-        self.game_by_game = crash_log is not None
+        self.every = None if crash_log is None else 0.0  # this process's own: each game
         forked = "fork" in multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if forked else "spawn")
         with interrupts_held():  # no worker ever sees the user's Ctrl-C
@@ -205,7 +210,7 @@ class LocalPool:
                 if batch is None:
                     exhausted = True
                 else:
-                    own = play_steps(settings, batch, self.agents, self.game_by_game)
+                    own = play_steps(settings, batch, self.agents, self.every)
             if own is not None:
                 step = next(own)
                 if step is not None:

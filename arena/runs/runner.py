@@ -3,7 +3,7 @@
 ``run_games`` plays the games a run directory does not hold yet, in batches on the workers of
 ``arena.runs.pool``, appending each finished batch to games.csv, then writes summary.csv. While
 an agent of the user's plays inline (its native crash would end the process that plays it),
-games are appended one by one as they end, and a crash of this process is reported
+games are appended as they end (``arena.runs.pool``), and a crash of this process is reported
 (``arena.runs.crashes``). With a ``StoppingRule`` (an SPRT, say) it plays the games stage by
 stage and stops when the rule says so.
 """

@@ -17,7 +17,7 @@ from arena.hosting.process import ProcessHost
 from arena.protocol.players import canonical_player
 from arena.rules.errors import AgentSpecError
 from arena.runs import crashes
-from arena.runs.batches import AgentCache
+from arena.runs.batches import AgentCache, BatchResult, play_steps
 from arena.runs.files import RunFiles
 from arena.runs.plan import GameSettings, MatchPlan, Pairing, match_plan
 from arena.runs.pool import BatchSizer, LocalPool, batches
@@ -423,7 +423,25 @@ def test_a_watcher_is_started_only_while_an_agent_of_the_user_plays_inline(
     assert len(load_games(tmp_path / "games.csv")) == 6
 
 
-def test_with_an_agent_of_the_user_inline_every_process_hands_over_each_game_as_it_ends(
+def test_a_batch_played_step_by_step_hands_over_its_games_as_asked() -> None:
+    plan = plan_of(agent("Leftmost"), "random", 6, hosting="inline")
+    batch = plan.batch(np.arange(6))
+
+    def steps(every: float | None) -> list[BatchResult | None]:
+        return list(play_steps(plan.settings, batch, AgentCache(), every))
+
+    each = steps(0.0)  # every game before the next one starts
+    assert [[row.game for row in step.rows] if step else None for step in each] == [
+        None, [0], [1], [2], [3], [4], [5]]
+    assert [step.timed for step in each if step] == [0, 0, 0, 0, 0, 6]  # timed once, whole
+    for every in (None, 3600.0):  # the whole batch at its end
+        *held, whole = steps(every)
+        assert held == [None] * 6
+        assert whole is not None and [row.game for row in whole.rows] == list(range(6))
+        assert whole.timed == 6
+
+
+def test_with_an_agent_of_the_user_inline_the_pool_hands_over_games_as_they_end(
         tmp_path: Path) -> None:
     plan = plan_of(agent("Leftmost"), "random", 40, hosting="inline")
     pool = LocalPool(2, AgentCache(), crash_log=tmp_path / "agents.log")
@@ -433,7 +451,6 @@ def test_with_an_agent_of_the_user_inline_every_process_hands_over_each_game_as_
         parts = list(pool.results(batches(plan, np.arange(40), sizer), plan.settings))
     finally:
         pool.close()
-    assert {part.games for part in parts} == {1}
     assert sorted(row.game for part in parts for row in part.rows) == list(range(40))
     assert sum(part.timed for part in parts) == 40  # each batch timed once, whole
-    assert len(parts) > len([part for part in parts if part.timed])  # batches of several
+    assert len(parts) > len([part for part in parts if part.timed])  # in parts
