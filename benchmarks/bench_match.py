@@ -4,6 +4,7 @@
     python benchmarks/bench_match.py scaling    # negamax depth 6, 200 and 2,000 games, jobs 1 vs 2
     python benchmarks/bench_match.py timing     # ms/move of 20-game runs against `arena bench`
     python benchmarks/bench_match.py memory     # random vs random, 1,000,000 games: peak memory
+    python benchmarks/bench_match.py against --before DIR --rounds 5   # this checkout / DIR's
 
 Run them from the repository root with the package installed (or PYTHONPATH=.). Each runs
 the real command in a fresh temporary run directory and prints wall-clock figures. ``speed``
@@ -12,7 +13,12 @@ also prints the CPU time of the command and its workers. ``scaling`` alternates 
 plays each built-in agent 20 games against random and compares the mean milliseconds per move
 in its summary with ``arena bench``'s mean on the positions of its ``games`` set. ``memory``
 samples the resident memory of the whole process group (the command and its worker
-processes) every 0.2 s.
+processes) every 0.2 s. ``against`` runs the commands of ``AGAINST`` (built-in agents fused
+and hosted, an agent of the user's inline, whose games are handed over as they end under a
+crash watcher) with another checkout's arena (``--before``, say a worktree of an earlier
+commit) and this one's, alternating (each first in every other round), ``--rounds`` times,
+each from an empty folder, and prints the medians of wall-clock and CPU seconds and their
+ratios.
 """
 
 from __future__ import annotations
@@ -42,16 +48,19 @@ def arena(*args: str, out: Path) -> list[str]:
     return [sys.executable, "-c", ARENA, "match", *args, "--quiet", "--out", str(out)]
 
 
-def environment() -> dict[str, str]:
-    """This process's environment with the repository importable."""
-    return {**os.environ, "PYTHONPATH": str(ROOT)}
+def environment(checkout: Path = ROOT) -> dict[str, str]:
+    """This process's environment with ``checkout`` (by default this one) importable."""
+    return {**os.environ, "PYTHONPATH": str(checkout)}
 
 
-def timed(command: list[str]) -> tuple[float, float]:
-    """Wall-clock and CPU seconds (the command and its workers) the command took."""
+def timed(command: list[str], checkout: Path = ROOT) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (the command and its workers) the command took, run from an
+    empty folder with ``checkout``'s arena."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    subprocess.run(command, env=environment(), check=True, stdout=subprocess.DEVNULL)
+    with tempfile.TemporaryDirectory() as empty:
+        subprocess.run(command, env=environment(checkout), check=True, cwd=empty,
+                       stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -146,12 +155,62 @@ def memory(games: int) -> None:
           f"process group {peak / 2**20:.0f} MB")
 
 
+USER_AGENT = """from arena.protocol.agent import BaseAgent
+
+
+class Uniform(BaseAgent):
+    def choose(self, position, rng):
+        return int(rng.choice(position.legal_moves()))
+"""
+"""An agent of the user's (a random column, in Python: no kernel player, so never fused)."""
+AGAINST = {
+    "random vs random, fused, 100,000 games": ("random", "random", "-n", "100000"),
+    "random vs random, hosted (a limit), 20,000 games": (
+        "random", "random", "-n", "20000", "--time-per-move", "10"),
+    "an agent of yours inline vs random, 20,000 games": (
+        "{agent}:Uniform", "random", "-n", "20000", "--hosting", "inline"),
+}
+
+
+def against(before: Path, rounds: int, jobs: int) -> None:
+    """The ``AGAINST`` commands with ``before``'s arena and this checkout's, alternating."""
+    times: dict[tuple[str, Path], list[tuple[float, float]]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        agent = Path(scratch) / "uniform.py"
+        agent.write_text(USER_AGENT)
+        for round_ in range(rounds):
+            for number, (case, args) in enumerate(AGAINST.items()):
+                order = (before, ROOT) if round_ % 2 == 0 else (ROOT, before)  # ABBA
+                for side, checkout in enumerate(order):
+                    out = Path(scratch) / f"{number}-{round_}-{side}"
+                    command = arena(*(arg.format(agent=agent) for arg in args), "--jobs",
+                                    str(jobs), "--no-report", out=out)
+                    times.setdefault((case, checkout), []).append(timed(command, checkout))
+    print(f"medians of {rounds} alternating rounds, --jobs {jobs}; after = {ROOT}, "
+          f"before = {before}")
+    for case in AGAINST:
+        (wall_b, cpu_b), (wall_a, cpu_a) = (
+            (statistics.median(t[0] for t in times[case, c]),
+             statistics.median(t[1] for t in times[case, c])) for c in (before, ROOT))
+        print(f"{case}: before {wall_b:.2f} s ({cpu_b:.2f} CPU s), after {wall_a:.2f} s "
+              f"({cpu_a:.2f} CPU s); after/before wall {wall_a / wall_b:.3f}, "
+              f"CPU {cpu_a / cpu_b:.3f}")
+
+
 def main() -> None:
     """Run the benchmark named on the command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("which", choices=["speed", "scaling", "timing", "memory"])
+    parser.add_argument("which", choices=["speed", "scaling", "timing", "memory", "against"])
     parser.add_argument("-n", "--games", type=int, help="games (default per benchmark)")
+    parser.add_argument("--before", type=Path, help="against: the other checkout")
+    parser.add_argument("--rounds", type=int, default=5, help="against: rounds")
+    parser.add_argument("--jobs", type=int, default=1, help="against: --jobs of each run")
     args = parser.parse_args()
+    if args.which == "against":
+        if args.before is None:
+            parser.error("against needs --before DIR")
+        against(args.before.resolve(), args.rounds, args.jobs)
+        return
     default = {"speed": 100_000, "scaling": 200, "timing": 20, "memory": 1_000_000}[args.which]
     run = {"speed": speed, "scaling": scaling, "timing": timing, "memory": memory}[args.which]
     run(args.games or default)

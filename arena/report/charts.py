@@ -21,7 +21,7 @@ from matplotlib.ticker import MaxNLocator, NullFormatter, PercentFormatter
 from matplotlib.transforms import Bbox
 
 from arena.report.palette import DRAW, FIRST, INK, LOSS, SCORE_MAP, SECOND, WIN
-from arena.report.style import ONE_COLUMN, SMALL, TWO_COLUMN, figure, styled, wrap
+from arena.report.style import ONE_COLUMN, SMALL, STYLE, TWO_COLUMN, figure, styled, wrap
 from arena.report.vision import lightness
 
 __all__ = [
@@ -40,6 +40,8 @@ ROW = 0.36
 """Inches per agent or pairing on a categorical axis."""
 LABEL_WIDTH = 26
 """Characters per line of an agent's label on an axis (longer labels wrap)."""
+TICK_LINE = 1.2 * float(STYLE["ytick.labelsize"]) / 72
+"""Inches per line of a tick label (its font's size and the usual line spacing)."""
 INTERVAL_NAMES = {"normal": "normal approximation", "wilson": "Wilson score interval"}
 """The score intervals' methods in words (summary.csv's column ``interval``)."""
 BOOTSTRAP = "95% bootstrap interval"
@@ -78,7 +80,10 @@ def wtl_chart(pairings: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
     """Stacked win/draw/loss shares per pairing, with A's score and its 95% interval (the
     method summary.csv names)."""
     n = len(pairings)
-    fig = figure(1.3 + 2.2 * ROW * n)
+    names = [f"{_name(labels, a)}\nvs {_name(labels, b)}"
+             for a, b in zip(pairings["agent_a"], pairings["agent_b"], strict=True)]
+    lines = max((name.count("\n") + 1 for name in names), default=2)
+    fig = figure(1.3 + max(2.2 * ROW, TICK_LINE * (lines + 1)) * n)  # long names stand apart
     ax = fig.add_subplot()
     y = np.arange(n)[::-1]
     left = np.zeros(n)
@@ -92,8 +97,7 @@ def wtl_chart(pairings: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
     _interval_bars(ax, pairings["score"], pairings["score_low"], pairings["score_high"], y, fmt="D",
                    color=INK, markersize=4, label=f"A's score, 95% interval ({method})")
     ax.axvline(0.5, color=INK, linewidth=0.8, linestyle=":")
-    ax.set_yticks(y, [f"{_name(labels, a)}\nvs {_name(labels, b)}"
-                      for a, b in zip(pairings["agent_a"], pairings["agent_b"], strict=True)])
+    ax.set_yticks(y, names)
     ax.set_ylim(-0.6, n - 0.4)
     counts = ax.secondary_yaxis("right")
     counts.set_yticks(y, [f"win {w}, draw {d}, loss {lo}\n({g} games)" for w, d, lo, g in zip(

@@ -7,6 +7,7 @@ so an agent must not let one game influence the next (reset in ``new_game``).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -122,17 +123,22 @@ def play_fusable(settings: GameSettings, batch: GameBatch,
 
 @dataclass
 class BatchResult:
-    """The games of a batch (rows of hosted games, columns of fused ones), what its agents
-    printed, and the seconds the worker spent."""
+    """Games of a batch (rows of hosted games, columns of fused ones), what their agents
+    printed, and the seconds the worker spent on the ``timed`` games of the batch.
+
+    A batch comes whole, or in parts as its games end (``play_steps``): then only its last part
+    is timed, for the whole batch, and ``timed`` is 0 on the others.
+    """
 
     rows: list[GameRow]
     outputs: list[AgentOutput]
     seconds: float
     fused: list[FusedGames] = field(default_factory=list)
+    timed: int = 0
 
     @property
     def games(self) -> int:
-        """How many games the batch holds."""
+        """How many games the batch (or this part of it) holds."""
         return len(self.rows) + sum(len(games) for games in self.fused)
 
     def tally(self) -> Tally:
@@ -141,13 +147,36 @@ class BatchResult:
                                                                     for row in self.rows))
 
 
+def play_steps(settings: GameSettings, batch: GameBatch, agents: AgentCache,
+               every: float | None = None) -> Iterator[BatchResult | None]:
+    """Play a batch a step at a time, by default with the hosts of this process: the pairings
+    that can be fused in compiled code at the first step, then one hosted game a step.
+
+    A step yields None while its games are held back, or the games not yet handed over: the
+    whole batch at its last step, and with ``every`` (seconds) also before a game once that
+    long has passed since the last hand-over (0: every game before the next one starts, so
+    that a native crash of this process in that game loses none of them). The last result's
+    ``timed`` is the batch's size.
+    """
+    began = handed = time.perf_counter()
+    fused, left = play_fusable(settings, batch, agents)
+    part = BatchResult([], [], 0.0, fused)
+    for task in left.tasks():
+        if every is not None and part.games and time.perf_counter() - handed >= every:
+            yield part
+            part, handed = BatchResult([], [], 0.0), time.perf_counter()
+        else:
+            yield None
+        part.rows.append(play_task(task, settings, agents, part.outputs))
+    part.seconds, part.timed = time.perf_counter() - began, len(batch)
+    yield part
+
+
 def play_batch(settings: GameSettings, batch: GameBatch,
                agents: AgentCache = _WORKER_AGENTS) -> BatchResult:
-    """Play a batch of games in a worker, by default with the hosts of this process: the
-    pairings that can be fused in compiled code, the others game by game."""
+    """Play a batch of games in a worker, by default with the hosts of this process, and
+    return it whole."""
     ignore_interrupts()
-    began = time.perf_counter()
-    outputs: list[AgentOutput] = []
-    fused, left = play_fusable(settings, batch, agents)
-    rows = [play_task(task, settings, agents, outputs) for task in left.tasks()]
-    return BatchResult(rows, outputs, time.perf_counter() - began, fused)
+    *_, whole = play_steps(settings, batch, agents)
+    assert whole is not None
+    return whole

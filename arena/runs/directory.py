@@ -233,6 +233,8 @@ class GamesTable:
         self.finished = np.zeros(plan.total, dtype=bool)
         self.in_order = True
         self._last = -1
+        self._text = io.StringIO()  # one writer for every append: games may come one by one
+        self._csv = csv.writer(self._text, lineterminator="\n")
 
     def __enter__(self) -> GamesTable:
         if self.path.exists():
@@ -262,9 +264,10 @@ class GamesTable:
     def append(self, rows: Iterable[GameRow]) -> None:
         """Append finished games and push them to the operating system."""
         rows = list(rows)
-        text = io.StringIO()
-        csv.writer(text, lineterminator="\n").writerows(_clean(row) for row in rows)
-        self.append_text(text.getvalue().encode("utf-8"),
+        self._text.seek(0)
+        self._text.truncate()
+        self._csv.writerows(_clean(row) for row in rows)
+        self.append_text(self._text.getvalue().encode("utf-8"),
                          np.array([row.game for row in rows], dtype=np.int64))
 
     def append_text(self, text: bytes, games: np.ndarray) -> None:
@@ -274,6 +277,12 @@ class GamesTable:
             raise RuntimeError("GamesTable.append outside its with block")
         with room_checked(self.path):
             write_all(self._file.fileno(), text)
+        if len(games) == 1:  # games handed over one by one: no array operation
+            game = int(games[0])
+            self.in_order = self.in_order and game > self._last
+            self._last = max(self._last, game)
+            self.finished[game] = True
+            return
         if len(games):
             self.in_order = self.in_order and bool(
                 games[0] > self._last and np.all(games[1:] > games[:-1]))

@@ -3,7 +3,12 @@
 ``LocalPool``: the process that runs the match plays games itself, and ``jobs - 1`` worker
 processes play beside it. Where the platform can fork, workers are forked from the warm
 parent (agents built, kernels loaded) and are ready at once; elsewhere they are spawned. The
-parent plays one game at a time between looks at its workers, so none waits for it.
+parent plays one game at a time between looks at its workers, so none waits for it. With a
+``crash_log`` (an agent of the user's plays inline, whose native crash would end the process
+that plays it), games are handed over as they end, not a batch at a time (the parent's each
+before its next game, a worker's every ``HANDOVER_SECONDS``: a message a game would cost more
+than the game), and a worker's native crash leaves its Python traceback in that log (the
+run's agents.log).
 ``DaskPool``: batches are submitted to a dask.distributed cluster (joined, or started on this
 machine). Both keep their workers for every stage of a run.
 
@@ -17,12 +22,12 @@ import logging
 import multiprocessing
 import os
 import signal
-import time
 from collections.abc import Iterator
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -32,10 +37,10 @@ from arena.runs.batches import (
     BatchResult,
     close_worker_agents,
     play_batch,
-    play_fusable,
-    play_task,
+    play_steps,
 )
-from arena.runs.plan import GameBatch, GameSettings, GameTask, MatchPlan, MatchSetupError
+from arena.runs.crashes import crashes_logged, reported_by_faulthandler
+from arena.runs.plan import GameBatch, GameSettings, MatchPlan, MatchSetupError
 from arena.system.interrupts import ignore_interrupts, interrupts_held
 from arena.system.processes import die_with_parent
 
@@ -45,6 +50,8 @@ BACKENDS: tuple[Backend, ...] = ("local", "dask")
 BATCH_SECONDS = 0.25
 """Batches are sized so that one takes about this long in a worker."""
 LARGEST_BATCH = 5000
+HANDOVER_SECONDS = 0.02
+"""With a crash log, how often a worker hands over the games it finished."""
 STOP_SECONDS = 5.0
 """How long a worker may take to close its agents at the end before it is killed."""
 
@@ -104,8 +111,10 @@ class Pool(Protocol):
         """Release the workers: at once with ``abort``, else after they closed their agents."""
 
 
-def _serve(connection: Connection, agents: AgentCache | None, parent: int) -> None:
-    """A local worker: play the batches the parent sends until it sends None or goes away."""
+def _serve(connection: Connection, agents: AgentCache | None, parent: int,
+           crash_log: Path | None) -> None:
+    """A local worker: play the batches the parent sends until it sends None or goes away
+    (each sent back whole, or with a ``crash_log`` in parts as its games end)."""
     ignore_interrupts()
     die_with_parent(parent)
     if agents is None:  # spawned, not forked
@@ -113,15 +122,19 @@ def _serve(connection: Connection, agents: AgentCache | None, parent: int) -> No
     else:
         agents.after_fork()
     try:
-        while True:
-            try:
-                message = connection.recv()
-            except (EOFError, OSError):
-                break
-            if message is None:
-                break
-            settings, batch = message
-            connection.send(play_batch(settings, batch, agents))
+        with crashes_logged(crash_log) if crash_log is not None else nullcontext():
+            while True:
+                try:
+                    message = connection.recv()
+                except (EOFError, OSError):
+                    break
+                if message is None:
+                    break
+                settings, batch = message
+                every = None if crash_log is None else HANDOVER_SECONDS
+                for part in play_steps(settings, batch, agents, every):
+                    if part is not None:
+                        connection.send(part)
     finally:
         agents.close()
 
@@ -129,10 +142,12 @@ def _serve(connection: Connection, agents: AgentCache | None, parent: int) -> No
 class _Worker:
     """A local worker process and the parent's end of its pipe."""
 
-    def __init__(self, context: Any, agents: AgentCache, forked: bool):
+    def __init__(self, context: Any, agents: AgentCache, forked: bool, crash_log: Path | None):
+        self.crash_log = crash_log if forked else None  # a spawned worker has no faulthandler
         self.connection, child = multiprocessing.Pipe()
         self.process: BaseProcess = context.Process(
-            target=_serve, args=(child, agents if forked else None, os.getpid()), daemon=True)
+            target=_serve, args=(child, agents if forked else None, os.getpid(), crash_log),
+            daemon=True)
         self.process.start()
         child.close()
 
@@ -140,30 +155,37 @@ class _Worker:
         """The error of this worker's death."""
         self.process.join(1.0)
         code = self.process.exitcode
+        if code is not None and self.crash_log is not None and reported_by_faulthandler(code):
+            return WorkerDiedError(
+                f"a worker process crashed ({signal.strsignal(-code)}), most likely in an agent "
+                f"of yours hosted inline; its Python traceback is in {self.crash_log}")
         how = "was killed" if code is not None and code < 0 else "exited"
         return WorkerDiedError(f"a worker process {how} (exit code {code}: killed, out of "
                                "memory, or crashed in native code)")
 
 
 class LocalPool:
-    """This process plays, with ``jobs - 1`` worker processes beside it."""
+    """This process plays, with ``jobs - 1`` worker processes beside it; with a
+    ``crash_log``, games are handed over as they end (see the module) and a worker's native
+    crash leaves its traceback in that log."""
 
-    def __init__(self, jobs: int, agents: AgentCache):
+    def __init__(self, jobs: int, agents: AgentCache, crash_log: Path | None = None):
         self.agents = agents
+        self.every = None if crash_log is None else 0.0  # this process's own: each game
         forked = "fork" in multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if forked else "spawn")
         with interrupts_held():  # no worker ever sees the user's Ctrl-C
-            self._workers = [_Worker(context, agents, forked) for _ in range(jobs - 1)]
+            self._workers = [_Worker(context, agents, forked, crash_log)
+                             for _ in range(jobs - 1)]
 
     def results(self, batches: Iterator[GameBatch],
                 settings: GameSettings) -> Iterator[BatchResult]:
         """Play every batch: the workers take whole batches, this process plays one game at a
-        time between looks at them (the games of a pairing that can be fused all at once)."""
+        time between looks at them (the games of a pairing that can be fused all at once).
+        A batch's last result is the one with ``timed`` set."""
         idle = list(self._workers)
         busy: dict[Connection, _Worker] = {}
-        own: list[GameTask] = []
-        result = BatchResult([], [], 0.0)
-        began = 0.0
+        own: Iterator[BatchResult | None] | None = None
         exhausted = False
         while True:
             while idle and not exhausted:
@@ -174,28 +196,27 @@ class LocalPool:
                 worker = idle.pop()
                 self._send(worker, (settings, batch))
                 busy[worker.connection] = worker
-            ready = wait(list(busy), 0 if own or not exhausted else None) if busy else []
+            ready = wait(list(busy), 0 if own is not None or not exhausted else None) \
+                if busy else []
             for connection in ready:
-                worker = busy.pop(connection)  # type: ignore[call-overload]
-                yield self._receive(worker)
-                idle.append(worker)
-            if not own and not exhausted:
+                worker = busy[connection]  # type: ignore[index]
+                result = self._receive(worker)
+                if result.timed:  # the batch's last part
+                    del busy[connection]  # type: ignore[arg-type]
+                    idle.append(worker)
+                yield result
+            if own is None and not exhausted:
                 batch = next(batches, None)
                 if batch is None:
                     exhausted = True
                 else:
-                    began = time.perf_counter()
-                    fused, left = play_fusable(settings, batch, self.agents)
-                    result = BatchResult([], [], 0.0, fused)
-                    own = list(reversed(left.tasks()))
-                    if not own:
-                        result.seconds = time.perf_counter() - began
-                        yield result
-            if own:
-                result.rows.append(play_task(own.pop(), settings, self.agents, result.outputs))
-                if not own:
-                    result.seconds = time.perf_counter() - began
-                    yield result
+                    own = play_steps(settings, batch, self.agents, self.every)
+            if own is not None:
+                step = next(own)
+                if step is not None:
+                    if step.timed:  # the batch's last part
+                        own = None
+                    yield step
             elif exhausted and not busy:
                 return
 
@@ -322,8 +343,10 @@ def _adopt_worker(parent: int) -> int:
     return os.getpid()
 
 
-def open_pool(backend: Backend, jobs: int, scheduler: str | None, agents: AgentCache) -> Pool:
-    """The workers of a run."""
+def open_pool(backend: Backend, jobs: int, scheduler: str | None, agents: AgentCache,
+              crash_log: Path | None = None) -> Pool:
+    """The workers of a run (``crash_log``: see ``LocalPool``; a dask cluster's workers
+    hand over whole batches)."""
     if backend == "dask":
         return DaskPool(scheduler, jobs)
-    return LocalPool(jobs, agents)
+    return LocalPool(jobs, agents, crash_log)

@@ -1,9 +1,11 @@
 """Running a plan into a run directory: agents checked, missing games played, summary written.
 
 ``run_games`` plays the games a run directory does not hold yet, in batches on the workers of
-``arena.runs.pool``, appending each finished batch to games.csv, then writes summary.csv. With a
-``StoppingRule`` (an SPRT, say) it plays the games stage by stage and stops when the rule says
-so.
+``arena.runs.pool``, appending each finished batch to games.csv, then writes summary.csv. While
+an agent of the user's plays inline (its native crash would end the process that plays it),
+games are appended as they end (``arena.runs.pool``), and a crash of this process is reported
+(``arena.runs.crashes``). With a ``StoppingRule`` (an SPRT, say) it plays the games stage by
+stage and stops when the rule says so.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import os
 import platform
 import sys
 from collections.abc import Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -28,10 +31,11 @@ from arena.hosting.process import ProcessHost
 from arena.protocol.agent import GameStart, Limit, Traits
 from arena.protocol.objects import PREFIX as LOCAL_PREFIX
 from arena.protocol.players import check_limit, effective_limit, split_limit
-from arena.protocol.registry import AgentSpec, parse_spec
+from arena.protocol.registry import AgentSpec, is_builtin, parse_spec
 from arena.rules.errors import AgentSpecError
 from arena.rules.results import Side
 from arena.runs.batches import AgentCache
+from arena.runs.crashes import crash_report
 from arena.runs.directory import (
     GamesTable,
     RunDirectory,
@@ -214,14 +218,18 @@ def run_games(
             files = directory.files
             with GamesTable(files.games, plan) as table:
                 directory.write_meta(meta)
+                risky = plays_user_code_here(resolved, request)
                 if not table.finished.all():  # workers start before any thread does
-                    pool = open_pool(request.backend, jobs, request.scheduler, agents)
+                    pool = open_pool(request.backend, jobs, request.scheduler, agents,
+                                     files.agents_log if risky else None)
                 if progress is not None:
                     progress.start(plan.total, int(table.finished.sum()))
                 fresh = not table.finished.any()
                 gathered = SummaryColumns()
-                played = _play(plan, table, pool, BatchSizer(jobs), stopping, progress,
-                               files.agents_log, gathered)
+                watched = risky and pool is not None  # workers forked first: not on the pipe
+                with crash_report(files, plan.total) if watched else nullcontext():
+                    played = _play(plan, table, pool, BatchSizer(jobs), stopping, progress,
+                                   files.agents_log, gathered)
             pool, finished = None, pool
             if finished is not None:
                 finished.close()
@@ -240,11 +248,19 @@ def run_games(
     return MatchRun(out_dir, played, summaries)
 
 
+def plays_user_code_here(agents: Sequence[ResolvedAgent], request: RunRequest) -> bool:
+    """Whether the processes of this machine play an agent of the user's (not one that comes
+    with the arena) inline: its native crash would end the process that plays it."""
+    return request.backend == "local" and any(
+        agent.hosting == "inline" and not is_builtin(split_limit(agent.name)[0])
+        for agent in agents)
+
+
 def _play(plan: MatchPlan, table: GamesTable, pool: Pool | None, sizer: BatchSizer,
           stopping: StoppingRule | None, progress: Progress | None, log: Path,
           gathered: SummaryColumns) -> int:
-    """Play the missing games stage by stage, appending them as batches finish and
-    gathering them for the summary."""
+    """Play the missing games stage by stage, appending them as the pool hands them over
+    and gathering them for the summary."""
     played = 0
     for games in _stages(table.finished, stopping):
         if not len(games):
@@ -260,7 +276,8 @@ def _play(plan: MatchPlan, table: GamesTable, pool: Pool | None, sizer: BatchSiz
                 gathered.add(*fused.agents, fused.columns(hashes))
             if batch.outputs:
                 write_outputs(log, batch.outputs)
-            sizer.record(batch.games, batch.seconds)
+            if batch.timed:
+                sizer.record(batch.timed, batch.seconds)
             played += batch.games
             if progress is not None:
                 progress.advance(batch.games, batch.tally())

@@ -324,10 +324,15 @@ def summarize(games_csv: Path, length: int | None = None) -> list[PairingSummary
 
 class SummaryColumns:
     """The games a run writes, gathered by pairing as columns, to be summarised as
-    ``summarize`` would summarise the games.csv that holds them, without reading it back."""
+    ``summarize`` would summarise the games.csv that holds them, without reading it back.
+    Rows wait until ``ROWS_AT_ONCE`` of them are turned into columns together (games handed
+    over one by one would cost a set of arrays each)."""
+
+    ROWS_AT_ONCE = 4096
 
     def __init__(self) -> None:
         self._parts: dict[tuple[str, str], list[GameColumns]] = {}
+        self._rows: list[GameRow] = []
 
     def add(self, agent_a: str, agent_b: str, columns: GameColumns) -> None:
         """Gather games of agent A against agent B."""
@@ -335,15 +340,22 @@ class SummaryColumns:
 
     def add_rows(self, rows: Sequence[GameRow]) -> None:
         """Gather games given as rows."""
+        self._rows.extend(rows)
+        if len(self._rows) >= self.ROWS_AT_ONCE:
+            self._gather_rows()
+
+    def _gather_rows(self) -> None:
         pairings: dict[tuple[str, str], list[GameRow]] = {}
-        for row in rows:
+        for row in self._rows:
             pairings.setdefault((row.agent_a, row.agent_b), []).append(row)
+        self._rows = []
         for (agent_a, agent_b), games in pairings.items():
             self.add(agent_a, agent_b, GameColumns.of_rows(games))
 
     def summaries(self) -> list[PairingSummary]:
         """One summary per pairing, in the order of the pairings' first games (once: the
         columns are let go as they are counted)."""
+        self._gather_rows()
         summaries = []
         while self._parts:  # each pairing's parts let go once joined
             (agent_a, agent_b), parts = self._parts.popitem()

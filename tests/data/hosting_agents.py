@@ -44,6 +44,52 @@ class Segfaults(BaseAgent):
         return ctypes.string_at(0)
 
 
+class SegfaultsOnce(BaseAgent):
+    """Plays a random column, but crashes its process in native code (a read at address 0) on
+    the first move of its ``game``-th game in that process (counting from 1: the check before
+    the run is not one), unless the file ``marker`` exists, which it writes first; with
+    ``in_worker``, only in a worker process of the run."""
+
+    def __init__(self, marker: str, game: int = 5, in_worker: bool = False):
+        self.marker = Path(marker)
+        self.crash_at = game
+        self.in_worker = in_worker
+        self.games = -1  # a forked worker's copy counts on from the check's game
+
+    def new_game(self, game):
+        super().new_game(game)
+        self.games += 1
+
+    def choose(self, position, rng):
+        worker = multiprocessing.parent_process() is not None
+        if self.games == self.crash_at and worker == self.in_worker and not self.marker.exists():
+            self.marker.write_text("crashed")
+            ctypes.string_at(0)
+        return int(rng.choice(position.legal_moves()))
+
+
+class NotesChildren(BaseAgent):
+    """Plays the leftmost legal column; on its first move writes the command lines of its
+    process's child processes to the file ``path``, one a line (arguments split by tabs)."""
+
+    def __init__(self, path: str):
+        self.path = Path(path)
+
+    def choose(self, position, rng):
+        if not self.path.exists():
+            lines = []
+            for entry in Path("/proc").glob("[0-9]*"):
+                try:
+                    parent = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+                    if parent == os.getpid():
+                        arguments = (entry / "cmdline").read_bytes().decode().split("\0")
+                        lines.append(f"{entry.name}\t" + "\t".join(arguments[:-1]))
+                except OSError:
+                    continue
+            self.path.write_text("".join(line + "\n" for line in lines))
+        return position.legal_moves()[0]
+
+
 class Sleeps(BaseAgent):
     """Sleeps ``seconds`` on every move (only on its first move with ``first_only``)."""
 

@@ -3,9 +3,10 @@
 
 The agents are tests/data/hosting_agents.py's and faulty_agents.py's, and the engine programs
 of tests/data/engines. An inline agent that ends its own process (``os._exit``, a crash) ends
-the run: the table's "dies" row is for agents in a process of their own (the inline crash is
-tests/integration/test_hosting.py's). A position changed in an agent's own process is a copy
-no game sees: that row is for inline agents.
+the run: the table's "dies" row is for agents in a process of their own (the inline crash,
+which keeps every finished game and says how to resume, is tests/integration/test_hosting.py's).
+A position changed in an agent's own process is a copy no game sees: that row is for inline
+agents.
 """
 
 from __future__ import annotations

@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from arena.hosting.process import ProcessHost
 from arena.protocol.players import canonical_player
 from arena.rules.errors import AgentSpecError
+from arena.runs import crashes
+from arena.runs.batches import AgentCache, BatchResult, play_steps
+from arena.runs.files import RunFiles
 from arena.runs.plan import GameSettings, MatchPlan, Pairing, match_plan
+from arena.runs.pool import BatchSizer, LocalPool, batches
 from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
 from arena.runs.runner import run_games
 from tests.helpers.cli import arena_command, checkout_env, invoke
 from tests.helpers.paths import DATA
-from tests.helpers.processes import is_running, running_in_group
+from tests.helpers.processes import MARK, is_running, marked, running_in_group, wait_for
 
 AGENTS = DATA / "hosting_agents.py"
 
@@ -301,15 +308,149 @@ def test_bench_checks_its_output_before_it_measures(monkeypatch: pytest.MonkeyPa
                              "No such file or directory\n")
 
 
+CRASHING = f"{AGENTS}:SegfaultsOnce:marker=crashed,game=5"
+
+
 @pytest.mark.slow
-def test_an_inline_agent_that_crashes_the_process_is_named_with_its_traceback(
+def test_an_inline_agent_that_crashes_the_process_loses_no_finished_game(
         tmp_path: Path) -> None:
-    out = tmp_path / "run"
+    crashing, clean = tmp_path / "crashing", tmp_path / "clean"
+    crashing.mkdir()
+    clean.mkdir()
+    (clean / "crashed").write_text("")  # the agent crashes only where this file is missing
+    mark = f"crash-{os.getpid()}-{tmp_path.name}"
+    command = arena_command("match", CRASHING, "random", "-n", "12", "--jobs", "1",
+                            "--hosting", "inline", "--quiet", "--no-report", "--out", "run")
+
+    def run(cwd: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(command, env={**checkout_env(), MARK: mark}, cwd=cwd,
+                              capture_output=True, text=True, timeout=120)
+
+    crashed = run(crashing)
+    assert crashed.returncode == -signal.SIGSEGV
+    [line] = crashed.stderr.splitlines()  # the traceback went to agents.log
+    assert line == (
+        "arena: error: the arena's process crashed (Segmentation fault), most likely in an "
+        "agent of yours hosted inline; 4 of 12 games are saved in run and the traceback is in "
+        f"{Path('run', 'agents.log')}: run the same command again to resume (--hosting process "
+        "keeps such an agent out of the arena's process: a crash then costs one game)")
+    assert load_games(crashing / "run" / "games.csv")["game"].tolist() == [0, 1, 2, 3]
+    log = (crashing / "run" / "agents.log").read_text()
+    assert log.startswith("crash: the arena's process crashed (Segmentation fault) with 4 of "
+                          "12 games saved; its Python traceback:\n")
+    assert f'crash:   File "{AGENTS}", line' in log  # the agent's own line
+    wait_for(lambda: marked(mark) == [], 10, "ended with the crashed command")  # the watcher
+    assert run(crashing).returncode == 0  # the same command resumes
+    assert run(clean).returncode == 0
+    same = ["game", "seed", "first", "moves", "result", "termination", "plies", "error"]
+    resumed, uninterrupted = (load_games(cwd / "run" / "games.csv")[same]
+                              for cwd in (crashing, clean))
+    assert len(resumed) == 12
+    assert resumed.equals(uninterrupted)
+
+
+@pytest.mark.slow
+def test_an_inline_agent_that_crashes_a_worker_is_one_line_with_its_traceback_in_the_log(
+        tmp_path: Path) -> None:
+    command = arena_command("match", f"{CRASHING.replace('game=5', 'game=3')},in_worker=true",
+                            "random", "-n", "40", "--jobs", "2", "--hosting", "inline",
+                            "--quiet", "--no-report", "--out", "run")
+    crashed = subprocess.run(command, env=checkout_env(), cwd=tmp_path, capture_output=True,
+                             text=True, timeout=120)
+    assert crashed.returncode == 1
+    [line] = crashed.stderr.splitlines()  # the worker's traceback went to agents.log
+    saved = len(load_games(tmp_path / "run" / "games.csv"))
+    assert line == (
+        "arena: error: a worker process crashed (Segmentation fault), most likely in an agent of "
+        f"yours hosted inline; its Python traceback is in {Path('run', 'agents.log')}; {saved} "
+        "of 40 games are saved in run; run the same command to finish")
+    log = (tmp_path / "run" / "agents.log").read_text()
+    assert "Fatal Python error: Segmentation fault" in log
+    assert f'File "{AGENTS}", line' in log  # the agent's own line
+    resumed = subprocess.run(command, env=checkout_env(), cwd=tmp_path, capture_output=True,
+                             text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert load_games(tmp_path / "run" / "games.csv")["game"].tolist() == list(range(40))
+
+
+@pytest.mark.slow
+def test_the_watcher_of_an_inline_agent_of_the_user_ends_with_a_run_that_ends_well(
+        tmp_path: Path) -> None:
+    children = tmp_path / "children.txt"
     finished = subprocess.run(
-        arena_command("match", agent("Segfaults"), "random", "-n", "4", "--hosting", "inline",
-                      "--quiet", "--no-report", "--out", str(out)),
+        arena_command("match", f"{AGENTS}:NotesChildren:path={children}", "random", "-n", "4",
+                      "--jobs", "1", "--hosting", "inline", "--quiet", "--no-report",
+                      "--out", "run"),
         env=checkout_env(), cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert finished.returncode == -signal.SIGSEGV
-    assert "Segmentation fault" in finished.stderr.splitlines()[0]
-    assert f'File "{AGENTS}", line' in finished.stderr  # the agent's own line
-    assert (out / "games.csv").read_text().startswith("game,")  # the run can be resumed
+    assert finished.returncode == 0, finished.stderr
+    watchers = [int(line.split("\t")[0]) for line in children.read_text().splitlines()
+                if "crash_watcher.py" in line]
+    assert len(watchers) == 1  # it watched the run
+    assert not is_running(watchers[0])  # and ended with it
+    assert finished.stderr == ""
+
+
+@pytest.fixture
+def watchers_started(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Path]]:
+    """The run directories a crash watcher was started for, faulthandler enabled meanwhile
+    (as the ``arena`` command has it)."""
+    started: list[Path] = []
+    start = crashes.start_watcher
+
+    def spy(files: RunFiles, total: int, pipe: int) -> subprocess.Popen[bytes]:
+        started.append(files.path)
+        return start(files, total, pipe)
+
+    monkeypatch.setattr(crashes, "start_watcher", spy)
+    was_enabled = faulthandler.is_enabled()
+    faulthandler.enable()
+    yield started
+    if not was_enabled:
+        faulthandler.disable()
+
+
+@pytest.mark.parametrize(("agent_a", "hosting", "watched"), [
+    (agent("Leftmost"), "inline", True),
+    ("random", "inline", False),  # built-in agents only: nothing to watch
+    ("negamax:depth=2", "inline", False),
+    pytest.param(agent("Leftmost"), "auto", False, marks=pytest.mark.slow),  # its own process
+])
+def test_a_watcher_is_started_only_while_an_agent_of_the_user_plays_inline(
+        tmp_path: Path, watchers_started: list[Path], agent_a: str, hosting: str,
+        watched: bool) -> None:
+    run_games(plan_of(agent_a, "random", 6, hosting=hosting), tmp_path, RunRequest(jobs=1))
+    assert watchers_started == ([tmp_path] if watched else [])
+    assert len(load_games(tmp_path / "games.csv")) == 6
+
+
+def test_a_batch_played_step_by_step_hands_over_its_games_as_asked() -> None:
+    plan = plan_of(agent("Leftmost"), "random", 6, hosting="inline")
+    batch = plan.batch(np.arange(6))
+
+    def steps(every: float | None) -> list[BatchResult | None]:
+        return list(play_steps(plan.settings, batch, AgentCache(), every))
+
+    each = steps(0.0)  # every game before the next one starts
+    assert [[row.game for row in step.rows] if step else None for step in each] == [
+        None, [0], [1], [2], [3], [4], [5]]
+    assert [step.timed for step in each if step] == [0, 0, 0, 0, 0, 6]  # timed once, whole
+    for every in (None, 3600.0):  # the whole batch at its end
+        *held, whole = steps(every)
+        assert held == [None] * 6
+        assert whole is not None and [row.game for row in whole.rows] == list(range(6))
+        assert whole.timed == 6
+
+
+def test_with_an_agent_of_the_user_inline_the_pool_hands_over_games_as_they_end(
+        tmp_path: Path) -> None:
+    plan = plan_of(agent("Leftmost"), "random", 40, hosting="inline")
+    pool = LocalPool(2, AgentCache(), crash_log=tmp_path / "agents.log")
+    sizer = BatchSizer(2)
+    sizer.record(1, 0.0001)  # batches of several games from the start
+    try:
+        parts = list(pool.results(batches(plan, np.arange(40), sizer), plan.settings))
+    finally:
+        pool.close()
+    assert sorted(row.game for part in parts for row in part.rows) == list(range(40))
+    assert sum(part.timed for part in parts) == 40  # each batch timed once, whole
+    assert len(parts) > len([part for part in parts if part.timed])  # in parts

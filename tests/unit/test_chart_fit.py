@@ -120,3 +120,25 @@ def test_log_axes_label_ticks_apart(kind: str, monkeypatch: pytest.MonkeyPatch) 
             for i, one in enumerate(boxes):
                 for other in boxes[i + 1:]:
                     assert not one.overlaps(other), (kind, axis.axis_name)
+
+
+@pytest.mark.parametrize("kind", ["wtl", "ladder", "cost", "length"])
+def test_long_labels_on_a_categorical_axis_stand_apart(
+        kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wrapped over several lines, the agents' labels of one axis do not run into each other
+    (nor do the win/draw/loss counts beside them), and every one lies inside the figure."""
+    fig = BUILDERS[kind]()
+    texts = drawn_texts(fig, monkeypatch)
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    checked = 0
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            ticks = {id(t) for t in axis.get_ticklabels(which="both")}
+            boxes = [t.get_window_extent(renderer) for t in texts if id(t) in ticks]
+            for i, one in enumerate(boxes):
+                assert fig.bbox.contains(one.x0 + 1, one.y0 + 1), (kind, i)
+                assert fig.bbox.contains(one.x1 - 1, one.y1 - 1), (kind, i)
+                for other in boxes[i + 1:]:
+                    assert not one.overlaps(other), (kind, axis.axis_name)
+            checked += len(boxes) > 1
+    assert checked  # an axis with several labels was looked at
