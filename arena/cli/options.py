@@ -121,11 +121,22 @@ def agent_labels(summaries: Sequence[PairingSummary], request: RunRequest) -> di
                         dict(request.labels))
 
 
+def report_run(directory: Path, charts: ChartOptions | None = None) -> Path:
+    """Write the charts and report of a finished run unless they are current (then neither
+    matplotlib nor pandas is loaded); report.md's path."""
+    from arena.report.stamp import current_report
+
+    path = current_report(directory, charts)
+    if path is None:
+        from arena.report.run_page import write_report  # matplotlib and pandas load when needed
+
+        path = write_report(directory, charts)
+    return path
+
+
 def write_run_report(directory: Path, charts: ChartOptions | None = None) -> None:
     """Write the charts and report.md of a finished run and say where they are."""
-    from arena.report.run_page import write_report  # matplotlib and pandas load only when needed
-
-    click.echo(f"Report      {write_report(directory, charts)}")
+    click.echo(f"Report      {report_run(directory, charts)}")
 
 
 def finish_run(directory: Path, report: bool, charts: ChartOptions | None = None) -> None:

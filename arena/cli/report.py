@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import chart_options
+from arena.cli.options import chart_options, report_run
 from arena.rules.errors import MalformedInputError
 from arena.runs.files import RunFiles
 from arena.runs.request import ChartOptions
@@ -51,9 +51,7 @@ def report_command(directories: tuple[Path, ...], compare: bool, out: Path | Non
         if out is not None:
             raise MalformedInputError("--out goes with --compare (a run's report is written "
                                       "into its own directory)")
-        from arena.report.run_page import write_report  # matplotlib and pandas load when needed
-
-        click.echo(write_report(directories[0], charts))
+        click.echo(report_run(directories[0], charts))
         return
     from arena.report.compare import compare as compare_runs
 
