@@ -555,7 +555,7 @@ def write_report(run_dir: Path, options: ChartOptions | None = None) -> Path:
                                         run.charts.formats, run.charts.dpi)]
             page = "\n\n".join("\n".join(section) for section in sections)
             write_atomically(files.report, page + "\n")
-            html = write_run_html(run.directory, run.games, labels, page, figures)
+            html = write_run_html(run.directory, run.games, labels, page, figures, written)
             outputs = [*written, files.report, html]
             if files.report_games.exists():
                 outputs.append(files.report_games)
