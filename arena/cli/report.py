@@ -28,7 +28,8 @@ def report_command(directories: tuple[Path, ...], compare: bool, out: Path | Non
                    charts: ChartOptions) -> None:
     """Write the charts, report.md and report.html of the run in DIR, or compare runs.
 
-    DIR is a directory holding games.csv.
+    DIR is a directory holding games.csv. A report that is current (nothing it shows and
+    none of its options changed since it was written, nor any of its files) is left as it is.
     report.html is the same page in one self-contained file (charts inline as SVG, tables
     sorted by a click, the notable games linked to report-games.html, their replay page).
     Charts are PNG by default; --format svg,pdf writes vector charts for a paper (text kept
