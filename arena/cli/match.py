@@ -11,6 +11,8 @@ from arena.cli.options import agent_labels, command_record, finish_run, name_age
 from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
 from arena.protocol.players import is_interactive
+from arena.report.prepared import prepared_writer
+from arena.report.stamp import current_report
 from arena.rules.results import Side
 from arena.runs.plan import DEFAULT_RESULTS_DIR, default_out_dir
 from arena.runs.progress import ProgressBar
@@ -86,11 +88,16 @@ def match_command(agent_a: str, agent_b: str, games: int, request: RunRequest,
     plan = request.match_plan(agent_a, agent_b, games)
     interactive = any(is_interactive(spec, request.engines) for spec in plan.specs)
     directory = request.out or default_out_dir(plan, labels=dict(request.labels))
-    run = with_progress(plan.total, directory, not request.progress or interactive,
-                        lambda progress: run_games(plan, directory, request, progress=progress,
-                                                   command=command_record()), ProgressBar)
-    _print_run(run, agent_labels(run.summaries, request))
-    finish_run(run.directory, not no_report, request.charts())
+    charts = request.charts()
+    # The report's libraries load in a child beside the games, unless the report is current.
+    with prepared_writer(not no_report and current_report(directory, charts) is None
+                         ) as writer:
+        run = with_progress(plan.total, directory, not request.progress or interactive,
+                            lambda progress: run_games(plan, directory, request,
+                                                       progress=progress,
+                                                       command=command_record()), ProgressBar)
+        _print_run(run, agent_labels(run.summaries, request))
+        finish_run(run.directory, not no_report, charts, writer)
 
 
 def _print_run(run: MatchRun, labels: Mapping[str, str]) -> None:

@@ -15,6 +15,7 @@ from arena.cli.status import BROKEN_AGENT
 from arena.rules.board import Rules
 
 if TYPE_CHECKING:
+    from arena.report.prepared import ReportWriter
     from arena.runs.request import ChartOptions, RunRequest
     from arena.runs.summary import PairingSummary
 
@@ -121,22 +122,34 @@ def agent_labels(summaries: Sequence[PairingSummary], request: RunRequest) -> di
                         dict(request.labels))
 
 
-def write_run_report(directory: Path, charts: ChartOptions | None = None) -> None:
+def report_run(directory: Path, charts: ChartOptions | None = None,
+               writer: ReportWriter | None = None) -> Path:
+    """Write the charts and report of a finished run unless they are current (then neither
+    matplotlib nor pandas is loaded), with ``writer`` when one was made ready; report.md's
+    path."""
+    from arena.report.prepared import ReportWriter
+    from arena.report.stamp import current_report
+
+    path = current_report(directory, charts)
+    return path if path is not None else (writer or ReportWriter()).write(directory, charts)
+
+
+def write_run_report(directory: Path, charts: ChartOptions | None = None,
+                     writer: ReportWriter | None = None) -> None:
     """Write the charts and report.md of a finished run and say where they are."""
-    from arena.report.run_page import write_report  # matplotlib and pandas load only when needed
-
-    click.echo(f"Report      {write_report(directory, charts)}")
+    click.echo(f"Report      {report_run(directory, charts, writer)}")
 
 
-def finish_run(directory: Path, report: bool, charts: ChartOptions | None = None) -> None:
-    """After a run's tables: its report (if wanted, its charts as ``charts`` says); then, if
-    an agent forfeited every one of its games for one reason, a one-line error naming it and
-    exit status 1."""
+def finish_run(directory: Path, report: bool, charts: ChartOptions | None = None,
+               writer: ReportWriter | None = None) -> None:
+    """After a run's tables: its report (if wanted, its charts as ``charts`` says; written by
+    ``writer`` when one was made ready); then, if an agent forfeited every one of its games
+    for one reason, a one-line error naming it and exit status 1."""
     from arena.runs.files import RunFiles
     from arena.runs.summary import unanimous_forfeits
 
     if report:
-        write_run_report(directory, charts)
+        write_run_report(directory, charts, writer)
     for broken in unanimous_forfeits(RunFiles(directory).games):
         click.echo(f"arena: error: every game of {broken.agent} ended in its forfeit, "
                    f"{broken.termination}: {broken.example or 'no message'}", err=True)

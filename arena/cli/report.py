@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import chart_options
+from arena.cli.options import chart_options, report_run
 from arena.rules.errors import MalformedInputError
 from arena.runs.files import RunFiles
 from arena.runs.request import ChartOptions
@@ -28,7 +28,8 @@ def report_command(directories: tuple[Path, ...], compare: bool, out: Path | Non
                    charts: ChartOptions) -> None:
     """Write the charts, report.md and report.html of the run in DIR, or compare runs.
 
-    DIR is a directory holding games.csv.
+    DIR is a directory holding games.csv. A report that is current (nothing it shows and
+    none of its options changed since it was written, nor any of its files) is left as it is.
     report.html is the same page in one self-contained file (charts inline as SVG, tables
     sorted by a click, the notable games linked to report-games.html, their replay page).
     Charts are PNG by default; --format svg,pdf writes vector charts for a paper (text kept
@@ -51,9 +52,7 @@ def report_command(directories: tuple[Path, ...], compare: bool, out: Path | Non
         if out is not None:
             raise MalformedInputError("--out goes with --compare (a run's report is written "
                                       "into its own directory)")
-        from arena.report.run_page import write_report  # matplotlib and pandas load when needed
-
-        click.echo(write_report(directories[0], charts))
+        click.echo(report_run(directories[0], charts))
         return
     from arena.report.compare import compare as compare_runs
 

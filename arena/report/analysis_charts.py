@@ -14,7 +14,7 @@ from matplotlib.ticker import NullFormatter, PercentFormatter
 
 from arena.protocol.labels import depth_family
 from arena.report.palette import CATEGORIES, INK
-from arena.report.style import STYLE, TWO_COLUMN, figure, styled, wrap
+from arena.report.style import STYLE, TWO_COLUMN, figure, log_axis, styled, wrap
 
 PANEL_WIDTH = 2.4  # inches per set
 MAX_PANELS_PER_ROW = 3
@@ -83,7 +83,7 @@ def _accuracy_panel(ax: Axes, rows: pd.DataFrame, colour_of: Mapping[str, object
             points.sort()
             ax.plot([p[1] for p in points], [p[2] for p in points], color=INK, linewidth=0.8,
                     linestyle="--", zorder=0)
-    ax.set_xscale("log")
+    log_axis(ax)
     ax.xaxis.set_minor_formatter(NullFormatter())  # decades only: no crowded labels
     ax.set_ylim(0, 1.05)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))

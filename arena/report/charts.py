@@ -21,7 +21,7 @@ from matplotlib.ticker import MaxNLocator, NullFormatter, PercentFormatter
 from matplotlib.transforms import Bbox
 
 from arena.report.palette import DRAW, FIRST, INK, LOSS, SCORE_MAP, SECOND, WIN
-from arena.report.style import ONE_COLUMN, SMALL, STYLE, TWO_COLUMN, figure, styled, wrap
+from arena.report.style import ONE_COLUMN, SMALL, STYLE, TWO_COLUMN, figure, log_axis, styled, wrap
 from arena.report.vision import lightness
 
 __all__ = [
@@ -192,7 +192,7 @@ def sweep_chart(series: pd.DataFrame, parameter: str, ylabel: str, percent: bool
         ax.errorbar(x, value, yerr=np.clip(yerr, 0, None), marker="o", capsize=2.5,
                     label=wrap(str(family), 40))
     if log:
-        ax.set_xscale("log")
+        log_axis(ax)
     else:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if percent:
@@ -225,7 +225,7 @@ def elo_cost_chart(ratings: pd.DataFrame, cost: pd.DataFrame, labels: Mapping[st
     if not front.all():
         ax.plot(table["ms"][~front], table["rating"][~front], color=LOSS, marker="s",
                 linestyle="none", label="behind the front", zorder=3)
-    ax.set_xscale("log")
+    log_axis(ax)
     ax.margins(x=0.25, y=0.15)
     ax.set_xlabel("milliseconds per move (log scale)")
     ax.set_ylabel(f"Elo rating\n({BOOTSTRAP})")
@@ -283,7 +283,7 @@ def _log_bars(ax: Axes, values: np.ndarray, y: np.ndarray, unit: str, colour: st
     known = np.isfinite(values) & (values > 0)
     low, high = (values[known].min(), values[known].max()) if known.any() else (1.0, 1.0)
     floor = 10.0 ** np.floor(np.log10(low / 2))  # whole decades: labelled major ticks only
-    ax.set_xscale("log")
+    log_axis(ax)
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.barh(y[known], values[known] - floor, left=floor, height=0.6, color=colour)
     for yi, value, ok in zip(y, values, known, strict=True):

@@ -26,7 +26,12 @@ def figure_svg(figure: Figure, prefix: str, laid_out: bool = False) -> str:
     finally:
         if laid_out and engine is not None:
             figure.set_layout_engine(engine)
-    text = buffer.getvalue()
+    return svg_element(buffer.getvalue(), prefix)
+
+
+def svg_element(text: str, prefix: str) -> str:
+    """An SVG file's ``text`` as an ``<svg>`` element to put in a page (as ``figure_svg``
+    makes it): the chart saved as SVG already is not drawn again."""
     text = text[text.index("<svg"):]  # the XML declaration and DOCTYPE have no place in HTML
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.DOTALL)
     ids = set(_ID.findall(text))

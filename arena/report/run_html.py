@@ -6,7 +6,7 @@ those games."""
 from __future__ import annotations
 
 import html
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +14,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from arena.report.html_page import write_html_page
-from arena.report.inline_svg import figure_svg
+from arena.report.inline_svg import figure_svg, svg_element
 from arena.report.markdown_html import markdown_html, table_html
 from arena.report.replay_page import write_replay_page
 from arena.rules.results import Result, Termination
@@ -77,12 +77,16 @@ def _games_section(notable: pd.DataFrame, labels: Mapping[str, str], pairings: i
 
 
 def write_run_html(directory: Path, games: pd.DataFrame, labels: Mapping[str, str],
-                   markdown: str, figures: Mapping[str, Figure]) -> Path:
+                   markdown: str, figures: Mapping[str, Figure],
+                   saved: Collection[Path] = ()) -> Path:
     """Write report.html (from report.md's ``markdown``, the ``figures`` by chart kind
-    inline: saved already, so laid out) and the replay page of its notable games into
+    inline: saved already, so laid out; a figure among the ``saved`` files as SVG is read
+    from its file, not drawn again) and the replay page of its notable games into
     ``directory``; return its path."""
     files = RunFiles(directory)
-    svgs = {kind: figure_svg(figure, kind, laid_out=True) for kind, figure in figures.items()}
+    svgs = {kind: svg_element(files.chart(kind, "svg").read_text(), kind)
+            if files.chart(kind, "svg") in saved else figure_svg(figure, kind, laid_out=True)
+            for kind, figure in figures.items()}
     charts = {files.chart(kind, shown).name: svg for kind, svg in svgs.items()
               for shown in ("png", "svg")}  # the page shows the PNG, else the SVG
     body = markdown_html(markdown, charts)

@@ -26,6 +26,7 @@ from arena.report import charts
 from arena.report.blunders import blunder_section
 from arena.report.markdown import markdown_table
 from arena.report.run_html import write_run_html
+from arena.report.stamp import current_report, report_fingerprint, write_stamp
 from arena.report.style import save
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result
@@ -315,7 +316,8 @@ def _header(run: Run) -> list[str]:
     meta = run.meta.to_json()
     plan = meta["run"]
     sessions = [s for s in meta.get("sessions", []) if isinstance(s, dict)]
-    commands = [s["command"] for s in [meta, *sessions] if isinstance(s.get("command"), str)]
+    commands = list(dict.fromkeys(s["command"] for s in [meta, *sessions]
+                                  if isinstance(s.get("command"), str)))  # each once
     board = plan.get("board", {}) if isinstance(plan.get("board"), dict) else {}
     facts = {**_scalars(meta), **_scalars(plan)}
     facts.pop("command", None)
@@ -531,23 +533,34 @@ def report_figures(run: Run) -> dict[str, Figure]:
 def write_report(run_dir: Path, options: ChartOptions | None = None) -> Path:
     """Write the charts (in ``options``' formats and resolution; default PNG), report.md and
     report.html (with report-games.html, the replay page of the games it links) into
-    ``run_dir`` (locked meanwhile); return report.md's path."""
+    ``run_dir`` (locked meanwhile); return report.md's path. A report that is current
+    (``arena.report.stamp.current_report``: nothing it shows changed since it was written,
+    nor any file it wrote) is left as it is."""
     if not Path(run_dir).is_dir():
         raise NoRunError(f"{run_dir} is not a run directory: it does not exist")
+    options = options or ChartOptions()
     with RunDirectory(Path(run_dir), create=False):
+        current = current_report(Path(run_dir), options)
+        if current is not None:
+            return current
         try:
-            run = replace(load_run(Path(run_dir)), charts=options or ChartOptions())
+            fingerprint = report_fingerprint(Path(run_dir), options)
+            run = replace(load_run(Path(run_dir)), charts=options)
             labels = run_labels(run)
             sections = list(_sections(run, labels))
             figures = _figures(sections)
-            for kind, figure in figures.items():
-                save(figure, RunFiles(run.directory).chart(kind).with_suffix(""),
-                     run.charts.formats, run.charts.dpi)
+            files = RunFiles(run.directory)
+            written = [path for kind, figure in figures.items()
+                       for path in save(figure, files.chart(kind).with_suffix(""),
+                                        run.charts.formats, run.charts.dpi)]
             page = "\n\n".join("\n".join(section) for section in sections)
-            path = RunFiles(run.directory).report
-            write_atomically(path, page + "\n")
-            write_run_html(run.directory, run.games, labels, page, figures)
+            write_atomically(files.report, page + "\n")
+            html = write_run_html(run.directory, run.games, labels, page, figures, written)
+            outputs = [*written, files.report, html]
+            if files.report_games.exists():
+                outputs.append(files.report_games)
+            write_stamp(run.directory, options, fingerprint, [p.name for p in outputs])
         except OSError as error:
             raise RunDirectoryError(f"cannot write the report in {run_dir}: "
                                     f"{error.strerror or error}") from None
-    return path
+    return files.report

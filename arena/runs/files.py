@@ -32,6 +32,7 @@ class RunFiles:
     REPORT_HTML = "report.html"
     REPORT_GAMES = "report-games.html"
     REPLAY_PAGE = "replay.html"
+    REPORT_STAMP = ".report.json"
 
     @property
     def meta(self) -> Path:
@@ -97,6 +98,12 @@ class RunFiles:
     def report_games(self) -> Path:
         """The page replaying the games report.html links to."""
         return self.path / self.REPORT_GAMES
+
+    @property
+    def report_stamp(self) -> Path:
+        """What the report was made from (a digest) and what it wrote: when both still hold,
+        the report is current and is not written again."""
+        return self.path / self.REPORT_STAMP
 
     @property
     def replay_page(self) -> Path:

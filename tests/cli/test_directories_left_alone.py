@@ -87,8 +87,9 @@ def test_a_report_adds_its_pages_and_charts_and_no_lock(tmp_path: Path) -> None:
     assert invoke("report", str(out)).exit_code == 0
     after = snapshot(out)
     assert {name: after[name] for name in before} == before
-    assert sorted(set(after) - set(before)) == ["cost.png", "length.png", "report-games.html",
-                                                "report.html", "report.md", "wtl.png"]
+    assert sorted(set(after) - set(before)) == [".report.json", "cost.png", "length.png",
+                                                "report-games.html", "report.html", "report.md",
+                                                "wtl.png"]
 
 
 def test_a_lock_file_that_was_there_stays_as_it_was(tmp_path: Path) -> None:

@@ -1,0 +1,120 @@
+"""Whether a run's report is current: a fingerprint of everything the report is drawn from
+(the run's tables, what meta.json says of the run, the chart options and the code), kept
+beside the report, so that the same finished command again rewrites nothing.
+
+Light on purpose: JSON, hashing and file stats only (no pandas, matplotlib or numba), so
+that a finished run's command can skip its report before loading any of them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import arena
+from arena.runs.files import RunFiles
+from arena.runs.request import ChartOptions
+from arena.system.files import write_atomically
+
+__all__ = ["current_report", "report_fingerprint", "write_stamp"]
+
+_TABLES = (RunFiles.SUMMARY, RunFiles.RATINGS, RunFiles.SPRT, RunFiles.ANALYSIS,
+           RunFiles.BLUNDERS)
+"""The tables a report reads besides games.csv and meta.json, fingerprinted by their bytes (a
+re-run writes summary.csv again, the same)."""
+_VERSIONED = ("matplotlib", "numpy", "pandas")
+"""Libraries whose version can change a chart's bytes."""
+
+
+def _file_state(path: Path) -> list[int] | None:
+    """Size and modification time (ns) of a file, None when it is absent."""
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return None
+    return [stat.st_size, stat.st_mtime_ns]
+
+
+def _digest(path: Path) -> str | None:
+    """The SHA-256 of a file's bytes, None when it is absent."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return None
+
+
+def _meta_shown(meta: Path) -> Any:
+    """What the report shows of meta.json: all of it but each session's bookkeeping (its
+    times, versions and options), of which only the distinct commands remain, and the
+    run's last end (a re-run that plays no game ends again)."""
+    try:
+        data = json.loads(meta.read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return data
+    sessions = data.pop("sessions", [])
+    data.pop("ended", None)
+    data["commands"] = list(dict.fromkeys(
+        s["command"] for s in sessions if isinstance(s, dict) and isinstance(s.get("command"),
+                                                                             str)))
+    return data
+
+
+def _code() -> list[Any]:
+    """The arena package's sources (name, size, mtime) and the charting libraries' versions."""
+    root = Path(arena.__file__).parent
+    sources = sorted((str(p.relative_to(root)), *(_file_state(p) or []))
+                     for p in root.rglob("*.py"))
+    versions: list[str | None] = []
+    for name in _VERSIONED:
+        try:
+            versions.append(version(name))
+        except PackageNotFoundError:
+            versions.append(None)
+    return [arena.__version__, versions, sources]
+
+
+def report_fingerprint(directory: Path, options: ChartOptions) -> str:
+    """A digest of everything the report of ``directory`` with ``options`` is made from."""
+    files = RunFiles(directory)
+    inputs = {"games": _file_state(files.games),  # appended to, never rewritten the same
+              "tables": {name: _digest(files.path / name) for name in _TABLES},
+              "meta": _meta_shown(files.meta), "formats": list(options.formats),
+              "dpi": options.dpi, "code": _code()}
+    text = json.dumps(inputs, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _outputs_state(directory: Path, names: Iterable[str]) -> dict[str, list[int] | None]:
+    return {name: _file_state(Path(directory) / name) for name in names}
+
+
+def write_stamp(directory: Path, options: ChartOptions, fingerprint: str,
+                outputs: Iterable[str]) -> None:
+    """Record that the files ``outputs`` (names in ``directory``) are the report of the
+    inputs whose digest is ``fingerprint``."""
+    stamp = {"inputs": fingerprint, "outputs": _outputs_state(directory, outputs)}
+    write_atomically(RunFiles(directory).report_stamp, json.dumps(stamp, sort_keys=True) + "\n")
+
+
+def current_report(directory: Path, options: ChartOptions | None = None) -> Path | None:
+    """report.md's path when the report of ``directory`` is current for ``options`` (its
+    inputs unchanged since it was written, and every file it wrote still as it was written);
+    None when it must be written."""
+    files = RunFiles(directory)
+    try:
+        stamp = json.loads(files.report_stamp.read_bytes())
+        recorded = stamp["inputs"]
+        outputs = stamp["outputs"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    if not isinstance(outputs, dict) or _outputs_state(directory, outputs) != outputs:
+        return None
+    if recorded != report_fingerprint(directory, options or ChartOptions()):
+        return None
+    return files.report
