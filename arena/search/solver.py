@@ -4,8 +4,9 @@ Scores are in Pascal Pons' convention, for the side to move: positive when it wi
 larger the sooner (``(cells left + 1) // 2`` when it wins with its next disc), 0 for a draw,
 negative when it loses. ``solve(position)`` and ``column_scores(position)`` use one
 solver per process, whose transposition table keeps what it learnt from one call to the
-next; ``configured`` sets its table size (default ``DEFAULT_TABLE_MB``) and book directory for
-as long as a command runs. The ``solver`` agent
+next; ``configured`` sets its table size (default ``DEFAULT_TABLE_MB``), book directory and
+threads for as long as a command runs. With several threads, they search different windows
+of one position at once on the one table (``arena.search.parallel``). The ``solver`` agent
 (``agents.solver``), adjudication, the analysis commands and the window's hints all ask it.
 """
 
@@ -24,6 +25,7 @@ from arena.rules.errors import ArenaError, IllegalMoveError
 from arena.search.book import Book, load_book
 from arena.search.kernels import solver as kernels
 from arena.search.kernels.bitboard import board_array
+from arena.search.parallel import Lane, new_lanes, solve_in_lanes
 from arena.system.cachedir import cache_dir
 from arena.system.processes import physical_memory
 
@@ -65,12 +67,16 @@ def table_bits(table_mb: float) -> int:
 
 class Solver:
     """An exact solver with its transposition table (``table_mb`` megabytes), using the
-    opening books it finds in ``book_dir`` (a cache directory; None: no books).
+    opening books it finds in ``book_dir`` (a cache directory; None: no books), searching
+    with ``threads`` threads on the one table when no node budget is set (with a budget,
+    one thread: the nodes of one search are what a budget counts). One thread searches
+    exactly as the single-threaded solver; more give the same scores, sooner.
 
     The table belongs to one board at a time: a position of another board clears it.
     """
 
-    def __init__(self, table_mb: float = DEFAULT_TABLE_MB, book_dir: Path | None = None):
+    def __init__(self, table_mb: float = DEFAULT_TABLE_MB, book_dir: Path | None = None,
+                 threads: int = 1):
         bits = table_bits(table_mb)
         try:
             self.table = kernels.new_table(bits)
@@ -83,6 +89,21 @@ class Solver:
         self._scratch = kernels.new_scratch(0)
         self._rules: Rules | None = None
         self._packed = np.zeros(0, dtype=np.uint64)
+        self._lanes: list[Lane] = []
+        self.threads = threads
+
+    @property
+    def threads(self) -> int:
+        """The threads that search one position together."""
+        return self._threads
+
+    @threads.setter
+    def threads(self, count: int) -> None:
+        if count < 1:
+            raise ValueError(f"the solver needs at least one thread, got {count}")
+        if self._lanes and count != len(self._lanes):
+            self._lanes = []
+        self._threads = count
 
     @property
     def table_mb(self) -> float:
@@ -91,7 +112,7 @@ class Solver:
 
     @property
     def nodes(self) -> int:
-        """The positions searched by the last call."""
+        """The positions searched by the last call (by all its threads)."""
         return int(self.stats[kernels.NODES])
 
     def clear(self) -> None:
@@ -107,6 +128,7 @@ class Solver:
         self._rules = rules
         self._packed = board_array(rules)
         self._scratch = kernels.new_scratch(rules.rows * rules.cols)
+        self._lanes = []
         self.book = load_book(self.book_dir, rules) if self.book_dir is not None else None
 
     def use_book(self, book: Book | None) -> None:
@@ -141,6 +163,10 @@ class Solver:
         ``max_nodes`` nodes. ``weak``: only the sign is sure (win, draw or loss), and it
         comes sooner."""
         arguments = self._start(position, max_nodes)
+        if self.threads > 1 and max_nodes is None:
+            found, nodes = self._solve_in_lanes(position, weak, arguments)
+            self.stats[kernels.NODES] = nodes
+            return found
         score = kernels.solve(np.uint64(position.current), np.uint64(position.mask), weak,
                               *arguments)
         return int(score) if self._finished() else None
@@ -150,12 +176,51 @@ class Solver:
         """The exact score of every legal column, for the side to move (minus the score of
         the position it leads to); None if it takes more than ``max_nodes`` nodes."""
         arguments = self._start(position, max_nodes)
+        if self.threads > 1 and max_nodes is None:
+            return self._column_scores_in_lanes(position, arguments)
         scores = kernels.column_scores(np.uint64(position.current), np.uint64(position.mask),
                                        *arguments)
         if not self._finished():
             return None
         return {c: int(score) for c, score in enumerate(scores.tolist())
                 if score != kernels.NO_SCORE}
+
+    def _solve_in_lanes(self, position: Position, weak: bool, arguments: KernelArguments
+                        ) -> tuple[int, int]:
+        """``solve`` by every thread: the score and the nodes of all threads."""
+        cells = position.rules.rows * position.rules.cols
+        plies = position.plies
+        if position.winning_moves():
+            return (cells + 1 - plies) // 2, 0
+        low = -1 if weak else -((cells - plies) // 2)
+        high = 1 if weak else (cells + 1 - plies) // 2
+        if len(self._lanes) != self.threads:
+            self._lanes = new_lanes(self.threads, cells)
+        packed, table, _, _, keys, scores, depth = arguments
+        return solve_in_lanes(position.current, position.mask, low, high, self._lanes,
+                              (packed, table, keys, scores, depth))
+
+    def _column_scores_in_lanes(self, position: Position, arguments: KernelArguments
+                                ) -> dict[int, int]:
+        """``column_scores`` with every thread on each column in turn, the centre first
+        (the kernel's order)."""
+        rules = position.rules
+        wins = set(position.winning_moves())
+        order = sorted(position.legal_moves(), key=lambda c: (abs(2 * c - rules.cols + 1), c))
+        scores: dict[int, int] = {}
+        nodes = 0
+        for column in order:
+            child = position.play(column)
+            if column in wins:
+                scores[column] = (rules.rows * rules.cols + 1 - position.plies) // 2
+            elif child.is_terminal:  # the last cell, a draw
+                scores[column] = 0
+            else:
+                score, searched = self._solve_in_lanes(child, False, arguments)
+                scores[column] = -score
+                nodes += searched
+        self.stats[kernels.NODES] = nodes
+        return dict(sorted(scores.items()))
 
 
 _shared: Solver | None = None
@@ -171,13 +236,14 @@ def shared_solver() -> Solver:
 
 
 @contextmanager
-def configured(table_mb: float = DEFAULT_TABLE_MB, book_dir: Path | None = None
-               ) -> Iterator[Solver]:
+def configured(table_mb: float = DEFAULT_TABLE_MB, book_dir: Path | None = None,
+               threads: int = 1) -> Iterator[Solver]:
     """The process's solver made anew for the block (a table of ``table_mb`` megabytes, the
-    books of ``book_dir``, default the cache directory); the one before is back afterwards."""
+    books of ``book_dir``, default the cache directory, ``threads`` threads); the one before
+    is back afterwards."""
     global _shared
     before = _shared
-    _shared = Solver(table_mb, cache_dir(book_dir))
+    _shared = Solver(table_mb, cache_dir(book_dir), threads)
     try:
         yield _shared
     finally:
@@ -186,7 +252,8 @@ def configured(table_mb: float = DEFAULT_TABLE_MB, book_dir: Path | None = None
 
 def ensure_solver(table_mb: float, book_dir: Path | None) -> Solver:
     """The process's solver, made anew unless it has this table size and book directory
-    (for worker processes, told what their parent uses)."""
+    (for worker processes, told what their parent uses; its threads are the caller's
+    to set)."""
     global _shared
     if (_shared is None or len(_shared.table) != 1 << table_bits(table_mb)
             or _shared.book_dir != book_dir):
@@ -211,12 +278,14 @@ def column_scores(position: Position) -> dict[int, int]:
 class SolverOracle:
     """The exact solver as the oracle of the window's hints and of replays
     (``arena.search.oracle.Oracle``): the process's solver, one question at a time, whatever the
-    thread that asks."""
+    thread that asks, searching with ``threads`` threads."""
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int = 1) -> None:
         self._lock = threading.Lock()
+        self.threads = threads
 
     def column_scores(self, position: Position) -> dict[int, int]:
         """The exact score of every legal column, for the side to move."""
         with self._lock:
+            shared_solver().threads = self.threads
             return column_scores(position)

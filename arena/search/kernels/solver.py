@@ -360,6 +360,18 @@ def _env(packed: np.ndarray, tt: np.ndarray, scratch: np.ndarray, stats: np.ndar
                book_keys.shape[0], book_depth)
 
 
+@njit(cache=True)
+def next_probe(low: Int, high: Int) -> Int:
+    """The null window ``(middle, middle + 1)`` to search next when the score lies in
+    ``[low, high]`` (``low < high``): halfway, or nearer 0 when 0 is nearer."""
+    middle = low + (high - low) // 2
+    if middle <= 0 and half(low) < middle:
+        middle = half(low)
+    elif middle >= 0 and high // 2 > middle:
+        middle = high // 2
+    return middle
+
+
 @njit(cache=True, inline="always")
 def _solve(cur: np.uint64, mask: np.uint64, weak: bool, e: Env) -> Int:
     """The exact score of a position that is not over (or 0 once the budget is spent);
@@ -372,11 +384,7 @@ def _solve(cur: np.uint64, mask: np.uint64, weak: bool, e: Env) -> Int:
     low = -1 if weak else -((e.cells - plies) // 2)
     high = 1 if weak else (e.cells + 1 - plies) // 2
     while low < high:  # null-window searches, probing near 0 first
-        middle = low + (high - low) // 2
-        if middle <= 0 and half(low) < middle:
-            middle = half(low)
-        elif middle >= 0 and high // 2 > middle:
-            middle = high // 2
+        middle = next_probe(low, high)
         score = negamax(cur, mask, plies, middle, middle + 1, e)
         if e.stats[NODES] > e.stats[LIMIT]:
             return 0
@@ -419,3 +427,15 @@ def column_scores(cur: np.uint64, mask: np.uint64, packed: np.ndarray, tt: np.nd
         elif move:
             scores[c] = -_solve(cur ^ mask, mask | move, False, e)
     return scores
+
+
+@njit(cache=True, nogil=True)
+def probe(cur: np.uint64, mask: np.uint64, middle: Int, packed: np.ndarray, tt: np.ndarray,
+          scratch: np.ndarray, stats: np.ndarray, book_keys: np.ndarray,
+          book_scores: np.ndarray, book_depth: Int) -> Int:
+    """One null-window search of a position the side to move cannot win at once, on a board
+    that is not full: a score at most ``middle`` is an upper bound of the position's score,
+    a larger one a lower bound (as ``solve`` but one window: for threads that search
+    different windows at once, ``arena.search.threads``)."""
+    e = _env(packed, tt, scratch, stats, book_keys, book_scores, book_depth)
+    return negamax(cur, mask, popcount(mask), middle, middle + 1, e)
