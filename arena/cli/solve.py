@@ -19,7 +19,7 @@ FULL = "-"  # a full column in the bulk output
 @click.command("solve")
 @click.argument("moves", required=False)
 @board_options
-@solver_options()
+@solver_options(with_threads=True)
 @click.option("--columns", is_flag=True,
               help="In bulk mode, also write the score of every column (one solve each).")
 def solve_command(moves: str | None, rules: Rules, columns: bool) -> None:
@@ -41,6 +41,7 @@ def solve_command(moves: str | None, rules: Rules, columns: bool) -> None:
       arena solve "" --rows 4 --cols 5
       arena solve < positions.txt > scored.txt
       arena solve --columns < positions.txt
+      arena solve "" --threads 2       # the empty board, two threads on it
     """
     from arena.search.oracle import describe_score
     from arena.search.solver import column_scores

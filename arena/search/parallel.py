@@ -4,9 +4,11 @@ The exact score is found by null-window searches: each tells whether the score i
 at most a ``middle``, and narrows the bounds ``[low, high]`` until they meet. With several
 threads, each searches a different window between the current bounds at the same time; what
 one finds narrows the bounds for all, and a thread whose window no longer lies between them
-is stopped and takes another. The first window is the one-thread search's own; each further
-thread takes, of the windows that would come next whichever way the running ones end, the
-one nearest 0 (where most scores lie).
+is stopped and takes another. The first window is the one-thread search's own; a further
+thread takes the nearest one beside it, so that two threads end on the last two windows
+(the score and the one below) together. Given several positions (the children of a
+position, for the score of each column), an idle thread takes the next one-thread window
+of the first position that has one free, and only then a window beside a running one.
 
 All threads read and write the solver's one transposition table (the kernels release the
 GIL). Sharing it is safe: a table row is one 8-byte word that names its position, and what it
@@ -43,84 +45,103 @@ def new_lanes(count: int, cells: int) -> list[Lane]:
     return [Lane(kernels.new_scratch(cells), kernels.new_stats()) for _ in range(count)]
 
 
-def next_window(low: int, high: int, running: list[int]) -> int | None:
-    """The window (its ``middle``) to search next when the score lies in ``[low, high]``
-    and the windows ``running`` are being searched (None if every window between the
-    bounds is): the one-thread search's next window, else the nearest one beside it not
-    yet searched, above first. Two threads thus end on the last two windows together."""
+def windows(low: int, high: int) -> list[int]:
+    """The windows (their ``middle``) between the bounds ``[low, high]`` in the order
+    threads take them: the one-thread search's next window, then the nearest ones beside
+    it, the one above first."""
     if low >= high:
-        return None
+        return []
     anchor = int(kernels.next_probe(low, high))
-    for distance in range(high - low):
-        for middle in (anchor + distance, anchor - distance):
-            if low <= middle < high and middle not in running:
-                return middle
-    return None
+    order = sorted(range(low, high), key=lambda m: (abs(m - anchor), m < anchor))
+    return order
+
+
+class Task(NamedTuple):
+    """A position to solve: its two bitboards and known bounds of its score. The side to
+    move must not be able to win at once, and the board must not be full."""
+
+    current: int
+    mask: int
+    low: int
+    high: int
 
 
 class _Search:
-    """The bounds of one position's score and the windows being searched, shared by the
-    threads (under ``lock``)."""
+    """The bounds of each task's score and the windows being searched, shared by the
+    threads (under ``changed``)."""
 
-    def __init__(self, low: int, high: int, lanes: list[Lane]):
-        self.low = low
-        self.high = high
+    def __init__(self, tasks: list[Task], lanes: list[Lane]):
+        self.lows = [task.low for task in tasks]
+        self.highs = [task.high for task in tasks]
         self.lanes = lanes
-        self.running: dict[int, int] = {}  # lane -> middle of its window
+        self.running: dict[int, tuple[int, int]] = {}  # lane -> task, middle of its window
         self.nodes = 0
         self.changed = threading.Condition()
 
-    def take(self, lane: int) -> int | None:
-        """The window for ``lane`` to search next, None once the score is known; waits
-        while every useful window is being searched. The caller holds ``changed``."""
-        while self.low < self.high:
-            middle = next_window(self.low, self.high, list(self.running.values()))
-            if middle is not None:
+    def _pick(self) -> tuple[int, int] | None:
+        """The task and window to search next (None if every useful window is running)."""
+        best: tuple[int, int, int] | None = None  # rank, task, middle
+        for task, (low, high) in enumerate(zip(self.lows, self.highs, strict=True)):
+            busy = {m for t, m in self.running.values() if t == task}
+            for rank, middle in enumerate(windows(low, high)):
+                if middle not in busy:
+                    if best is None or rank < best[0]:
+                        best = rank, task, middle
+                    break
+        return None if best is None else best[1:]
+
+    def take(self, lane: int) -> tuple[int, int] | None:
+        """The task and window for ``lane`` to search next, None once every score is known;
+        waits while every useful window is being searched. The caller holds ``changed``."""
+        while any(low < high for low, high in zip(self.lows, self.highs, strict=True)):
+            pick = self._pick()
+            if pick is not None:
                 stats = self.lanes[lane].stats
                 stats[kernels.NODES] = 0
                 stats[kernels.LIMIT] = NO_LIMIT
-                self.running[lane] = middle
-                return middle
+                self.running[lane] = pick
+                return pick
             self.changed.wait()
         return None
 
     def finish(self, lane: int, score: int) -> None:
-        """Narrow the bounds by what ``lane``'s window found (unless it was stopped) and
-        stop the windows that no longer lie between them. The caller holds ``changed``."""
-        middle = self.running.pop(lane)
+        """Narrow the task's bounds by what ``lane``'s window found (unless it was stopped)
+        and stop the windows that no longer lie between them. The caller holds
+        ``changed``."""
+        task, middle = self.running.pop(lane)
         stats = self.lanes[lane].stats
         self.nodes += int(stats[kernels.NODES])
         if stats[kernels.NODES] <= stats[kernels.LIMIT]:
             if score <= middle:
-                self.high = min(self.high, score)
+                self.highs[task] = min(self.highs[task], score)
             else:
-                self.low = max(self.low, score)
-            for other, window in self.running.items():
-                if not self.low <= window < self.high:
+                self.lows[task] = max(self.lows[task], score)
+            for other, (searched, window) in self.running.items():
+                if searched == task and not self.lows[task] <= window < self.highs[task]:
                     self.lanes[other].stats[kernels.LIMIT] = STOP
         self.changed.notify_all()
 
 
-def solve_in_lanes(current: int, mask: int, low: int, high: int, lanes: list[Lane],
+def solve_in_lanes(tasks: list[Task], lanes: list[Lane],
                    arguments: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
-                   ) -> tuple[int, int]:
-    """The exact score of a position, known to lie in ``[low, high]``, that the side to move
-    cannot win at once on a board that is not full, searched by one thread per lane; and the
-    nodes searched in all. ``arguments``: the kernels' board array, table, book keys, book
-    scores and book depth."""
+                   ) -> tuple[list[int], int]:
+    """The exact score of every task, searched by one thread per lane, and the nodes
+    searched in all. ``arguments``: the kernels' board array, table, book keys, book scores
+    and book depth."""
     packed, table, book_keys, book_scores, book_depth = arguments
-    search = _Search(low, high, lanes)
-    cur, board = np.uint64(current), np.uint64(mask)
+    search = _Search(tasks, lanes)
 
     def run(lane: int) -> None:
         scratch, stats = lanes[lane]
         while True:
             with search.changed:
-                middle = search.take(lane)
-            if middle is None:
+                pick = search.take(lane)
+            if pick is None:
                 return
-            score = kernels.probe(cur, board, middle, packed, table, scratch, stats, book_keys,
-                                  book_scores, book_depth)
+            task = tasks[pick[0]]
+            score = kernels.probe(np.uint64(task.current), np.uint64(task.mask), pick[1],
+                                  packed, table, scratch, stats, book_keys, book_scores,
+                                  book_depth)
             with search.changed:
                 search.finish(lane, int(score))
 
@@ -130,4 +151,4 @@ def solve_in_lanes(current: int, mask: int, low: int, high: int, lanes: list[Lan
         thread.start()
     for thread in threads:
         thread.join()
-    return search.low, search.nodes
+    return search.lows, search.nodes

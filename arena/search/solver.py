@@ -25,7 +25,7 @@ from arena.rules.errors import ArenaError, IllegalMoveError
 from arena.search.book import Book, load_book
 from arena.search.kernels import solver as kernels
 from arena.search.kernels.bitboard import board_array
-from arena.search.parallel import Lane, new_lanes, solve_in_lanes
+from arena.search.parallel import Lane, Task, new_lanes, solve_in_lanes
 from arena.system.cachedir import cache_dir
 from arena.system.processes import physical_memory
 
@@ -188,39 +188,67 @@ class Solver:
     def _solve_in_lanes(self, position: Position, weak: bool, arguments: KernelArguments
                         ) -> tuple[int, int]:
         """``solve`` by every thread: the score and the nodes of all threads."""
-        cells = position.rules.rows * position.rules.cols
-        plies = position.plies
-        if position.winning_moves():
-            return (cells + 1 - plies) // 2, 0
-        low = -1 if weak else -((cells - plies) // 2)
-        high = 1 if weak else (cells + 1 - plies) // 2
-        if len(self._lanes) != self.threads:
-            self._lanes = new_lanes(self.threads, cells)
-        packed, table, _, _, keys, scores, depth = arguments
-        return solve_in_lanes(position.current, position.mask, low, high, self._lanes,
-                              (packed, table, keys, scores, depth))
+        known = self._known_score(position)
+        if known is not None:
+            return known, 0
+        (score,), nodes = self._run_lanes([self._task(position, weak)], arguments)
+        return score, nodes
 
     def _column_scores_in_lanes(self, position: Position, arguments: KernelArguments
                                 ) -> dict[int, int]:
-        """``column_scores`` with every thread on each column in turn, the centre first
-        (the kernel's order)."""
-        rules = position.rules
-        wins = set(position.winning_moves())
-        order = sorted(position.legal_moves(), key=lambda c: (abs(2 * c - rules.cols + 1), c))
+        """``column_scores`` by every thread, the columns searched at once (the centre
+        first, the kernel's order), the nodes of all threads counted in ``stats``."""
+        cols = position.rules.cols
+        order = sorted(position.legal_moves(), key=lambda c: (abs(2 * c - cols + 1), c))
         scores: dict[int, int] = {}
-        nodes = 0
+        searched: dict[int, Position] = {}
         for column in order:
             child = position.play(column)
-            if column in wins:
-                scores[column] = (rules.rows * rules.cols + 1 - position.plies) // 2
-            elif child.is_terminal:  # the last cell, a draw
-                scores[column] = 0
+            if child.winner is not None:
+                scores[column] = self._end_score(position)
             else:
-                score, searched = self._solve_in_lanes(child, False, arguments)
-                scores[column] = -score
-                nodes += searched
+                known = self._known_score(child)
+                if known is None:
+                    searched[column] = child
+                else:
+                    scores[column] = -known
+        found, nodes = self._run_lanes([self._task(child, False)
+                                        for child in searched.values()], arguments)
+        scores |= {column: -score for column, score in zip(searched, found, strict=True)}
         self.stats[kernels.NODES] = nodes
         return dict(sorted(scores.items()))
+
+    @staticmethod
+    def _end_score(position: Position) -> int:
+        """The score of winning with the next disc in ``position``."""
+        return (position.rules.rows * position.rules.cols + 1 - position.plies) // 2
+
+    def _known_score(self, position: Position) -> int | None:
+        """The score of a position that needs no search (a win with the next disc, a full
+        board), else None."""
+        if position.is_terminal:  # the last cell was played without a win
+            return 0
+        return self._end_score(position) if position.winning_moves() else None
+
+    @staticmethod
+    def _task(position: Position, weak: bool) -> Task:
+        """``position`` to search, with the bounds the kernel starts from."""
+        cells = position.rules.rows * position.rules.cols
+        if weak:
+            return Task(position.current, position.mask, -1, 1)
+        return Task(position.current, position.mask, -((cells - position.plies) // 2),
+                    (cells + 1 - position.plies) // 2)
+
+    def _run_lanes(self, tasks: list[Task], arguments: KernelArguments
+                   ) -> tuple[list[int], int]:
+        """The scores of ``tasks`` by every thread, and the nodes searched."""
+        if not tasks:
+            return [], 0
+        if len(self._lanes) != self.threads:
+            assert self._rules is not None  # the arguments are for a board
+            self._lanes = new_lanes(self.threads, self._rules.rows * self._rules.cols)
+        packed, table, _, _, keys, scores, depth = arguments
+        return solve_in_lanes(tasks, self._lanes, (packed, table, keys, scores, depth))
 
 
 _shared: Solver | None = None
@@ -250,14 +278,15 @@ def configured(table_mb: float = DEFAULT_TABLE_MB, book_dir: Path | None = None,
         _shared = before
 
 
-def ensure_solver(table_mb: float, book_dir: Path | None) -> Solver:
-    """The process's solver, made anew unless it has this table size and book directory
-    (for worker processes, told what their parent uses; its threads are the caller's
-    to set)."""
+def ensure_solver(table_mb: float, book_dir: Path | None, threads: int = 1) -> Solver:
+    """The process's solver, made anew unless it has this table size and book directory,
+    searching with ``threads`` threads (for worker processes, told what their parent
+    uses)."""
     global _shared
     if (_shared is None or len(_shared.table) != 1 << table_bits(table_mb)
             or _shared.book_dir != book_dir):
         _shared = Solver(table_mb, book_dir)
+    _shared.threads = threads
     return _shared
 
 
