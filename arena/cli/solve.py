@@ -44,7 +44,7 @@ def solve_command(moves: str | None, rules: Rules, columns: bool) -> None:
       arena solve "" --threads 2       # the empty board, two threads on it
     """
     from arena.search.oracle import describe_score
-    from arena.search.solver import column_scores
+    from arena.search.solver import column_scores, shared_solver
 
     if moves is None:
         if sys.stdin.isatty():
@@ -63,7 +63,8 @@ def solve_command(moves: str | None, rules: Rules, columns: bool) -> None:
     click.echo("column    " + "".join(f"{c + 1:>5}" for c in range(rules.cols)))
     click.echo("score     " + "".join(f"{scores.get(c, FULL):>5}" for c in range(rules.cols)))
     click.echo(f"best      {', '.join(str(c + 1) for c, s in scores.items() if s == best)}")
-    click.echo(f"solved in {seconds:.3f} s", err=True)
+    threads = shared_solver().threads
+    click.echo(f"solved in {seconds:.3f} s ({threads} thread{'s' * (threads > 1)})", err=True)
 
 
 def solve_lines(lines: Iterable[str], rules: Rules, columns: bool) -> None:
