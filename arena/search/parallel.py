@@ -40,9 +40,16 @@ class Lane(NamedTuple):
     stats: np.ndarray
 
 
+STATS_STRIDE = 16  # int64s between two lanes' node counters: never one cache line
+
+
 def new_lanes(count: int, cells: int) -> list[Lane]:
-    """``count`` lanes for a board of ``cells`` cells."""
-    return [Lane(kernels.new_scratch(cells), kernels.new_stats()) for _ in range(count)]
+    """``count`` lanes for a board of ``cells`` cells (their node counters, written at every
+    node, on cache lines of their own)."""
+    counters = np.zeros((count, STATS_STRIDE), dtype=np.int64)
+    counters[:, : len(kernels.new_stats())] = kernels.new_stats()
+    return [Lane(kernels.new_scratch(cells), counters[lane, : len(kernels.new_stats())])
+            for lane in range(count)]
 
 
 def windows(low: int, high: int) -> list[int]:
