@@ -83,6 +83,7 @@ class _Search:
         self.lanes = lanes
         self.running: dict[int, tuple[int, int]] = {}  # lane -> task, middle of its window
         self.nodes = 0
+        self.abandoned = False
         self.changed = threading.Condition()
 
     def _pick(self) -> tuple[int, int] | None:
@@ -100,7 +101,8 @@ class _Search:
     def take(self, lane: int) -> tuple[int, int] | None:
         """The task and window for ``lane`` to search next, None once every score is known;
         waits while every useful window is being searched. The caller holds ``changed``."""
-        while any(low < high for low, high in zip(self.lows, self.highs, strict=True)):
+        while not self.abandoned and any(
+                low < high for low, high in zip(self.lows, self.highs, strict=True)):
             pick = self._pick()
             if pick is not None:
                 stats = self.lanes[lane].stats
@@ -126,6 +128,14 @@ class _Search:
             for other, (searched, window) in self.running.items():
                 if searched == task and not self.lows[task] <= window < self.highs[task]:
                     self.lanes[other].stats[kernels.LIMIT] = STOP
+        self.changed.notify_all()
+
+    def abandon(self) -> None:
+        """Stop every thread now (the caller was interrupted). The caller holds
+        ``changed``."""
+        self.abandoned = True
+        for lane in self.running:
+            self.lanes[lane].stats[kernels.LIMIT] = STOP
         self.changed.notify_all()
 
 
@@ -156,6 +166,13 @@ def solve_in_lanes(tasks: list[Task], lanes: list[Lane],
                for lane in range(len(lanes))]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    try:
+        for thread in threads:
+            thread.join()
+    except BaseException:  # Ctrl-C: the threads stop too, before the error goes on
+        with search.changed:
+            search.abandon()
+        for thread in threads:
+            thread.join()
+        raise
     return search.lows, search.nodes

@@ -103,6 +103,15 @@ def test_a_window_outside_the_new_bounds_is_stopped() -> None:
         assert search.take(1) == (0, 3)
 
 
+def test_an_abandoned_search_stops_its_threads() -> None:
+    search = _Search([Task(0, 0, -3, 4)], new_lanes(2, 42))
+    with search.changed:
+        assert search.take(0) == (0, -1)
+        search.abandon()
+        assert search.lanes[0].stats[kernels.LIMIT] == STOP
+        assert search.take(1) is None
+
+
 def test_the_threads_option() -> None:
     moves = load_set("Test_L2_R2", limit=1)[0].moves
     one = invoke("solve", moves, "--threads", "1", "--table-mb", "16")
