@@ -197,15 +197,21 @@ class Solver:
     def _column_scores_in_lanes(self, position: Position, arguments: KernelArguments
                                 ) -> dict[int, int]:
         """``column_scores`` by every thread, the columns searched at once (the centre
-        first, the kernel's order), the nodes of all threads counted in ``stats``."""
+        first, the kernel's order; a column whose position is the mirror image of another's
+        takes its score), the nodes of all threads counted in ``stats``."""
         cols = position.rules.cols
         order = sorted(position.legal_moves(), key=lambda c: (abs(2 * c - cols + 1), c))
         scores: dict[int, int] = {}
         searched: dict[int, Position] = {}
+        images: dict[int, int] = {}  # column -> the column of its mirror image
         for column in order:
             child = position.play(column)
+            image = child.mirror()
+            twin = next((c for c, p in searched.items() if p == image), None)
             if child.winner is not None:
                 scores[column] = self._end_score(position)
+            elif twin is not None:
+                images[column] = twin
             else:
                 known = self._known_score(child)
                 if known is None:
@@ -215,6 +221,7 @@ class Solver:
         found, nodes = self._run_lanes([self._task(child, False)
                                         for child in searched.values()], arguments)
         scores |= {column: -score for column, score in zip(searched, found, strict=True)}
+        scores |= {column: scores[twin] for column, twin in images.items()}
         self.stats[kernels.NODES] = nodes
         return dict(sorted(scores.items()))
 

@@ -77,10 +77,15 @@ def test_a_node_budget_is_one_thread_s_budget() -> None:
         assert two.nodes == one.nodes
 
 
-def test_other_boards() -> None:
+def test_other_boards_and_symmetric_positions() -> None:
+    # Symmetric positions: a column takes the score of its mirror image's column.
     for rules, score in ((Rules(4, 5), 0), (Rules(5, 4), 0), (Rules(4, 6), -1)):
-        one = Solver(MIN_TABLE_MB).solve(from_moves("", rules))
-        assert Solver(MIN_TABLE_MB, threads=2).solve(from_moves("", rules)) == one == score
+        for moves in ("", "3", "33"):
+            position = from_moves(moves, rules)
+            one = Solver(MIN_TABLE_MB).column_scores(position)
+            assert Solver(MIN_TABLE_MB, threads=2).column_scores(position) == one
+        empty = from_moves("", rules)
+        assert Solver(MIN_TABLE_MB, threads=2).solve(empty) == score
 
 
 def test_windows_start_with_the_one_thread_window_then_its_neighbours() -> None:
