@@ -101,9 +101,7 @@ class Solver:
     def threads(self, count: int) -> None:
         if count < 1:
             raise ValueError(f"the solver needs at least one thread, got {count}")
-        if self._lanes and count != len(self._lanes):
-            self._lanes = []
-        self._threads = count
+        self._threads = count  # the lanes follow at the next threaded search
 
     @property
     def table_mb(self) -> float:
