@@ -11,7 +11,9 @@ threads (default: the available cores), the order alternating from one position 
 order alternating between rounds). Every score is checked against the set's (and the two
 empty-board scores against each other). The table is the solver's default (64 MB). Wall
 times are summed per way; the ratio is N threads over one thread. The machine's load
-average is printed before and after: on a shared machine only the ratio means something.
+average is printed before and after, and the cores each way obtained (processor time over
+wall time): on a shared machine only the ratio means something, and two threads gain only
+as much as a second core is free.
 """
 
 from __future__ import annotations
@@ -29,14 +31,15 @@ from arena.system.processes import available_cores
 SET = "Test_L1_R3"
 
 
-def timed_solve(solver: Solver, position: Position) -> tuple[int, float, int]:
-    """Score, wall seconds and nodes of one solve from an empty table."""
+def timed_solve(solver: Solver, position: Position) -> tuple[int, float, float, int]:
+    """Score, wall seconds, processor seconds (all threads) and nodes of one solve from an
+    empty table."""
     solver.clear()
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     score = solver.solve(position)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
     assert score is not None  # no node budget
-    return score, seconds, solver.nodes
+    return score, seconds, cpu, solver.nodes
 
 
 def load() -> str:
@@ -49,6 +52,7 @@ def compare(label: str, positions: list[tuple[Position, int | None]], solvers: l
     """Solve every position with each solver (order alternating), print the totals and the
     ratio of the last solver's time to the first's."""
     seconds = [0.0] * len(solvers)
+    cpu = [0.0] * len(solvers)
     nodes = [0] * len(solvers)
     wrong = 0
     turn = 0
@@ -58,16 +62,18 @@ def compare(label: str, positions: list[tuple[Position, int | None]], solvers: l
             order = range(len(solvers)) if turn % 2 == 0 else reversed(range(len(solvers)))
             turn += 1
             for index in order:
-                score, wall, searched = timed_solve(solvers[index], position)
+                score, wall, used, searched = timed_solve(solvers[index], position)
                 seconds[index] += wall
+                cpu[index] += used
                 nodes[index] += searched
                 scores[index] = score
             wanted = scores[0] if expected is None else expected
             wrong += sum(score != wanted for score in scores.values())
     shown = f", score {scores[0]}" if len(positions) == 1 else ""
-    for solver, wall, searched in zip(solvers, seconds, nodes, strict=True):
+    for solver, wall, used, searched in zip(solvers, seconds, cpu, nodes, strict=True):
         print(f"{label:<22} {solver.threads} thread{'s' * (solver.threads > 1):<2} "
-              f"{wall:9.2f} s {searched / 1e6:10.1f} M nodes{shown}", flush=True)
+              f"{wall:9.2f} s {searched / 1e6:10.1f} M nodes, {used / wall:.2f} cores "
+              f"obtained{shown}", flush=True)
     print(f"{label:<22} ratio {solvers[-1].threads} threads / 1 thread: "
           f"{seconds[-1] / seconds[0]:.3f} wall time, {nodes[-1] / nodes[0]:.3f} nodes; "
           f"{wrong} wrong", flush=True)
