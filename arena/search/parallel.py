@@ -8,7 +8,10 @@ is stopped and takes another. The first window is the one-thread search's own; a
 thread takes the nearest one beside it, so that two threads end on the last two windows
 (the score and the one below) together. Given several positions (the children of a
 position, for the score of each column), an idle thread takes the next one-thread window
-of the first position that has one free, and only then a window beside a running one.
+of the first position that has one free, and only then a window beside a running one. A
+thread left with no free window joins a running one, trying other moves first near its root
+(lazy SMP: each finds in the table what the other stored); the first to finish stops the
+other.
 
 All threads read and write the solver's one transposition table (the kernels release the
 GIL). Sharing it is safe: a table row is one 8-byte word that names its position, and what it
@@ -30,6 +33,7 @@ from arena.search.kernels import solver as kernels
 
 NO_LIMIT = np.iinfo(np.int64).max
 STOP = -1  # a node limit that every search has passed
+TWIST_PLIES = 6  # a second thread on one window tries other moves first this deep
 
 
 class Lane(NamedTuple):
@@ -87,7 +91,8 @@ class _Search:
         self.changed = threading.Condition()
 
     def _pick(self) -> tuple[int, int] | None:
-        """The task and window to search next (None if every useful window is running)."""
+        """The task and window to search next: a free one, else the running one with the
+        fewest threads (None once every score is known)."""
         best: tuple[int, int, int] | None = None  # rank, task, middle
         for task, (low, high) in enumerate(zip(self.lows, self.highs, strict=True)):
             busy = {m for t, m in self.running.values() if t == task}
@@ -96,11 +101,16 @@ class _Search:
                     if best is None or rank < best[0]:
                         best = rank, task, middle
                     break
+        if best is None and self.running:
+            shared = list(self.running.values())
+            return min(shared, key=shared.count)
         return None if best is None else best[1:]
 
-    def take(self, lane: int) -> tuple[int, int] | None:
-        """The task and window for ``lane`` to search next, None once every score is known;
-        waits while every useful window is being searched. The caller holds ``changed``."""
+    def take(self, lane: int) -> tuple[int, int, int] | None:
+        """The task and window for ``lane`` to search next and its twist (``kernels.probe``:
+        non-zero if another thread searches that window already), None once every score is
+        known;
+        a thread with no free window joins a running one. The caller holds ``changed``."""
         while not self.abandoned and any(
                 low < high for low, high in zip(self.lows, self.highs, strict=True)):
             pick = self._pick()
@@ -108,8 +118,9 @@ class _Search:
                 stats = self.lanes[lane].stats
                 stats[kernels.NODES] = 0
                 stats[kernels.LIMIT] = NO_LIMIT
+                joined = pick in self.running.values()
                 self.running[lane] = pick
-                return pick
+                return pick[0], pick[1], TWIST_PLIES if joined else 0
             self.changed.wait()
         return None
 
@@ -157,8 +168,8 @@ def solve_in_lanes(tasks: list[Task], lanes: list[Lane],
                 return
             task = tasks[pick[0]]
             score = kernels.probe(np.uint64(task.current), np.uint64(task.mask), pick[1],
-                                  packed, table, scratch, stats, book_keys, book_scores,
-                                  book_depth)
+                                  pick[2], packed, table, scratch, stats, book_keys,
+                                  book_scores, book_depth)
             with search.changed:
                 search.finish(lane, int(score))
 

@@ -11,7 +11,7 @@ from arena.analysis.scored_positions import load_set
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
 from arena.search.kernels import solver as kernels
-from arena.search.parallel import STOP, Task, _Search, new_lanes, windows
+from arena.search.parallel import STOP, TWIST_PLIES, Task, _Search, new_lanes, windows
 from arena.search.solver import MIN_TABLE_MB, Solver
 from arena.system.processes import available_cores
 from tests.helpers.cli import invoke
@@ -98,20 +98,32 @@ def test_windows_start_with_the_one_thread_window_then_its_neighbours() -> None:
 def test_a_window_outside_the_new_bounds_is_stopped() -> None:
     search = _Search([Task(0, 0, -3, 4)], new_lanes(2, 42))
     with search.changed:
-        assert search.take(0) == (0, -1) and search.take(1) == (0, 0)
+        assert search.take(0) == (0, -1, 0) and search.take(1) == (0, 0, 0)
         search.lanes[0].stats[kernels.NODES] = 10
         search.finish(0, 2)  # the score is above -1: at least 2, so window 0 is useless
         assert (search.lows, search.highs) == ([2], [4])
         assert search.lanes[1].stats[kernels.LIMIT] == STOP
         search.finish(1, -5)  # what a stopped window returns is not a bound
         assert (search.lows, search.highs) == ([2], [4]) and search.nodes == 10
-        assert search.take(1) == (0, 3)
+        assert search.take(1) == (0, 3, 0)
+
+
+def test_a_thread_with_no_window_of_its_own_joins_one() -> None:
+    search = _Search([Task(0, 0, 3, 4)], new_lanes(2, 42))  # one window left: 3
+    with search.changed:
+        assert search.take(0) == (0, 3, 0)
+        assert search.take(1) == (0, 3, TWIST_PLIES)  # other moves first
+        search.lanes[1].stats[kernels.NODES] = 10
+        search.finish(1, 4)  # the score is above 3: 4, and the first thread is stopped
+        assert (search.lows, search.highs) == ([4], [4])
+        assert search.lanes[0].stats[kernels.LIMIT] == STOP
+        assert search.take(1) is None
 
 
 def test_an_abandoned_search_stops_its_threads() -> None:
     search = _Search([Task(0, 0, -3, 4)], new_lanes(2, 42))
     with search.changed:
-        assert search.take(0) == (0, -1)
+        assert search.take(0) == (0, -1, 0)
         search.abandon()
         assert search.lanes[0].stats[kernels.LIMIT] == STOP
         assert search.take(1) is None
