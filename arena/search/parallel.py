@@ -158,6 +158,7 @@ def solve_in_lanes(tasks: list[Task], lanes: list[Lane],
     and book depth."""
     packed, table, book_keys, book_scores, book_depth = arguments
     search = _Search(tasks, lanes)
+    errors: list[Exception] = []
 
     def run(lane: int) -> None:
         scratch, stats = lanes[lane]
@@ -167,9 +168,15 @@ def solve_in_lanes(tasks: list[Task], lanes: list[Lane],
             if pick is None:
                 return
             task = tasks[pick[0]]
-            score = kernels.probe(np.uint64(task.current), np.uint64(task.mask), pick[1],
-                                  pick[2], packed, table, scratch, stats, book_keys,
-                                  book_scores, book_depth)
+            try:
+                score = kernels.probe(np.uint64(task.current), np.uint64(task.mask), pick[1],
+                                      pick[2], packed, table, scratch, stats, book_keys,
+                                      book_scores, book_depth)
+            except Exception as error:  # noqa: BLE001 - raised by the caller; the rest stop
+                errors.append(error)
+                with search.changed:
+                    search.abandon()
+                return
             with search.changed:
                 search.finish(lane, int(score))
 
@@ -186,4 +193,6 @@ def solve_in_lanes(tasks: list[Task], lanes: list[Lane],
         for thread in threads:
             thread.join()
         raise
+    if errors:
+        raise errors[0]
     return search.lows, search.nodes

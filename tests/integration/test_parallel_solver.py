@@ -129,6 +129,15 @@ def test_an_abandoned_search_stops_its_threads() -> None:
         assert search.take(1) is None
 
 
+def test_an_error_in_a_thread_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object) -> int:
+        raise RuntimeError("kernel failed")
+
+    monkeypatch.setattr(kernels, "probe", broken)
+    with pytest.raises(RuntimeError, match="kernel failed"):
+        Solver(MIN_TABLE_MB, threads=2).solve(load_set("Test_L2_R2", limit=1)[0].position)
+
+
 def test_the_threads_option() -> None:
     moves = load_set("Test_L2_R2", limit=1)[0].moves
     one = invoke("solve", moves, "--threads", "1", "--table-mb", "16")
