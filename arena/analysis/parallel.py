@@ -11,15 +11,16 @@ from joblib import Parallel, delayed
 T = TypeVar("T")
 R = TypeVar("R")
 
-SolverSettings = tuple[float, Path | None]  # table megabytes, book directory
+SolverSettings = tuple[float, Path | None, int]  # table megabytes, book directory, threads
 
 
 def solver_settings() -> SolverSettings:
-    """The table size and book directory of this process's solver, for its workers."""
+    """The table size, book directory and threads of this process's solver, for its
+    workers."""
     from arena.search.solver import shared_solver
 
     solver = shared_solver()
-    return solver.table_mb, solver.book_dir
+    return solver.table_mb, solver.book_dir, solver.threads
 
 
 def chunked_map(function: Callable[..., list[R]], items: Sequence[T], jobs: int, chunk: int,

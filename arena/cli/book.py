@@ -23,7 +23,7 @@ BOOK_TABLE_MB = 1024
               help="Processes that solve positions (default: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @board_options
-@solver_options(BOOK_TABLE_MB, pass_cache=True)
+@solver_options(BOOK_TABLE_MB, pass_cache=True, with_threads=True)
 def book_command(depth: int, jobs: int | None, quiet: bool, rules: Rules, cache: Path) -> None:
     """Build the solver's opening book: the exact score of every early position.
 
@@ -31,12 +31,15 @@ def book_command(depth: int, jobs: int | None, quiet: bool, rules: Rules, cache:
     `arena analyze` and the solver agent find it. The deepest positions are solved first
     (in parallel), then each shallower ply with the help of the deeper ones. An interrupted
     build resumes where it stopped; a finished book is replaced by building it again. The
-    table size (--table-mb) is per process.
+    table size (--table-mb) and the solver's threads (--threads) are per process; by
+    default the cores are shared among the processes (--jobs 1: every core on each
+    position).
 
     \b
     Examples:
       arena book                              # 6 x 7, depth 2
       arena book --depth 3 --jobs 2 --table-mb 2048
+      arena book --depth 3 --jobs 1 --threads 2
       arena book --rows 5 --cols 6 --depth 10
     """
 

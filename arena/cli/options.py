@@ -274,30 +274,48 @@ DEFAULT_FROM_PLY = 12
 """Where solver grading starts by default: earlier positions of big boards are costly."""
 
 
+def threads_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add --threads: the exact solver's threads on one position (None: not given)."""
+    return click.option(
+        "--threads", type=click.IntRange(min=1), default=None, metavar="N",
+        help="Threads of the exact solver on one position, per process (default: every "
+             "core this process may use; 1: a single-threaded search).")(command)
+
+
 def solver_options(table_mb: float | None = None, pass_cache: bool = False,
-                   configure: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Add --table-mb (default ``table_mb``, else the solver's) and --cache; the command runs
-    with the process's solver made with that table and the books of that cache directory
-    (and, with ``pass_cache``, receives the directory as ``cache``). Without ``configure``
-    the size is only checked, and the command receives ``table_mb`` and ``cache`` to make the
-    solver itself when it needs one (``arena.search.solver.configured``): it loads numba
-    only then."""
+                   configure: bool = True, with_threads: bool = False
+                   ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Add --table-mb (default ``table_mb``, else the solver's) and --cache, and with
+    ``with_threads`` --threads; the command runs with the process's solver made with that
+    table, the books of that cache directory and those threads (default: the available
+    cores, shared among the command's --jobs processes if it has that option; without
+    ``with_threads``, one) and, with ``pass_cache``, receives the directory as ``cache``.
+    Without ``configure`` the size is only checked, and the command receives ``table_mb``,
+    ``cache`` and ``threads`` to make the solver itself when it needs one
+    (``arena.search.solver.configured``): it loads numba only then."""
     from arena.search.table_size import DEFAULT_TABLE_MB, MIN_TABLE_MB
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(command)
-        def with_solver(*args: Any, table_mb: float, cache: Path | None, **kwargs: Any) -> Any:
+        def with_solver(*args: Any, table_mb: float, cache: Path | None,
+                        threads: int | None = 1, **kwargs: Any) -> Any:
             from arena.system.cachedir import cache_dir
+            from arena.system.processes import available_cores
 
             directory = cache_dir(cache)
+            if threads is None:  # the cores, shared among the command's processes
+                cores = available_cores()
+                processes = (kwargs["jobs"] or cores) if "jobs" in kwargs else 1
+                threads = max(1, cores // processes)
             if not configure:
                 from arena.search.table_size import table_bits
 
                 table_bits(table_mb)  # a size the machine cannot hold is refused now
-                return command(*args, **kwargs, table_mb=table_mb, cache=directory)
+                return command(*args, **kwargs, table_mb=table_mb, cache=directory,
+                               threads=threads)
             from arena.search.solver import configured
 
-            with configured(table_mb, directory):
+            with configured(table_mb, directory, threads):
                 return command(*args, **kwargs, **({"cache": directory} if pass_cache else {}))
 
         table = click.option(
@@ -310,6 +328,7 @@ def solver_options(table_mb: float | None = None, pass_cache: bool = False,
             metavar="DIR",
             help="Cache directory of opening books and solved positions (default: "
                  "$CONNECT_FOUR_ARENA_CACHE or ~/.cache/connect-four-arena).")
-        return table(cache(with_solver))
+        decorated = table(cache(with_solver))
+        return threads_option(decorated) if with_threads else decorated
 
     return decorate

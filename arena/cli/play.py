@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from arena.cli.options import board_options
+from arena.cli.options import board_options, threads_option
 from arena.hosting.base import GRACE_SECONDS
 from arena.play.human_game import FIRST_CHOICES, SYMBOLS, HumanGame, draw_human_side
 from arena.play.terminal import ThinkingLine, play_in_terminal
@@ -31,6 +31,7 @@ from arena.rules.render import render_for_stdout
               help="With --gui: show the exact score of every column from the start (H "
                    "toggles them at any time). Early positions of the standard board take "
                    "the solver minutes unless `arena book` has been run.")
+@threads_option
 @click.option("--time-per-move", type=click.FloatRange(min=0, min_open=True), default=None,
               metavar="SECONDS",
               help=f"The agent's time limit per move, as in a match: a move over it by more "
@@ -41,7 +42,8 @@ from arena.rules.render import render_for_stdout
               help="Seed for the agent's choices and the coin toss (default: a fresh one, "
                    "printed so the game can be replayed).")
 def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool,
-                 time_per_move: float | None, rules: Rules, seed: int | None) -> None:
+                 threads: int | None, time_per_move: float | None, rules: Rules,
+                 seed: int | None) -> None:
     """Play against AGENT (a spec string such as negamax:depth=6, with its own limit after
     @ if you like: solver@time=1).
 
@@ -84,9 +86,11 @@ def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool,
     if gui:
         from arena.play.gui import play_window
         from arena.search.solver import SolverOracle
+        from arena.system.processes import available_cores
 
         click.echo(f"Seed {sequence.entropy}. Playing {agent} on {rules} in a window.")
-        play_window(spec, rules, start, first, sequence, interactive, SolverOracle(),
+        oracle = SolverOracle(threads or available_cores())
+        play_window(spec, rules, start, first, sequence, interactive, oracle,
                     show_hints=hints, echo=click.echo, limit=limit)
         return
     coin_seed, agent_seed = sequence.spawn(2)

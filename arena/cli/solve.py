@@ -20,11 +20,11 @@ FULL = "-"  # a full column in the bulk output
 @click.command("solve")
 @click.argument("moves", required=False)
 @board_options
-@solver_options(configure=False)
+@solver_options(configure=False, with_threads=True)
 @click.option("--columns", is_flag=True,
               help="In bulk mode, also write the score of every column (one solve each).")
 def solve_command(moves: str | None, rules: Rules, columns: bool, table_mb: float,
-                  cache: Path) -> None:
+                  cache: Path, threads: int) -> None:
     """Exact score of the position after MOVES, and of every column.
 
     Scores are for the side to move, in Pascal Pons' convention: positive for a win, the
@@ -43,6 +43,7 @@ def solve_command(moves: str | None, rules: Rules, columns: bool, table_mb: floa
       arena solve "" --rows 4 --cols 5
       arena solve < positions.txt > scored.txt
       arena solve --columns < positions.txt
+      arena solve "" --threads 2       # the empty board, two threads on it
     """
     from arena.search.oracle import describe_score, next_disc_scores
 
@@ -52,18 +53,20 @@ def solve_command(moves: str | None, rules: Rules, columns: bool, table_mb: floa
                        "(Ctrl-D ends)", err=True)
         from arena.search.solver import configured
 
-        with configured(table_mb, cache):
+        with configured(table_mb, cache, threads):
             solve_lines(sys.stdin, rules, columns)
         return
     position = parse_position(moves, rules, "MOVES")
     start = time.perf_counter()
     scores = next_disc_scores(position)  # no search, no numba: the next disc decides
+    how = "no search: the next disc decides"
     if scores is None:
         from arena.search.solver import column_scores, configured
 
-        with configured(table_mb, cache):
+        with configured(table_mb, cache, threads):
             start = time.perf_counter()
             scores = column_scores(position)
+        how = f"{threads} thread{'s' * (threads > 1)}"
     seconds = time.perf_counter() - start
     best = max(scores.values())
     click.echo(f"position  {moves or '(empty)'} on {rules}, player {position.side_to_move} "
@@ -72,7 +75,7 @@ def solve_command(moves: str | None, rules: Rules, columns: bool, table_mb: floa
     click.echo("column    " + "".join(f"{c + 1:>5}" for c in range(rules.cols)))
     click.echo("score     " + "".join(f"{scores.get(c, FULL):>5}" for c in range(rules.cols)))
     click.echo(f"best      {', '.join(str(c + 1) for c, s in scores.items() if s == best)}")
-    click.echo(f"solved in {seconds:.3f} s", err=True)
+    click.echo(f"solved in {seconds:.3f} s ({how})", err=True)
 
 
 def solve_lines(lines: Iterable[str], rules: Rules, columns: bool) -> None:

@@ -86,6 +86,7 @@ class Env(NamedTuple):
     book_scores: Any  # CPointer(int8)
     book_size: Int
     book_depth: Int  # -1: no book
+    twist_until: Int  # nodes of fewer plies try the edge columns first among equals (0: none)
 
 
 def new_table(bits: int) -> np.ndarray:
@@ -284,7 +285,8 @@ def negamax(cur: np.uint64, mask: np.uint64, plies: Int, alpha: Int, beta: Int, 
         if move:
             threats = popcount(winning_cells(cur | move, mask | move, t))
             rank = 1 << 20 if c == first else threats
-            e.scratch[slots + count] = (rank << 8) | ((15 - i) << 4) | c
+            order = 15 - i if plies >= e.twist_until else i
+            e.scratch[slots + count] = (rank << 8) | (order << 4) | c
             count += 1
             prefetch(e.tt, np.int64((((cur ^ mask) + (mask | move)) * HASH_MULTIPLIER)
                                     >> e.shift))
@@ -352,12 +354,25 @@ def _store(e: Env, row: Int, slot: Int, tag: np.uint64, entry: np.uint64, bound:
 
 @njit(cache=True, inline="always")
 def _env(packed: np.ndarray, tt: np.ndarray, scratch: np.ndarray, stats: np.ndarray,
-         book_keys: np.ndarray, book_scores: np.ndarray, book_depth: Int) -> Env:
+         book_keys: np.ndarray, book_scores: np.ndarray, book_depth: Int,
+         twist_until: Int = 0) -> Env:
     t = unpack(packed)
     return Env(t, popcount(t.board), data_pointer(tt),
                np.uint64(64 - popcount(np.uint64(tt.shape[0] - 1))), data_pointer(scratch),
                data_pointer(stats), data_pointer(book_keys), data_pointer(book_scores),
-               book_keys.shape[0], book_depth)
+               book_keys.shape[0], book_depth, twist_until)
+
+
+@njit(cache=True)
+def next_probe(low: Int, high: Int) -> Int:
+    """The null window ``(middle, middle + 1)`` to search next when the score lies in
+    ``[low, high]`` (``low < high``): halfway, or nearer 0 when 0 is nearer."""
+    middle = low + (high - low) // 2
+    if middle <= 0 and half(low) < middle:
+        middle = half(low)
+    elif middle >= 0 and high // 2 > middle:
+        middle = high // 2
+    return middle
 
 
 @njit(cache=True, inline="always")
@@ -372,11 +387,7 @@ def _solve(cur: np.uint64, mask: np.uint64, weak: bool, e: Env) -> Int:
     low = -1 if weak else -((e.cells - plies) // 2)
     high = 1 if weak else (e.cells + 1 - plies) // 2
     while low < high:  # null-window searches, probing near 0 first
-        middle = low + (high - low) // 2
-        if middle <= 0 and half(low) < middle:
-            middle = half(low)
-        elif middle >= 0 and high // 2 > middle:
-            middle = high // 2
+        middle = next_probe(low, high)
         score = negamax(cur, mask, plies, middle, middle + 1, e)
         if e.stats[NODES] > e.stats[LIMIT]:
             return 0
@@ -419,3 +430,19 @@ def column_scores(cur: np.uint64, mask: np.uint64, packed: np.ndarray, tt: np.nd
         elif move:
             scores[c] = -_solve(cur ^ mask, mask | move, False, e)
     return scores
+
+
+@njit(cache=True, nogil=True)
+def probe(cur: np.uint64, mask: np.uint64, middle: Int, twist: Int, packed: np.ndarray,
+          tt: np.ndarray, scratch: np.ndarray, stats: np.ndarray, book_keys: np.ndarray,
+          book_scores: np.ndarray, book_depth: Int) -> Int:
+    """One null-window search of a position the side to move cannot win at once, on a board
+    that is not full: a score at most ``middle`` is an upper bound of the position's score,
+    a larger one a lower bound (as ``solve`` but one window: for threads that search
+    different windows at once, ``arena.search.parallel``). With ``twist`` > 0, the nodes
+    of the first ``twist`` plies try the edge columns first among moves of equal rank (a
+    second thread on the same window then searches other subtrees first)."""
+    plies = popcount(mask)
+    e = _env(packed, tt, scratch, stats, book_keys, book_scores, book_depth,
+             plies + twist if twist > 0 else 0)
+    return negamax(cur, mask, plies, middle, middle + 1, e)
