@@ -5,26 +5,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
-from tests.helpers.cli import arena, checkout_env
+from tests.helpers.cli import arena, arena_loading
 
 MATCH = ("match", "negamax:depth=2", "random", "-n", "8", "-q", "--no-report")
-LOADED = """
-import atexit, sys
-from arena.cli import main
-atexit.register(lambda: print("loaded:", sorted(m for m in (
-    "numba", "arena.search.kernels", "pandas", "matplotlib") if m in sys.modules),
-    file=sys.stderr))
-main()
-"""
-"""``arena ARGS...`` in a child Python that says, last, which of the costly modules it loaded."""
 
 
 def _arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", LOADED, *args], env=checkout_env(),
-                          capture_output=True, text=True, check=True)
+    """``arena ARGS...`` in a child Python that says which costly modules it loaded."""
+    return arena_loading(("numba", "arena.search.kernels", "pandas", "matplotlib"), *args)
 
 
 def test_the_same_finished_command_again_loads_no_numba_and_prints_the_same_result(
