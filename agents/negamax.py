@@ -15,6 +15,7 @@ seed's code, ``seed_clearing_bug`` and ``seed_live_bug`` (see ``arena.search.heu
 
 from __future__ import annotations
 
+from functools import cached_property
 from time import perf_counter
 from typing import Any, Literal
 
@@ -117,15 +118,32 @@ class NegamaxAgent(BaseAgent):
         self.move_order = move_order
         self.wins = wins
         self.seed_scoring = seed_scoring
-        from arena.search.kernels import negamax as kernels  # numba: only once an agent is built
-
-        bits = min(MAX_TABLE_BITS, TABLE_BITS_PER_DEPTH + depth) if tt else 0
-        self._table = kernels.new_table(bits)
-        self._stack = kernels.new_stack(depth)
-        self._stats = kernels.new_stats()
-        self._node_limit = kernels.NO_NODE_LIMIT
+        self._table_bits = min(MAX_TABLE_BITS, TABLE_BITS_PER_DEPTH + depth) if tt else 0
+        self._node_limit: int | None = None  # the one in ``_stats``: None, not set yet
         self._rules: Rules | None = None
         self._arguments: tuple[Any, ...] = ()
+
+    @cached_property
+    def _table(self) -> np.ndarray:
+        """The transposition table, allocated with the kernels (numba loads only once the
+        agent searches, not when it is built to check a spec)."""
+        from arena.search.kernels import negamax as kernels
+
+        return kernels.new_table(self._table_bits)
+
+    @cached_property
+    def _stack(self) -> np.ndarray:
+        """The search stack, allocated with the kernels."""
+        from arena.search.kernels import negamax as kernels
+
+        return kernels.new_stack(self.depth)
+
+    @cached_property
+    def _stats(self) -> np.ndarray:
+        """The stats array of the searches, allocated with the kernels."""
+        from arena.search.kernels import negamax as kernels
+
+        return kernels.new_stats()
 
     def new_game(self, game: GameStart) -> None:
         """Remember the game (a ``Limit.depth`` caps the depth) and have the kernels loaded

@@ -30,7 +30,7 @@ from arena.runs.files import RunFiles
 from arena.runs.meta import RunMeta, load_meta, write_meta
 from arena.runs.plan import MatchPlan
 from arena.runs.rows import COLUMNS, GameRow
-from arena.runs.validation import check_games
+from arena.runs.validation import check_games, held_games
 from arena.system.files import (
     UnwritableError,
     check_writable,
@@ -224,11 +224,14 @@ class GamesTable:
     indices the file holds. A last line without its newline (a write cut short by a kill) is
     cut off, once the rest of the file has passed the check. ``in_order``: the file holds
     nothing but the rows this table appended, in the order of their games (no sort needed).
+    ``trusted``: the file is as the run left it (``arena.runs.summary.games_as_left``), so
+    its rows are not checked again, only their game indices read.
     """
 
-    def __init__(self, path: Path, plan: MatchPlan):
+    def __init__(self, path: Path, plan: MatchPlan, trusted: bool = False):
         self.path = path
         self.plan = plan
+        self.trusted = trusted
         self._file: IO[bytes] | None = None
         self.finished = np.zeros(plan.total, dtype=bool)
         self.in_order = True
@@ -239,7 +242,8 @@ class GamesTable:
     def __enter__(self) -> GamesTable:
         if self.path.exists():
             complete = complete_length(self.path)
-            self.finished = check_games(self.path, self.plan, complete)
+            self.finished = held_games(self.path, self.plan.total) if self.trusted \
+                else check_games(self.path, self.plan, complete)
             if complete < self.path.stat().st_size:
                 os.truncate(self.path, complete)
             self.in_order = not self.finished.any()

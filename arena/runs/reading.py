@@ -25,8 +25,9 @@ from arena.rules.errors import ArenaError
 from arena.runs.files import RunFiles
 from arena.runs.meta import RunMeta, load_meta
 from arena.runs.rows import GameRow, GamesTableError, games_table, read_rows
+from arena.runs.summary import games_as_left
 from arena.runs.validation import check_games, held_games
-from arena.system.files import complete_length, file_digest, open_prefix
+from arena.system.files import complete_length, open_prefix
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -91,7 +92,7 @@ def open_run(directory: Path | str) -> RunReading:
     length = complete_length(files.games)
     plan = meta.plan()
     try:
-        if _as_the_run_left_it(files, meta):
+        if games_as_left(files, meta):
             finished = held_games(files.games, plan.total)
         else:
             finished = check_games(files.games, plan, length)
@@ -113,15 +114,6 @@ def load_games(path: Path | str) -> pd.DataFrame:
         raise NoRunError(f"{path}: load_games reads a run's {RunFiles.GAMES} (checked "
                          f"against the {RunFiles.META} beside it)")
     return open_run(path.parent).games()
-
-
-def _as_the_run_left_it(files: RunFiles, meta: RunMeta) -> bool:
-    """True when games.csv and the run's description are as the run left them when it last
-    ended (their digests in meta.json): every row is the run's own, and a new check of them
-    would find what the run wrote."""
-    recorded = meta.summary
-    return (recorded is not None and recorded.get("run") == meta.description_digest()
-            and recorded.get(files.GAMES) == file_digest(files.games))
 
 
 def _replaced(path: Path) -> GamesTableError:

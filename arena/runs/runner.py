@@ -28,7 +28,7 @@ from arena import __version__
 from arena.hosting.base import AgentFault
 from arena.hosting.engines.engine import EngineHost
 from arena.hosting.process import ProcessHost
-from arena.protocol.agent import GameStart, Limit, Traits
+from arena.protocol.agent import GameStart, Limit, Traits, traits_of
 from arena.protocol.objects import PREFIX as LOCAL_PREFIX
 from arena.protocol.players import check_limit, effective_limit, split_limit
 from arena.protocol.registry import AgentSpec, is_builtin, parse_spec
@@ -52,10 +52,12 @@ from arena.runs.request import RunRequest
 from arena.runs.summary import (
     PairingSummary,
     SummaryColumns,
+    games_as_left,
     summarize,
     summary_fingerprint,
     write_summary,
 )
+from arena.runs.validation import held_games
 from arena.stats.tally import Tally
 from arena.system.interrupts import watch_interrupts
 
@@ -95,6 +97,31 @@ def resolve_agents(plan: MatchPlan, agents: AgentCache) -> list[ResolvedAgent]:
         kind = "engine" if isinstance(host, EngineHost) else \
             "process" if isinstance(host, ProcessHost) else "inline"
         resolved.append(ResolvedAgent(name, spec, limit, kind, traits))
+    return resolved
+
+
+def recorded_agents(plan: MatchPlan, meta: RunMeta, games: Path) -> list[ResolvedAgent] | None:
+    """The players of a finished run as its meta.json records them, without building or
+    starting any agent: ``games`` is as the run left it (``games_as_left``) and holds every
+    planned game, so there is nothing to play.
+
+    None when a game is missing, or when a player is one the run did not record, an engine
+    or a Python object of this process (only its host can describe it): ``resolve_agents``
+    then builds them.
+    """
+    if not held_games(games, plan.total).all():
+        return None
+    settings = plan.settings
+    resolved = []
+    for name in plan.specs:
+        text, own = split_limit(name)
+        record = meta.agents.get(name)
+        limit = effective_limit(own, settings.time_per_move)
+        if record is None or record.hosting == "engine" or record.limit != asdict(limit) \
+                or text.startswith(f"{LOCAL_PREFIX}:"):
+            return None
+        spec = parse_spec(text, settings.engines)
+        resolved.append(ResolvedAgent(name, spec, limit, record.hosting, traits_of(spec.factory)))
     return resolved
 
 
@@ -202,7 +229,13 @@ def run_games(
             meta = directory.read_meta()
             if meta is not None:
                 check_run(out_dir, meta.run, run)
-            resolved = resolve_agents(plan, agents)
+            files = directory.files
+            resolved = recorded_agents(plan, meta, files.games) if meta is not None \
+                and meta.run == run and files.games.is_file() and games_as_left(files, meta) \
+                else None
+            trusted = resolved is not None  # finished as the run left it: nothing to check
+            if resolved is None:
+                resolved = resolve_agents(plan, agents)
             jobs = request.workers(any(agent.traits.interactive for agent in resolved))
             check_workers(resolved, jobs, request.backend)
             record = {"started": _now(), "ended": None, "jobs": jobs,
@@ -215,8 +248,7 @@ def run_games(
                                  request.allow_changed_agents, out_dir)
             if request.labels:
                 meta.labels = {**(meta.labels or {}), **dict(request.labels)}
-            files = directory.files
-            with GamesTable(files.games, plan) as table:
+            with GamesTable(files.games, plan, trusted) as table:
                 directory.write_meta(meta)
                 risky = plays_user_code_here(resolved, request)
                 if not table.finished.all():  # workers start before any thread does

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from arena.rules.game_hash import move_hashes
 from arena.rules.results import FORFEITS, Result, Side, Termination
 from arena.runs.files import RunFiles
 from arena.runs.meta import RunMeta
@@ -66,8 +67,6 @@ class GameColumns(NamedTuple):
     @classmethod
     def of_rows(cls, rows: Sequence[GameRow]) -> GameColumns:
         """The columns of some rows of one pairing."""
-        from arena.search.kernels.row_text import move_hashes
-
         moves = [row.moves.encode("ascii") for row in rows]
         lengths = np.array([len(text) for text in moves], dtype=np.int64)
         starts = np.cumsum(lengths) - lengths
@@ -387,6 +386,15 @@ def summary_fingerprint(files: RunFiles, meta: RunMeta) -> dict[str, str]:
     still match."""
     return {**{path.name: file_digest(path) for path in (files.games, files.summary)},
             "run": meta.description_digest()}
+
+
+def games_as_left(files: RunFiles, meta: RunMeta) -> bool:
+    """True when games.csv and the run's description are as the run left them when it last
+    ended (their digests in meta.json): every row is the run's own, and a new check of them
+    would find what the run wrote."""
+    recorded = meta.summary
+    return (recorded is not None and recorded.get("run") == meta.description_digest()
+            and recorded.get(files.GAMES) == file_digest(files.games))
 
 
 def current_summary(files: RunFiles, meta: RunMeta) -> bool:

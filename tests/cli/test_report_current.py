@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,17 +15,9 @@ from arena.report.run_page import write_report
 from arena.runs.directory import RunDirectoryError
 from arena.runs.files import RunFiles
 from arena.runs.request import ChartOptions
-from tests.helpers.cli import checkout_env, invoke
+from tests.helpers.cli import arena_loading, invoke
 
 MATCH = ("match", "random", "immediate-win", "-n", "6", "-q")
-LOADED = """
-import atexit, sys
-from arena.cli import main
-atexit.register(lambda: print("loaded:", sorted(
-    m for m in ("matplotlib", "pandas") if m in sys.modules), file=sys.stderr))
-main()
-"""
-"""``arena ARGS...`` in a child Python that says, last, which chart libraries it loaded."""
 
 
 def _states(directory: Path) -> dict[str, tuple[int, int]]:
@@ -39,8 +30,8 @@ def _states(directory: Path) -> dict[str, tuple[int, int]]:
 
 
 def _arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", LOADED, *args], env=checkout_env(),
-                          capture_output=True, text=True, check=True)
+    """``arena ARGS...`` in a child Python that says which chart libraries it loaded."""
+    return arena_loading(("matplotlib", "pandas"), *args)
 
 
 def test_the_same_command_again_rewrites_no_report_file_and_loads_no_chart_library(

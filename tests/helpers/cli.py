@@ -4,6 +4,7 @@ child Python that imports this checkout, as a user runs it."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 
 import click
@@ -37,3 +38,21 @@ def checkout_env() -> dict[str, str]:
     """This process's environment with PYTHONPATH set to the checkout, so that a child Python
     imports the arena under test."""
     return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+LOADED = """
+import atexit, sys
+from arena.cli import main
+watched = sys.argv.pop(1).split(",")
+atexit.register(lambda: print("loaded:", sorted(m for m in watched if m in sys.modules),
+                              file=sys.stderr))
+main()
+"""
+"""``arena ARGS...`` in a child Python that says, last, which of some modules it loaded."""
+
+
+def arena_loading(watched: tuple[str, ...], *args: str) -> subprocess.CompletedProcess[str]:
+    """``arena ARGS...`` in a child Python of this checkout (it must succeed); its stderr ends
+    with ``loaded: [...]``, the modules of ``watched`` it imported, sorted."""
+    return subprocess.run([sys.executable, "-c", LOADED, ",".join(watched), *args],
+                          env=checkout_env(), capture_output=True, text=True, check=True)

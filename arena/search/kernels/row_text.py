@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from arena.rules.game_hash import FNV_OFFSET, FNV_PRIME
+
 MICROS = 1_000_000
 """Microseconds a second."""
 COMMA, NEWLINE, ZERO, DOT = ord(","), ord("\n"), ord("0"), ord(".")
@@ -143,15 +145,12 @@ def fused_rows(games: np.ndarray, pairs: np.ndarray, seeds: np.ndarray, agents: 
     return at
 
 
-FNV_OFFSET = np.uint64(0xCBF29CE484222325)
-FNV_PRIME = np.uint64(0x100000001B3)
-
-
 @njit(cache=True)
 def move_hashes(text: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
                 firsts: np.ndarray) -> np.ndarray:
-    """A 64-bit hash (FNV-1a, as int64) of each game: ``firsts[g]`` (who moved first), then
-    the ``lengths[g]`` bytes of its move string from ``text[starts[g]]``."""
+    """``arena.rules.game_hash.move_hashes`` in compiled code, for the fused game loop: the
+    hash of who moved first (``firsts[g]``), then the ``lengths[g]`` bytes of game ``g``'s
+    move string from ``text[starts[g]]``."""
     hashes = np.empty(len(starts), dtype=np.int64)
     for g in range(len(starts)):
         value = (FNV_OFFSET ^ np.uint64(firsts[g])) * FNV_PRIME
