@@ -10,7 +10,8 @@ the GIL held or in plain Python, under each hosting (its own process; inline in 
 ``-j 2``; the dask backend), and one that plays quickly (``dask-playing``: the time Ctrl-C
 takes to stop a dask run). The command starts in a process group of its own; after a random
 moment (0.3 to 4 s, so start-up is hit too; with dask, after games.csv appears, as its cluster
-takes seconds to start) the signal goes to the whole group (target
+takes seconds to start) the signal (INT twice, 0.2 s apart, as the first Ctrl-C only lets the
+games in progress finish; the time is counted from the second) goes to the whole group (target
 ``group``), as a terminal's Ctrl-C or ``kill -9 -- -PGID`` does, or to the command's process
 alone (target ``command``: ``kill -9 PID``, which leaves its worker processes to fend for
 themselves). A command still running 20 s after INT or TERM is counted
@@ -104,11 +105,14 @@ def one_try(checkout: Path, scenario: str, sig: signal.Signals, group: bool, out
         while not (out / "games.csv").exists() and process.poll() is None:
             time.sleep(0.05)
     time.sleep(rng.uniform(0.3, 4.0))
-    sent = time.monotonic()
-    if group:
-        os.killpg(process.pid, sig)
-    else:
-        process.send_signal(sig)
+    for again in (False, True) if sig == signal.SIGINT else (False,):
+        if again:  # the first Ctrl-C waits for the games in progress: the second stops
+            time.sleep(0.2)
+        sent = time.monotonic()
+        if group:
+            os.killpg(process.pid, sig)
+        else:
+            process.send_signal(sig)
     try:
         process.wait(STOP_SECONDS)
         stopped, seconds = True, time.monotonic() - sent

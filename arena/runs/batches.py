@@ -7,7 +7,7 @@ so an agent must not let one game influence the next (reset in ``new_game``).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -127,7 +127,8 @@ class BatchResult:
     printed, and the seconds the worker spent on the ``timed`` games of the batch.
 
     A batch comes whole, or in parts as its games end (``play_steps``): then only its last part
-    is timed, for the whole batch, and ``timed`` is 0 on the others.
+    is timed, for the whole batch, and ``timed`` is 0 on the others. Its last part is ``last``;
+    a batch stopped before its end holds fewer games, and is not timed.
     """
 
     rows: list[GameRow]
@@ -135,6 +136,7 @@ class BatchResult:
     seconds: float
     fused: list[FusedGames] = field(default_factory=list)
     timed: int = 0
+    last: bool = False
 
     @property
     def games(self) -> int:
@@ -148,7 +150,8 @@ class BatchResult:
 
 
 def play_steps(settings: GameSettings, batch: GameBatch, agents: AgentCache,
-               every: float | None = None) -> Iterator[BatchResult | None]:
+               every: float | None = None,
+               stop: Callable[[], bool] | None = None) -> Iterator[BatchResult | None]:
     """Play a batch a step at a time, by default with the hosts of this process: the pairings
     that can be fused in compiled code at the first step, then one hosted game a step.
 
@@ -156,19 +159,24 @@ def play_steps(settings: GameSettings, batch: GameBatch, agents: AgentCache,
     whole batch at its last step, and with ``every`` (seconds) also before a game once that
     long has passed since the last hand-over (0: every game before the next one starts, so
     that a native crash of this process in that game loses none of them). The last result's
-    ``timed`` is the batch's size.
+    ``timed`` is the batch's size. Once ``stop()`` is true, no further game starts: the games
+    played so far are the last part, untimed (a compiled call of fused games is not cut).
     """
     began = handed = time.perf_counter()
     fused, left = play_fusable(settings, batch, agents)
     part = BatchResult([], [], 0.0, fused)
     for task in left.tasks():
+        if stop is not None and stop():
+            part.last = True
+            yield part
+            return
         if every is not None and part.games and time.perf_counter() - handed >= every:
             yield part
             part, handed = BatchResult([], [], 0.0), time.perf_counter()
         else:
             yield None
         part.rows.append(play_task(task, settings, agents, part.outputs))
-    part.seconds, part.timed = time.perf_counter() - began, len(batch)
+    part.seconds, part.timed, part.last = time.perf_counter() - began, len(batch), True
     yield part
 
 

@@ -13,7 +13,11 @@ run's agents.log).
 machine). Both keep their workers for every stage of a run.
 
 Batches are sized so that each takes about ``BATCH_SECONDS``; results come back in completion
-order. A worker process that dies ends the stream with ``WorkerDiedError``.
+order. A worker process that dies ends the stream with ``WorkerDiedError``. After ``stop()``
+no batch is handed out: local processes end their batches after the game each is playing (a
+flag they share with the parent, read before each game; a compiled call of fused games, sized
+like a batch, is not cut), and a dask cluster finishes the batches already submitted (at most
+two per worker thread).
 """
 
 from __future__ import annotations
@@ -107,12 +111,20 @@ class Pool(Protocol):
                 settings: GameSettings) -> Iterator[BatchResult]:
         """Play every batch; yield the results as they finish."""
 
+    def stop(self) -> None:
+        """Hand out no more batches; the games in progress finish and come back (safe in a
+        signal handler of the main thread)."""
+
+    @property
+    def stopped(self) -> bool:
+        """Whether ``stop`` was called."""
+
     def close(self, abort: bool = False) -> None:
         """Release the workers: at once with ``abort``, else after they closed their agents."""
 
 
 def _serve(connection: Connection, agents: AgentCache | None, parent: int,
-           crash_log: Path | None) -> None:
+           crash_log: Path | None, stopping: Any) -> None:
     """A local worker: play the batches the parent sends until it sends None or goes away
     (each sent back whole, or with a ``crash_log`` in parts as its games end)."""
     ignore_interrupts()
@@ -132,7 +144,8 @@ def _serve(connection: Connection, agents: AgentCache | None, parent: int,
                     break
                 settings, batch = message
                 every = None if crash_log is None else HANDOVER_SECONDS
-                for part in play_steps(settings, batch, agents, every):
+                for part in play_steps(settings, batch, agents, every,
+                                       lambda: bool(stopping.value)):
                     if part is not None:
                         connection.send(part)
     finally:
@@ -142,11 +155,13 @@ def _serve(connection: Connection, agents: AgentCache | None, parent: int,
 class _Worker:
     """A local worker process and the parent's end of its pipe."""
 
-    def __init__(self, context: Any, agents: AgentCache, forked: bool, crash_log: Path | None):
+    def __init__(self, context: Any, agents: AgentCache, forked: bool, crash_log: Path | None,
+                 stopping: Any):
         self.crash_log = crash_log if forked else None  # a spawned worker has no faulthandler
         self.connection, child = multiprocessing.Pipe()
         self.process: BaseProcess = context.Process(
-            target=_serve, args=(child, agents if forked else None, os.getpid(), crash_log),
+            target=_serve,
+            args=(child, agents if forked else None, os.getpid(), crash_log, stopping),
             daemon=True)
         self.process.start()
         child.close()
@@ -174,8 +189,9 @@ class LocalPool:
         self.every = None if crash_log is None else 0.0  # this process's own: each game
         forked = "fork" in multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if forked else "spawn")
+        self._stopping = context.RawValue("b", 0)  # shared with the workers: see stop()
         with interrupts_held():  # no worker ever sees the user's Ctrl-C
-            self._workers = [_Worker(context, agents, forked, crash_log)
+            self._workers = [_Worker(context, agents, forked, crash_log, self._stopping)
                              for _ in range(jobs - 1)]
 
     def results(self, batches: Iterator[GameBatch],
@@ -189,7 +205,7 @@ class LocalPool:
         exhausted = False
         while True:
             while idle and not exhausted:
-                batch = next(batches, None)
+                batch = None if self._stopping.value else next(batches, None)
                 if batch is None:
                     exhausted = True
                     break
@@ -201,24 +217,35 @@ class LocalPool:
             for connection in ready:
                 worker = busy[connection]  # type: ignore[index]
                 result = self._receive(worker)
-                if result.timed:  # the batch's last part
+                if result.last:
                     del busy[connection]  # type: ignore[arg-type]
                     idle.append(worker)
                 yield result
             if own is None and not exhausted:
-                batch = next(batches, None)
+                batch = None if self._stopping.value else next(batches, None)
                 if batch is None:
                     exhausted = True
                 else:
-                    own = play_steps(settings, batch, self.agents, self.every)
+                    own = play_steps(settings, batch, self.agents, self.every,
+                                     lambda: bool(self._stopping.value))
             if own is not None:
                 step = next(own)
                 if step is not None:
-                    if step.timed:  # the batch's last part
+                    if step.last:
                         own = None
                     yield step
             elif exhausted and not busy:
                 return
+
+    def stop(self) -> None:
+        """Hand out no more batches: this process and the workers stop theirs after the game
+        each is playing."""
+        self._stopping.value = 1
+
+    @property
+    def stopped(self) -> bool:
+        """Whether ``stop`` was called."""
+        return bool(self._stopping.value)
 
     def close(self, abort: bool = False) -> None:
         """End the workers (politely unless ``abort``) and close this process's agents."""
@@ -260,6 +287,7 @@ class DaskPool:
 
         self._cluster = None
         self._workers: list[int] = []
+        self.stopped = False
         if scheduler:
             try:
                 with interrupts_held():
@@ -296,6 +324,8 @@ class DaskPool:
         running = as_completed(with_results=True)
         try:
             for batch in batches:
+                if self.stopped:
+                    break
                 running.add(self._client.submit(play_batch, settings, batch, pure=False))
                 while running.count() >= capacity:
                     yield next(running)[1]
@@ -303,6 +333,10 @@ class DaskPool:
                 yield result
         except KilledWorker as error:
             raise WorkerDiedError(f"dask workers died while playing ({error})") from None
+
+    def stop(self) -> None:
+        """Submit no more batches; those submitted finish."""
+        self.stopped = True
 
     def close(self, abort: bool = False) -> None:
         """Close the agents on every worker, then leave (or stop) the cluster; with ``abort``,

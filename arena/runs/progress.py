@@ -3,9 +3,10 @@ the commands that work through positions or games."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from types import TracebackType
 from typing import Any, Self
 
@@ -39,6 +40,22 @@ class ProgressBar:
         if self._bar is not None:
             self._bar.set_postfix_str(self.wtl_text(), refresh=False)
             self._bar.update(games)
+
+    def stopping(self) -> None:
+        """Say at once, on stderr, that the run stops after the games in progress (called from
+        a signal handler: a terminal's stderr is written past Python's buffers, which a write
+        under way may hold)."""
+        line = "arena: stopping after the games in progress (Ctrl-C again to stop at once)\n"
+        if self._bar is not None:
+            line = "\n" + line  # below the bar
+        stream = sys.stderr
+        direct = stream is sys.__stderr__
+        if direct:
+            with suppress(AttributeError, OSError, ValueError):
+                os.write(stream.fileno(), line.encode())
+                return
+        stream.write(line)
+        stream.flush()
 
     def wtl_text(self) -> str:
         """Agent A's wins, draws and losses so far, as the bar shows them."""

@@ -5,7 +5,9 @@
 an agent of the user's plays inline (its native crash would end the process that plays it),
 games are appended as they end (``arena.runs.pool``), and a crash of this process is reported
 (``arena.runs.crashes``). With a ``StoppingRule`` (an SPRT, say) it plays the games stage by
-stage and stops when the rule says so.
+stage and stops when the rule says so. The user's first Ctrl-C while games are played hands
+out no more games: those in progress finish and are written, then ``Stopped`` (a
+KeyboardInterrupt) ends the call; a second Ctrl-C ends it at once.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ from arena.runs.summary import (
 )
 from arena.runs.validation import held_games
 from arena.stats.tally import Tally
-from arena.system.interrupts import watch_interrupts
+from arena.system.interrupts import Stopped, finish_on_interrupt, watch_interrupts
 
 
 class ResolvedAgent(NamedTuple):
@@ -185,6 +187,10 @@ class Progress(Protocol):
     def advance(self, games: int, tally: Tally) -> None:
         """``games`` more games are finished and written, with agent A's ``tally``."""
 
+    def stopping(self) -> None:
+        """The user's first Ctrl-C: the run stops after the games in progress (called from
+        the signal handler)."""
+
 
 @dataclass
 class MatchRun:
@@ -259,7 +265,8 @@ def run_games(
                 fresh = not table.finished.any()
                 gathered = SummaryColumns()
                 watched = risky and pool is not None  # workers forked first: not on the pipe
-                with crash_report(files, plan.total) if watched else nullcontext():
+                with crash_report(files, plan.total) if watched else nullcontext(), \
+                        finish_on_interrupt(lambda: _stop(pool, progress)):
                     played = _play(plan, table, pool, BatchSizer(jobs), stopping, progress,
                                    files.agents_log, gathered)
             pool, finished = None, pool
@@ -288,11 +295,20 @@ def plays_user_code_here(agents: Sequence[ResolvedAgent], request: RunRequest) -
         for agent in agents)
 
 
+def _stop(pool: Pool | None, progress: Progress | None) -> None:
+    """At the user's first Ctrl-C: no more games; say so."""
+    if pool is not None:
+        pool.stop()
+    if progress is not None:
+        progress.stopping()
+
+
 def _play(plan: MatchPlan, table: GamesTable, pool: Pool | None, sizer: BatchSizer,
           stopping: StoppingRule | None, progress: Progress | None, log: Path,
           gathered: SummaryColumns) -> int:
     """Play the missing games stage by stage, appending them as the pool hands them over
-    and gathering them for the summary."""
+    and gathering them for the summary; ``Stopped`` once a stopped pool handed over its games
+    in progress."""
     played = 0
     for games in _stages(table.finished, stopping):
         if not len(games):
@@ -313,6 +329,8 @@ def _play(plan: MatchPlan, table: GamesTable, pool: Pool | None, sizer: BatchSiz
             played += batch.games
             if progress is not None:
                 progress.advance(batch.games, batch.tally())
+        if pool.stopped:
+            raise Stopped
     return played
 
 

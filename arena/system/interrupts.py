@@ -5,22 +5,49 @@ raises KeyboardInterrupt as usual; a KeyboardInterrupt with the flag unset came 
 agent, which forfeits its game for it. With ``terminate=True`` SIGTERM is taken the same way
 (a run on a dask cluster ends as cleanly for it as for a Ctrl-C). Worker processes ignore
 SIGINT altogether (``ignore_interrupts``): their parent decides what a Ctrl-C means.
+Inside ``finish_on_interrupt`` the first SIGINT only asks the caller to stop after the work in
+progress; a second one raises as usual.
 """
 
 from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-_state = {"watching": False, "requested": False}
+_state: dict[str, object] = {"watching": False, "requested": False, "first": None}
+
+
+class Stopped(KeyboardInterrupt):
+    """The user's first Ctrl-C stopped the work once what was in progress had finished."""
 
 
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
+    first = _state["first"]
+    if signum == signal.SIGINT and callable(first):
+        _state["first"] = None  # the next one stops at once
+        first()
+        return
     _state["requested"] = True
     raise KeyboardInterrupt
+
+
+@contextmanager
+def finish_on_interrupt(first: Callable[[], None]) -> Iterator[None]:
+    """Inside ``watch_interrupts``: the first SIGINT while the block runs calls ``first``
+    (from the signal handler, in the main thread) instead of raising KeyboardInterrupt, so
+    that the caller stops after the work in progress; a second one raises as usual. Outside a
+    watch, or in another thread, no effect."""
+    if not _state["watching"] or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _state["first"] = first
+    try:
+        yield
+    finally:
+        _state["first"] = None
 
 
 @contextmanager
@@ -51,7 +78,7 @@ def ignore_interrupts() -> None:
     for one an agent raised."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _state.update(watching=True, requested=False)
+    _state.update(watching=True, requested=False, first=None)
 
 
 def from_user(error: BaseException) -> bool:
@@ -59,7 +86,7 @@ def from_user(error: BaseException) -> bool:
     watch is active), False for a KeyboardInterrupt an agent raised."""
     if not isinstance(error, KeyboardInterrupt):
         return False
-    return _state["requested"] or not _state["watching"]
+    return bool(_state["requested"]) or not _state["watching"]
 
 
 HELD = (signal.SIGINT, signal.SIGTERM)

@@ -1,5 +1,6 @@
-"""A dask run stopped by Ctrl-C (to the terminal's process group) or SIGTERM (to the command):
-one line, the interrupted run's status, no warning, every finished game kept and the run
+"""A dask run stopped by Ctrl-C (to the terminal's process group; it finishes the batches
+submitted first) or SIGTERM (to the command, at once): one line (after Ctrl-C's note), the
+interrupted run's status, no warning, every finished game kept and the run
 resumable."""
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ def test_a_dask_run_stops_cleanly_and_resumes(tmp_path: Path, sent: signal.Signa
         process.send_signal(sent)
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == 130, stderr
+    if sent == signal.SIGINT:  # the first Ctrl-C lets the batches submitted finish
+        stopping, _, stderr = stderr.partition("\n")
+        assert stopping.startswith("arena: stopping after the games in progress"), stopping
     assert stderr.count("\n") == 1 and stderr.startswith("arena: interrupted with "), stderr
     kept = games.read_bytes().count(b"\n") - 1
     assert f"with {kept} of 60 games" in stderr

@@ -264,7 +264,9 @@ def test_ctrl_c_is_one_line_and_leaves_nothing_running(tmp_path: Path) -> None:
     os.killpg(process.pid, signal.SIGINT)  # as a terminal does: to the whole process group
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130
-    assert stderr.count("\n") == 1 and stderr.startswith("arena: interrupted with "), stderr
+    stopping, interrupted = stderr.splitlines()  # the games in progress were finished
+    assert stopping.startswith("arena: stopping after the games in progress"), stderr
+    assert interrupted.startswith("arena: interrupted with "), stderr
     time.sleep(0.5)
     assert running_in_group(process.pid) == []  # no worker, no agent process left
 

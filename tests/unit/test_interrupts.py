@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.system.interrupts import interrupts_held, watch_interrupts
+from arena.system.interrupts import finish_on_interrupt, interrupts_held, watch_interrupts
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 
@@ -47,3 +47,22 @@ def test_a_ctrl_c_while_held_waits_for_the_end_of_the_hold() -> None:
         signal.raise_signal(signal.SIGINT)  # to this thread, which blocks it
         reached.append("the rest of the block")
     assert reached == ["the rest of the block"]
+
+
+def test_the_first_ctrl_c_asks_to_finish_and_a_second_one_stops() -> None:
+    asked: list[str] = []
+    with pytest.raises(KeyboardInterrupt), watch_interrupts(), \
+            finish_on_interrupt(lambda: asked.append("finish")):
+        signal.raise_signal(signal.SIGINT)
+        assert asked == ["finish"]  # no KeyboardInterrupt: the work in progress goes on
+        signal.raise_signal(signal.SIGINT)
+        pytest.fail("the second Ctrl-C did not stop")  # pragma: no cover
+    assert asked == ["finish"]
+
+
+def test_outside_the_block_a_ctrl_c_stops_at_once() -> None:
+    with watch_interrupts():
+        with finish_on_interrupt(lambda: pytest.fail("asked to finish")):
+            pass
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)

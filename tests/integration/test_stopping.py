@@ -1,0 +1,86 @@
+"""Ctrl-C during a run, sent to the process group as a terminal does: the first one lets the
+games in progress finish and be written, then stops (resumable); a second stops at once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.helpers.cli import arena_command, checkout_env
+from tests.helpers.paths import DATA
+from tests.helpers.processes import wait_for
+
+GAMES = 8
+
+
+def _sleeps(seconds: float) -> str:
+    return f"{DATA / 'hosting_agents.py'}:Sleeps:seconds={seconds}"
+
+
+def _command(agent: str, out: Path, jobs: int) -> list[str]:
+    return arena_command("match", agent, "random", "-n", str(GAMES), "-j", str(jobs),
+                         "--quiet", "--no-report", "--out", str(out))
+
+
+def _rows(games: Path) -> int:
+    return games.read_bytes().count(b"\n") - 1 if games.exists() else 0
+
+
+def _played(games: Path) -> pd.DataFrame:
+    """The games without their agents' names and think times."""
+    table = pd.read_csv(games).sort_values("game").reset_index(drop=True)
+    return table.drop(columns=["agent_a", "agent_b", "time_a", "time_b"])
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_first_ctrl_c_finishes_the_games_in_progress(tmp_path: Path, jobs: int) -> None:
+    out, games = tmp_path / "run", tmp_path / "run" / "games.csv"
+    command = _command(_sleeps(0.2), out, jobs)
+    process = subprocess.Popen(command, env=checkout_env(), cwd=tmp_path,
+                               start_new_session=True, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_for(lambda: _rows(games) >= 1 or process.poll() is not None, 60, "a game written")
+    seen = _rows(games)
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    kept = _rows(games)
+    assert stderr == ("arena: stopping after the games in progress (Ctrl-C again to stop at "
+                      "once)\n"
+                      f"arena: interrupted with {kept} of {GAMES} games in {out}; run the same "
+                      "command to finish\n")
+    assert seen < kept < GAMES  # the games in progress at the signal were finished, no more
+    finished = subprocess.run(command, env=checkout_env(), cwd=tmp_path, capture_output=True,
+                              text=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr
+    reference = tmp_path / "reference"
+    uninterrupted = subprocess.run(_command(_sleeps(0), reference, jobs), env=checkout_env(),
+                                   cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert uninterrupted.returncode == 0, uninterrupted.stderr
+    pd.testing.assert_frame_equal(_played(games), _played(reference / "games.csv"))
+
+
+def test_a_second_ctrl_c_stops_at_once(tmp_path: Path) -> None:
+    out, games = tmp_path / "run", tmp_path / "run" / "games.csv"
+    # every move takes 60 s: a run that waited for its games in progress would outlast the
+    # generous bound below
+    process = subprocess.Popen(_command(_sleeps(60), out, 2), env=checkout_env(), cwd=tmp_path,
+                               start_new_session=True, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_for(lambda: games.exists() or process.poll() is not None, 60, "the run started")
+    os.killpg(process.pid, signal.SIGINT)
+    assert process.stderr is not None
+    first = process.stderr.readline()  # the first Ctrl-C was taken
+    assert first == "arena: stopping after the games in progress (Ctrl-C again to stop at " \
+                    "once)\n"
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert stderr == f"arena: interrupted with 0 of {GAMES} games in {out}; run the same " \
+                     "command to finish\n"
+    assert _rows(games) == 0
