@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.competitions.rounds import run_rounds
 from arena.competitions.sprt import (
     DEFAULT_MAX_GAMES,
     SprtRun,
@@ -28,6 +29,7 @@ from arena.competitions.sprt import (
     sprt_plan,
 )
 from arena.competitions.tournaments import (
+    TournamentError,
     run_tournament,
     tournament_plan,
 )
@@ -202,17 +204,34 @@ def match(a: Any, b: Any, games: int = 100, request: RunRequest | None = None,
     return _in_directory(request, play, RunResult)
 
 
+FORMATS = ("round-robin", "gauntlet", "swiss", "knockout")
+"""The tournament formats, as ``tournament(format=...)`` takes them."""
+
+
 def tournament(agents: Sequence[Any], games: int = 100, request: RunRequest | None = None, *,
-               gauntlet: bool = False, anchor: str | None = None,
-               **options: Any) -> TournamentResult:
-    """A round robin of ``agents`` (every pair ``games`` games), or with ``gauntlet`` the
-    first against each other one; the result has the ratings and the crosstable too.
+               gauntlet: bool = False, format: str = "round-robin", rounds: int | None = None,
+               anchor: str | None = None, **options: Any) -> TournamentResult:
+    """A round robin of ``agents`` (every pair ``games`` games), or with ``gauntlet`` (or
+    ``format="gauntlet"``) the first against each other one, or ``format="swiss"`` with
+    ``rounds`` rounds, or ``format="knockout"``, as ``arena tournament`` plays them; the
+    result has the ratings and the crosstable too (a Swiss or knockout result's games and
+    summary have a ``round`` column).
 
     ``anchor`` is the agent rated 0 (default: random when it plays, else the field's mean);
     ``options`` as for ``match``.
     """
+    if format not in FORMATS:
+        raise TournamentError(f"unknown tournament format {format!r}: use one of "
+                              f"{', '.join(FORMATS)}")
+    if (rounds is not None) != (format == "swiss"):
+        raise TournamentError("rounds is for format=\"swiss\" and only for it")
+    if gauntlet and format != "round-robin":
+        raise TournamentError(f"gauntlet=True and format={format!r}: give one")
     specs, names = _players(agents)
     request = _request(request, options).with_labels(names)
+    if format in ("swiss", "knockout"):
+        return _rounds_tournament(specs, games, request, rounds, anchor)
+    gauntlet = gauntlet or format == "gauntlet"
     plan = tournament_plan(specs, games, request, gauntlet)
 
     def play(directory: Path) -> dict[str, Any]:
@@ -223,6 +242,33 @@ def tournament(agents: Sequence[Any], games: int = 100, request: RunRequest | No
     result = _in_directory(request, play, TournamentResult)
     assert isinstance(result, TournamentResult)
     return result
+
+
+def _rounds_tournament(specs: list[str], games: int, request: RunRequest, rounds: int | None,
+                       anchor: str | None) -> TournamentResult:
+    """A Swiss (``rounds`` rounds) or, without ``rounds``, a knockout tournament, its result
+    read from its rounds' runs."""
+    import pandas as pd
+
+    def read(directory: Path, keep: bool) -> TournamentResult:
+        run_rounds(specs, games, request, directory, swiss=rounds, anchor=anchor)
+        played = sorted(directory.glob("round-*"))
+        readings = [open_run(where) for where in played]
+        by_round = {"keys": range(1, len(played) + 1), "names": ["round"]}
+        games_ = pd.concat([r.games() for r in readings], **by_round)  # type: ignore[call-overload]
+        summary = pd.concat([pd.read_csv(RunFiles(where).summary) for where in played],
+                            **by_round)  # type: ignore[call-overload]
+        files = RunFiles(directory)
+        return TournamentResult(
+            games=games_.reset_index(level=0).reset_index(drop=True),
+            summary=summary.reset_index(level=0).reset_index(drop=True),
+            meta=readings[0].meta, directory=directory if keep else None, _files={},
+            ratings=pd.read_csv(files.ratings), crosstable=pd.read_csv(files.crosstable))
+
+    if request.out is not None:
+        return read(request.out, True)
+    with tempfile.TemporaryDirectory(prefix="arena-run-") as scratch:
+        return read(Path(scratch) / "run", False)
 
 
 TEST_FIELDS = frozenset(field.name for field in fields(SprtTest))

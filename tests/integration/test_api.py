@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import arena
-from arena.rules.board import Position
+from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError
 from arena.runs.plan import GameSettings, MatchSetupError, match_plan
 from arena.runs.reading import load_games
@@ -109,3 +109,38 @@ def test_two_agents_with_one_name_must_be_named() -> None:
 def test_objects_need_the_local_backend() -> None:
     with pytest.raises(MatchSetupError, match="Python object of this process"):
         arena.match(("lefty-dask", leftmost), "random", 2, backend="dask", progress=False)
+
+
+def test_a_knockout_of_four_is_won_by_the_exact_solver_on_a_small_board(tmp_path: Path) -> None:
+    """4x5 connect 4: the solver never loses, so it wins every pairing it plays (two rounds,
+    three pairings, seeded 1 against 4 and 2 against 3)."""
+    agents = ["random", "solver", "immediate-win", "negamax:depth=1"]
+    result = arena.tournament(agents, 2, format="knockout", rules=Rules(4, 5), jobs=1,
+                              progress=False, out=tmp_path / "ko")
+    pairs = [(r.round, r.agent_a, r.agent_b) for r in result.summary.itertuples()]
+    assert pairs[:2] == [(1, "random", "negamax:depth=1"), (1, "solver", "immediate-win")]
+    assert len(pairs) == 3 and pairs[2][0] == 2 and "solver" in pairs[2][1:]
+    assert result.ratings["agent"].iloc[0] == "solver"
+    assert len(result.games) == 6 and set(result.games["round"]) == {1, 2}
+
+
+def test_a_swiss_tournament_plays_its_rounds_without_a_rematch() -> None:
+    agents = ["random", "immediate-win", "negamax:depth=1", "negamax:depth=2"]
+    result = arena.tournament(agents, 2, format="swiss", rounds=3, rules=Rules(4, 5), jobs=1,
+                              progress=False)
+    assert result.directory is None and sorted(set(result.summary["round"])) == [1, 2, 3]
+    pairs = [frozenset((r.agent_a, r.agent_b)) for r in result.summary.itertuples()]
+    assert len(pairs) == 6 and len(set(pairs)) == 6  # 4 agents, 3 rounds: every pair once
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"format": "ladder"}, "unknown tournament format 'ladder'"),
+    ({"format": "swiss"}, "rounds is for"),
+    ({"rounds": 2}, "rounds is for"),
+    ({"format": "knockout", "gauntlet": True}, "gauntlet=True and format='knockout'"),
+])
+def test_a_bad_format_is_refused(options: dict[str, object], message: str) -> None:
+    from arena.competitions.tournaments import TournamentError
+
+    with pytest.raises(TournamentError, match=message):
+        arena.tournament(["random", "immediate-win"], 2, progress=False, **options)
