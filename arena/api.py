@@ -254,10 +254,10 @@ def _rounds_tournament(specs: list[str], games: int, request: RunRequest, rounds
         run_rounds(specs, games, request, directory, swiss=rounds, anchor=anchor)
         played = sorted(directory.glob("round-*"))
         readings = [open_run(where) for where in played]
-        by_round = {"keys": range(1, len(played) + 1), "names": ["round"]}
-        games_ = pd.concat([r.games() for r in readings], **by_round)  # type: ignore[call-overload]
+        numbers = list(range(1, len(played) + 1))
+        games_ = pd.concat([r.games() for r in readings], keys=numbers, names=["round"])
         summary = pd.concat([pd.read_csv(RunFiles(where).summary) for where in played],
-                            **by_round)  # type: ignore[call-overload]
+                            keys=numbers, names=["round"])
         files = RunFiles(directory)
         return TournamentResult(
             games=games_.reset_index(level=0).reset_index(drop=True),
