@@ -134,6 +134,7 @@ def _serve(connection: Connection, agents: AgentCache | None, parent: int,
     else:
         agents.after_fork()
     try:
+        every = None if crash_log is None else HANDOVER_SECONDS
         with crashes_logged(crash_log) if crash_log is not None else nullcontext():
             while True:
                 try:
@@ -143,7 +144,6 @@ def _serve(connection: Connection, agents: AgentCache | None, parent: int,
                 if message is None:
                     break
                 settings, batch = message
-                every = None if crash_log is None else HANDOVER_SECONDS
                 for part in play_steps(settings, batch, agents, every,
                                        lambda: bool(stopping.value)):
                     if part is not None:
