@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -45,6 +46,9 @@ def test_the_first_ctrl_c_finishes_the_games_in_progress(tmp_path: Path, jobs: i
                                start_new_session=True, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     wait_for(lambda: _rows(games) >= 1 or process.poll() is not None, 60, "a game written")
+    # into the next game: it lasts at least 0.8 s (four or more moves of 0.2 s), so the
+    # Ctrl-C lands while a game is in progress, not in the moment between two games
+    time.sleep(0.3)
     seen = _rows(games)
     os.killpg(process.pid, signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
