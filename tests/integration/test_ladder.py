@@ -3,10 +3,13 @@ ladders refused in one line, and writers in several processes at once losing not
 
 from __future__ import annotations
 
+import re
+import shutil
 import sqlite3
 import subprocess
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from arena.competitions.ladder.adding import add_run
@@ -146,6 +149,52 @@ def test_a_missing_directory_is_one_line_and_makes_no_ladder(tmp_path: Path) -> 
 def test_a_ladder_that_is_a_directory_is_refused(tmp_path: Path) -> None:
     with pytest.raises(LadderError, match="not a ladder file"):
         open_ladder(tmp_path)
+
+
+def anchored_ladder(tmp_path: Path, name: str) -> Path:
+    """A ladder file whose 5 x 6 anchors random, immediate-win and negamax:depth=2 are fixed
+    from one small reference round robin (played once per test)."""
+    reference = tmp_path / "reference"
+    if not reference.is_dir():
+        plan = tournament_plan(["random", "immediate-win", "negamax:depth=2"], 40, REQUEST)
+        run_tournament(plan, reference, REQUEST)
+    db = tmp_path / name
+    assert arena("ladder", "anchor", str(reference), "--db", str(db))[0] == 0
+    return db
+
+
+def moves_of(run: Path) -> pd.DataFrame:
+    """A run's games without their timings."""
+    games = pd.read_csv(run / "games.csv")
+    return games.drop(columns=[c for c in games.columns if c.startswith("time")])
+
+
+@pytest.mark.slow
+def test_a_placement_cut_mid_step_finishes_that_step_first(tmp_path: Path) -> None:
+    place = ("ladder", "place", "immediate-win:block=true", "--rows", "5", "--cols", "6",
+             "--target", "120", "--batch", "20", "-j", "1", "--seed", "3")
+    whole = anchored_ladder(tmp_path, "whole.sqlite")
+    code, out = arena(*place, "--db", str(whole), "--out", str(tmp_path / "whole"))
+    assert code == 0, out
+    steps = sorted(path.name for path in (tmp_path / "whole").iterdir())
+    # the same placement, its first step cut after 7 of its 20 games (as a kill leaves it)
+    cut = tmp_path / "cut"
+    shutil.copytree(tmp_path / "whole" / steps[0], cut / steps[0])
+    games = cut / steps[0] / "games.csv"
+    games.write_text("".join(games.read_text().splitlines(keepends=True)[:8]))
+    db = anchored_ladder(tmp_path, "cut.sqlite")
+    code, again = arena(*place, "--db", str(db), "--out", str(cut))
+    assert code == 0, again
+    assert again.splitlines()[0].startswith(f"13 games against {steps[0][7:]}:")
+    assert sorted(path.name for path in cut.iterdir()) == steps
+    for step in steps:
+        pd.testing.assert_frame_equal(moves_of(cut / step), moves_of(tmp_path / "whole" / step))
+    assert game_count(db) == game_count(whole)
+    [first] = [line for line in out.splitlines() if "target ±" in line]
+    [second] = [line for line in again.splitlines() if "target ±" in line]
+    assert first.split(" on board")[0] == second.split(" on board")[0]  # the same rating
+    played = int(re.search(r"(\d+) of them played now", first)[1])  # type: ignore[index]
+    assert f"{played - 7} of them played now" in second
 
 
 @pytest.mark.slow

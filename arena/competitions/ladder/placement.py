@@ -10,7 +10,9 @@ target, or after ``max_games``; then the board is refitted. Every step is a run 
 its own, numbered on from the steps already in the directory, its seed drawn from the
 placement's seed and its number. The agent's games already in the ladder count: the same
 command again goes on from the estimate they give (and plays nothing once it is narrow
-enough); a step cut short is left unfinished and out of the ladder.
+enough). A step cut short (Ctrl-C, a crash) stays out of the ladder until it is finished:
+the same command again first finishes it where it stopped, as the same match command
+would, then goes on.
 
 ``every`` is the yardstick the nearest-anchor rule is measured against: each step is one run
 in which the agent plays every anchor (``batch`` games shared among them, at least 2 each).
@@ -32,6 +34,9 @@ from arena.competitions.ladder.fit import Estimate, anchors_of, fit_agent, refit
 from arena.competitions.ladder.store import Ladder, LadderError, board_key
 from arena.competitions.tournaments import tournament_plan
 from arena.protocol.players import canonical_player
+from arena.runs.meta import load_meta
+from arena.runs.plan import MatchPlan
+from arena.runs.reading import NoRunError, open_run
 from arena.runs.request import RunRequest
 from arena.runs.runner import run_games
 
@@ -91,6 +96,11 @@ def _opponents(anchors: dict[str, float], rating: float, step: int,
     return sides[step % 2] or sides[1 - step % 2]
 
 
+def _label(opponents: list[str]) -> str:
+    """What a step is named after: its one anchor, or every anchor."""
+    return opponents[0] if len(opponents) == 1 else "every-anchor"
+
+
 def step_seed(seed: int, number: int) -> int:
     """The seed of a placement's run ``number`` (32 bits, from the placement's seed)."""
     return int(np.random.SeedSequence(seed, spawn_key=(number,)).generate_state(1)[0])
@@ -98,6 +108,36 @@ def step_seed(seed: int, number: int) -> int:
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9.=-]+", "_", text).strip("_")
+
+
+def _cut_step(directory: Path, name: str) -> tuple[Path, MatchPlan] | None:
+    """The last step under ``directory`` with its plan, if a former command left it
+    unfinished and it places agent ``name``; None otherwise."""
+    steps = sorted(directory.glob("[0-9][0-9][0-9]-vs-*")) if directory.is_dir() else []
+    if not steps or not (steps[-1] / "meta.json").is_file():
+        return None
+    try:
+        reading = open_run(steps[-1])
+        if reading.finished.all():
+            return None
+        plan = reading.meta.plan()
+    except NoRunError:  # cut before its first game was written
+        plan = load_meta(steps[-1]).plan()
+    if any(pairing.agent_a != name for pairing in plan.pairings):
+        return None
+    return steps[-1], plan
+
+
+def _step(ladder: Ladder, board: str, name: str, plan: MatchPlan, where: Path,
+          request: RunRequest) -> Step:
+    """Play (or finish) the step's run in ``where`` and add it to the ladder: the step, its
+    games those played now, with the agent's estimate after it."""
+    played = run_games(plan, where, request).played
+    add_run(ladder, where)
+    estimate = fit_agent(ladder.connection, board, name)
+    assert estimate is not None  # it has just played
+    opponents = [pairing.agent_b for pairing in plan.pairings]
+    return Step(_label(opponents), played, where, estimate)
 
 
 def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,
@@ -127,22 +167,28 @@ def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,
     rating = estimate.rating if estimate else float(np.median(list(anchors.values())))
     earlier = len(list(directory.glob("[0-9][0-9][0-9]-vs-*"))) if directory.is_dir() else 0
     step = 0
+    cut = _cut_step(directory, name)
+    if cut is not None:
+        where, plan = cut
+        placement.steps.append(_step(ladder, board, name, plan, where,
+                                     dataclasses.replace(request, progress=False, out=where)))
+        if told is not None:
+            told(placement.steps[-1])
+        estimate = placement.steps[-1].estimate
+        rating, step = estimate.rating, 1
+        earlier -= 1  # counted among this command's steps from now on
     while estimate is None or (estimate.half_width > target and placement.games < max_games):
         number = earlier + len(placement.steps)
         opponents = _opponents(anchors, rating, step, strategy)
-        label = opponents[0] if len(opponents) == 1 else "every-anchor"
-        where = directory / f"{number:03d}-vs-{_slug(label)}"
+        where = directory / f"{number:03d}-vs-{_slug(_label(opponents))}"
         settings = dataclasses.replace(request, seed=step_seed(request.seed, number),
                                        progress=False, out=where)
         each = batch if len(opponents) == 1 else max(2, batch // len(opponents) // 2 * 2)
-        run_games(tournament_plan([name, *opponents], each, settings, gauntlet=True), where,
-                  settings)
-        add_run(ladder, where)
-        estimate = fit_agent(ladder.connection, board, name)
-        assert estimate is not None  # it has just played
-        placement.steps.append(Step(label, each * len(opponents), where, estimate))
+        plan = tournament_plan([name, *opponents], each, settings, gauntlet=True)
+        placement.steps.append(_step(ladder, board, name, plan, where, settings))
         if told is not None:
             told(placement.steps[-1])
+        estimate = placement.steps[-1].estimate
         rating = estimate.rating
         step += 1
     refit(ladder, board)
