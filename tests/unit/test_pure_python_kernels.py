@@ -1,4 +1,5 @@
-"""The numba kernels run as plain Python with ``NUMBA_DISABLE_JIT=1``, with the same answers."""
+"""The numba kernels run as plain Python with ``NUMBA_DISABLE_JIT=1``, with the same answers (all
+but the exact solver's, whose raw pointers from a numba intrinsic need the JIT)."""
 
 from __future__ import annotations
 
