@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.competitions.round_tables import open_rounds
 from arena.competitions.rounds import run_rounds
 from arena.competitions.sprt import (
     DEFAULT_MAX_GAMES,
@@ -251,18 +252,17 @@ def _rounds_tournament(specs: list[str], games: int, request: RunRequest, rounds
     import pandas as pd
 
     def read(directory: Path, keep: bool) -> TournamentResult:
-        run_rounds(specs, games, request, directory, swiss=rounds, anchor=anchor)
-        played = sorted(directory.glob("round-*"))
-        readings = [open_run(where) for where in played]
-        numbers = list(range(1, len(played) + 1))
-        games_ = pd.concat([r.games() for r in readings], keys=numbers, names=["round"])
-        summary = pd.concat([pd.read_csv(RunFiles(where).summary) for where in played],
-                            keys=numbers, names=["round"])
+        with TournamentProgressBar(enabled=request.progress) as bar:
+            run_rounds(specs, games, request, directory, swiss=rounds, anchor=anchor,
+                       progress=bar)
+        readings = open_rounds(directory)
+        numbers = [number for number, _ in readings]
+        games_ = pd.concat([r.games() for _, r in readings], keys=numbers, names=["round"])
         files = RunFiles(directory)
         return TournamentResult(
             games=games_.reset_index(level=0).reset_index(drop=True),
-            summary=summary.reset_index(level=0).reset_index(drop=True),
-            meta=readings[0].meta, directory=directory if keep else None, _files={},
+            summary=pd.read_csv(files.summary), meta=readings[0][1].meta,
+            directory=directory if keep else None, _files={},
             ratings=pd.read_csv(files.ratings), crosstable=pd.read_csv(files.crosstable))
 
     if request.out is not None:
