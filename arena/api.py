@@ -30,7 +30,7 @@ from arena.competitions.sprt import (
     sprt_plan,
 )
 from arena.competitions.tournaments import (
-    TournamentError,
+    TournamentFormat,
     run_tournament,
     tournament_plan,
 )
@@ -205,10 +205,6 @@ def match(a: Any, b: Any, games: int = 100, request: RunRequest | None = None,
     return _in_directory(request, play, RunResult)
 
 
-FORMATS = ("round-robin", "gauntlet", "swiss", "knockout")
-"""The tournament formats, as ``tournament(format=...)`` takes them."""
-
-
 def tournament(agents: Sequence[Any], games: int = 100, request: RunRequest | None = None, *,
                gauntlet: bool = False, format: str = "round-robin", rounds: int | None = None,
                anchor: str | None = None, **options: Any) -> TournamentResult:
@@ -221,19 +217,12 @@ def tournament(agents: Sequence[Any], games: int = 100, request: RunRequest | No
     ``anchor`` is the agent rated 0 (default: random when it plays, else the field's mean);
     ``options`` as for ``match``.
     """
-    if format not in FORMATS:
-        raise TournamentError(f"unknown tournament format {format!r}: use one of "
-                              f"{', '.join(FORMATS)}")
-    if (rounds is not None) != (format == "swiss"):
-        raise TournamentError("rounds is for format=\"swiss\" and only for it")
-    if gauntlet and format != "round-robin":
-        raise TournamentError(f"gauntlet=True and format={format!r}: give one")
+    kind = TournamentFormat.of(format, rounds, gauntlet)
     specs, names = _players(agents)
     request = _request(request, options).with_labels(names)
-    if format in ("swiss", "knockout"):
-        return _rounds_tournament(specs, games, request, rounds, anchor)
-    gauntlet = gauntlet or format == "gauntlet"
-    plan = tournament_plan(specs, games, request, gauntlet)
+    if kind.in_rounds:
+        return _rounds_tournament(specs, games, request, kind.rounds, anchor)
+    plan = tournament_plan(specs, games, request, kind.gauntlet)
 
     def play(directory: Path) -> dict[str, Any]:
         with TournamentProgressBar(enabled=request.progress) as bar:

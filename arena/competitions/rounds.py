@@ -32,6 +32,7 @@ from arena.competitions.round_tables import RoundRow, write_round_tables
 from arena.competitions.tournaments import (
     Standings,
     TournamentError,
+    TournamentFormat,
     resolve_anchor,
     tournament_plan,
     write_standings,
@@ -44,7 +45,8 @@ from arena.runs.runner import Progress, run_games
 from arena.runs.summary import PairingSummary
 from arena.stats.tally import Tally
 
-__all__ = ["RoundsRun", "knockout_pairings", "planned_games", "run_rounds", "swiss_pairings"]
+__all__ = ["RoundsRun", "check_rounds_directory", "knockout_pairings", "planned_games",
+           "run_rounds", "swiss_pairings"]
 
 
 def swiss_pairings(ranked: Sequence[str], met: set[frozenset[str]],
@@ -98,6 +100,14 @@ class RoundsRun:
     anchor: str | None
 
 
+def check_rounds_directory(directory: Path) -> None:
+    """Refuse (TournamentError) a directory that holds a run of its own: a tournament in
+    rounds would write its tables over that run's."""
+    if RunFiles(directory).meta.exists():
+        raise TournamentError(f"{directory} holds a run of its own ({RunFiles.META}), not a "
+                              "tournament in rounds; give another --out")
+
+
 def planned_games(agents: int, games: int, swiss: int | None) -> int:
     """The games of a Swiss tournament of ``swiss`` rounds (without it, a knockout) of
     ``agents`` agents, ``games`` per pairing: every round pairs all but a bye; a knockout's
@@ -148,11 +158,8 @@ def run_rounds(specs: Sequence[str], games: int, request: RunRequest, directory:
     module's docstring), played under ``directory``; then the tables at its top
     (``round_tables``), the ratings and the crosstable. ``progress`` is told about the
     games of every round as one run's; ``command`` is recorded in each round's meta.json."""
-    if swiss is not None and swiss < 1:
-        raise TournamentError(f"a Swiss tournament needs at least one round, got {swiss}")
-    if RunFiles(directory).meta.exists():
-        raise TournamentError(f"{directory} holds a run of its own ({RunFiles.META}), not a "
-                              "tournament in rounds; give another --out")
+    TournamentFormat("knockout" if swiss is None else "swiss", swiss)  # checks the rounds
+    check_rounds_directory(directory)
     plan = tournament_plan(specs, games, request)  # checks the agents; its pairings unused
     agents = list(plan.specs)
     anchored = resolve_anchor(anchor, agents, plan.settings.engines)
