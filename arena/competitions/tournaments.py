@@ -60,9 +60,11 @@ class TournamentFormat:
         if self.name not in FORMATS:
             raise TournamentError(f"unknown tournament format {self.name!r}: use one of "
                                   f"{', '.join(FORMATS)}")
-        if (self.rounds is not None) != (self.name == "swiss"):
-            raise TournamentError('rounds is for format "swiss" and only for it, which needs '
-                                  "them")
+        if self.rounds is not None and self.name != "swiss":
+            raise TournamentError(f'rounds ({self.rounds}) are for format "swiss" only, not '
+                                  f"{self.name!r}")
+        if self.rounds is None and self.name == "swiss":
+            raise TournamentError('format "swiss" needs its number of rounds')
         if self.rounds is not None and self.rounds < 1:
             raise TournamentError(
                 f"a Swiss tournament needs at least one round, got {self.rounds}")

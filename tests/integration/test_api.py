@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import arena
@@ -135,9 +136,11 @@ def test_a_swiss_tournament_plays_its_rounds_without_a_rematch() -> None:
 
 @pytest.mark.parametrize(("options", "message"), [
     ({"format": "ladder"}, "unknown tournament format 'ladder'"),
-    ({"format": "swiss"}, "rounds is for"),
-    ({"rounds": 2}, "rounds is for"),
-    ({"format": "knockout", "gauntlet": True}, "gauntlet=True and format='knockout'"),
+    ({"format": "swiss"}, 'format "swiss" needs its number of rounds'),
+    ({"rounds": 2}, r'rounds \(2\) are for format "swiss" only'),
+    ({"format": "knockout", "rounds": 2}, r'rounds \(2\) are for format "swiss" only'),
+    ({"format": "swiss", "rounds": 0}, "needs at least one round, got 0"),
+    ({"format": "knockout", "gauntlet": True}, "gauntlet and format 'knockout'"),
 ])
 def test_a_bad_format_is_refused(options: dict[str, object], message: str) -> None:
     from arena.competitions.tournaments import TournamentError
@@ -148,20 +151,29 @@ def test_a_bad_format_is_refused(options: dict[str, object], message: str) -> No
 
 def test_an_interrupted_swiss_tournament_resumes_to_the_same_pairings_and_games(
         tmp_path: Path) -> None:
-    """An interruption left round 2 half-played and round 3 unstarted: the same call again
-    gives the uninterrupted run's games, round by round."""
+    """A Swiss extended from two rounds to three, then cut short by an interruption that
+    left round 2 half-played and round 3 unstarted: the same call again gives the
+    uninterrupted run's games, round by round, and the same tables at the top."""
     agents = ["random", "immediate-win", "negamax:depth=1", "negamax:depth=2"]
-    common = {"format": "swiss", "rounds": 3, "rules": Rules(4, 5), "jobs": 1, "progress": False}
-    whole = arena.tournament(agents, 4, out=tmp_path / "whole", **common)
-    arena.tournament(agents, 4, out=tmp_path / "cut", **common)
+    common = {"format": "swiss", "rules": Rules(4, 5), "jobs": 1, "progress": False}
+    whole = arena.tournament(agents, 4, out=tmp_path / "whole", rounds=3, **common)
+    arena.tournament(agents, 4, out=tmp_path / "cut", rounds=2, **common)  # top tables: 2
+    arena.tournament(agents, 4, out=tmp_path / "cut", rounds=3, **common)
     games = tmp_path / "cut" / "round-02" / "games.csv"
     games.write_text("".join(games.read_text().splitlines(keepends=True)[:-5]))
     for path in (tmp_path / "cut" / "round-03").iterdir():
         path.unlink()
     (tmp_path / "cut" / "round-03").rmdir()
-    resumed = arena.tournament(agents, 4, out=tmp_path / "cut", **common)
+    resumed = arena.tournament(agents, 4, out=tmp_path / "cut", rounds=3, **common)
     timeless = [c for c in whole.games.columns if "time" not in c]  # timings vary
     assert resumed.games[timeless].equals(whole.games[timeless])
     assert len(resumed.games) == 3 * 2 * 4
     pairing = ["round", "agent_a", "agent_b"]
     assert resumed.summary[pairing].equals(whole.summary[pairing])
+    for name in ("rounds.csv", "ratings.csv", "crosstable.csv"):
+        assert (tmp_path / "cut" / name).read_text() == (tmp_path / "whole" / name).read_text()
+    for name in ("games.csv", "summary.csv"):  # without the timings and what comes of them
+        cut, full = (pd.read_csv(tmp_path / run / name) for run in ("cut", "whole"))
+        kept = [c for c in full.columns if "time" not in c and "per_move" not in c]
+        assert len(full) == {"games.csv": 24, "summary.csv": 6}[name]
+        assert cut[kept].equals(full[kept])
