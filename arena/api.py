@@ -35,7 +35,7 @@ from arena.competitions.tournaments import (
     tournament_plan,
 )
 from arena.protocol.objects import register
-from arena.report.notebook import report_figure, result_html, result_text
+from arena.report.notebook import report_figure, result_html, result_text, write_files
 from arena.rules.errors import AgentSpecError
 from arena.runs.files import RunFiles
 from arena.runs.meta import RunMeta
@@ -99,8 +99,7 @@ class RunResult:
         target = Path(directory)
         if target != self.directory:
             target.mkdir(parents=True, exist_ok=True)
-            for name, data in self._files.items():
-                (target / name).write_bytes(data)
+            write_files(target, self._files)
         return write_report(target, charts)
 
 
@@ -248,10 +247,12 @@ def _rounds_tournament(specs: list[str], games: int, request: RunRequest, rounds
         numbers = [number for number, _ in readings]
         games_ = pd.concat([r.games() for _, r in readings], keys=numbers, names=["round"])
         files = RunFiles(directory)
+        kept = {} if keep else {str(path.relative_to(directory)): path.read_bytes()
+                                for path in sorted(directory.rglob("*")) if path.is_file()}
         return TournamentResult(
             games=games_.reset_index(level=0).reset_index(drop=True),
             summary=pd.read_csv(files.summary), meta=readings[0][1].meta,
-            directory=directory if keep else None, _files={},
+            directory=directory if keep else None, _files=kept,
             ratings=pd.read_csv(files.ratings), crosstable=pd.read_csv(files.crosstable))
 
     if request.out is not None:

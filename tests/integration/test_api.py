@@ -125,13 +125,16 @@ def test_a_knockout_of_four_is_won_by_the_exact_solver_on_a_small_board(tmp_path
     assert len(result.games) == 6 and set(result.games["round"]) == {1, 2}
 
 
-def test_a_swiss_tournament_plays_its_rounds_without_a_rematch() -> None:
+def test_a_swiss_tournament_plays_its_rounds_without_a_rematch(tmp_path: Path) -> None:
     agents = ["random", "immediate-win", "negamax:depth=1", "negamax:depth=2"]
     result = arena.tournament(agents, 2, format="swiss", rounds=3, rules=Rules(4, 5), jobs=1,
                               progress=False)
     assert result.directory is None and sorted(set(result.summary["round"])) == [1, 2, 3]
     pairs = [frozenset((r.agent_a, r.agent_b)) for r in result.summary.itertuples()]
     assert len(pairs) == 6 and len(set(pairs)) == 6  # 4 agents, 3 rounds: every pair once
+    # kept in memory, rounds and all: its report is written elsewhere
+    page = result.write_report(tmp_path / "report").read_text()
+    assert "## Standings by round" in page and "after round 3" in page
 
 
 @pytest.mark.parametrize(("options", "message"), [
