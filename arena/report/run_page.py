@@ -440,9 +440,9 @@ def _sprt_title(table: pd.DataFrame, labels: Mapping[str, str]) -> str:
     return f"SPRT: {labels[pairing['agent_a']]} vs {labels[pairing['agent_b']]}"
 
 
-def _rounds_section(table: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
+def _rounds_section(run: Run, table: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
     """A knockout's bracket (every round's pairings and who went through), or a Swiss's
-    standings: each agent's points after each round."""
+    standings: each agent's points after each round, with their chart."""
     rows: list[tuple[Any, ...]]
     if is_knockout(table):
         rows = [(r["round"], labels[r["agent_a"]], "sits out", "", "", labels[r["advances"]])
@@ -462,11 +462,12 @@ def _rounds_section(table: pd.DataFrame, labels: Mapping[str, str]) -> list[str]
                       start=1)]
     byes = [f"round {r['round']}: {labels[r['agent_a']]}" for r in _records(table)
             if not r["agent_b"]]
-    return ["## Standings by round", "", markdown_table(
+    return _with_chart(["## Standings by round", "", markdown_table(
         ("rank", "agent", *(f"after round {n}" for n in standings.columns)), rows), "",
         "Points after each round (a win 1, a draw 1/2, a bye the round's games as won), best "
         "first after the last round, ties in the order the agents were given. Byes: "
-        + ("; ".join(byes) if byes else "none") + "."]
+        + ("; ".join(byes) if byes else "none") + "."], run, "standings",
+        "Standings after each round", charts.standings_chart(standings, labels))
 
 
 def _terminations_section(games: pd.DataFrame) -> list[str]:
@@ -550,7 +551,7 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
     yield [f"# Report: {run.directory.resolve().name}"]
     yield _verdict(run, table, labels)
     if run.rounds is not None:
-        yield _rounds_section(run.rounds, labels)
+        yield _rounds_section(run, run.rounds, labels)
     yield _results_section(table, labels)
     if run.sprt is not None:
         yield _with_chart(_sprt_section(run.sprt), run, "sprt",
