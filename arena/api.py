@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.competitions.round_tables import open_rounds
+from arena.competitions.round_tables import is_rounds_tournament, rounds_games
 from arena.competitions.rounds import run_rounds
 from arena.competitions.sprt import (
     DEFAULT_MAX_GAMES,
@@ -38,8 +38,9 @@ from arena.protocol.objects import register
 from arena.report.notebook import report_figure, result_html, result_text, write_files
 from arena.rules.errors import AgentSpecError
 from arena.runs.files import RunFiles
-from arena.runs.meta import RunMeta
+from arena.runs.meta import RunMeta, load_meta
 from arena.runs.progress import ProgressBar, TournamentProgressBar
+from arena.runs.reading import load_games as load_run_games
 from arena.runs.reading import open_run
 from arena.runs.request import DEFAULT_DPI, ChartOptions, RunRequest, parse_formats
 from arena.runs.runner import run_games
@@ -243,15 +244,12 @@ def _rounds_tournament(specs: list[str], games: int, request: RunRequest, rounds
         with TournamentProgressBar(enabled=request.progress) as bar:
             run_rounds(specs, games, request, directory, swiss=rounds, anchor=anchor,
                        progress=bar)
-        readings = open_rounds(directory)
-        numbers = [number for number, _ in readings]
-        games_ = pd.concat([r.games() for _, r in readings], keys=numbers, names=["round"])
         files = RunFiles(directory)
         kept = {} if keep else {str(path.relative_to(directory)): path.read_bytes()
                                 for path in sorted(directory.rglob("*")) if path.is_file()}
         return TournamentResult(
-            games=games_.reset_index(level=0).reset_index(drop=True),
-            summary=pd.read_csv(files.summary), meta=readings[0][1].meta,
+            games=rounds_games(directory), summary=pd.read_csv(files.summary),
+            meta=load_meta(files.round(1)),
             directory=directory if keep else None, _files=kept,
             ratings=pd.read_csv(files.ratings), crosstable=pd.read_csv(files.crosstable))
 
@@ -259,6 +257,17 @@ def _rounds_tournament(specs: list[str], games: int, request: RunRequest, rounds
         return read(request.out, True)
     with tempfile.TemporaryDirectory(prefix="arena-run-") as scratch:
         return read(Path(scratch) / "run", False)
+
+
+def load_games(path: str | Path) -> pd.DataFrame:
+    """A run's games.csv as a DataFrame sorted by game, with proper dtypes, once every row is
+    checked against the run's meta.json (``arena.runs.reading.load_games``); the games.csv
+    at the top of a Swiss or knockout tournament gives every round's games so, a ``round``
+    column first."""
+    path = Path(path)
+    if path.name == RunFiles.GAMES and is_rounds_tournament(path.parent):
+        return rounds_games(path.parent)
+    return load_run_games(path)
 
 
 TEST_FIELDS = frozenset(field.name for field in fields(SprtTest))

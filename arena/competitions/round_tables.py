@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["ROUNDS_COLUMNS", "RoundRow", "is_knockout", "is_rounds_tournament",
-           "open_rounds", "played_rounds", "points_by_round", "read_rounds", "write_round_tables"]
+           "open_rounds", "played_rounds", "points_by_round", "read_rounds", "rounds_games",
+           "write_round_tables"]
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,17 @@ def open_rounds(directory: Path) -> list[tuple[int, RunReading]]:
     a run (``open_run``: checked as a resume checks it)."""
     files = RunFiles(directory)
     return [(number, open_run(files.round(number))) for number in played_rounds(directory)]
+
+
+def rounds_games(directory: Path) -> pd.DataFrame:
+    """Every game of the rounds of rounds.csv in ``directory``, each round's rows checked
+    and typed as ``load_games`` gives them, a ``round`` column first."""
+    import pandas as pd
+
+    readings = open_rounds(directory)
+    games = pd.concat([reading.games() for _, reading in readings],
+                      keys=[number for number, _ in readings], names=["round"])
+    return games.reset_index(level=0).reset_index(drop=True)
 
 
 def is_knockout(table: pd.DataFrame) -> bool:

@@ -160,6 +160,11 @@ def load_run(run_dir: Path) -> Run:
     """
     if is_rounds_tournament(run_dir):
         return load_rounds(run_dir)
+    files = RunFiles(run_dir)
+    if not files.meta.exists() and files.round(1).is_dir():
+        raise NoRunError(f"{run_dir} holds the rounds of a tournament that has not ended yet "
+                         f"(no {files.ROUNDS}): run its command again to finish it, or report "
+                         f"a round ({files.round(1)})")
     reading = open_run(run_dir)
     files = reading.files
     return Run(

@@ -123,6 +123,7 @@ def test_a_knockout_of_four_is_won_by_the_exact_solver_on_a_small_board(tmp_path
     assert len(pairs) == 3 and pairs[2][0] == 2 and "solver" in pairs[2][1:]
     assert result.ratings["agent"].iloc[0] == "solver"
     assert len(result.games) == 6 and set(result.games["round"]) == {1, 2}
+    assert arena.load_games(tmp_path / "ko" / "games.csv").equals(result.games)
 
 
 def test_a_swiss_tournament_plays_its_rounds_without_a_rematch(tmp_path: Path) -> None:

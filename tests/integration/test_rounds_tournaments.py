@@ -100,6 +100,12 @@ def test_a_swiss_pairs_by_points_without_a_rematch_and_its_folder_reads_as_a_who
     assert code == 0 and again == text  # the finished rounds are replayed, not played
     code, report = run_arena("report", str(out))
     assert (code, report) == (0, f"{out / 'report.md'}\n")
+    for name in ("rounds.csv", "games.csv", "summary.csv"):  # a tournament cut short
+        (out / name).unlink()
+    code, report = run_arena("report", str(out))
+    assert (code, report) == (2, f"arena: error: {out} holds the rounds of a tournament that "
+                                 f"has not ended yet (no rounds.csv): run its command again to "
+                                 f"finish it, or report a round ({out / 'round-01'})\n")
 
 
 @pytest.mark.slow
