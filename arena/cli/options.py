@@ -79,14 +79,19 @@ def chart_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def parse_formats_option(text: str) -> tuple[str, ...]:
-    """--format's text as formats; a bad one is click's usage error (exit 2)."""
+    """--format's text as formats; a bad one is click's usage error (exit 2), which names
+    the flags of a tournament's format when ``text`` is one."""
     from arena.runs.plan import MatchSetupError
     from arena.runs.request import parse_formats
 
     try:
         return parse_formats(text)
     except MatchSetupError as error:
-        raise click.BadParameter(str(error), param_hint="--format") from None
+        from arena.competitions.tournaments import FORMATS
+
+        hint = ("; --format names the charts' file formats: a tournament's format is "
+                "--gauntlet, --swiss ROUNDS or --knockout") if text in FORMATS else ""
+        raise click.BadParameter(f"{error}{hint}", param_hint="--format") from None
 
 
 def name_agents(request: RunRequest, specs: Sequence[str], labels: Sequence[str]

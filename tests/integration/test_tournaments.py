@@ -232,6 +232,8 @@ def test_the_progress_bar_counts_games_without_a_meaningless_w_t_l(
      "give one of --gauntlet, --swiss and --knockout"),
     (["random", "immediate-win", "-n", "2", "--knockout", "--anchor", "negamax"],
      "anchor 'negamax'"),
+    (["random", "immediate-win", "-n", "2", "--format", "swiss"],
+     "a tournament's format is --gauntlet, --swiss ROUNDS or --knockout"),
 ])
 def test_bad_input_is_one_line_and_exit_status_2(arena: click.Group, tmp_path: Path,
                                                  args: list[str], message: str) -> None:
