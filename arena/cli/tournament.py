@@ -147,13 +147,13 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss
     and the agents' Elo ratings. Four formats:
 
     \b
-      round robin  (the default) every pair of agents meets once
-      --gauntlet   the first agent against each of the others
-      --swiss N    N rounds, each pairing agents of similar points that have not met
-                   (with an odd number, the lowest without a bye yet sits out and
-                   scores the round's games as won)
-      --knockout   rounds of first seed against last until one agent is left (with an
-                   odd number the top seed sits out)
+      round robin     (the default) every pair of agents meets once
+      --gauntlet      the first agent against each of the others
+      --swiss ROUNDS  each round pairs agents of similar points that have not met
+                      (with an odd number, the lowest without a bye yet sits out
+                      and scores the round's games as won)
+      --knockout      rounds of first seed against last until one is left (with
+                      an odd number the top seed sits out)
 
     A round robin or gauntlet is one run: the directory gets games.csv, summary.csv (one
     row per pairing), crosstable.csv, ratings.csv, meta.json and the report, and running
@@ -165,10 +165,12 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss
     with its result, points and, in a knockout, who goes through; games.csv and
     summary.csv hold every round's rows with a round column; crosstable.csv, ratings.csv
     and the report (standings after each round, or the bracket) cover every game. The
-    same command again replays the finished rounds and goes on.
+    same command again replays the finished rounds and goes on (a Swiss given more
+    rounds plays them).
 
     The formats are --gauntlet, --swiss and --knockout here (--format names the charts'
-    file formats); from Python, arena.tournament(..., format="swiss", rounds=N).
+    file formats); from Python, arena.tournament(..., format="swiss", rounds=N), and in
+    an experiment file's [[tournament]], format = "swiss" with rounds = N.
 
     \b
     Examples:
