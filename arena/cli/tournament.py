@@ -143,8 +143,8 @@ def format_rounds(done: RoundsRun, given: Mapping[str, str] | None = None) -> st
 def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss: int | None,
                        knockout: bool, anchor: str | None, request: RunRequest,
                        labels: tuple[str, ...], no_report: bool) -> None:
-    """Play a tournament of the agents, GAMES games per pairing, then print the crosstable
-    and the agents' Elo ratings. Four formats:
+    """Play a round robin, gauntlet, Swiss or knockout tournament of the agents, GAMES games
+    per pairing, then print the crosstable and the agents' Elo ratings. The formats:
 
     \b
       round robin     (the default) every pair of agents meets once
