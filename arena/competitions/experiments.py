@@ -281,7 +281,9 @@ class TournamentEntry(Entry):
     def check_directory(self, root: Path) -> None:
         """Refuse a directory that holds another run (in rounds: any run of its own)."""
         if self.format.in_rounds:
-            check_rounds_directory(root / self.name)
+            check_rounds_directory(root / self.name, self.schedule.specs,
+                                   self.schedule.pairings[0].games,
+                                   self.format.name == "knockout")
         else:
             super().check_directory(root)
 

@@ -19,7 +19,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from arena.runs.files import RunFiles
 from arena.runs.reading import RunReading, open_run
@@ -28,9 +28,9 @@ from arena.system.files import write_atomically
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ROUNDS_COLUMNS", "RoundRow", "is_knockout", "is_rounds_tournament",
-           "open_rounds", "played_rounds", "points_by_round", "read_rounds", "rounds_games",
-           "write_round_tables"]
+__all__ = ["ROUNDS_COLUMNS", "HeldTournament", "RoundRow", "held_tournament", "is_knockout",
+           "is_rounds_tournament", "open_rounds", "played_rounds", "points_by_round",
+           "read_rounds", "rounds_games", "write_round_tables"]
 
 
 @dataclass(frozen=True)
@@ -119,6 +119,29 @@ def open_rounds(directory: Path) -> list[tuple[int, RunReading]]:
     a run (``open_run``: checked as a resume checks it)."""
     files = RunFiles(directory)
     return [(number, open_run(files.round(number))) for number in played_rounds(directory)]
+
+
+class HeldTournament(NamedTuple):
+    """What rounds.csv says of the tournament in a directory: its format, agents and games
+    a pairing."""
+
+    knockout: bool
+    agents: frozenset[str]
+    games: frozenset[int]  # one number, unless the file was edited
+
+
+def held_tournament(directory: Path) -> HeldTournament | None:
+    """The tournament rounds.csv of ``directory`` describes, None without one (read with the
+    csv module: no pandas)."""
+    path = RunFiles(directory).rounds
+    if not path.is_file():
+        return None
+    with path.open(newline="", encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    return HeldTournament(
+        bool(rows) and all(row["advances"] for row in rows),
+        frozenset(row[side] for row in rows for side in ("agent_a", "agent_b") if row[side]),
+        frozenset(int(row["games"]) for row in rows if row["agent_b"]))
 
 
 def rounds_games(directory: Path) -> pd.DataFrame:

@@ -28,7 +28,7 @@ from typing import Any
 
 import pandas as pd
 
-from arena.competitions.round_tables import RoundRow, write_round_tables
+from arena.competitions.round_tables import RoundRow, held_tournament, write_round_tables
 from arena.competitions.tournaments import (
     Standings,
     TournamentError,
@@ -100,12 +100,30 @@ class RoundsRun:
     anchor: str | None
 
 
-def check_rounds_directory(directory: Path) -> None:
-    """Refuse (TournamentError) a directory that holds a run of its own: a tournament in
-    rounds would write its tables over that run's."""
+def check_rounds_directory(directory: Path, agents: Sequence[str], games: int,
+                           knockout: bool) -> None:
+    """Refuse (TournamentError), before any game, a directory that holds a run of its own (a
+    tournament in rounds would write its tables over that run's), or a tournament in rounds
+    of another format, other agents (canonical ``agents``) or other ``games`` a pairing:
+    its later rounds were paired from its own results."""
     if RunFiles(directory).meta.exists():
         raise TournamentError(f"{directory} holds a run of its own ({RunFiles.META}), not a "
                               "tournament in rounds; give another --out")
+    held = held_tournament(directory)
+    if held is None:
+        return
+    if held.knockout != knockout:
+        kinds = ("a Swiss", "a knockout")
+        raise TournamentError(f"{directory} holds {kinds[held.knockout]} tournament, not "
+                              f"{kinds[knockout]}; give another --out")
+    if held.agents != set(agents):
+        raise TournamentError(f"{directory} holds a tournament of {', '.join(sorted(held.agents))}"
+                              f", not of {', '.join(sorted(agents))}; give another --out")
+    if held.games != {games}:
+        counts = ", ".join(map(str, sorted(held.games)))
+        raise TournamentError(f"{directory} holds a tournament of {counts} games a pairing, not "
+                              f"{games} (its rounds were paired from their results); give -n "
+                              f"{counts} or another --out")
 
 
 def planned_games(agents: int, games: int, swiss: int | None) -> int:
@@ -159,9 +177,9 @@ def run_rounds(specs: Sequence[str], games: int, request: RunRequest, directory:
     (``round_tables``), the ratings and the crosstable. ``progress`` is told about the
     games of every round as one run's; ``command`` is recorded in each round's meta.json."""
     TournamentFormat("knockout" if swiss is None else "swiss", swiss)  # checks the rounds
-    check_rounds_directory(directory)
     plan = tournament_plan(specs, games, request)  # checks the agents; its pairings unused
     agents = list(plan.specs)
+    check_rounds_directory(directory, agents, games, swiss is None)
     anchored = resolve_anchor(anchor, agents, plan.settings.engines)
     across = None if progress is None else \
         _Across(progress, planned_games(len(agents), games, swiss))

@@ -349,6 +349,12 @@ def test_swiss_and_knockout_entries_play_round_by_round(arena: click.Group,
     assert f"  A is #1 of knockout ({best})" in result.stdout
     again = invoke("run", str(path), "-j", "1", "-q", "--out", str(root), command=arena)
     assert again.exit_code == 0 and again.stdout == result.stdout
+    more = ROUNDS.replace('games = 2\nformat = "knockout"', 'games = 4\nformat = "knockout"')
+    refused = run(arena, write(path, more), "--out", str(root))
+    assert refused.exit_code == 2 and refused.stderr == (
+        f'arena: error: {path}: tournament #2 "knockout": {root / "knockout"} holds a '
+        "tournament of 2 games a pairing, not 4 (its rounds were paired from their results); "
+        "give -n 2 or another --out\n")
 
 
 # --------------------------------------------------------------------------- the test

@@ -167,7 +167,7 @@ def test_the_progress_of_a_tournament_in_rounds_counts_every_rounds_games(
     assert (again.starts, again.finished) == ([(12, 4)], 12)
 
 
-def test_a_folder_of_another_kind_is_refused_and_kept(arena: click.Group,
+def test_a_folder_of_another_kind_or_tournament_is_refused_and_kept(arena: click.Group,
                                                       tmp_path: Path) -> None:
     robin, swiss = tmp_path / "robin", tmp_path / "swiss"
     assert invoke("tournament", "random", "immediate-win", *SMALL, "--no-report", "--out",
@@ -181,7 +181,19 @@ def test_a_folder_of_another_kind_is_refused_and_kept(arena: click.Group,
     assert {p.name: p.read_bytes() for p in robin.iterdir() if p.is_file()} == before
     assert invoke("tournament", "random", "immediate-win", *SMALL, "--no-report", "--swiss",
                   "1", "--out", str(swiss), command=arena).exit_code == 0
-    result = invoke("tournament", "random", "immediate-win", *SMALL, "--out", str(swiss),
-                    command=arena)
-    assert result.exit_code == 2 and result.stderr.startswith("arena: error: ")
-    assert result.stderr.count("\n") == 1 and "no meta.json" in result.stderr
+    kept = {p: p.read_bytes() for p in swiss.rglob("*") if p.is_file()}
+    for args, message in [
+        (["random", "immediate-win"], "no meta.json"),  # a round robin
+        (["random", "immediate-win", "--knockout"],
+         f"{swiss} holds a Swiss tournament, not a knockout; give another --out"),
+        (["random", "negamax:depth=1", "--swiss", "1"],
+         f"{swiss} holds a tournament of immediate-win, random, not of negamax:depth=1, "
+         "random; give another --out"),
+        (["random", "immediate-win", "--swiss", "1", "-n", "4"],
+         f"{swiss} holds a tournament of 2 games a pairing, not 4 (its rounds were paired "
+         "from their results); give -n 2 or another --out"),
+    ]:
+        result = invoke("tournament", *SMALL, *args, "--out", str(swiss), command=arena)
+        assert result.exit_code == 2 and result.stderr.startswith("arena: error: ")
+        assert result.stderr.count("\n") == 1 and message in result.stderr
+    assert {p: p.read_bytes() for p in swiss.rglob("*") if p.is_file()} == kept
