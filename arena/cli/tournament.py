@@ -11,7 +11,7 @@ import click
 
 from arena.cli.options import command_record, finish_run, name_agents, run_options
 from arena.cli.progress import with_progress
-from arena.competitions.round_tables import points_by_round, read_rounds
+from arena.competitions.round_tables import points_by_round, points_text, read_rounds
 from arena.competitions.rounds import RoundsRun, planned_games, run_rounds
 from arena.competitions.tournaments import (
     DEFAULT_TOURNAMENTS_DIR,
@@ -110,7 +110,7 @@ def format_rounds(done: RoundsRun, given: Mapping[str, str] | None = None) -> st
     else:
         standings_table = points_by_round(read_rounds(done.directory))
         rounds = [str(n) for n in standings_table.columns]
-        rows = [[labels.get(agent, agent), *(f"{p:g}" for p in points)]
+        rows = [[labels.get(agent, agent), *map(points_text, points)]
                 for agent, points in zip(standings_table.index,
                                          standings_table.to_numpy().tolist(), strict=True)]
         lines += ["", "Points after each round:",

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["ROUNDS_COLUMNS", "HeldTournament", "RoundRow", "held_tournament", "is_knockout",
-           "is_rounds_tournament", "open_rounds", "played_rounds", "points_by_round",
+           "is_rounds_tournament", "open_rounds", "played_rounds", "points_by_round", "points_text",
            "read_rounds", "rounds_games", "write_round_tables"]
 
 
@@ -52,6 +52,12 @@ class RoundRow:
 ROUNDS_COLUMNS = tuple(field.name for field in fields(RoundRow))
 
 
+def points_text(points: float) -> str:
+    """Points as the tables write them: whole or with their half, never in exponent form
+    (``2``, ``1.5``, ``1000000``)."""
+    return f"{points:.1f}".removesuffix(".0")
+
+
 def is_rounds_tournament(directory: Path) -> bool:
     """Whether ``directory`` holds a tournament played in rounds (its rounds.csv and no
     meta.json of its own)."""
@@ -66,7 +72,7 @@ def write_round_tables(directory: Path, rows: Sequence[RoundRow]) -> None:
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(ROUNDS_COLUMNS)
-    writer.writerows([f"{cell:g}" if isinstance(cell, float) else cell
+    writer.writerows([points_text(cell) if isinstance(cell, float) else cell
                       for cell in astuple(row)] for row in rows)
     _write_changed(files.rounds, text.getvalue())
     numbers = sorted({row.round for row in rows})

@@ -25,6 +25,7 @@ from arena.competitions.round_tables import (
     is_rounds_tournament,
     open_rounds,
     points_by_round,
+    points_text,
     read_rounds,
 )
 from arena.competitions.tournaments import crosstable as tournament_crosstable
@@ -454,7 +455,8 @@ def _rounds_section(run: Run, table: pd.DataFrame, labels: Mapping[str, str]) ->
                 if not r["agent_b"] else
                 (r["round"], labels[r["agent_a"]], labels[r["agent_b"]],
                  f"{r['wins']}-{r['draws']}-{r['losses']}",
-                 f"{r['points_a']:g}-{r['points_b']:g}", labels[r["advances"]])
+                 f"{points_text(r['points_a'])}-{points_text(r['points_b'])}",
+                 labels[r["advances"]])
                 for r in _records(table)]
         return ["## Bracket", "", markdown_table(
             ("round", "A", "B", "A's W-D-L", "points", "through"), rows), "",
@@ -462,7 +464,7 @@ def _rounds_section(run: Run, table: pd.DataFrame, labels: Mapping[str, str]) ->
             "those still in; more points go through, the better seed on a tie, and with an odd "
             "number the top seed sits out."]
     standings = points_by_round(table)
-    rows = [(i, labels[agent], *(f"{p:g}" for p in points)) for i, (agent, points) in
+    rows = [(i, labels[agent], *map(points_text, points)) for i, (agent, points) in
             enumerate(zip(standings.index, standings.to_numpy().tolist(), strict=True),
                       start=1)]
     byes = [f"round {r['round']}: {labels[r['agent_a']]}" for r in _records(table)
@@ -519,8 +521,9 @@ def _verdict(run: Run, table: pd.DataFrame, labels: Mapping[str, str]) -> list[s
         else:
             standings = points_by_round(run.rounds)
             leader, points = str(standings.index[0]), standings.to_numpy()[0, -1]
-            lines += [f"**{labels[leader]}** leads the Swiss tournament with {points:g} points "
-                      f"after {len(standings.columns)} rounds.", ""]
+            lines += [f"**{labels[leader]}** leads the Swiss tournament with "
+                      f"{points_text(points)} points after {len(standings.columns)} rounds.",
+                      ""]
     if run.sprt is not None:
         last = _records(run.sprt)[-1]
         verdict = last.get("verdict") or _sprt_verdict(last)
