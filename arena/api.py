@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.competitions.round_tables import is_rounds_tournament, rounds_games
 from arena.competitions.rounds import run_rounds
 from arena.competitions.sprt import (
     DEFAULT_MAX_GAMES,
@@ -29,16 +30,17 @@ from arena.competitions.sprt import (
     sprt_plan,
 )
 from arena.competitions.tournaments import (
-    TournamentError,
+    TournamentFormat,
     run_tournament,
     tournament_plan,
 )
 from arena.protocol.objects import register
-from arena.report.notebook import report_figure, result_html, result_text
+from arena.report.notebook import report_figure, result_html, result_text, write_files
 from arena.rules.errors import AgentSpecError
 from arena.runs.files import RunFiles
-from arena.runs.meta import RunMeta
+from arena.runs.meta import RunMeta, load_meta
 from arena.runs.progress import ProgressBar, TournamentProgressBar
+from arena.runs.reading import load_games as load_run_games
 from arena.runs.reading import open_run
 from arena.runs.request import DEFAULT_DPI, ChartOptions, RunRequest, parse_formats
 from arena.runs.runner import run_games
@@ -98,8 +100,7 @@ class RunResult:
         target = Path(directory)
         if target != self.directory:
             target.mkdir(parents=True, exist_ok=True)
-            for name, data in self._files.items():
-                (target / name).write_bytes(data)
+            write_files(target, self._files)
         return write_report(target, charts)
 
 
@@ -204,10 +205,6 @@ def match(a: Any, b: Any, games: int = 100, request: RunRequest | None = None,
     return _in_directory(request, play, RunResult)
 
 
-FORMATS = ("round-robin", "gauntlet", "swiss", "knockout")
-"""The tournament formats, as ``tournament(format=...)`` takes them."""
-
-
 def tournament(agents: Sequence[Any], games: int = 100, request: RunRequest | None = None, *,
                gauntlet: bool = False, format: str = "round-robin", rounds: int | None = None,
                anchor: str | None = None, **options: Any) -> TournamentResult:
@@ -220,19 +217,12 @@ def tournament(agents: Sequence[Any], games: int = 100, request: RunRequest | No
     ``anchor`` is the agent rated 0 (default: random when it plays, else the field's mean);
     ``options`` as for ``match``.
     """
-    if format not in FORMATS:
-        raise TournamentError(f"unknown tournament format {format!r}: use one of "
-                              f"{', '.join(FORMATS)}")
-    if (rounds is not None) != (format == "swiss"):
-        raise TournamentError("rounds is for format=\"swiss\" and only for it")
-    if gauntlet and format != "round-robin":
-        raise TournamentError(f"gauntlet=True and format={format!r}: give one")
+    kind = TournamentFormat.of(format, rounds, gauntlet)
     specs, names = _players(agents)
     request = _request(request, options).with_labels(names)
-    if format in ("swiss", "knockout"):
-        return _rounds_tournament(specs, games, request, rounds, anchor)
-    gauntlet = gauntlet or format == "gauntlet"
-    plan = tournament_plan(specs, games, request, gauntlet)
+    if kind.in_rounds:
+        return _rounds_tournament(specs, games, request, kind.rounds, anchor)
+    plan = tournament_plan(specs, games, request, kind.gauntlet)
 
     def play(directory: Path) -> dict[str, Any]:
         with TournamentProgressBar(enabled=request.progress) as bar:
@@ -251,24 +241,33 @@ def _rounds_tournament(specs: list[str], games: int, request: RunRequest, rounds
     import pandas as pd
 
     def read(directory: Path, keep: bool) -> TournamentResult:
-        run_rounds(specs, games, request, directory, swiss=rounds, anchor=anchor)
-        played = sorted(directory.glob("round-*"))
-        readings = [open_run(where) for where in played]
-        numbers = list(range(1, len(played) + 1))
-        games_ = pd.concat([r.games() for r in readings], keys=numbers, names=["round"])
-        summary = pd.concat([pd.read_csv(RunFiles(where).summary) for where in played],
-                            keys=numbers, names=["round"])
+        with TournamentProgressBar(enabled=request.progress) as bar:
+            run_rounds(specs, games, request, directory, swiss=rounds, anchor=anchor,
+                       progress=bar)
         files = RunFiles(directory)
+        kept = {} if keep else {str(path.relative_to(directory)): path.read_bytes()
+                                for path in sorted(directory.rglob("*")) if path.is_file()}
         return TournamentResult(
-            games=games_.reset_index(level=0).reset_index(drop=True),
-            summary=summary.reset_index(level=0).reset_index(drop=True),
-            meta=readings[0].meta, directory=directory if keep else None, _files={},
+            games=rounds_games(directory), summary=pd.read_csv(files.summary),
+            meta=load_meta(files.round(1)),
+            directory=directory if keep else None, _files=kept,
             ratings=pd.read_csv(files.ratings), crosstable=pd.read_csv(files.crosstable))
 
     if request.out is not None:
         return read(request.out, True)
     with tempfile.TemporaryDirectory(prefix="arena-run-") as scratch:
         return read(Path(scratch) / "run", False)
+
+
+def load_games(path: str | Path) -> pd.DataFrame:
+    """A run's games.csv as a DataFrame sorted by game, with proper dtypes, once every row is
+    checked against the run's meta.json (``arena.runs.reading.load_games``); the games.csv
+    at the top of a Swiss or knockout tournament gives every round's games so, a ``round``
+    column first."""
+    path = Path(path)
+    if path.name == RunFiles.GAMES and is_rounds_tournament(path.parent):
+        return rounds_games(path.parent)
+    return load_run_games(path)
 
 
 TEST_FIELDS = frozenset(field.name for field in fields(SprtTest))

@@ -7,7 +7,8 @@ Every block of README.md between ``<!-- results: NAME -->`` and ``<!-- /results 
 written here, from files only: the MCTS ratings (results/mcts/), seed 002's table and what
 its rules cost (results/seed-table/), the blunders by phase of an analysed match
 (results/readme/analysed/), the colour distances of the chart palette (arena.report.vision)
-and the gallery of every chart kind, shown from the runs' own PNG files.
+and the gallery of every chart kind, shown from the runs' own PNG files (a Swiss tournament's
+standings from results/readme/swiss/, played by ``--run`` too).
 tests/integration/test_readme_figures.py fails when a number in the README differs from
 those files.
 
@@ -50,13 +51,16 @@ SEED_TABLE = Path("results/seed-table")
 ANALYSED = Path("results/readme/analysed")
 SPRT = Path("results/readme/positional-vs-threats")
 ACCURACY = Path("results/readme/accuracy")
+SWISS = Path("results/readme/swiss")
 
 ACCURACY_COMMAND = ("accuracy", "random", "negamax:depth=2", "negamax:depth=4",
                     "negamax:depth=4,heuristic=threats+positional", "--set", "random:17-24",
                     "--set", "random:25-34", "--positions", "200", "--out", str(ACCURACY), "-q")
+SWISS_COMMAND = ("tournament", "random", "immediate-win", "negamax:depth=2", "negamax:depth=3",
+                 "negamax:depth=4", "-n", "20", "--swiss", "3", "--out", str(SWISS), "-q")
 RUNS = (("run", "experiments/mcts.toml", "-q"), ("run", "experiments/seed-table.toml", "-q"),
         ("run", "experiments/readme.toml", "-q"), ("analyze", str(ANALYSED)),
-        ("report", str(ANALYSED)), ACCURACY_COMMAND)
+        ("report", str(ANALYSED)), ACCURACY_COMMAND, SWISS_COMMAND)
 """The commands behind every figure, in order (``--run``)."""
 
 SEED_ROWS = {
@@ -94,6 +98,8 @@ GALLERY = (
     ("sweep_chart", MCTS / "sweep-iterations.png",
      "Strength against a parameter: MCTS iterations, on a log scale"),
     ("sprt_chart", SPRT / "sprt.png", "An SPRT's log-likelihood ratio and its bounds"),
+    ("standings_chart", SWISS / "standings.png",
+     "A Swiss tournament's standings after each round (`--swiss 3`)"),
     ("phase_accuracy_chart", ANALYSED / "blunders.png",
      "Accuracy against perfect play by phase (after `arena analyze`)"),
     ("accuracy_chart", ACCURACY / "accuracy.png",

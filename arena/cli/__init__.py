@@ -83,8 +83,8 @@ COMMANDS = {
         "Score, Elo, normalized Elo and LOS of agent A against agent B, from result counts."),
     "tournament": Lazy(
         "arena.cli.tournament:tournament_command",
-        "Play every pair of agents GAMES games (or, with --gauntlet, the first agent against each "
-        "other one), then print the crosstable and the agents' Elo ratings."),
+        "Play a round robin, gauntlet, Swiss or knockout tournament of the agents, GAMES games "
+        "per pairing, then print the crosstable and the agents' Elo ratings."),
 }
 """Every command: where it lives, imported only when it runs (a run starts sooner), and the
 line ``arena --help`` lists it with, so that listing imports none of them."""

@@ -79,14 +79,19 @@ def chart_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def parse_formats_option(text: str) -> tuple[str, ...]:
-    """--format's text as formats; a bad one is click's usage error (exit 2)."""
+    """--format's text as formats; a bad one is click's usage error (exit 2), which names
+    the flags of a tournament's format when ``text`` is one."""
     from arena.runs.plan import MatchSetupError
     from arena.runs.request import parse_formats
 
     try:
         return parse_formats(text)
     except MatchSetupError as error:
-        raise click.BadParameter(str(error), param_hint="--format") from None
+        from arena.competitions.tournaments import FORMATS
+
+        hint = ("; --format names the charts' file formats: a tournament's format is "
+                "--gauntlet, --swiss ROUNDS or --knockout") if text in FORMATS else ""
+        raise click.BadParameter(f"{error}{hint}", param_hint="--format") from None
 
 
 def name_agents(request: RunRequest, specs: Sequence[str], labels: Sequence[str]
@@ -145,12 +150,16 @@ def finish_run(directory: Path, report: bool, charts: ChartOptions | None = None
     """After a run's tables: its report (if wanted, its charts as ``charts`` says; written by
     ``writer`` when one was made ready); then, if an agent forfeited every one of its games
     for one reason, a one-line error naming it and exit status 1."""
+    from arena.competitions.round_tables import is_rounds_tournament, played_rounds
     from arena.runs.files import RunFiles
     from arena.runs.summary import unanimous_forfeits
 
     if report:
         write_run_report(directory, charts, writer)
-    for broken in unanimous_forfeits(RunFiles(directory).games):
+    files = RunFiles(directory)
+    games = [RunFiles(files.round(n)).games for n in played_rounds(directory)] \
+        if is_rounds_tournament(directory) else [files.games]
+    for broken in unanimous_forfeits(*games):
         click.echo(f"arena: error: every game of {broken.agent} ended in its forfeit, "
                    f"{broken.termination}: {broken.example or 'no message'}", err=True)
         raise click.exceptions.Exit(BROKEN_AGENT)

@@ -33,13 +33,13 @@ def _with_bar(root: Path, quiet: bool) -> EntryPlayer:
     """Runs each entry with a progress bar and the CLI's handling of interruptions."""
     def play(entry: Entry, run: Callable[[Progress | None], list[PairingSummary]]
              ) -> list[PairingSummary]:
-        plan = entry.plan(root)
+        total = entry.planned_games(root)
         if not quiet:
             at_most = " at most" if entry.kind == "sprt" else ""
-            click.echo(f"{entry.label}: {plan.total} games{at_most} in {root / entry.name}",
+            click.echo(f"{entry.label}: {total} games{at_most} in {root / entry.name}",
                        err=True)
         bar = TournamentProgressBar if isinstance(entry, TournamentEntry) else ProgressBar
-        return with_progress(plan.total, root / entry.name, quiet, run, bar)
+        return with_progress(total, root / entry.name, quiet, run, bar)
 
     return play
 

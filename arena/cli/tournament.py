@@ -1,4 +1,5 @@
-"""``arena tournament``: a round robin or a gauntlet, with a crosstable and Elo ratings."""
+"""``arena tournament``: a round robin, a gauntlet, a Swiss or a knockout tournament, with a
+crosstable and Elo ratings."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import click
 
 from arena.cli.options import command_record, finish_run, name_agents, run_options
 from arena.cli.progress import with_progress
-from arena.competitions.rounds import RoundsRun, run_rounds
+from arena.competitions.round_tables import points_by_round, points_text, read_rounds
+from arena.competitions.rounds import RoundsRun, planned_games, run_rounds
 from arena.competitions.tournaments import (
     DEFAULT_TOURNAMENTS_DIR,
     Standings,
@@ -71,6 +73,10 @@ def format_ratings(ratings: pd.DataFrame, labels: Mapping[str, str]) -> str:
                    right={0, 2, 3, 4, 5})
 
 
+def _anchor_text(anchor: str | None) -> str:
+    return f"{anchor} = 0" if anchor else "the field's mean = 0"
+
+
 def format_tournament(done: TournamentRun, given: Mapping[str, str] | None = None) -> str:
     """Everything printed after a tournament: the pairings' results, the crosstable, the
     ratings and where the files are; the agents named as report.md names them (``given``:
@@ -78,21 +84,21 @@ def format_tournament(done: TournamentRun, given: Mapping[str, str] | None = Non
     standings = done.standings
     labels = table_labels(standings.ratings["agent"], given)
     lines = seeds_lines(done.run.summaries, labels)
-    anchor = f"{done.anchor} = 0" if done.anchor else "the field's mean = 0"
     return "\n".join([
         *lines, "",
         "Crosstable (row agent against column agent):", format_crosstable(standings, labels), "",
-        f"Ratings (Elo; {anchor}; 95% bootstrap intervals):",
+        f"Ratings (Elo; {_anchor_text(done.anchor)}; 95% bootstrap intervals):",
         format_ratings(standings.ratings, labels), "",
         f"{'Output':<{LABEL_WIDTH}}{done.run.directory}",
     ])
 
 
-def format_rounds(done: RoundsRun) -> str:
+def format_rounds(done: RoundsRun, given: Mapping[str, str] | None = None) -> str:
     """Everything printed after a Swiss or knockout tournament: each round's results, the
-    winner of a knockout, the crosstable and ratings of every game, the directory."""
+    winner of a knockout, the crosstable and ratings of every game, the directory (agents
+    named as in ``format_tournament``)."""
     standings = done.standings
-    labels = table_labels(standings.ratings["agent"])
+    labels = table_labels(standings.ratings["agent"], given)
     lines = []
     for number, (summaries, bye) in enumerate(done.rounds, start=1):
         lines.append(f"Round {number}:")
@@ -101,10 +107,19 @@ def format_rounds(done: RoundsRun) -> str:
             lines.append(f"  {labels.get(bye, bye)} sits out")
     if done.winner is not None:
         lines.append(f"Winner: {labels.get(done.winner, done.winner)}")
+    else:
+        standings_table = points_by_round(read_rounds(done.directory))
+        rounds = [str(n) for n in standings_table.columns]
+        rows = [[labels.get(agent, agent), *map(points_text, points)]
+                for agent, points in zip(standings_table.index,
+                                         standings_table.to_numpy().tolist(), strict=True)]
+        lines += ["", "Points after each round:",
+                  aligned(["agent", *rounds], rows, right=set(range(1, len(rounds) + 1)))]
     return "\n".join([
         *lines, "",
         "Crosstable (row agent against column agent):", format_crosstable(standings, labels), "",
-        "Ratings (Elo; 95% bootstrap intervals):", format_ratings(standings.ratings, labels), "",
+        f"Ratings (Elo; {_anchor_text(done.anchor)}; 95% bootstrap intervals):",
+        format_ratings(standings.ratings, labels), "",
         f"{'Output':<{LABEL_WIDTH}}{done.directory}",
     ])
 
@@ -114,14 +129,13 @@ def format_rounds(done: RoundsRun) -> str:
 @click.option("-n", "--games", type=click.IntRange(min=2), required=True,
               help="Games per pairing (even: colours alternate), e.g. -n 100.")
 @click.option("--gauntlet", is_flag=True,
-              help="The first agent against each of the others (default: round robin, "
-                   "every pair).")
+              help="Gauntlet: the first agent against each of the others.")
 @click.option("--swiss", type=click.IntRange(min=1), default=None, metavar="ROUNDS",
-              help="A Swiss tournament of ROUNDS rounds: each round pairs agents with "
-                   "similar points that have not met.")
+              help="Swiss, ROUNDS rounds: each round pairs agents with similar points that "
+                   "have not met.")
 @click.option("--knockout", is_flag=True,
-              help="A knockout: first seed (the order given) against last, the one with "
-                   "more points through (the better seed on a tie), until one is left.")
+              help="Knockout: first seed (the order given) against last, the one with more "
+                   "points through (the better seed on a tie), until one is left.")
 @click.option("--anchor", default=None, metavar="SPEC",
               help="The agent rated 0 (default: random when it plays, else the field's mean "
                    "is 0).")
@@ -129,17 +143,34 @@ def format_rounds(done: RoundsRun) -> str:
 def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss: int | None,
                        knockout: bool, anchor: str | None, request: RunRequest,
                        labels: tuple[str, ...], no_report: bool) -> None:
-    """Play every pair of agents GAMES games (or, with --gauntlet, the first agent against each
-    other one), then print the crosstable and the agents' Elo ratings.
+    """Play a round robin, gauntlet, Swiss or knockout tournament of the agents, GAMES games
+    per pairing, then print the crosstable and the agents' Elo ratings. The formats:
 
-    All games share one pool of workers. The run directory gets games.csv, summary.csv (one
-    row per pairing), crosstable.csv, ratings.csv, meta.json and the report; running the same
-    command again finishes an interrupted tournament.
+    \b
+      round robin     (the default) every pair of agents meets once
+      --gauntlet      the first agent against each of the others
+      --swiss ROUNDS  each round pairs agents of similar points that have not met
+                      (with an odd number, the lowest without a bye yet sits out
+                      and scores the round's games as won)
+      --knockout      rounds of first seed against last until one is left (with
+                      an odd number the top seed sits out)
 
-    --swiss and --knockout are played round by round, each round paired from the results so
-    far and played as a run of its own (round-01, ... in the directory, which gets the
-    crosstable and ratings of every game); the same command again replays the finished
-    rounds and goes on.
+    A round robin or gauntlet is one run: the directory gets games.csv, summary.csv (one
+    row per pairing), crosstable.csv, ratings.csv, meta.json and the report, and running
+    the same command again finishes an interrupted tournament.
+
+    A Swiss or knockout tournament is played round by round, each round paired from the
+    results so far and played as a run of its own (round-01, round-02, ... in the
+    directory). At the top, rounds.csv has one row per pairing (and bye) of every round
+    with its result, points and, in a knockout, who goes through; games.csv and
+    summary.csv hold every round's rows with a round column; crosstable.csv, ratings.csv
+    and the report (standings after each round, or the bracket) cover every game. The
+    same command again replays the finished rounds and goes on (a Swiss given more
+    rounds plays them).
+
+    The formats are --gauntlet, --swiss and --knockout here (--format names the charts'
+    file formats); from Python, arena.tournament(..., format="swiss", rounds=N), and in
+    an experiment file's [[tournament]], format = "swiss" with rounds = N.
 
     \b
     Examples:
@@ -152,19 +183,22 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss
     if sum((gauntlet, swiss is not None, knockout)) > 1:
         raise click.UsageError("give one of --gauntlet, --swiss and --knockout")
     request = name_agents(request, specs, labels)
-    if swiss is not None or knockout:
-        plan = tournament_plan(specs, games, request)
-        directory = request.out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR,
-                                                   dict(request.labels))
-        click.echo(format_rounds(run_rounds(specs, games, request, directory, swiss=swiss,
-                                            anchor=anchor)))
-        return
     plan = tournament_plan(specs, games, request, gauntlet)
     directory = request.out or default_out_dir(plan, DEFAULT_TOURNAMENTS_DIR, dict(request.labels))
-    done = with_progress(plan.total, directory, not request.progress,
-                         lambda progress: run_tournament(plan, directory, request, anchor=anchor,
-                                                         progress=progress,
-                                                         command=command_record()),
-                         TournamentProgressBar)
-    click.echo(format_tournament(done, dict(request.labels)))
+    if swiss is not None or knockout:
+        total = planned_games(len(plan.specs), games, swiss)
+        rounds = with_progress(total, directory, not request.progress,
+                               lambda progress: run_rounds(specs, games, request, directory,
+                                                           swiss=swiss, anchor=anchor,
+                                                           progress=progress,
+                                                           command=command_record()),
+                               TournamentProgressBar)
+        click.echo(format_rounds(rounds, dict(request.labels)))
+    else:
+        done = with_progress(plan.total, directory, not request.progress,
+                             lambda progress: run_tournament(plan, directory, request,
+                                                             anchor=anchor, progress=progress,
+                                                             command=command_record()),
+                             TournamentProgressBar)
+        click.echo(format_tournament(done, dict(request.labels)))
     finish_run(directory, not no_report, request.charts())

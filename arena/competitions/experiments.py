@@ -28,7 +28,8 @@ An experiment file reads::
     name = "depths"
     agents = ["minimax:depth=1", "minimax:depth=2", "minimax:depth=3"]
     games = 20            # per pairing, even
-    gauntlet = false      # optional
+    format = "swiss"      # optional: round-robin (default), gauntlet, swiss or knockout
+    rounds = 2            # a Swiss's rounds (and only a Swiss's)
     anchor = "minimax:depth=1"   # optional: the agent rated 0
 
     [[sprt]]
@@ -49,7 +50,8 @@ of the wrong type, a bad agent spec, an agent that cannot be built or refuses it
 limit (every agent of every entry is built once, as a run checks its own), a duplicate name or
 a results directory holding another run is an ``ExperimentError`` naming the file, the entry
 and the problem. Entries run in the order matches, tournaments, SPRTs; each gets a normal run
-directory ``ROOT/<name>/`` (resumed when the experiment runs again), and ``ROOT/report.md``
+directory ``ROOT/<name>/`` (resumed when the experiment runs again; a Swiss or knockout
+tournament's holds its rounds, as ``arena tournament`` writes them), and ``ROOT/report.md``
 lists them all, comparing results with their references by a chi-square test.
 """
 
@@ -62,6 +64,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+from arena.competitions.round_tables import is_rounds_tournament, played_rounds
+from arena.competitions.rounds import check_rounds_directory, planned_games, run_rounds
 from arena.competitions.sprt import (
     DEFAULT_MAX_GAMES,
     SprtTest,
@@ -69,6 +73,7 @@ from arena.competitions.sprt import (
     sprt_plan,
 )
 from arena.competitions.tournaments import (
+    TournamentFormat,
     resolve_anchor,
     run_tournament,
     tournament_plan,
@@ -185,6 +190,16 @@ class Entry:
         """The run's description (as in meta.json), or None while it cannot be known yet."""
         return self.plan(root).describe()
 
+    def check_directory(self, root: Path) -> None:
+        """Refuse, without playing, a directory of the entry that holds another run."""
+        run = self.describe(root)
+        if run is not None:
+            check_directory(root / self.name, run)
+
+    def planned_games(self, root: Path) -> int:
+        """The games the entry plays (at most, for an SPRT)."""
+        return self.plan(root).total
+
     def run(self, root: Path, *, progress: Progress | None, command: dict[str, Any],
             jobs: int | None = None) -> list[PairingSummary]:
         """Play the games the entry's directory lacks (with ``jobs`` processes, when given,
@@ -248,22 +263,49 @@ class MatchEntry(Entry):
 
 @dataclass(frozen=True)
 class TournamentEntry(Entry):
-    """A round robin or gauntlet, rated."""
+    """A round robin, gauntlet, Swiss or knockout tournament, rated."""
 
     kind: ClassVar[str] = "tournament"
-    schedule: MatchPlan
+    schedule: MatchPlan  # in rounds: a round robin of the agents, to check them with
     anchor: str | None = None
+    format: TournamentFormat = field(default_factory=TournamentFormat)
 
     def plan(self, root: Path) -> MatchPlan:
-        """The tournament's games."""
+        """The tournament's games (in rounds: a round robin of its agents)."""
         return self.schedule
+
+    def describe(self, root: Path) -> dict[str, Any] | None:
+        """The run's description; None in rounds (each round is described as it is paired)."""
+        return None if self.format.in_rounds else super().describe(root)
+
+    def check_directory(self, root: Path) -> None:
+        """Refuse a directory that holds another run (in rounds: any run of its own)."""
+        if self.format.in_rounds:
+            check_rounds_directory(root / self.name, self.schedule.specs,
+                                   self.schedule.pairings[0].games,
+                                   self.format.name == "knockout")
+        else:
+            super().check_directory(root)
+
+    def planned_games(self, root: Path) -> int:
+        """The games of every round, or of the one run."""
+        if not self.format.in_rounds:
+            return super().planned_games(root)
+        pairing = self.schedule.pairings[0]
+        return planned_games(len(self.schedule.specs), pairing.games, self.format.rounds)
 
     def run(self, root: Path, *, progress: Progress | None, command: dict[str, Any],
             jobs: int | None = None) -> list[PairingSummary]:
-        """Play the tournament and write its ratings and crosstable."""
-        return run_tournament(self.schedule, root / self.name, self.request_with(jobs),
-                              anchor=self.anchor, progress=progress,
-                              command=command).run.summaries
+        """Play the tournament and write its ratings and crosstable (and in rounds, the
+        tables at its top)."""
+        request = self.request_with(jobs)
+        if self.format.in_rounds:
+            done = run_rounds(self.specs, self.schedule.pairings[0].games, request,
+                              root / self.name, swiss=self.format.rounds, anchor=self.anchor,
+                              progress=progress, command=command)
+            return [summary for summaries, _ in done.rounds for summary in summaries]
+        return run_tournament(self.schedule, root / self.name, request, anchor=self.anchor,
+                              progress=progress, command=command).run.summaries
 
     def ratings(self, root: Path) -> pd.DataFrame | None:
         """The tournament's ratings.csv (best first), None before it is written."""
@@ -371,9 +413,7 @@ class Experiment:
         """Refuse, before any game, an entry directory that holds a different run."""
         for entry in self.entries:
             try:
-                run = entry.describe(root)
-                if run is not None:
-                    check_directory(root / entry.name, run)
+                entry.check_directory(root)
             except ArenaError as error:
                 raise Where(self.path, entry.label).error(str(error)) from None
 
@@ -492,10 +532,12 @@ def _make_match(index: int, options: Mapping[str, Any], request: RunRequest,
 
 def _make_tournament(index: int, options: Mapping[str, Any], request: RunRequest,
                      context: Context) -> TournamentEntry:
-    plan = tournament_plan(options["agents"], options["games"], request,
-                           options.get("gauntlet", False))
+    kind = TournamentFormat.of(options.get("format", "round-robin"), options.get("rounds"),
+                               options.get("gauntlet", False))
+    plan = tournament_plan(options["agents"], options["games"], request, kind.gauntlet)
     return TournamentEntry(index, options["name"], tuple(options["agents"]), request, plan,
-                           resolve_anchor(options.get("anchor"), plan.specs, request.engines))
+                           resolve_anchor(options.get("anchor"), plan.specs, request.engines),
+                           kind)
 
 
 def _make_sprt(index: int, options: Mapping[str, Any], request: RunRequest,
@@ -545,7 +587,8 @@ _BUILDERS: dict[str, Builder] = {
                       "first": STRING, "reference": WTL},
                      ("name", "a", "b", "games"), _make_match),
     "tournament": Builder({"name": STRING, "agents": STRINGS, "games": WHOLE,
-                           "gauntlet": BOOLEAN, "anchor": STRING},
+                           "gauntlet": BOOLEAN, "anchor": STRING, "format": STRING,
+                           "rounds": WHOLE},
                           ("name", "agents", "games"), _make_tournament),
     "sprt": Builder({"name": STRING, "a": AGENT, "b": AGENT, "elo0": NUMBER, "elo1": NUMBER,
                      "alpha": NUMBER, "beta": NUMBER, "model": STRING, "llr": STRING,
@@ -555,9 +598,13 @@ _BUILDERS: dict[str, Builder] = {
 
 
 def entry_summaries(directory: Path) -> list[PairingSummary]:
-    """The summaries of an entry's run directory (none before it ran)."""
-    games = RunFiles(directory).games
-    return summarize(games) if games.is_file() else []
+    """The summaries of an entry's run directory, every round's of a tournament in rounds
+    (none before it ran)."""
+    files = RunFiles(directory)
+    if is_rounds_tournament(directory):
+        return [summary for number in played_rounds(directory)
+                for summary in summarize(RunFiles(files.round(number)).games)]
+    return summarize(files.games) if files.games.is_file() else []
 
 
 class Comparison(NamedTuple):

@@ -13,8 +13,9 @@ points goes through, the better seed on a tie.
 Every pairing plays ``games`` games with colours alternating. Each round is a run of its own
 (``round-01``, ``round-02``, ... under the tournament's directory), so a round is reproducible
 and resumable like a match, and the same command again replays the finished rounds (the same
-results give the same pairings) and goes on. The ratings and the crosstable are those of
-every game of every round, written as a round robin's are (``write_standings``).
+results give the same pairings) and goes on. At the top, rounds.csv, games.csv and
+summary.csv cover every round (``round_tables``), and the ratings and the crosstable are
+those of every game, written as a round robin's are (``write_standings``).
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
+from arena.competitions.round_tables import RoundRow, held_tournament, write_round_tables
 from arena.competitions.tournaments import (
     Standings,
     TournamentError,
+    TournamentFormat,
     resolve_anchor,
     tournament_plan,
     write_standings,
@@ -37,10 +41,12 @@ from arena.runs.files import RunFiles
 from arena.runs.plan import MatchPlan, Pairing
 from arena.runs.request import RunRequest
 from arena.runs.rows import games_table
-from arena.runs.runner import run_games
+from arena.runs.runner import Progress, run_games
 from arena.runs.summary import PairingSummary
+from arena.stats.tally import Tally
 
-__all__ = ["RoundsRun", "knockout_pairings", "run_rounds", "swiss_pairings"]
+__all__ = ["RoundsRun", "check_rounds_directory", "knockout_pairings", "planned_games",
+           "run_rounds", "swiss_pairings"]
 
 
 def swiss_pairings(ranked: Sequence[str], met: set[frozenset[str]],
@@ -91,6 +97,66 @@ class RoundsRun:
     rounds: list[tuple[list[PairingSummary], str | None]]
     standings: Standings
     winner: str | None
+    anchor: str | None
+
+
+def check_rounds_directory(directory: Path, agents: Sequence[str], games: int,
+                           knockout: bool) -> None:
+    """Refuse (TournamentError), before any game, a directory that holds a run of its own (a
+    tournament in rounds would write its tables over that run's), or a tournament in rounds
+    of another format, other agents (canonical ``agents``) or other ``games`` a pairing:
+    its later rounds were paired from its own results."""
+    if RunFiles(directory).meta.exists():
+        raise TournamentError(f"{directory} holds a run of its own ({RunFiles.META}), not a "
+                              "tournament in rounds; give another --out")
+    held = held_tournament(directory)
+    if held is None:
+        return
+    if held.knockout != knockout:
+        kinds = ("a Swiss", "a knockout")
+        raise TournamentError(f"{directory} holds {kinds[held.knockout]} tournament, not "
+                              f"{kinds[knockout]}; give another --out")
+    if held.agents != set(agents):
+        raise TournamentError(f"{directory} holds a tournament of {', '.join(sorted(held.agents))}"
+                              f", not of {', '.join(sorted(agents))}; give another --out")
+    if held.games != {games}:
+        counts = ", ".join(map(str, sorted(held.games)))
+        raise TournamentError(f"{directory} holds a tournament of {counts} games a pairing, not "
+                              f"{games} (its rounds were paired from their results); give -n "
+                              f"{counts} or another --out")
+
+
+def planned_games(agents: int, games: int, swiss: int | None) -> int:
+    """The games of a Swiss tournament of ``swiss`` rounds (without it, a knockout) of
+    ``agents`` agents, ``games`` per pairing: every round pairs all but a bye; a knockout's
+    pairings each put one agent out."""
+    return (swiss * (agents // 2) if swiss is not None else agents - 1) * games
+
+
+@dataclass
+class _Across:
+    """Each round's progress told as that of the whole tournament: the bar opens at the
+    first round's start, and later rounds' games already on disk count as done."""
+
+    progress: Progress
+    total: int
+    opened: bool = False
+
+    def start(self, total: int, finished: int) -> None:
+        """A round starts with ``finished`` of its ``total`` games on disk."""
+        if not self.opened:
+            self.opened = True
+            self.progress.start(self.total, finished)
+        elif finished:
+            self.progress.advance(finished, Tally())
+
+    def advance(self, games: int, tally: Tally) -> None:
+        """``games`` more games of the round are on disk."""
+        self.progress.advance(games, tally)
+
+    def stopping(self) -> None:
+        """The user's first Ctrl-C."""
+        self.progress.stopping()
 
 
 def _round_plan(plan: MatchPlan, pairs: list[tuple[str, str]], games: int,
@@ -103,18 +169,26 @@ def _round_plan(plan: MatchPlan, pairs: list[tuple[str, str]], games: int,
 
 
 def run_rounds(specs: Sequence[str], games: int, request: RunRequest, directory: Path, *,
-               swiss: int | None = None, anchor: str | None = None) -> RoundsRun:
+               swiss: int | None = None, anchor: str | None = None,
+               progress: Progress | None = None,
+               command: dict[str, Any] | None = None) -> RoundsRun:
     """A Swiss tournament of ``swiss`` rounds, or without it a knockout, of ``specs`` (see the
-    module's docstring), played under ``directory``."""
-    if swiss is not None and swiss < 1:
-        raise TournamentError(f"a Swiss tournament needs at least one round, got {swiss}")
+    module's docstring), played under ``directory``; then the tables at its top
+    (``round_tables``), the ratings and the crosstable. ``progress`` is told about the
+    games of every round as one run's; ``command`` is recorded in each round's meta.json."""
+    TournamentFormat("knockout" if swiss is None else "swiss", swiss)  # checks the rounds
     plan = tournament_plan(specs, games, request)  # checks the agents; its pairings unused
     agents = list(plan.specs)
+    check_rounds_directory(directory, agents, games, swiss is None)
+    anchored = resolve_anchor(anchor, agents, plan.settings.engines)
+    across = None if progress is None else \
+        _Across(progress, planned_games(len(agents), games, swiss))
     points = dict.fromkeys(agents, 0.0)
     met: set[frozenset[str]] = set()
     byes: set[str] = set()
     alive = list(agents)
     rounds: list[tuple[list[PairingSummary], str | None]] = []
+    rows: list[RoundRow] = []
     tables = []
     number = 0
     while (number < swiss) if swiss is not None else len(alive) > 1:
@@ -124,30 +198,36 @@ def run_rounds(specs: Sequence[str], games: int, request: RunRequest, directory:
             pairs, bye = swiss_pairings(ranked, met, byes)
         else:
             pairs, bye = knockout_pairings(alive)
-        where = directory / f"round-{number:02d}"
+        where = RunFiles(directory).round(number)
         done = run_games(_round_plan(plan, pairs, games, number), where,
-                         dataclasses.replace(request, out=where, progress=False))
+                         dataclasses.replace(request, out=where, progress=False),
+                         progress=across, command=command)
         rounds.append((done.summaries, bye))
         tables.append(games_table(RunFiles(where).games))  # the run has just checked it
-        if bye is not None:
-            byes.add(bye)
-            points[bye] += games
-        through = [bye] if bye is not None else []
+        through = []
         for summary in done.summaries:
             a, b = summary.agent_a, summary.agent_b
+            tally = summary.tally
             met.add(frozenset((a, b)))
-            points[a] += summary.tally.points
-            points[b] += summary.tally.games - summary.tally.points
+            points[a] += tally.points
+            points[b] += tally.games - tally.points
             better = a if alive.index(a) < alive.index(b) else b
-            if summary.tally.points * 2 > summary.tally.games:
-                through.append(a)
-            elif summary.tally.points * 2 < summary.tally.games:
-                through.append(b)
-            else:
-                through.append(better)
+            winner = a if tally.points * 2 > tally.games else \
+                b if tally.points * 2 < tally.games else better
+            through.append(winner)
+            rows.append(RoundRow(number, a, b, tally.games, *tally.wtl, tally.points,
+                                 tally.games - tally.points, "" if swiss else winner))
+        if bye is not None:
+            byes.add(bye)
+            through.insert(0, bye)
+            score = float(games) if swiss is not None else 0.0
+            points[bye] += score
+            rows.append(RoundRow(number, bye, "", 0, 0, 0, 0, score, 0.0,
+                                 "" if swiss else bye))
         if swiss is None:
             alive = [agent for agent in alive if agent in through]
-    standings = write_standings(directory, resolve_anchor(anchor, agents, plan.settings.engines),
-                                plan.settings.seed, pd.concat(tables, ignore_index=True))
-    return RoundsRun(directory, rounds, standings, alive[0] if swiss is None else None)
-
+    write_round_tables(directory, rows)
+    standings = write_standings(directory, anchored, plan.settings.seed,
+                                pd.concat(tables, ignore_index=True))
+    return RoundsRun(directory, rounds, standings, alive[0] if swiss is None else None,
+                     anchored)

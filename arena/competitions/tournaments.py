@@ -45,6 +45,50 @@ class TournamentError(ArenaError):
     """A tournament that cannot be played: too few agents, one given twice, a bad anchor."""
 
 
+FORMATS = ("round-robin", "gauntlet", "swiss", "knockout")
+"""The tournament formats: the first two one run, the last two played in rounds."""
+
+
+@dataclass(frozen=True)
+class TournamentFormat:
+    """A tournament's format, checked: one of ``FORMATS``, with its rounds for a Swiss."""
+
+    name: str = "round-robin"
+    rounds: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in FORMATS:
+            raise TournamentError(f"unknown tournament format {self.name!r}: use one of "
+                                  f"{', '.join(FORMATS)}")
+        if self.rounds is not None and self.name != "swiss":
+            raise TournamentError(f'rounds ({self.rounds}) are for format "swiss" only, not '
+                                  f"{self.name!r}")
+        if self.rounds is None and self.name == "swiss":
+            raise TournamentError('format "swiss" needs its number of rounds')
+        if self.rounds is not None and self.rounds < 1:
+            raise TournamentError(
+                f"a Swiss tournament needs at least one round, got {self.rounds}")
+
+    @classmethod
+    def of(cls, name: str = "round-robin", rounds: int | None = None,
+           gauntlet: bool = False) -> TournamentFormat:
+        """The format ``name`` (with its ``rounds``), or the gauntlet that ``gauntlet`` asks
+        for beside the default round robin; TournamentError for a gauntlet beside another."""
+        if gauntlet and name not in ("round-robin", "gauntlet"):
+            raise TournamentError(f"gauntlet and format {name!r}: give one")
+        return cls("gauntlet" if gauntlet else name, rounds)
+
+    @property
+    def in_rounds(self) -> bool:
+        """Swiss or knockout: played round by round (``arena.competitions.rounds``)."""
+        return self.name in ("swiss", "knockout")
+
+    @property
+    def gauntlet(self) -> bool:
+        """The first agent against each of the others."""
+        return self.name == "gauntlet"
+
+
 def tournament_pairings(agents: Sequence[str], games: int,
                         gauntlet: bool = False) -> tuple[Pairing, ...]:
     """The pairings of a round robin (every pair once, in the order given) or a gauntlet

@@ -32,6 +32,7 @@ __all__ = [
     "ladder_chart",
     "length_chart",
     "sprt_chart",
+    "standings_chart",
     "sweep_chart",
     "wtl_chart",
 ]
@@ -358,6 +359,31 @@ def length_chart(lengths: pd.DataFrame, sides: pd.DataFrame, labels: Mapping[str
     right.set_xlabel("score (95% Wilson score interval)")
     right.set_title("First player's advantage")
     fig.legend(loc="outside lower right", ncol=2)
+    return fig
+
+
+MARKERS = "osD^vPX*"
+"""One marker per line, so that lines stay apart where colours repeat or cannot be told."""
+
+
+@styled
+def standings_chart(standings: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
+    """A Swiss tournament's standings: each agent's points after each round (rows: agents,
+    best first; columns: the round numbers), one line per agent from 0 before the first."""
+    fig = figure(2.6 + 0.12 * len(standings), TWO_COLUMN * 0.75)
+    ax = fig.add_subplot()
+    rounds = [0, *(int(n) for n in standings.columns)]
+    for i, (agent, points) in enumerate(zip(standings.index, standings.to_numpy(dtype=float),
+                                            strict=True)):
+        ax.plot(rounds, [0.0, *points], marker=MARKERS[i % len(MARKERS)], markersize=4,
+                label=wrap(labels.get(str(agent), str(agent)), 40))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(0, rounds[-1] + 0.1)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("after round")
+    ax.set_ylabel("points")
+    ax.set_title("Standings after each round")
+    fig.legend(loc="outside lower center", ncol=2 if len(standings) > 3 else len(standings))
     return fig
 
 

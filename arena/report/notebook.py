@@ -87,6 +87,15 @@ def result_html(kind: str, meta: RunMeta, summary: pd.DataFrame, games: int,
     return "\n".join(parts)
 
 
+def write_files(directory: Path, files: Mapping[str, bytes]) -> None:
+    """Write a run kept in memory into ``directory``: ``files`` by their paths in the run (a
+    tournament in rounds has its rounds' folders)."""
+    for name, data in files.items():
+        path = directory / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
 def report_figure(directory: Path | None, files: Mapping[str, bytes], kind: str) -> Figure:
     """The chart ``kind`` of the run's report (the run in ``directory``, or made of ``files``
     when it was kept in memory); ValueError naming the report's charts for another kind."""
@@ -96,8 +105,7 @@ def report_figure(directory: Path | None, files: Mapping[str, bytes], kind: str)
         figures = report_figures(load_run(directory))
     else:
         with tempfile.TemporaryDirectory(prefix="arena-plot-") as scratch:
-            for name, data in files.items():
-                (Path(scratch) / name).write_bytes(data)
+            write_files(Path(scratch), files)
             figures = report_figures(load_run(Path(scratch)))
     if kind not in figures:
         raise ValueError(f"no chart {kind!r} in this run's report; its charts are "

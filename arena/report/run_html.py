@@ -78,13 +78,14 @@ def _games_section(notable: pd.DataFrame, labels: Mapping[str, str], pairings: i
 
 def write_run_html(directory: Path, games: pd.DataFrame, labels: Mapping[str, str],
                    markdown: str, figures: Mapping[str, Figure],
-                   saved: Collection[Path] = (), drawn: Mapping[str, str] | None = None
-                   ) -> Path:
+                   saved: Collection[Path] = (), drawn: Mapping[str, str] | None = None,
+                   notable: bool = True) -> Path:
     """Write report.html (from report.md's ``markdown``, the ``figures`` by chart kind
     inline: saved already, so laid out; a figure among the ``saved`` files as SVG is read
     from its file, and one ``drawn`` already, as an inline SVG element by kind, is taken
-    as it is: neither is drawn again) and the replay page of its notable games into
-    ``directory``; return its path."""
+    as it is: neither is drawn again) and, with ``notable`` (a run of its own, not a
+    tournament's rounds), the replay page of its notable games into ``directory``; return
+    its path."""
     files = RunFiles(directory)
     drawn = drawn or {}
     svgs = {kind: svg_element(files.chart(kind, "svg").read_text(), kind)
@@ -94,9 +95,9 @@ def write_run_html(directory: Path, games: pd.DataFrame, labels: Mapping[str, st
     charts = {files.chart(kind, shown).name: svg for kind, svg in svgs.items()
               for shown in ("png", "svg")}  # the page shows the PNG, else the SVG
     body = markdown_html(markdown, charts)
-    if len(games):
-        notable = notable_games(games)
-        write_replay_page(directory, [int(game) for game in notable["game"]], files.report_games)
+    if notable and len(games):
+        chosen = notable_games(games)
+        write_replay_page(directory, [int(game) for game in chosen["game"]], files.report_games)
         pairings = games.groupby(["agent_a", "agent_b"], sort=False).ngroups
-        body += "\n" + _games_section(notable, labels, pairings)
+        body += "\n" + _games_section(chosen, labels, pairings)
     return write_html_page(files.report_html, f"Report: {Path(directory).resolve().name}", body)

@@ -20,6 +20,14 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from arena.competitions.round_tables import (
+    is_knockout,
+    is_rounds_tournament,
+    open_rounds,
+    points_by_round,
+    points_text,
+    read_rounds,
+)
 from arena.competitions.tournaments import crosstable as tournament_crosstable
 from arena.protocol.labels import TABLE_WIDTH, short_names, sweeps
 from arena.report import charts
@@ -43,8 +51,8 @@ from arena.system.files import write_atomically
 
 __all__ = [
     "MalformedRunError", "NoRunError", "Run", "SweepSeries", "agent_scores", "cost_per_move",
-    "crosstable", "first_player", "game_lengths", "load_run", "pairings", "read_summary",
-    "report_figures", "run_labels", "sweep_series", "write_report",
+    "crosstable", "first_player", "game_lengths", "load_rounds", "load_run", "pairings",
+    "read_summary", "report_figures", "run_labels", "sweep_series", "write_report",
 ]
 
 _TEXT = ("agent_a", "agent_b", "first", "result", "termination")
@@ -67,6 +75,9 @@ class Run:
     sprt: pd.DataFrame | None
     meta: RunMeta
     charts: ChartOptions = field(default_factory=ChartOptions)
+    rounds: pd.DataFrame | None = None
+    """A tournament played in rounds: its rounds.csv (the run's games and summary then have
+    a ``round`` column first)."""
 
     @cached_property
     def agents(self) -> list[str]:
@@ -145,8 +156,16 @@ def load_run(run_dir: Path) -> Run:
     (``arena.runs.reading.open_run``: NoRunError without a game, MetaError, GamesTableError
     naming the first row that does not fit). Nothing in it is written.
 
-    The summary is ``read_summary``'s.
+    The summary is ``read_summary``'s. A tournament played in rounds is read from its round
+    folders (``load_rounds``).
     """
+    if is_rounds_tournament(run_dir):
+        return load_rounds(run_dir)
+    files = RunFiles(run_dir)
+    if not files.meta.exists() and files.round(1).is_dir():
+        raise NoRunError(f"{run_dir} holds the rounds of a tournament that has not ended yet "
+                         f"(no {files.ROUNDS}): run its command again to finish it, or report "
+                         f"a round ({files.round(1)})")
     reading = open_run(run_dir)
     files = reading.files
     return Run(
@@ -157,6 +176,32 @@ def load_run(run_dir: Path) -> Run:
         sprt=_read_optional(files.sprt, ("games", "llr", "lower", "upper")),
         meta=reading.meta,
     )
+
+
+def load_rounds(directory: Path) -> Run:
+    """A Swiss or knockout tournament: rounds.csv, and the games and summaries of the rounds
+    it holds, each round's folder read as ``load_run`` reads a run, a ``round`` column
+    first; its ratings are those at its top. The page's facts are the first round's, with
+    the format, the rounds and the commands of them all."""
+    table = read_rounds(directory)
+    readings = open_rounds(directory)
+    numbers = [number for number, _ in readings]
+    games = pd.concat([_read_games(r) for _, r in readings], keys=numbers, names=["round"])
+    summary = pd.concat([read_summary(r) for _, r in readings], keys=numbers, names=["round"])
+    metas = [r.meta for _, r in readings]
+    description = {"format": "knockout" if is_knockout(table) else "swiss",
+                   "rounds": len(numbers), **metas[0].run}
+    description.pop("pairings", None)
+    description["games"] = sum(meta.games for meta in metas)
+    labels = {name: label for meta in metas for name, label in (meta.labels or {}).items()}
+    meta = replace(metas[0], run=description, labels=labels or None,
+                   sessions=[session for meta in metas for session in meta.sessions],
+                   agents={name: agent for meta in metas for name, agent in meta.agents.items()})
+    return Run(directory=Path(directory),
+               games=games.reset_index(level=0).reset_index(drop=True),
+               summary=summary.reset_index(level=0).reset_index(drop=True),
+               ratings=_read_optional(RunFiles(directory).ratings, RATING_COLUMNS), sprt=None,
+               meta=meta, rounds=table)
 
 
 # --------------------------------------------------------------------------- tables
@@ -401,6 +446,37 @@ def _sprt_title(table: pd.DataFrame, labels: Mapping[str, str]) -> str:
     return f"SPRT: {labels[pairing['agent_a']]} vs {labels[pairing['agent_b']]}"
 
 
+def _rounds_section(run: Run, table: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
+    """A knockout's bracket (every round's pairings and who went through), or a Swiss's
+    standings: each agent's points after each round, with their chart."""
+    rows: list[tuple[Any, ...]]
+    if is_knockout(table):
+        rows = [(r["round"], labels[r["agent_a"]], "sits out", "", "", labels[r["advances"]])
+                if not r["agent_b"] else
+                (r["round"], labels[r["agent_a"]], labels[r["agent_b"]],
+                 f"{r['wins']}-{r['draws']}-{r['losses']}",
+                 f"{points_text(r['points_a'])}-{points_text(r['points_b'])}",
+                 labels[r["advances"]])
+                for r in _records(table)]
+        return ["## Bracket", "", markdown_table(
+            ("round", "A", "B", "A's W-D-L", "points", "through"), rows), "",
+            "Each round pairs first seed (the order the agents were given) against last among "
+            "those still in; more points go through, the better seed on a tie, and with an odd "
+            "number the top seed sits out."]
+    standings = points_by_round(table)
+    rows = [(i, labels[agent], *map(points_text, points)) for i, (agent, points) in
+            enumerate(zip(standings.index, standings.to_numpy().tolist(), strict=True),
+                      start=1)]
+    byes = [f"round {r['round']}: {labels[r['agent_a']]}" for r in _records(table)
+            if not r["agent_b"]]
+    return _with_chart(["## Standings by round", "", markdown_table(
+        ("rank", "agent", *(f"after round {n}" for n in standings.columns)), rows), "",
+        "Points after each round (a win 1, a draw 1/2, a bye the round's games as won), best "
+        "first after the last round, ties in the order the agents were given. Byes: "
+        + ("; ".join(byes) if byes else "none") + "."], run, "standings",
+        "Standings after each round", charts.standings_chart(standings, labels))
+
+
 def _terminations_section(games: pd.DataFrame) -> list[str]:
     counts = games["termination"].replace("", "unknown").value_counts()
     return ["## Terminations", "", markdown_table(("termination", "games"), counts.items())]
@@ -437,6 +513,17 @@ def _verdict(run: Run, table: pd.DataFrame, labels: Mapping[str, str]) -> list[s
     """What the run found, in a sentence or two: the SPRT's decision, the strongest agent of
     a rated field, or the one pairing's score."""
     lines = ["## Verdict", ""]
+    if run.rounds is not None:
+        if is_knockout(run.rounds):
+            winner = str(run.rounds["advances"].iloc[-1])
+            lines += [f"**{labels[winner]}** wins the knockout of {len(run.agents)} agents "
+                      f"({run.rounds['round'].max()} rounds).", ""]
+        else:
+            standings = points_by_round(run.rounds)
+            leader, points = str(standings.index[0]), standings.to_numpy()[0, -1]
+            lines += [f"**{labels[leader]}** leads the Swiss tournament with "
+                      f"{points_text(points)} points after {len(standings.columns)} rounds.",
+                      ""]
     if run.sprt is not None:
         last = _records(run.sprt)[-1]
         verdict = last.get("verdict") or _sprt_verdict(last)
@@ -471,6 +558,8 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
     table = pairings(run)
     yield [f"# Report: {run.directory.resolve().name}"]
     yield _verdict(run, table, labels)
+    if run.rounds is not None:
+        yield _rounds_section(run, run.rounds, labels)
     yield _results_section(table, labels)
     if run.sprt is not None:
         yield _with_chart(_sprt_section(run.sprt), run, "sprt",
@@ -562,7 +651,7 @@ def write_report(run_dir: Path, options: ChartOptions | None = None) -> Path:
                 page = "\n\n".join("\n".join(section) for section in sections)
                 write_atomically(files.report, page + "\n")
                 html = write_run_html(run.directory, run.games, labels, page, figures, written,
-                                      for_page.result())
+                                      for_page.result(), notable=run.rounds is None)
                 outputs = [*written, files.report, html]
                 if files.report_games.exists():
                     outputs.append(files.report_games)

@@ -10,8 +10,9 @@ from pathlib import Path
 class RunFiles:
     """Every file of the run directory ``path``: the run's own (meta.json, games.csv,
     summary.csv, agents.log and the lock), those its competition derives (sprt.csv,
-    ratings.csv, crosstable.csv), the analysis's (analysis.csv, blunders.csv) and the
-    report's (report.md and report.html, its charts, the replay pages)."""
+    ratings.csv, crosstable.csv; a tournament in rounds' rounds.csv and round folders), the
+    analysis's (analysis.csv, blunders.csv) and the report's (report.md and report.html, its
+    charts, the replay pages)."""
 
     path: Path
 
@@ -26,6 +27,7 @@ class RunFiles:
     SPRT = "sprt.csv"
     RATINGS = "ratings.csv"
     CROSSTABLE = "crosstable.csv"
+    ROUNDS = "rounds.csv"
     ANALYSIS = "analysis.csv"
     BLUNDERS = "blunders.csv"
     REPORT = "report.md"
@@ -73,6 +75,16 @@ class RunFiles:
     def crosstable(self) -> Path:
         """A tournament's results of each agent against each other."""
         return self.path / self.CROSSTABLE
+
+    @property
+    def rounds(self) -> Path:
+        """A tournament played in rounds (Swiss, knockout): one row per pairing (or bye) of
+        every round."""
+        return self.path / self.ROUNDS
+
+    def round(self, number: int) -> Path:
+        """The run directory of round ``number`` (from 1) of a tournament played in rounds."""
+        return self.path / f"round-{number:02d}"
 
     @property
     def analysis(self) -> Path:

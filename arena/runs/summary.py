@@ -412,12 +412,12 @@ class Unanimous:
     example: str  # the error message of its first game
 
 
-def unanimous_forfeits(games_csv: Path) -> list[Unanimous]:
-    """The agents of a games.csv each of whose games ended in its own forfeit, all of one kind
-    (a broken agent, not a weak one)."""
+def unanimous_forfeits(*games_csv: Path) -> list[Unanimous]:
+    """The agents of one or more games.csv (a tournament's rounds) each of whose games ended
+    in its own forfeit, all of one kind (a broken agent, not a weak one)."""
     kinds: dict[str, set[str]] = {}
     examples: dict[str, str] = {}
-    for row in read_rows(games_csv):
+    for row in (row for path in games_csv for row in read_rows(path)):
         loser = row.loser
         if loser is None:
             kinds.setdefault(row.agent_a, set()).add("")

@@ -119,6 +119,18 @@ BAD = [
      'b = { tournament = "t", rank = 1 }\nelo0 = 0\nelo1 = 5\n', 'sprt #1 "s": ',
      "a and b are both #1 of t"),
     ('[[match]\nname = "m"\n', "", "not valid TOML"),
+    (TOURNAMENT + 'format = "ladder"\n', 'tournament #1 "t": ',
+     "unknown tournament format 'ladder': use one of round-robin, gauntlet, swiss, knockout"),
+    (TOURNAMENT + 'format = "swiss"\n', 'tournament #1 "t": ',
+     'format "swiss" needs its number of rounds'),
+    (TOURNAMENT + 'format = "swiss"\nrounds = 0\n', 'tournament #1 "t": ',
+     "a Swiss tournament needs at least one round, got 0"),
+    (TOURNAMENT + 'rounds = 2\n', 'tournament #1 "t": ',
+     "rounds (2) are for format \"swiss\" only, not 'round-robin'"),
+    (TOURNAMENT + 'format = "knockout"\ngauntlet = true\n', 'tournament #1 "t": ',
+     "gauntlet and format 'knockout': give one"),
+    ('[[tournament]]\nname = "t"\nagents = ["random"]\ngames = 2\nformat = "knockout"\n',
+     'tournament #1 "t": ', "a tournament needs at least two agents, got 1"),
 ]
 
 
@@ -277,6 +289,72 @@ llr = "approximate"
     again = run(arena, path, "--out", str(root), "--no-report")
     assert again.stdout == result.stdout
     assert (root / "best-vs-second" / "games.csv").read_text().splitlines() == games
+
+
+ROUNDS = """
+[defaults]
+rows = 4
+cols = 5
+
+[[tournament]]
+name = "swiss"
+agents = ["random", "immediate-win", "negamax:depth=1", "negamax:depth=2"]
+games = 2
+format = "swiss"
+rounds = 2
+
+[[tournament]]
+name = "knockout"
+agents = ["random", "immediate-win", "negamax:depth=1", "negamax:depth=2"]
+games = 2
+format = "knockout"
+
+[[sprt]]
+name = "winner"
+a = { tournament = "knockout", rank = 1 }
+b = "negamax:depth=3"
+elo0 = 0
+elo1 = 200
+max_games = 4
+batch_pairs = 1
+openings = "random:2"
+"""
+
+
+@pytest.mark.slow
+def test_swiss_and_knockout_entries_play_round_by_round(arena: click.Group,
+                                                        tmp_path: Path) -> None:
+    """Each plays into its folder as `arena tournament` does (round folders, rounds.csv);
+    the experiment counts every round's games, and an SPRT may take the knockout's best."""
+    path = write(tmp_path / "rounds.toml", ROUNDS)
+    root = tmp_path / "results"
+    result = invoke("run", str(path), "-j", "1", "--out", str(root), command=arena)
+    assert result.exit_code == 0, result.output
+    # 4 agents: a Swiss round has 2 pairings, a knockout 2 then 1
+    assert 'tournament #1 "swiss": 8 games in' in result.stderr
+    assert 'tournament #2 "knockout": 6 games in' in result.stderr
+    assert "  4 pairings, 8 games; ratings (Elo):" in result.stdout
+    assert "  3 pairings, 6 games; ratings (Elo):" in result.stdout
+    for name, rounds in (("swiss", 2), ("knockout", 2)):
+        folder = root / name
+        assert sorted(p.name for p in folder.glob("round-*")) == [
+            f"round-{n:02d}" for n in range(1, rounds + 1)]
+        assert (folder / "rounds.csv").is_file() and (folder / "report.md").is_file()
+    assert "## Standings by round" in (root / "swiss" / "report.md").read_text()
+    assert "## Bracket" in (root / "knockout" / "report.md").read_text()
+    page = (root / "report.md").read_text()
+    assert "### tournament `swiss`" in page and "### tournament `knockout`" in page
+    ratings = (root / "knockout" / "ratings.csv").read_text().splitlines()
+    best = ratings[1].split(",")[1]
+    assert f"  A is #1 of knockout ({best})" in result.stdout
+    again = invoke("run", str(path), "-j", "1", "-q", "--out", str(root), command=arena)
+    assert again.exit_code == 0 and again.stdout == result.stdout
+    more = ROUNDS.replace('games = 2\nformat = "knockout"', 'games = 4\nformat = "knockout"')
+    refused = run(arena, write(path, more), "--out", str(root))
+    assert refused.exit_code == 2 and refused.stderr == (
+        f'arena: error: {path}: tournament #2 "knockout": {root / "knockout"} holds a '
+        "tournament of 2 games a pairing, not 4 (its rounds were paired from their results); "
+        "give -n 2 or another --out\n")
 
 
 # --------------------------------------------------------------------------- the test

@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import arena
@@ -122,22 +123,28 @@ def test_a_knockout_of_four_is_won_by_the_exact_solver_on_a_small_board(tmp_path
     assert len(pairs) == 3 and pairs[2][0] == 2 and "solver" in pairs[2][1:]
     assert result.ratings["agent"].iloc[0] == "solver"
     assert len(result.games) == 6 and set(result.games["round"]) == {1, 2}
+    assert arena.load_games(tmp_path / "ko" / "games.csv").equals(result.games)
 
 
-def test_a_swiss_tournament_plays_its_rounds_without_a_rematch() -> None:
+def test_a_swiss_tournament_plays_its_rounds_without_a_rematch(tmp_path: Path) -> None:
     agents = ["random", "immediate-win", "negamax:depth=1", "negamax:depth=2"]
     result = arena.tournament(agents, 2, format="swiss", rounds=3, rules=Rules(4, 5), jobs=1,
                               progress=False)
     assert result.directory is None and sorted(set(result.summary["round"])) == [1, 2, 3]
     pairs = [frozenset((r.agent_a, r.agent_b)) for r in result.summary.itertuples()]
     assert len(pairs) == 6 and len(set(pairs)) == 6  # 4 agents, 3 rounds: every pair once
+    # kept in memory, rounds and all: its report is written elsewhere
+    page = result.write_report(tmp_path / "report").read_text()
+    assert "## Standings by round" in page and "after round 3" in page
 
 
 @pytest.mark.parametrize(("options", "message"), [
     ({"format": "ladder"}, "unknown tournament format 'ladder'"),
-    ({"format": "swiss"}, "rounds is for"),
-    ({"rounds": 2}, "rounds is for"),
-    ({"format": "knockout", "gauntlet": True}, "gauntlet=True and format='knockout'"),
+    ({"format": "swiss"}, 'format "swiss" needs its number of rounds'),
+    ({"rounds": 2}, r'rounds \(2\) are for format "swiss" only'),
+    ({"format": "knockout", "rounds": 2}, r'rounds \(2\) are for format "swiss" only'),
+    ({"format": "swiss", "rounds": 0}, "needs at least one round, got 0"),
+    ({"format": "knockout", "gauntlet": True}, "gauntlet and format 'knockout'"),
 ])
 def test_a_bad_format_is_refused(options: dict[str, object], message: str) -> None:
     from arena.competitions.tournaments import TournamentError
@@ -148,20 +155,29 @@ def test_a_bad_format_is_refused(options: dict[str, object], message: str) -> No
 
 def test_an_interrupted_swiss_tournament_resumes_to_the_same_pairings_and_games(
         tmp_path: Path) -> None:
-    """An interruption left round 2 half-played and round 3 unstarted: the same call again
-    gives the uninterrupted run's games, round by round."""
+    """A Swiss extended from two rounds to three, then cut short by an interruption that
+    left round 2 half-played and round 3 unstarted: the same call again gives the
+    uninterrupted run's games, round by round, and the same tables at the top."""
     agents = ["random", "immediate-win", "negamax:depth=1", "negamax:depth=2"]
-    common = {"format": "swiss", "rounds": 3, "rules": Rules(4, 5), "jobs": 1, "progress": False}
-    whole = arena.tournament(agents, 4, out=tmp_path / "whole", **common)
-    arena.tournament(agents, 4, out=tmp_path / "cut", **common)
+    common = {"format": "swiss", "rules": Rules(4, 5), "jobs": 1, "progress": False}
+    whole = arena.tournament(agents, 4, out=tmp_path / "whole", rounds=3, **common)
+    arena.tournament(agents, 4, out=tmp_path / "cut", rounds=2, **common)  # top tables: 2
+    arena.tournament(agents, 4, out=tmp_path / "cut", rounds=3, **common)
     games = tmp_path / "cut" / "round-02" / "games.csv"
     games.write_text("".join(games.read_text().splitlines(keepends=True)[:-5]))
     for path in (tmp_path / "cut" / "round-03").iterdir():
         path.unlink()
     (tmp_path / "cut" / "round-03").rmdir()
-    resumed = arena.tournament(agents, 4, out=tmp_path / "cut", **common)
+    resumed = arena.tournament(agents, 4, out=tmp_path / "cut", rounds=3, **common)
     timeless = [c for c in whole.games.columns if "time" not in c]  # timings vary
     assert resumed.games[timeless].equals(whole.games[timeless])
     assert len(resumed.games) == 3 * 2 * 4
     pairing = ["round", "agent_a", "agent_b"]
     assert resumed.summary[pairing].equals(whole.summary[pairing])
+    for name in ("rounds.csv", "ratings.csv", "crosstable.csv"):
+        assert (tmp_path / "cut" / name).read_text() == (tmp_path / "whole" / name).read_text()
+    for name in ("games.csv", "summary.csv"):  # without the timings and what comes of them
+        cut, full = (pd.read_csv(tmp_path / run / name) for run in ("cut", "whole"))
+        kept = [c for c in full.columns if "time" not in c and "per_move" not in c]
+        assert len(full) == {"games.csv": 24, "summary.csv": 6}[name]
+        assert cut[kept].equals(full[kept])

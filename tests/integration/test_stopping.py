@@ -88,3 +88,33 @@ def test_a_second_ctrl_c_stops_at_once(tmp_path: Path) -> None:
     assert stderr == f"arena: interrupted with 0 of {GAMES} games in {out}; run the same " \
                      "command to finish\n"
     assert _rows(games) == 0
+
+
+@pytest.mark.slow
+def test_a_tournament_in_rounds_stops_at_the_first_ctrl_c_and_the_command_finishes_it(
+        tmp_path: Path) -> None:
+    """A Swiss stopped in its first round counts its games out of every round's, leaves no
+    table at its top, and the same command again plays it to the end."""
+    out = tmp_path / "swiss"
+    games = out / "round-01" / "games.csv"
+    command = arena_command("tournament", _sleeps(0.1), "random", "immediate-win", "-n", "4",
+                            "--swiss", "2", "-j", "1", "--quiet", "--no-report", "--out",
+                            str(out))
+    process = subprocess.Popen(command, env=checkout_env(), cwd=tmp_path,
+                               start_new_session=True, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_for(lambda: _rows(games) >= 1 or process.poll() is not None, 60, "a game written")
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    kept = _rows(games)
+    # three agents: a pairing and a bye in each of two rounds, 4 games a pairing
+    assert stderr.endswith(f"arena: interrupted with {kept} of 8 games in {out}; run the "
+                           "same command to finish\n")
+    assert 1 <= kept < 4 and not (out / "rounds.csv").exists()
+    finished = subprocess.run(command, env=checkout_env(), cwd=tmp_path, capture_output=True,
+                              text=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr
+    rounds = pd.read_csv(out / "rounds.csv", keep_default_na=False)
+    assert rounds["round"].tolist() == [1, 1, 2, 2] and rounds["games"].sum() == 8
+    assert len(pd.read_csv(out / "games.csv")) == 8

@@ -27,7 +27,6 @@ from arena.runs.request import RunRequest
 from arena.runs.runner import run_games
 from arena.stats.elo import elo_from_score
 from arena.stats.tally import Tally
-from tests.helpers.cli import arena as run_arena
 from tests.helpers.cli import invoke
 from tests.helpers.runs import games_without_timing
 
@@ -226,6 +225,15 @@ def test_the_progress_bar_counts_games_without_a_meaningless_w_t_l(
     (["random", "immediate-win", "-n", "2", "--anchor", "negamax"], "anchor 'negamax'"),
     (["random", "random", "-n", "2"], "'random' is given twice"),
     (["random", "nosuch", "-n", "2"], "unknown agent 'nosuch'"),
+    (["random", "immediate-win", "-n", "2", "--swiss", "0"], "'--swiss': 0 is not in the range"),
+    (["random", "-n", "2", "--knockout"], "a tournament needs at least two agents, got 1"),
+    (["random", "-n", "2", "--swiss", "1"], "a tournament needs at least two agents, got 1"),
+    (["random", "immediate-win", "-n", "2", "--swiss", "2", "--knockout"],
+     "give one of --gauntlet, --swiss and --knockout"),
+    (["random", "immediate-win", "-n", "2", "--knockout", "--anchor", "negamax"],
+     "anchor 'negamax'"),
+    (["random", "immediate-win", "-n", "2", "--format", "swiss"],
+     "a tournament's format is --gauntlet, --swiss ROUNDS or --knockout"),
 ])
 def test_bad_input_is_one_line_and_exit_status_2(arena: click.Group, tmp_path: Path,
                                                  args: list[str], message: str) -> None:
@@ -235,27 +243,3 @@ def test_bad_input_is_one_line_and_exit_status_2(arena: click.Group, tmp_path: P
     assert result.stderr.startswith("arena: error: ") and result.stderr.count("\n") == 1
     assert message in result.stderr
     assert not out.exists()
-
-
-@pytest.mark.slow
-def test_swiss_and_knockout_tournaments_play_round_by_round(tmp_path: Path) -> None:
-    agents = ["negamax:depth=2", "immediate-win", "random"]
-    common = ["-n", "4", "--rows", "5", "--cols", "6", "-j", "1", "--no-report"]
-    code, out = run_arena("tournament", *agents, "--swiss", "2", *common, "--out",
-                      str(tmp_path / "swiss"))
-    assert code == 0, out
-    # round 1: the first two meet and random sits out; round 2: random has had its bye, so
-    # the lower of the other two sits out and random plays
-    assert sorted(p.name for p in (tmp_path / "swiss").glob("round-*")) == ["round-01",
-                                                                            "round-02"]
-    assert "Round 1:\n  negamax d2 [" in out and "  random sits out\n" in out
-    code, again = run_arena("tournament", *agents, "--swiss", "2", *common, "--out",
-                        str(tmp_path / "swiss"))
-    assert code == 0 and again == out  # the finished rounds are replayed, not played
-    code, out = run_arena("tournament", *agents, "--knockout", *common, "--out",
-                      str(tmp_path / "knockout"))
-    assert code == 0, out
-    assert "negamax d2 sits out" in out.split("Round 2:")[0]  # the top seed's bye
-    assert out.count("Round ") == 2 and "Winner: " in out
-    code, out = run_arena("tournament", *agents, "--knockout", "--gauntlet", "-n", "2")
-    assert (code, out) == (2, "arena: error: give one of --gauntlet, --swiss and --knockout\n")

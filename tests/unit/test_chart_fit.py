@@ -58,6 +58,9 @@ BUILDERS: dict[str, Callable[[], Figure]] = {
         {"family": [AGENTS[0]] * 3, "value_of": [1, 2, 3], "value": [0.2, 0.5, 0.7],
          "low": [0.1, 0.4, 0.6], "high": [0.3, 0.6, 0.8]}), "search depth (plies)",
         "score against all opponents (95% Wilson score interval)", True),
+    "standings": lambda: charts.standings_chart(pd.DataFrame(
+        [[2.0, 4.0, 6.0], [2.0, 3.5, 4.5], [0.0, 2.0, 3.0], [2.0, 2.5, 2.5], [0.0, 0.0, 2.0]],
+        SPECS, [1, 2, 3]), LABELS),
     "sprt": lambda: charts.sprt_chart(pd.DataFrame(
         {"games": [20, 40], "llr": [0.5, 3.1], "lower": -2.94, "upper": 2.94}),
         f"SPRT: {AGENTS[0]} vs {AGENTS[1]}"),
