@@ -119,9 +119,9 @@ def test_an_agent_plays_under_its_own_limit_or_the_time_per_move(limit: list[str
 
 @pytest.mark.slow
 def test_an_agent_within_its_limit_plays_on() -> None:
-    code, out = arena("play", "solver@time=0.5", "--first", "agent", "--seed", "1",
+    code, out = arena("play", "solver@time=0.05", "--first", "agent", "--seed", "1",
                       input="q\n")
-    assert code == 0 and "against solver@time=0.5 on 6x7" in out
+    assert code == 0 and "against solver@time=0.05 on 6x7" in out
     assert "The agent played column 4." in out  # the empty board: the centre, in time
 
 
