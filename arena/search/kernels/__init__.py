@@ -23,10 +23,8 @@ only; a kernel that inlines code from another module of this package would go st
 only that module changes. ``_drop_stale_caches`` therefore clears the package's cache files
 whenever any of its sources differ from the ones the cache was built from.
 
-numba's objects live as long as the process, hundreds of thousands of them, and every full
-collection of Python's garbage collector walks them all: the first kernel loaded (numba's
-start-up) triggered one of 0.1 s or more. numba is therefore imported with the collector
-held off, and every object so far is frozen (``gc.freeze``) out of its reach.
+numba is imported with the garbage collector held off and its objects then frozen out of
+its reach (``arena.system.collector``): they live as long as the process.
 
 numba's array maths asks at import whether BLAS is there by importing ``scipy.linalg`` when
 scipy is installed, which costs a process 0.2 s or more; ``_numba_without_blas_check`` answers
@@ -41,11 +39,12 @@ package's modules.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import sys
 import warnings
 from pathlib import Path
+
+from arena.system.collector import uncollected
 
 
 def _numba_without_blas_check() -> None:
@@ -61,22 +60,9 @@ def _numba_without_blas_check() -> None:
         del sys.modules[blas]
 
 
-def _numba_imported_uncollected() -> None:
-    """Import numba (``_numba_without_blas_check``) with the garbage collector held off, then
-    freeze every object so far out of its reach."""
-    if "numba.np.arraymath" in sys.modules:
-        return
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+if "numba.np.arraymath" not in sys.modules:
+    with uncollected():
         _numba_without_blas_check()
-    finally:
-        if collecting:
-            gc.enable()
-    gc.freeze()
-
-
-_numba_imported_uncollected()
 
 from numba import config  # noqa: E402
 
