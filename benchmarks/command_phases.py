@@ -53,14 +53,15 @@ marked(runner, "resolve_agents", "planned", "agents")
 marked(runner, "_play", None, "games")
 marked(command, "run_games", None, "written")
 marked(command, "finish_run", None, "report")
+marks_file = sys.argv.pop(1)
 try:
-    main(sys.argv[2:])
+    main()  # on the process's command line, as the arena command runs
 except SystemExit as end:
     if end.code:
         raise
 finally:
     mark("done")
-    with open(sys.argv[1], "w") as file:
+    with open(marks_file, "w") as file:
         json.dump(marks, file)
 """
 PHASES = (
