@@ -19,8 +19,10 @@ summary around them), and the largest peak resident memory of a process:
 
 With ``--base DIR`` (another checkout of the project, say a worktree of the commit before a
 change) the fused runs of that checkout take the hosted runs' place: the same games either
-way, and the ratio printed is this checkout's games a second over that one's. Every process
-runs in an empty directory, so that PYTHONPATH picks the checkout.
+way, and the ratio printed is this checkout's games a second over that one's; a checkout
+from before the fused loop (say a749f67) plays its games hosted. A measure given 0 games
+(``--random-games 0``) is left out. Every process runs in an empty directory, so that
+PYTHONPATH picks the checkout.
 
 Run it from the repository root with the package installed (or PYTHONPATH=.).
 """
