@@ -19,8 +19,10 @@ summary around them), and the largest peak resident memory of a process:
 
 With ``--base DIR`` (another checkout of the project, say a worktree of the commit before a
 change) the fused runs of that checkout take the hosted runs' place: the same games either
-way, and the ratio printed is this checkout's games a second over that one's. Every process
-runs in an empty directory, so that PYTHONPATH picks the checkout.
+way, and the ratio printed is this checkout's games a second over that one's; a checkout
+from before the fused loop (say a749f67) plays its games hosted. A measure given 0 games
+(``--random-games 0``) is left out. Every process runs in an empty directory, so that
+PYTHONPATH picks the checkout.
 
 Run it from the repository root with the package installed (or PYTHONPATH=.).
 """
@@ -51,13 +53,17 @@ in_loop = [0.0]
 if path == "hosted":
     batches.fused_players = lambda *arguments: None
 else:
-    import arena.search.kernels.games as kernel
-    play = kernel.play_games
-    def timed(*arguments):
-        began = time.perf_counter()
-        play(*arguments)
-        in_loop[0] += time.perf_counter() - began
-    kernel.play_games = timed
+    try:
+        import arena.search.kernels.games as kernel
+    except ImportError:  # a checkout from before the fused loop: its games are hosted
+        kernel = None
+    if kernel is not None:
+        play = kernel.play_games
+        def timed(*arguments):
+            began = time.perf_counter()
+            play(*arguments)
+            in_loop[0] += time.perf_counter() - began
+        kernel.play_games = timed
 plan = match_plan(agent_a, agent_b, int(games), GameSettings())
 start = time.perf_counter()
 run_games(plan, Path(out), RunRequest(jobs=1))
@@ -104,8 +110,8 @@ def measure(label: str, agent_a: str, agent_b: str, hosted_games: int, fused_gam
         rates[path] = statistics.median(games / run[0] for run in runs)
         whole = statistics.median(games / run[1] for run in runs)
         peak = max(run[3] for run in runs) / 2**20
-        loop = (f"  {statistics.median(games / run[2] for run in runs):>11,.0f} games/s in "
-                "the compiled calls" if path != "hosted" else "")
+        in_loop = statistics.median(run[2] for run in runs)
+        loop = (f"  {games / in_loop:>11,.0f} games/s in the compiled calls" if in_loop else "")
         print(f"{label:<28} {path:<7} {games:>9,} games  {rates[path]:>11,.0f} games/s in the "
               f"run  {whole:>11,.0f} games/s whole process  peak {peak:,.0f} MB{loop}")
     print(f"{label:<28} fused / {other}: {rates['fused'] / rates[other]:.2f}x games/s "
@@ -120,10 +126,12 @@ def main() -> None:
     parser.add_argument("--base", type=Path, help="a checkout whose fused runs to compare")
     options = parser.parse_args()
     base = options.base.resolve() if options.base else None
-    measure("random vs random", "random", "random", options.random_games // 10,
-            options.random_games, options.rounds, base)
-    measure("negamax:depth=4 vs depth=4", "negamax:depth=4", "negamax:depth=4",
-            options.negamax_games, options.negamax_games, options.rounds, base)
+    if options.random_games:
+        measure("random vs random", "random", "random", options.random_games // 10,
+                options.random_games, options.rounds, base)
+    if options.negamax_games:
+        measure("negamax:depth=4 vs depth=4", "negamax:depth=4", "negamax:depth=4",
+                options.negamax_games, options.negamax_games, options.rounds, base)
 
 
 if __name__ == "__main__":

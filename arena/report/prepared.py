@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.runs.request import ChartOptions
+from arena.system.collector import uncollected
 
 __all__ = ["ReportWriter", "prepared_writer"]
 
@@ -25,7 +26,8 @@ def _serve(connection: Connection) -> None:
     """The child: load the report's code, then write the one report asked for (or none)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     try:
-        from arena.report.run_page import write_report
+        with uncollected():
+            from arena.report.run_page import write_report
 
         request = connection.recv()
     except (EOFError, OSError, ImportError):
@@ -58,7 +60,8 @@ class ReportWriter:
                 pass
             finally:
                 self.close()
-        from arena.report.run_page import write_report  # matplotlib and pandas load now
+        with uncollected():
+            from arena.report.run_page import write_report  # matplotlib and pandas load now
 
         return write_report(directory, options)
 

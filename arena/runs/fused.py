@@ -204,7 +204,8 @@ def _arguments(rules: Rules, players: tuple[KernelPlayer, KernelPlayer],
             row[games.ALL_TIES] = player.all_ties
             search = games.NegamaxArrays(player.search, player.terms, player.lines,
                                          player.points, player.table, player.stats,
-                                         player.stack, np.array(player.order, dtype=np.int64))
+                                         player.stack, np.array(player.order, dtype=np.int64),
+                                         np.empty(rules.cols, dtype=np.int64))
         elif isinstance(player, MCTSPlayer):
             row[games.KIND], row[games.ITERATIONS] = games.MCTS, player.iterations
             row[games.ROLLOUT_WINS] = player.rollout_wins

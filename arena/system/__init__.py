@@ -1,3 +1,4 @@
 """What the arena needs of the operating system: files written atomically (``files``), the
-cache directory (``cachedir``), TOML tables checked against their fields (``schema``) and the
-user's Ctrl-C told apart from an agent's KeyboardInterrupt (``interrupts``)."""
+cache directory (``cachedir``), TOML tables checked against their fields (``schema``), the
+user's Ctrl-C told apart from an agent's KeyboardInterrupt (``interrupts``), and the garbage
+collector kept away from the objects of large libraries (``collector``)."""

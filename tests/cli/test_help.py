@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import subprocess
 import sys
@@ -37,3 +38,18 @@ def test_help_imports_no_command() -> None:
     shown = subprocess.run([sys.executable, "-c", probe], env=checkout_env(), text=True,
                            capture_output=True, check=True).stdout.splitlines()[-1]
     assert shown == str(["arena.cli.status"])
+
+
+def test_only_the_process_s_own_command_line_freezes_its_objects_before_exit() -> None:
+    # Frozen, the objects left are not collected again at exit; a test's in-process
+    # invocation must leave its own process's collector alone.
+    probe = ("import atexit, gc, sys; from arena.cli import main\n"
+             "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
+             "main()")
+    shown = subprocess.run([sys.executable, "-c", probe, "--version"], env=checkout_env(),
+                           text=True, capture_output=True, check=True).stdout.splitlines()
+    assert shown[-1] == "frozen True"
+    before = gc.get_freeze_count()
+    status, _ = arena("--version")
+    assert status == 0
+    assert gc.get_freeze_count() == before

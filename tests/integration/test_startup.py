@@ -80,3 +80,16 @@ def test_a_search_uses_numba_without_scipy_linalg() -> None:
     assert imported == "imported: ['numba']"
     # the first position of Test_L3_R1, published score -1
     assert "score         -    -    -    -    -   -1   -2" in output
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_numba_is_imported_uncollected_then_frozen(collecting: bool) -> None:
+    # numba's objects, frozen, are out of the collector's full collections; the collector is
+    # left as it was found.
+    probe = ("import gc, sys\n"
+             f"{'' if collecting else 'gc.disable()'}\n"
+             "import arena.search.kernels\n"
+             "print(gc.isenabled(), 'numba' in sys.modules, gc.get_freeze_count() > 0)")
+    shown = subprocess.run([sys.executable, "-c", probe], env=checkout_env(), text=True,
+                           capture_output=True, check=True).stdout.split()
+    assert shown == [str(collecting), "True", "True"]

@@ -105,6 +105,26 @@ def test_a_reused_table_gives_the_scores_of_a_fresh_one() -> None:
         position = position.play(int(rng.choice(position.legal_moves())))
 
 
+@pytest.mark.parametrize("heuristic", ["none", "threats+positional", "window"])
+def test_a_node_limit_stops_the_search_at_exactly_that_many_nodes(heuristic: str) -> None:
+    # A search visits N nodes unlimited; with a limit L below N it stops after exactly L
+    # (the limit is checked before every node, leaves included), else it is the same search.
+    agent = NegamaxAgent(depth=5, heuristic=heuristic)
+    searched = 0
+    for position in random_positions(STANDARD, 10, seed=len(heuristic)):
+        scores = agent.root_scores(position)
+        visited = agent.nodes
+        if visited < 20:  # a win in one or a forced reply: too few nodes to cut into
+            continue
+        searched += 1
+        for limit in (1, 2, 7, visited // 3, visited - 1, visited, visited + 1):
+            limited = agent.root_scores(position, node_limit=limit)
+            assert agent.aborted == (limit < visited), (position.describe(), limit)
+            assert agent.nodes == min(limit, visited), (position.describe(), limit)
+            assert limited == ({} if limit < visited else scores), (position.describe(), limit)
+    assert searched >= 5
+
+
 @pytest.mark.parametrize(("moves", "score"), SOLVED)
 def test_forced_results_within_the_depth_are_found(moves: str, score: int) -> None:
     position = from_moves(moves)

@@ -23,6 +23,9 @@ only; a kernel that inlines code from another module of this package would go st
 only that module changes. ``_drop_stale_caches`` therefore clears the package's cache files
 whenever any of its sources differ from the ones the cache was built from.
 
+numba is imported with the garbage collector held off and its objects then frozen out of
+its reach (``arena.system.collector``): they live as long as the process.
+
 numba's array maths asks at import whether BLAS is there by importing ``scipy.linalg`` when
 scipy is installed, which costs a process 0.2 s or more; ``_numba_without_blas_check`` answers
 that question "no" (it only chooses how numba compiles ``np.correlate`` and ``np.convolve``,
@@ -41,6 +44,8 @@ import sys
 import warnings
 from pathlib import Path
 
+from arena.system.collector import uncollected
+
 
 def _numba_without_blas_check() -> None:
     """Import numba's array maths with ``scipy.linalg`` out of its reach, unless something
@@ -55,7 +60,9 @@ def _numba_without_blas_check() -> None:
         del sys.modules[blas]
 
 
-_numba_without_blas_check()
+if "numba.np.arraymath" not in sys.modules:
+    with uncollected():
+        _numba_without_blas_check()
 
 from numba import config  # noqa: E402
 

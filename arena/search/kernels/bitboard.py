@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 from numba import njit, types
@@ -33,6 +33,20 @@ class Tables(NamedTuple):
     steps: tuple[np.uint64, ...]  # 4 bit steps of the directions in which a line fits
     planes: tuple[np.uint64, ...]  # 8 bit planes of the positional weights: plane j, bit j
 
+
+
+Kernel = TypeVar("Kernel", bound=Callable[..., Any])
+
+
+def without_runtime(kernel: Kernel) -> Kernel:
+    """``njit(cache=True)`` without numba's runtime: for kernels that allocate nothing.
+
+    In a loop, every call of a compiled function (inlined or not) that takes arrays updates
+    the reference count of each array twice, atomically, and numba's pruning of those
+    updates fails on the branchy loops of a search; without the runtime there are none.
+    The kernel must not create an array, nor call a kernel that returns one.
+    """
+    return cast(Kernel, njit(cache=True, _nrt=False)(kernel))  # type: ignore[call-overload]
 
 
 PLANES = 8  # bits of a positional weight: any board has at most 32 lines through a cell

@@ -37,6 +37,7 @@ from arena.search.kernels.bitboard import (  # noqa: F401 - board_array for the 
     popcount,
     unpack,
     winning_cells,
+    without_runtime,
 )
 from arena.search.kernels.mcts import new_tree  # noqa: F401 - for the callers
 from arena.search.kernels.streams import (
@@ -60,8 +61,8 @@ NO_ADJUDICATION = -1
 
 class NegamaxArrays(NamedTuple):
     """A negamax player's search arguments: its ``search_array``, heuristic terms, the board's
-    windows (lines and points), its transposition table, stats and stack, and its move order
-    (the columns, int64)."""
+    windows (lines and points), its transposition table, stats and stack, its move order
+    (the columns, int64), and room for the root scores (one per column)."""
 
     search: np.ndarray
     terms: np.ndarray
@@ -71,6 +72,7 @@ class NegamaxArrays(NamedTuple):
     stats: np.ndarray
     stack: np.ndarray
     order: np.ndarray
+    scores: np.ndarray
 
 
 class SolverArrays(NamedTuple):
@@ -102,7 +104,7 @@ def no_negamax() -> NegamaxArrays:
     """Negamax arrays for a player that is not negamax."""
     nothing, table = np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.int64)
     return NegamaxArrays(np.zeros(0, dtype=np.uint64), table, np.zeros(0, dtype=np.uint64),
-                         nothing, table, nothing, table, nothing)
+                         nothing, table, nothing, table, nothing, nothing)
 
 
 def no_solver() -> SolverArrays:
@@ -187,12 +189,13 @@ def _immediate_win(cur: np.uint64, mask: np.uint64, block: Int, t: Tables,
     return _nth_cell(candidates, bounded(stream, popcount(candidates)))
 
 
-@njit(cache=True)
+@without_runtime
 def _negamax(cur: np.uint64, mask: np.uint64, settings: np.ndarray, a: NegamaxArrays,
-             packed: np.ndarray, t: Tables, stream: np.ndarray) -> tuple[Int, Int]:
+             t: Tables, stream: np.ndarray) -> tuple[Int, Int]:
     """The negamax agent's column and the nodes its search visited."""
-    scores = negamax.root_scores(cur, mask, settings[DEPTH], a.search, a.terms, a.lines,
-                                 a.points, a.table, a.stats, a.stack, settings[ALL_TIES] != 0)
+    scores = a.scores
+    negamax.score_root(scores, cur, mask, settings[DEPTH], a.search, a.terms, a.lines,
+                       a.points, a.table, a.stats, a.stack, settings[ALL_TIES] != 0)
     best = -negamax.INFINITY
     ties = 0
     for column in a.order:
@@ -327,10 +330,10 @@ def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, adjudi
             elif kind == IMMEDIATE_WIN:
                 cell = _immediate_win(cur, mask, settings[side, BLOCK], t, stream)
             else:
-                if kind == NEGAMAX:
-                    column, nodes = _negamax(cur, mask, settings[side],
-                                             negamax_a if side == 0 else negamax_b, packed, t,
-                                             stream)
+                if kind == NEGAMAX and side == 0:
+                    column, nodes = _negamax(cur, mask, settings[side], negamax_a, t, stream)
+                elif kind == NEGAMAX:
+                    column, nodes = _negamax(cur, mask, settings[side], negamax_b, t, stream)
                 elif kind == MCTS:
                     column, nodes = _mcts(cur, mask, settings[side], reals[side],
                                           tree_a if side == 0 else tree_b, packed, t, stream)

@@ -26,6 +26,7 @@ from arena.search.kernels.bitboard import (
     popcount,
     unpack,
     winning_cells,
+    without_runtime,
 )
 from arena.search.kernels.evaluation import evaluate
 
@@ -152,6 +153,37 @@ def _ordered_moves(cur: np.uint64, mask: np.uint64, moves: np.uint64, first: int
 
 
 @njit(cache=True, inline="always")
+def _frontier(cur: np.uint64, mask: np.uint64, moves: np.uint64, alpha: int, beta: int,
+              ply: int, t: Tables, s: Settings, terms: np.ndarray, lines: np.ndarray,
+              points: np.ndarray, stats: np.ndarray) -> int:
+    """The value of an opened node one ply above the depth limit: its children evaluated in
+    the move order until a cut-off, as ``search`` would visit them (the same nodes counted,
+    the same node limit), without a row of the stack for each.
+    """
+    best = -INFINITY
+    other = cur ^ mask
+    for i in range(t.cols):
+        bit = moves & column_cells(t, nth_column(s, i))
+        if not bit:
+            continue
+        if stats[NODES] >= stats[NODE_LIMIT]:
+            stats[ABORTED] = 1
+            return 0
+        stats[NODES] += 1
+        child = mask | bit
+        if child == t.board and not s.full_board_evaluation:
+            value = 0
+        else:
+            value = -evaluate(other, child, ply + 1, s.win_step, t, terms, lines, points)
+        if value > best:
+            best = value
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+    return best
+
+
+@njit(cache=True, inline="always")
 def _open(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, ply: int,
           t: Tables, s: Settings, terms: np.ndarray, lines: np.ndarray, points: np.ndarray,
           tt: np.ndarray, stats: np.ndarray, stack: np.ndarray) -> tuple[int, bool]:
@@ -182,6 +214,9 @@ def _open(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, pl
         beta = ceiling
         if alpha >= beta:
             return beta, False
+    if depth == 1:  # below MIN_TT_DEPTH and SORT_DEPTH: no table, no sorting
+        return _frontier(cur, mask, moves, alpha, beta, ply, t, s, terms, lines, points,
+                         stats), False
     first = -1
     store = tt.shape[0] > 1 and depth >= MIN_TT_DEPTH
     if store:
@@ -234,7 +269,7 @@ def _close(stack: np.ndarray, ply: int, tt: np.ndarray, generation: int) -> int:
     return best
 
 
-@njit(cache=True)
+@without_runtime
 def search(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, ply: int,
            t: Tables, s: Settings, terms: np.ndarray, lines: np.ndarray, points: np.ndarray,
            tt: np.ndarray, stats: np.ndarray, stack: np.ndarray) -> int:
@@ -253,6 +288,8 @@ def search(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, p
             return 0
         value, opened = _open(cur, mask, depth, alpha, beta, ply, t, s, terms, lines, points,
                               tt, stats, stack)
+        if stats[ABORTED]:  # by the node limit, in ``_frontier``
+            return 0
         while not opened:
             if ply == top:
                 return value
@@ -277,11 +314,12 @@ def search(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, p
         ply += 1
 
 
-@njit(cache=True)
-def root_scores(cur: np.uint64, mask: np.uint64, depth: int, packed: np.ndarray,
-                terms: np.ndarray, lines: np.ndarray, points: np.ndarray, tt: np.ndarray,
-                stats: np.ndarray, stack: np.ndarray, all_ties: bool) -> np.ndarray:
-    """The score of every root column (NO_SCORE if illegal), searching ``depth`` plies.
+@without_runtime
+def score_root(scores: np.ndarray, cur: np.uint64, mask: np.uint64, depth: int,
+               packed: np.ndarray, terms: np.ndarray, lines: np.ndarray, points: np.ndarray,
+               tt: np.ndarray, stats: np.ndarray, stack: np.ndarray, all_ties: bool) -> None:
+    """Write the score of every root column into ``scores`` (NO_SCORE if illegal),
+    searching ``depth`` plies.
 
     The best score is exact, and so is every column that ties with it when ``all_ties``;
     without it only the first best column in the move order is sure to show the best
@@ -298,7 +336,7 @@ def root_scores(cur: np.uint64, mask: np.uint64, depth: int, packed: np.ndarray,
     if stats[GENERATION] == GENERATIONS:
         tt[:] = 0
         stats[GENERATION] = 1
-    scores = np.full(t.cols, NO_SCORE, dtype=np.int64)
+    scores[:] = NO_SCORE
     moves = playable(mask, t)
     wins = winning_cells(cur, mask, t) & moves
     best = -INFINITY
@@ -317,4 +355,14 @@ def root_scores(cur: np.uint64, mask: np.uint64, depth: int, packed: np.ndarray,
                 break
         scores[c] = value
         best = max(best, value)
+
+
+@njit(cache=True)
+def root_scores(cur: np.uint64, mask: np.uint64, depth: int, packed: np.ndarray,
+                terms: np.ndarray, lines: np.ndarray, points: np.ndarray, tt: np.ndarray,
+                stats: np.ndarray, stack: np.ndarray, all_ties: bool) -> np.ndarray:
+    """``score_root``'s scores in a new array, one per column."""
+    scores = np.empty(unpack(packed).cols, dtype=np.int64)
+    score_root(scores, cur, mask, depth, packed, terms, lines, points, tt, stats, stack,
+               all_ties)
     return scores
