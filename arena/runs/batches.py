@@ -160,9 +160,13 @@ def play_steps(settings: GameSettings, batch: GameBatch, agents: AgentCache,
     long has passed since the last hand-over (0: every game before the next one starts, so
     that a native crash of this process in that game loses none of them). The last result's
     ``timed`` is the batch's size. Once ``stop()`` is true, no further game starts: the games
-    played so far are the last part, untimed (a compiled call of fused games is not cut).
+    played so far are the last part, untimed (a compiled call of fused games is not cut; a
+    batch that ``stop()`` finds unbegun comes back empty).
     """
     began = handed = time.perf_counter()
+    if stop is not None and stop():
+        yield BatchResult([], [], 0.0, last=True)
+        return
     fused, left = play_fusable(settings, batch, agents)
     part = BatchResult([], [], 0.0, fused)
     for task in left.tasks():
