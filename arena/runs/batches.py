@@ -26,7 +26,7 @@ from arena.runs.adjudication import Adjudicator
 from arena.runs.directory import AgentOutput
 from arena.runs.fused import FusedGames, fused_players, play_fused
 from arena.runs.game import play_game
-from arena.runs.plan import GameBatch, GameSettings, GameTask
+from arena.runs.plan import GameBatch, GameSettings, GameTask, MatchPlan
 from arena.runs.rows import GameRow
 from arena.runs.seeds import game_rng, game_seed
 from arena.stats.tally import Tally
@@ -119,6 +119,18 @@ def play_fusable(settings: GameSettings, batch: GameBatch,
         else:
             played.append(play_fused(settings, batch.select(games), players))
     return played, batch.select(hosted)
+
+
+def warm_fused(plan: MatchPlan, agents: AgentCache) -> None:
+    """Load the compiled loop of every pairing of ``plan`` whose games can be fused, with a
+    call of no game: processes forked after it start warm, and the first batch each plays
+    takes the time of its games alone (the batches are sized by it)."""
+    first = plan.batch(np.arange(len(plan.pairings)))  # round 0: each pairing's first game
+    none = first.select(np.zeros(len(first), dtype=bool))
+    for agent_a, agent_b in first.agents:
+        players = fused_players(plan.settings, agent_a, agent_b, agents)
+        if players is not None:
+            play_fused(plan.settings, none, players)
 
 
 @dataclass
