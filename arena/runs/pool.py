@@ -210,7 +210,14 @@ class LocalPool:
         own: Iterator[BatchResult | None] | None = None
         exhausted = False
         while True:
-            while not exhausted and held:
+            busy = [connection for connection, count in held.items() if count]
+            ready = wait(busy, 0 if own is not None or not exhausted else None) if busy else []
+            for connection in (connection for connection in busy if connection in ready):
+                result = self._receive(workers[connection])
+                if result.last:
+                    held[connection] -= 1
+                yield result
+            while not exhausted and held:  # before this process plays: it may be a while
                 connection = min(held, key=held.__getitem__)  # the emptiest first
                 if held[connection] >= HELD_BATCHES:
                     break
@@ -220,13 +227,6 @@ class LocalPool:
                     break
                 self._send(workers[connection], (settings, batch))
                 held[connection] += 1
-            busy = [connection for connection, count in held.items() if count]
-            ready = wait(busy, 0 if own is not None or not exhausted else None) if busy else []
-            for connection in (connection for connection in busy if connection in ready):
-                result = self._receive(workers[connection])
-                if result.last:
-                    held[connection] -= 1
-                yield result
             if own is None and not exhausted:
                 batch = None if self._stopping.value else next(batches, None)
                 if batch is None:
@@ -240,7 +240,7 @@ class LocalPool:
                     if step.last:
                         own = None
                     yield step
-            elif exhausted and not busy:
+            elif exhausted and not any(held.values()):
                 return
 
     def stop(self) -> None:
