@@ -13,8 +13,9 @@ also prints the CPU time of the command and its workers. ``scaling`` alternates 
 the whole command and of its game phase (timed inside the command, from the first batch
 handed out to the last one written), the CPU seconds of each, the share of the game phase
 each process spent inside its batches (this process's first: what a loaded machine changes
-least), and the load average before and after (a ratio of two jobs to one means something
-only when the second core is free); with
+least), and the load average and the cores free before and after (``free_cores``: the same
+pure-Python work on one process and split on two; a ratio of two jobs to one means
+something only when it is near 2); with
 ``--before`` another checkout is measured the same way in the same rounds. ``timing``
 plays each built-in agent 20 games against random and compares the mean milliseconds per move
 in its summary with ``arena bench``'s mean on the positions of its ``games`` set. ``memory``
@@ -30,6 +31,7 @@ ratios.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import resource
 import signal
@@ -171,6 +173,30 @@ def _medians(runs: list[Phases]) -> Phases:
                                                                     strict=True)))
 
 
+def _spin(count: int) -> None:
+    """Pure Python work, ``count`` steps."""
+    total = 0
+    for step in range(count):
+        total += step * step
+
+
+def free_cores(steps: int = 10_000_000) -> float:
+    """How many cores this machine gives now: the same work done by one process, then split
+    between two at once, wall-clock time of the one over that of the two (2 when the second
+    core is free, 1 when other jobs take it)."""
+    began = time.perf_counter()
+    _spin(steps)
+    one = time.perf_counter() - began
+    context = multiprocessing.get_context("fork")
+    began = time.perf_counter()
+    workers = [context.Process(target=_spin, args=(steps // 2,)) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return one / (time.perf_counter() - began)
+
+
 def scaling(games: int, rounds: int, before: Path | None) -> None:
     """--jobs 2 against --jobs 1: negamax depth 6 without and with threats, random 4-ply
     openings, --no-report, with this checkout's arena (and ``before``'s); medians of
@@ -179,7 +205,7 @@ def scaling(games: int, rounds: int, before: Path | None) -> None:
     checkouts = [ROOT] if before is None else [before, ROOT]
     runs = [(checkout, jobs) for checkout in checkouts for jobs in (1, 2)]
     times: dict[tuple[Path, int], list[Phases]] = {run: [] for run in runs}
-    print(f"load average before: {load()}")
+    print(f"load average before: {load()}; cores free: {free_cores():.2f}")
     with tempfile.TemporaryDirectory() as scratch:
         for round_ in range(rounds):
             for number, (checkout, jobs) in enumerate(runs if round_ % 2 == 0 else runs[::-1]):
@@ -187,7 +213,7 @@ def scaling(games: int, rounds: int, before: Path | None) -> None:
                                 "--jobs", str(jobs), "--no-report",
                                 out=Path(scratch) / f"{round_}-{number}")
                 times[checkout, jobs].append(timed_phases(command, checkout))
-    print(f"load average after:  {load()}")
+    print(f"load average after:  {load()}; cores free: {free_cores():.2f}")
     print(f"{' vs '.join(SCALING_AGENTS)}, {games} games, random:4 openings, --no-report, "
           f"medians of {rounds} alternating rounds:")
     for checkout in checkouts:
