@@ -1,7 +1,7 @@
 """`arena match` speed and memory, measured on whole commands (not a test).
 
     python benchmarks/bench_match.py speed      # random vs random, 100,000 games, --quiet
-    python benchmarks/bench_match.py scaling    # negamax depth 6, 200 and 2,000 games, jobs 1 vs 2
+    python benchmarks/bench_match.py scaling [--before DIR]   # depth 6, 2,000 games, jobs 1 vs 2
     python benchmarks/bench_match.py timing     # ms/move of 20-game runs against `arena bench`
     python benchmarks/bench_match.py memory     # random vs random, 1,000,000 games: peak memory
     python benchmarks/bench_match.py against --before DIR --rounds 5   # this checkout / DIR's
@@ -9,7 +9,14 @@
 Run them from the repository root with the package installed (or PYTHONPATH=.). Each runs
 the real command in a fresh temporary run directory and prints wall-clock figures. ``speed``
 also prints the CPU time of the command and its workers. ``scaling`` alternates --jobs 1 and
---jobs 2 runs of the same command, several rounds, and compares their medians. ``timing``
+--jobs 2 runs of the same command, ``--rounds`` times, and prints the medians and ratios of
+the whole command and of its game phase (timed inside the command, from the first batch
+handed out to the last one written), the CPU seconds of each, the share of the game phase
+each process spent inside its batches (this process's first: what a loaded machine changes
+least), and the load average and the cores free before and after (``free_cores``: the same
+pure-Python work on one process and split on two; a ratio of two jobs to one means
+something only when it is near 2); with
+``--before`` another checkout is measured the same way in the same rounds. ``timing``
 plays each built-in agent 20 games against random and compares the mean milliseconds per move
 in its summary with ``arena bench``'s mean on the positions of its ``games`` set. ``memory``
 samples the resident memory of the whole process group (the command and its worker
@@ -24,6 +31,7 @@ ratios.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import resource
 import signal
@@ -33,6 +41,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from arena.analysis.bench import game_positions, measure
 from arena.runs.request import RunRequest
@@ -93,25 +102,130 @@ def speed(games: int) -> None:
 
 
 SCALING_AGENTS = ("negamax:depth=6", "negamax:depth=6,heuristic=threats")
-SCALING_ROUNDS = 3
+TIMED_GAMES = """import atexit, os, sys, time
+import arena.runs.pool as pool
+results, steps, phase = pool.LocalPool.results, getattr(pool, "play_steps", None), [0.0]
+def timed(self, *args):
+    began = time.perf_counter()
+    yield from results(self, *args)
+    phase[0] += time.perf_counter() - began
+def busy(*args, **kwargs):
+    began = time.perf_counter()
+    for part in steps(*args, **kwargs):
+        if part is not None and part.last:
+            os.write(2, f"batch {os.getpid()} {time.perf_counter() - began:.6f}\\n".encode())
+        yield part
+pool.LocalPool.results = timed
+if steps is not None:  # the batches of an arena older than play_steps go untimed
+    pool.play_steps = busy
+atexit.register(lambda: print(f"game phase {os.getpid()} {phase[0]:.6f}", file=sys.stderr))
+"""
+"""The `arena` command with the seconds of its game phase printed (from the first batch handed
+out to the last one written: the pool's results, consumed by the runner as they come), and
+those of each batch, by the process that played it."""
 
 
-def scaling(games: int) -> None:
-    """--jobs 2 against --jobs 1, whole command: negamax depth 6 without and with threats,
-    random 4-ply openings; ``games`` and ten times as many, medians of alternating rounds."""
-    for count in (games, 10 * games):
-        times: dict[int, list[float]] = {1: [], 2: []}
-        with tempfile.TemporaryDirectory() as scratch:
-            for round_ in range(SCALING_ROUNDS):
-                for jobs in (1, 2):
-                    command = arena(*SCALING_AGENTS, "-n", str(count), "--openings", "random:4",
-                                    "--jobs", str(jobs), "--no-report",
-                                    out=Path(scratch) / f"r{round_}-j{jobs}")
-                    times[jobs].append(timed(command)[0])
-        one, two = (statistics.median(times[jobs]) for jobs in (1, 2))
-        print(f"{' vs '.join(SCALING_AGENTS)}, {count} games: --jobs 1 {one:.2f} s, --jobs 2 "
-              f"{two:.2f} s (medians of {SCALING_ROUNDS}): --jobs 2 is {one / two:.2f} times "
-              "as fast")
+class Phases(NamedTuple):
+    """What ``timed_phases`` measures of one command."""
+
+    wall: float  # the whole command
+    games: float  # its game phase
+    cpu: float  # the command and its workers, user + sys
+    busy: tuple[float, ...]  # the share of the game phase each process spent in its batches,
+    # this process first (none for an arena older than ``play_steps``)
+
+
+def timed_phases(command: list[str], checkout: Path = ROOT) -> Phases:
+    """The whole command and its game phase timed (``TIMED_GAMES``), run from an empty folder
+    with ``checkout``'s arena."""
+    command = [*command[:2], TIMED_GAMES + command[2], *command[3:]]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    with tempfile.TemporaryDirectory() as empty:
+        done = subprocess.run(command, env=environment(checkout), check=True, cwd=empty,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    playing: dict[str, float] = {}
+    for line in done.stderr.splitlines():
+        if line.startswith(("batch ", "game phase ")):
+            *_, pid, seconds = line.split()
+            playing[pid] = playing.get(pid, 0.0) + float(seconds)
+            phase, parent = float(seconds), pid  # the parent's line is the last
+    busy = [playing[parent] - phase] + [value for pid, value in playing.items() if pid != parent]
+    return Phases(wall, phase, (after.ru_utime + after.ru_stime) - (before.ru_utime
+                                                                   + before.ru_stime),
+                  tuple(value / phase for value in busy) if len(playing) > 1 or busy[0] else ())
+
+
+def load() -> str:
+    """The load averages of the last 1, 5 and 15 minutes, and the cores."""
+    return " ".join(f"{value:.2f}" for value in os.getloadavg()) + \
+        f" (cores: {os.cpu_count()})"
+
+
+def _medians(runs: list[Phases]) -> Phases:
+    """The median of each measure of ``runs``."""
+    return Phases(statistics.median(run.wall for run in runs),
+                  statistics.median(run.games for run in runs),
+                  statistics.median(run.cpu for run in runs),
+                  tuple(statistics.median(shares) for shares in zip(*(run.busy for run in runs),
+                                                                    strict=True)))
+
+
+def _spin(count: int) -> None:
+    """Pure Python work, ``count`` steps."""
+    total = 0
+    for step in range(count):
+        total += step * step
+
+
+def free_cores(steps: int = 10_000_000) -> float:
+    """How many cores this machine gives now: the same work done by one process, then split
+    between two at once, wall-clock time of the one over that of the two (2 when the second
+    core is free, 1 when other jobs take it)."""
+    began = time.perf_counter()
+    _spin(steps)
+    one = time.perf_counter() - began
+    context = multiprocessing.get_context("fork")
+    began = time.perf_counter()
+    workers = [context.Process(target=_spin, args=(steps // 2,)) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return one / (time.perf_counter() - began)
+
+
+def scaling(games: int, rounds: int, before: Path | None) -> None:
+    """--jobs 2 against --jobs 1: negamax depth 6 without and with threats, random 4-ply
+    openings, --no-report, with this checkout's arena (and ``before``'s); medians of
+    ``rounds`` alternating rounds (the order reversed in every other round), the whole
+    command and its game phase, and the CPU time of each."""
+    checkouts = [ROOT] if before is None else [before, ROOT]
+    runs = [(checkout, jobs) for checkout in checkouts for jobs in (1, 2)]
+    times: dict[tuple[Path, int], list[Phases]] = {run: [] for run in runs}
+    print(f"load average before: {load()}; cores free: {free_cores():.2f}")
+    with tempfile.TemporaryDirectory() as scratch:
+        for round_ in range(rounds):
+            for number, (checkout, jobs) in enumerate(runs if round_ % 2 == 0 else runs[::-1]):
+                command = arena(*SCALING_AGENTS, "-n", str(games), "--openings", "random:4",
+                                "--jobs", str(jobs), "--no-report",
+                                out=Path(scratch) / f"{round_}-{number}")
+                times[checkout, jobs].append(timed_phases(command, checkout))
+    print(f"load average after:  {load()}; cores free: {free_cores():.2f}")
+    print(f"{' vs '.join(SCALING_AGENTS)}, {games} games, random:4 openings, --no-report, "
+          f"medians of {rounds} alternating rounds:")
+    for checkout in checkouts:
+        medians = {jobs: _medians(times[checkout, jobs]) for jobs in (1, 2)}
+        for jobs, run in medians.items():
+            shares = " and ".join(f"{share:.0%}" for share in run.busy) or "(not timed)"
+            print(f"  {checkout}, --jobs {jobs}: whole command {run.wall:.2f} s, game phase "
+                  f"{run.games:.2f} s, the rest {run.wall - run.games:.2f} s; {run.cpu:.2f} "
+                  f"CPU s (user+sys, with workers); in batches {shares} of the game phase")
+        one, two = medians[1], medians[2]
+        print(f"{checkout}: --jobs 2 against --jobs 1: game phase {one.games / two.games:.2f}x, "
+              f"whole command {one.wall / two.wall:.2f}x")
 
 
 TIMING_AGENTS = ("random", "immediate-win", "immediate-win:block=true", "minimax:depth=4",
@@ -202,8 +316,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("which", choices=["speed", "scaling", "timing", "memory", "against"])
     parser.add_argument("-n", "--games", type=int, help="games (default per benchmark)")
-    parser.add_argument("--before", type=Path, help="against: the other checkout")
-    parser.add_argument("--rounds", type=int, default=5, help="against: rounds")
+    parser.add_argument("--before", type=Path,
+                        help="against: the other checkout; scaling: another to measure too")
+    parser.add_argument("--rounds", type=int, default=5, help="against, scaling: rounds")
     parser.add_argument("--jobs", type=int, default=1, help="against: --jobs of each run")
     args = parser.parse_args()
     if args.which == "against":
@@ -211,8 +326,12 @@ def main() -> None:
             parser.error("against needs --before DIR")
         against(args.before.resolve(), args.rounds, args.jobs)
         return
-    default = {"speed": 100_000, "scaling": 200, "timing": 20, "memory": 1_000_000}[args.which]
-    run = {"speed": speed, "scaling": scaling, "timing": timing, "memory": memory}[args.which]
+    if args.which == "scaling":
+        scaling(args.games or 2000, args.rounds,
+                None if args.before is None else args.before.resolve())
+        return
+    default = {"speed": 100_000, "timing": 20, "memory": 1_000_000}[args.which]
+    run = {"speed": speed, "timing": timing, "memory": memory}[args.which]
     run(args.games or default)
 
 

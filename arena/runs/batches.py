@@ -26,7 +26,7 @@ from arena.runs.adjudication import Adjudicator
 from arena.runs.directory import AgentOutput
 from arena.runs.fused import FusedGames, fused_players, play_fused
 from arena.runs.game import play_game
-from arena.runs.plan import GameBatch, GameSettings, GameTask
+from arena.runs.plan import GameBatch, GameSettings, GameTask, MatchPlan
 from arena.runs.rows import GameRow
 from arena.runs.seeds import game_rng, game_seed
 from arena.stats.tally import Tally
@@ -121,6 +121,18 @@ def play_fusable(settings: GameSettings, batch: GameBatch,
     return played, batch.select(hosted)
 
 
+def warm_fused(plan: MatchPlan, agents: AgentCache) -> None:
+    """Load the compiled loop of every pairing of ``plan`` whose games can be fused, with a
+    call of no game: processes forked after it start warm, and the first batch each plays
+    takes the time of its games alone (the batches are sized by it)."""
+    first = plan.batch(np.arange(len(plan.pairings)))  # round 0: each pairing's first game
+    none = first.select(np.zeros(len(first), dtype=bool))
+    for agent_a, agent_b in first.agents:
+        players = fused_players(plan.settings, agent_a, agent_b, agents)
+        if players is not None:
+            play_fused(plan.settings, none, players)
+
+
 @dataclass
 class BatchResult:
     """Games of a batch (rows of hosted games, columns of fused ones), what their agents
@@ -160,9 +172,13 @@ def play_steps(settings: GameSettings, batch: GameBatch, agents: AgentCache,
     long has passed since the last hand-over (0: every game before the next one starts, so
     that a native crash of this process in that game loses none of them). The last result's
     ``timed`` is the batch's size. Once ``stop()`` is true, no further game starts: the games
-    played so far are the last part, untimed (a compiled call of fused games is not cut).
+    played so far are the last part, untimed (a compiled call of fused games is not cut; a
+    batch that ``stop()`` finds unbegun comes back empty).
     """
     began = handed = time.perf_counter()
+    if stop is not None and stop():
+        yield BatchResult([], [], 0.0, last=True)
+        return
     fused, left = play_fusable(settings, batch, agents)
     part = BatchResult([], [], 0.0, fused)
     for task in left.tasks():

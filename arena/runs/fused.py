@@ -152,7 +152,7 @@ def play_fused(settings: GameSettings, batch: GameBatch,
     starts = [play_moves(Position.empty(rules), parse_moves(opening, rules))
               for opening in batch.openings]
     positions = np.array([(start.current, start.mask) for start in starts],
-                         dtype=np.uint64)[batch.opening_index]
+                         dtype=np.uint64).reshape(-1, 2)[batch.opening_index]
     seeds = (np.uint64(settings.seed) << np.uint64(GAME_BITS)) | batch.games.astype(np.uint64)
     firsts = (~batch.a_first).astype(np.int64)
     out = games.new_outcomes(len(batch), rules.rows * rules.cols)

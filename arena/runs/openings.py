@@ -137,15 +137,24 @@ def random_walk(rules: Rules, plies: int, rng: np.random.Generator) -> tuple[str
     position = Position.empty(rules)
     columns: list[int] = []
     for _ in range(plies):
-        safe = [c for c in position.legal_moves() if not position.play(c).won]
+        winning = _winning_moves(position)
+        safe = [c for c in position.legal_moves() if c not in winning]
         if not safe:
             return None
         column = safe[int(rng.integers(len(safe)))]
         position = position.play(column)
         columns.append(column)
-    if position.winning_moves():
+    if _winning_moves(position):
         return None
     return format_moves(columns), position.key()
+
+
+def _winning_moves(position: Position) -> list[int]:
+    """The columns where the side to move completes a line: none while it has fewer than
+    ``connect - 1`` discs (the first plies of every opening, looked at without a search)."""
+    if position.current.bit_count() < position.rules.connect - 1:
+        return []
+    return position.winning_moves()
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,9 @@
 ``LocalPool``: the process that runs the match plays games itself, and ``jobs - 1`` worker
 processes play beside it. Where the platform can fork, workers are forked from the warm
 parent (agents built, kernels loaded) and are ready at once; elsewhere they are spawned. The
-parent plays one game at a time between looks at its workers, so none waits for it. With a
+parent plays one game at a time between looks at its workers, and each worker holds the
+batch after the one it plays, so none waits for the parent (which a compiled call of fused
+games keeps from looking for as long as a batch takes). With a
 ``crash_log`` (an agent of the user's plays inline, whose native crash would end the process
 that plays it), games are handed over as they end, not a batch at a time (the parent's each
 before its next game, a worker's every ``HANDOVER_SECONDS``: a message a game would cost more
@@ -16,7 +18,8 @@ Batches are sized so that each takes about ``BATCH_SECONDS``; results come back 
 order. A worker process that dies ends the stream with ``WorkerDiedError``. After ``stop()``
 no batch is handed out: local processes end their batches after the game each is playing (a
 flag they share with the parent, read before each game; a compiled call of fused games, sized
-like a batch, is not cut), and a dask cluster finishes the batches already submitted (at most
+like a batch, is not cut; a batch a worker holds but has not begun comes back empty), and a
+dask cluster finishes the batches already submitted (at most
 two per worker thread).
 """
 
@@ -54,6 +57,9 @@ BACKENDS: tuple[Backend, ...] = ("local", "dask")
 BATCH_SECONDS = 0.25
 """Batches are sized so that one takes about this long in a worker."""
 LARGEST_BATCH = 5000
+HELD_BATCHES = 2
+"""Batches a local worker holds at a time: the one it plays and the next, so that it never
+waits for this process, which may be in a compiled call of its own (fused games)."""
 HANDOVER_SECONDS = 0.02
 """With a crash log, how often a worker hands over the games it finished."""
 STOP_SECONDS = 5.0
@@ -196,31 +202,31 @@ class LocalPool:
 
     def results(self, batches: Iterator[GameBatch],
                 settings: GameSettings) -> Iterator[BatchResult]:
-        """Play every batch: the workers take whole batches, this process plays one game at a
-        time between looks at them (the games of a pairing that can be fused all at once).
-        A batch's last result is the one with ``timed`` set."""
-        idle = list(self._workers)
-        busy: dict[Connection, _Worker] = {}
+        """Play every batch: each worker holds up to ``HELD_BATCHES`` whole batches, this
+        process plays one game at a time between looks at them (the games of a pairing that
+        can be fused all at once). A batch's last result is the one with ``timed`` set."""
+        held = {worker.connection: 0 for worker in self._workers}
+        workers = {worker.connection: worker for worker in self._workers}
         own: Iterator[BatchResult | None] | None = None
         exhausted = False
         while True:
-            while idle and not exhausted:
+            busy = [connection for connection, count in held.items() if count]
+            ready = wait(busy, 0 if own is not None or not exhausted else None) if busy else []
+            for connection in (connection for connection in busy if connection in ready):
+                result = self._receive(workers[connection])
+                if result.last:
+                    held[connection] -= 1
+                yield result
+            while not exhausted and held:  # before this process plays: it may be a while
+                connection = min(held, key=held.__getitem__)  # the emptiest first
+                if held[connection] >= HELD_BATCHES:
+                    break
                 batch = None if self._stopping.value else next(batches, None)
                 if batch is None:
                     exhausted = True
                     break
-                worker = idle.pop()
-                self._send(worker, (settings, batch))
-                busy[worker.connection] = worker
-            ready = wait(list(busy), 0 if own is not None or not exhausted else None) \
-                if busy else []
-            for connection in ready:
-                worker = busy[connection]  # type: ignore[index]
-                result = self._receive(worker)
-                if result.last:
-                    del busy[connection]  # type: ignore[arg-type]
-                    idle.append(worker)
-                yield result
+                self._send(workers[connection], (settings, batch))
+                held[connection] += 1
             if own is None and not exhausted:
                 batch = None if self._stopping.value else next(batches, None)
                 if batch is None:
@@ -234,7 +240,7 @@ class LocalPool:
                     if step.last:
                         own = None
                     yield step
-            elif exhausted and not busy:
+            elif exhausted and not any(held.values()):
                 return
 
     def stop(self) -> None:

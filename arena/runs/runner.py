@@ -36,7 +36,7 @@ from arena.protocol.players import check_limit, effective_limit, split_limit
 from arena.protocol.registry import AgentSpec, is_builtin, parse_spec
 from arena.rules.errors import AgentSpecError
 from arena.rules.results import Side
-from arena.runs.batches import AgentCache
+from arena.runs.batches import AgentCache, warm_fused
 from arena.runs.crashes import crash_report
 from arena.runs.directory import (
     GamesTable,
@@ -258,6 +258,8 @@ def run_games(
                 directory.write_meta(meta)
                 risky = plays_user_code_here(resolved, request)
                 if not table.finished.all():  # workers start before any thread does
+                    if request.backend == "local":
+                        warm_fused(plan, agents)  # in the workers forked from here too
                     pool = open_pool(request.backend, jobs, request.scheduler, agents,
                                      files.agents_log if risky else None)
                 if progress is not None:

@@ -5,6 +5,8 @@ adjudication and either first mover; and the hosted path plays whenever a condit
 from __future__ import annotations
 
 import csv
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,7 @@ from arena.runs.rows import COLUMNS, TIMING_COLUMNS
 from arena.runs.runner import run_games
 from arena.runs.summary import summarize, summary_csv
 from arena.search.solver import shared_solver
+from tests.helpers.cli import checkout_env
 
 TIMINGS = [COLUMNS.index(name) for name in TIMING_COLUMNS]
 Rows = list[list[str]]
@@ -159,3 +162,28 @@ def test_only_the_declaring_class_counts() -> None:
     rules = Rules()
     assert fused.kernel_player(NegamaxAgent(depth=2), rules) is not None
     assert fused.kernel_player(Leftmost(depth=2), rules) is None
+
+
+WARMED = """
+import numpy as np
+from arena.runs.batches import AgentCache, play_fusable, warm_fused
+from arena.runs.request import RunRequest
+from arena.search.kernels.games import play_games
+
+plan = RunRequest(openings="random:4").match_plan("negamax:depth=2", "random", 4)
+agents = AgentCache()
+assert not play_games.signatures
+warm_fused(plan, agents)
+warmed = list(play_games.signatures)
+[played], _ = play_fusable(plan.settings, plan.batch(np.arange(4)), agents)
+print(len(warmed), play_games.signatures == warmed, len(played))
+"""
+
+
+def test_warming_the_fused_loop_loads_what_the_games_call() -> None:
+    # in a fresh process: the compiled loop is loaded once, by a call of no game, with the
+    # argument types of the games (a batch of games then loads nothing more)
+    done = subprocess.run([sys.executable, "-c", WARMED], env=checkout_env(),
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "True", "4"]

@@ -19,8 +19,8 @@ from arena.rules.errors import AgentSpecError
 from arena.runs import crashes
 from arena.runs.batches import AgentCache, BatchResult, play_steps
 from arena.runs.files import RunFiles
-from arena.runs.plan import GameSettings, MatchPlan, Pairing, match_plan
-from arena.runs.pool import BatchSizer, LocalPool, batches
+from arena.runs.plan import GameBatch, GameSettings, MatchPlan, Pairing, match_plan
+from arena.runs.pool import HELD_BATCHES, BatchSizer, LocalPool, batches
 from arena.runs.reading import load_games
 from arena.runs.request import RunRequest
 from arena.runs.runner import run_games
@@ -456,3 +456,35 @@ def test_with_an_agent_of_the_user_inline_the_pool_hands_over_games_as_they_end(
     assert sorted(row.game for part in parts for row in part.rows) == list(range(40))
     assert sum(part.timed for part in parts) == 40  # each batch timed once, whole
     assert len(parts) > len([part for part in parts if part.timed])  # in parts
+
+
+def test_a_local_worker_holds_its_next_batch_while_it_plays_one() -> None:
+    plan = plan_of("random", "random", 60)  # fused: this process plays a batch in one call
+    taken: list[int] = []
+
+    def counted() -> Iterator[GameBatch]:
+        for batch in batches(plan, np.arange(60), BatchSizer(2, largest=5)):
+            taken.append(len(batch))
+            yield batch
+
+    pool = LocalPool(2, AgentCache())
+    try:
+        results = pool.results(counted(), plan.settings)
+        first = next(results)
+        held = len(taken)  # batches handed out before any came back
+        parts = [first, *results]
+    finally:
+        pool.close()
+    assert held == 1 + HELD_BATCHES  # this process's own, and the worker's two
+    games = [int(game) for part in parts for fused in part.fused for game in fused.batch.games]
+    assert sorted(games) == list(range(60))  # each game once
+    assert sum(part.timed for part in parts) == 60
+
+
+def test_a_batch_that_a_stop_finds_unbegun_comes_back_empty() -> None:
+    plan = plan_of("random", "random", 6)
+    steps = list(play_steps(plan.settings, plan.batch(np.arange(6)), AgentCache(),
+                            stop=lambda: True))
+    assert len(steps) == 1
+    [empty] = steps
+    assert empty is not None and empty.last and empty.games == 0 and empty.timed == 0

@@ -77,6 +77,9 @@ def test_a_second_ctrl_c_stops_at_once(tmp_path: Path) -> None:
                                start_new_session=True, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     wait_for(lambda: games.exists() or process.poll() is not None, 60, "the run started")
+    # games.csv is there before the workers and the first Ctrl-C's handler (a Ctrl-C then
+    # stops at once): on a loaded machine that can take a while; the games last minutes
+    time.sleep(1.0)
     os.killpg(process.pid, signal.SIGINT)
     assert process.stderr is not None
     first = process.stderr.readline()  # the first Ctrl-C was taken

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from arena.rules.board import Rules
-from arena.rules.notation import from_moves
+from arena.rules.board import Position, Rules
+from arena.rules.notation import format_moves, from_moves
 from arena.runs.openings import (
     FileOpenings,
     NoOpenings,
@@ -16,6 +17,7 @@ from arena.runs.openings import (
     RandomOpenings,
     UniformOpenings,
     load_openings,
+    random_walk,
 )
 from tests.helpers.paths import PONS
 
@@ -41,6 +43,31 @@ def test_random_openings_have_k_plies_no_line_and_no_immediate_win(rules: Rules)
         position = from_moves(moves, rules)  # legal, and never past a won position
         assert not position.is_terminal
         assert position.winning_moves() == []
+
+
+def _walk_by_playing(rules: Rules, plies: int,
+                     rng: np.random.Generator) -> tuple[str, int] | None:
+    """``random_walk`` as its docstring says, by playing every column to see if it wins."""
+    position, columns = Position.empty(rules), []
+    for _ in range(plies):
+        safe = [c for c in position.legal_moves() if not position.play(c).won]
+        if not safe:
+            return None
+        columns.append(safe[int(rng.integers(len(safe)))])
+        position = position.play(columns[-1])
+    if any(position.play(c).won for c in position.legal_moves()):
+        return None
+    return format_moves(columns), position.key()
+
+
+@pytest.mark.parametrize(("rules", "plies"), [
+    (Rules(), 4), (Rules(), 9), (Rules(), 14), (Rules(rows=3, cols=3, connect=3), 5),
+    (Rules(rows=4, cols=5, connect=3), 6), (Rules(rows=5, cols=4, connect=4), 10)])
+def test_random_walks_are_those_that_play_every_column_to_avoid_lines(rules: Rules,
+                                                                      plies: int) -> None:
+    for seed in range(200):
+        expected = _walk_by_playing(rules, plies, np.random.default_rng(seed))
+        assert random_walk(rules, plies, np.random.default_rng(seed)) == expected
 
 
 def test_random_openings_depend_only_on_the_seed() -> None:
