@@ -75,19 +75,25 @@ def timed(command: list[str], checkout: Path = ROOT) -> tuple[float, float]:
     return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
 
-def group_rss_bytes(group: int) -> int:
-    """Resident memory of every process in a process group."""
-    total = 0
+def group_memory_bytes(group: int) -> tuple[int, int]:
+    """Resident memory of every process in a process group, summed two ways: RSS (a page
+    shared by a fork's parent and child counted in each) and PSS (shared pages split among
+    the processes that share them: what the group really holds)."""
+    rss = pss = 0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            if int(fields[2]) == group:
-                total += int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+            if int(fields[2]) != group:
+                continue
+            rss += int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+            for line in (entry / "smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    pss += int(line.split()[1]) * 1024
         except (OSError, IndexError, ValueError):
             continue
-    return total
+    return rss, pss
 
 
 def speed(games: int) -> None:
@@ -255,18 +261,20 @@ def memory(games: int) -> None:
         command = arena("random", "random", "-n", str(games), out=Path(scratch) / "run")
         process = subprocess.Popen(command, env=environment(), start_new_session=True,
                                    stdout=subprocess.DEVNULL)
-        peak = 0
+        peak_rss = peak_pss = 0
         began = time.perf_counter()
         try:
             while process.poll() is None:
-                peak = max(peak, group_rss_bytes(process.pid))
+                rss, pss = group_memory_bytes(process.pid)
+                peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
                 time.sleep(0.2)
         except KeyboardInterrupt:
             os.killpg(process.pid, signal.SIGINT)
             raise
         seconds = time.perf_counter() - began
     print(f"arena match random random -n {games}: {seconds:.1f} s, peak memory of the "
-          f"process group {peak / 2**20:.0f} MB")
+          f"process group {peak_pss / 2**20:.0f} MB proportional (PSS), "
+          f"{peak_rss / 2**20:.0f} MB summed RSS (a forked child's shared pages counted twice)")
 
 
 USER_AGENT = """from arena.protocol.agent import BaseAgent

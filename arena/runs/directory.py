@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import mmap
 import os
@@ -37,7 +38,7 @@ from arena.system.files import (
     complete_length,
     room_checked,
     write_all,
-    write_atomically,
+    write_chunks_atomically,
 )
 
 try:
@@ -301,22 +302,46 @@ def _clean(row: GameRow) -> GameRow:
     return row
 
 
+SCAN_BYTES = 1 << 23
+"""Bytes of games.csv scanned for line ends at once when it is sorted."""
+SORTED_LINES = 1 << 16
+"""Lines of a sorted games.csv gathered and written at once."""
+
+
 def sort_games(path: Path) -> None:
-    """Leave games.csv sorted by game index (atomically), unless it is already."""
-    offsets, games = [], []
-    with path.open("rb") as file:
-        header = file.readline()
-        while line := file.readline():
-            offsets.append(file.tell() - len(line))
-            games.append(int(line[:line.index(b",")]))
-    order = np.argsort(np.array(games, dtype=np.int64), kind="stable")
-    if np.all(order[1:] > order[:-1]):
+    """Leave games.csv sorted by game index (atomically), unless it is already. The file is
+    read through a memory map and written in pieces: what it takes beyond the file's pages is
+    a few numbers a game, not the text (a 1,000,000-game file would otherwise be held twice)."""
+    if path.stat().st_size == 0:
         return
-    starts = np.array(offsets, dtype=np.int64)
-    ends = np.append(starts[1:], path.stat().st_size)
     with path.open("rb") as source, mmap.mmap(source.fileno(), 0, access=mmap.ACCESS_READ) as data:
-        text = header + b"".join(data[starts[i]:ends[i]] for i in order)
-    write_atomically(path, text.decode("utf-8"))
+        text = np.frombuffer(data, dtype=np.uint8)
+        ends = np.concatenate([np.flatnonzero(text[at:at + SCAN_BYTES] == ord("\n")) + at + 1
+                               for at in range(0, len(text), SCAN_BYTES)])
+        starts, ends = ends[:-1], ends[1:]  # the header is the line before the first start
+        order = np.argsort(_game_indices(text, starts), kind="stable")
+        if np.all(order[1:] > order[:-1]):
+            del text
+            return
+        pieces = (b"".join(data[starts[i]:ends[i]] for i in order[at:at + SORTED_LINES])
+                  for at in range(0, len(order), SORTED_LINES))
+        header = bytes(data[:starts[0]]) if len(starts) else bytes(data[:])
+        del text  # no view of the map outlives it
+        write_chunks_atomically(path, itertools.chain([header], pieces))
+
+
+def _game_indices(text: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The game index (the leading digits) of each line of ``text`` starting at ``starts``."""
+    indices = np.zeros(len(starts), dtype=np.int64)
+    growing = np.ones(len(starts), dtype=bool)
+    for offset in range(19):  # an int64 has at most 19 digits
+        at = np.minimum(starts + offset, len(text) - 1)
+        digit = text[at].astype(np.int64) - ord("0")
+        growing &= (digit >= 0) & (digit <= 9)
+        if not growing.any():
+            break
+        indices[growing] = indices[growing] * 10 + digit[growing]
+    return indices
 
 
 def write_outputs(path: Path, outputs: Iterable[AgentOutput]) -> None:

@@ -9,7 +9,7 @@ import hashlib
 import io
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -95,13 +95,20 @@ def write_atomically(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` at once: a reader sees the old file or the new one, never
     half, and two writers never share a temporary file. No room to write it is a NoRoomError,
     the old file left as it was."""
+    write_chunks_atomically(path, [text.encode("utf-8")])
+
+
+def write_chunks_atomically(path: Path, chunks: Iterable[bytes]) -> None:
+    """``write_atomically`` for a file made piece by piece: ``chunks`` in order, none of them
+    held once written."""
     temporary: Path | None = None
     try:
         with room_checked(path):
             fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
             temporary = Path(name)
             try:
-                write_all(fd, text.encode("utf-8"))
+                for chunk in chunks:
+                    write_all(fd, chunk)
             finally:
                 os.close(fd)
             os.chmod(temporary, FILE_MODE)

@@ -7,8 +7,10 @@ import os
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from arena.runs import directory as directory_module
 from arena.runs.batches import AgentCache, play_task
 from arena.runs.directory import (
     GamesTable,
@@ -173,6 +175,21 @@ def test_sort_games_leaves_a_sorted_file_alone(tmp_path: Path) -> None:
     inode = path.stat().st_ino
     sort_games(path)
     assert path.stat().st_ino == inode  # not rewritten
+
+
+def test_sort_games_in_pieces_orders_every_line_by_its_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines scanned and written a few at a time (as a large file is): every line once, in the
+    order of its game index, whatever its number of digits."""
+    monkeypatch.setattr(directory_module, "SCAN_BYTES", 64)
+    monkeypatch.setattr(directory_module, "SORTED_LINES", 7)
+    games = np.random.default_rng(4).permutation(1234)
+    lines = [f"{game},{'x' * (game % 13)},\"a, b\"\n" for game in games]
+    path = tmp_path / "games.csv"
+    path.write_text("game,text,quoted\n" + "".join(lines))
+    sort_games(path)
+    assert path.read_text() == "game,text,quoted\n" + "".join(
+        sorted(lines, key=lambda line: int(line.split(",")[0])))
 
 
 def test_the_same_command_gives_the_same_bytes_but_for_the_timings(tmp_path: Path) -> None:
