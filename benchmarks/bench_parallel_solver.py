@@ -13,7 +13,8 @@ empty-board scores against each other). The table is the solver's default (64 MB
 times are summed per way; the ratio is N threads over one thread. The machine's load
 average is printed before and after, and the cores each way obtained (processor time over
 wall time): on a shared machine only the ratio means something, and two threads gain only
-as much as a second core is free.
+as much as a second core is free. The processor time of the N threads over N, against one
+thread's, is the wall-time ratio they would reach with a whole core each (if none waited).
 """
 
 from __future__ import annotations
@@ -76,7 +77,8 @@ def compare(label: str, positions: list[tuple[Position, int | None]], solvers: l
               f"{wall:9.2f} s {searched / 1e6:10.1f} M nodes, {used / wall:.2f} cores "
               f"obtained{shown}", flush=True)
     print(f"{label:<22} ratio {solvers[-1].threads} threads / 1 thread: "
-          f"{seconds[-1] / seconds[0]:.3f} wall time, {nodes[-1] / nodes[0]:.3f} nodes; "
+          f"{seconds[-1] / seconds[0]:.3f} wall time, {nodes[-1] / nodes[0]:.3f} nodes, "
+          f"{cpu[-1] / solvers[-1].threads / cpu[0]:.3f} processor time per thread; "
           f"{wrong} wrong", flush=True)
 
 

@@ -1,4 +1,5 @@
-"""Several threads on one position: the solver's null-window searches, different windows at once.
+"""Several threads on one position: the solver's null-window searches, different windows at once
+and one window split between threads.
 
 The exact score is found by null-window searches: each tells whether the score is above or
 at most a ``middle``, and narrows the bounds ``[low, high]`` until they meet. With several
