@@ -14,8 +14,9 @@ thread left with no free window joins a running one, and the threads on one wind
 tree between them (``kernels.probe``, after ABDADA): at every node far enough from the end of
 the game, each move but the first is marked busy while a thread searches it, and a thread
 that comes to a move another one has marked leaves it until its other moves are done, by
-when the table mostly holds its bound. The first thread to finish the window stops the
-others.
+when the table mostly holds its bound. Each window has marks of its own: a thread does not
+put off a move for a thread that searches another window, whose bound would not answer its
+own. The first thread to finish the window stops the others.
 
 All threads read and write the solver's one transposition table (the kernels release the
 GIL). Sharing it is safe: a table row is one 8-byte word that names its position, and what it
@@ -39,7 +40,7 @@ from arena.search.kernels import solver as kernels
 NO_LIMIT = np.iinfo(np.int64).max
 STOP = -1  # a node limit that every search has passed
 SPLIT_EMPTIES = 12  # the nodes with at least this many empty cells share their moves
-BUSY_BITS = 14  # the busy marks: 2**14 rows, many more than the nodes threads search at once
+BUSY_BITS = 14  # a window's busy marks: 2**14 rows, many more than its threads mark at once
 
 
 class Lane(NamedTuple):
@@ -92,6 +93,7 @@ class _Search:
         self.highs = [task.high for task in tasks]
         self.lanes = lanes
         self.running: dict[int, tuple[int, int]] = {}  # lane -> task, middle of its window
+        self.marks: dict[tuple[int, int], np.ndarray] = {}  # the busy marks of each window
         self.nodes = 0
         self.abandoned = False
         self.changed = threading.Condition()
@@ -123,6 +125,8 @@ class _Search:
                 stats[kernels.NODES] = 0
                 stats[kernels.LIMIT] = NO_LIMIT
                 self.running[lane] = pick
+                if pick not in self.marks:
+                    self.marks[pick] = np.zeros(1 << BUSY_BITS, dtype=np.uint64)
                 return pick
             self.changed.wait()
         return None
@@ -132,6 +136,8 @@ class _Search:
         and stop the windows that no longer lie between them. The caller holds
         ``changed``."""
         task, middle = self.running.pop(lane)
+        if (task, middle) not in self.running.values():  # no thread searches it any more
+            del self.marks[task, middle]
         stats = self.lanes[lane].stats
         self.nodes += int(stats[kernels.NODES])
         if stats[kernels.NODES] <= stats[kernels.LIMIT]:
@@ -161,7 +167,6 @@ def solve_in_lanes(tasks: list[Task], lanes: list[Lane],
     and book depth."""
     packed, table, book_keys, book_scores, book_depth = arguments
     search = _Search(tasks, lanes)
-    busy = np.zeros(1 << BUSY_BITS, dtype=np.uint64)
     errors: list[Exception] = []
 
     def run(lane: int) -> None:
@@ -169,8 +174,9 @@ def solve_in_lanes(tasks: list[Task], lanes: list[Lane],
         while True:
             with search.changed:
                 pick = search.take(lane)
-            if pick is None:
-                return
+                if pick is None:
+                    return
+                busy = search.marks[pick]
             task = tasks[pick[0]]
             try:
                 score = kernels.probe(np.uint64(task.current), np.uint64(task.mask), pick[1],

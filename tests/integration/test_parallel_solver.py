@@ -205,6 +205,19 @@ def test_one_thread_searches_as_before() -> None:
     assert nodes == [5766876, 3217622, 282133, 178634, 115178]
 
 
+def test_each_window_has_busy_marks_of_its_own() -> None:
+    search = _Search([Task(0, 0, 2, 4)], new_lanes(3, 42))  # windows 3, then 2
+    with search.changed:
+        assert search.take(0) == (0, 3) and search.take(1) == (0, 2)
+        assert search.marks[0, 3] is not search.marks[0, 2]  # no deferring to the other
+        shared = search.marks[0, 3]
+        assert search.take(2) == (0, 3)  # joins the first: the two share its marks
+        search.finish(0, 3)  # the score is at most 3: window 3 is done, the third stopped
+        assert search.marks[0, 3] is shared  # until the third thread has left it
+        search.finish(2, 0)
+        assert list(search.marks) == [(0, 2)]
+
+
 def test_an_abandoned_search_stops_its_threads() -> None:
     search = _Search([Task(0, 0, -3, 4)], new_lanes(2, 42))
     with search.changed:
