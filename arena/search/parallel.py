@@ -1,4 +1,5 @@
-"""Several threads on one position: the solver's null-window searches, different windows at once.
+"""Several threads on one position: the solver's null-window searches, different windows at once
+and one window split between threads.
 
 The exact score is found by null-window searches: each tells whether the score is above or
 at most a ``middle``, and narrows the bounds ``[low, high]`` until they meet. With several
@@ -9,15 +10,20 @@ thread takes the nearest one beside it, so that two threads end on the last two 
 (the score and the one below) together. Given several positions (the children of a
 position, for the score of each column), an idle thread takes the next one-thread window
 of the first position that has one free, and only then a window beside a running one. A
-thread left with no free window joins a running one, trying other moves first near its root
-(lazy SMP: each finds in the table what the other stored); the first to finish stops the
-other.
+thread left with no free window joins a running one, and the threads on one window split its
+tree between them (``kernels.probe``, after ABDADA): at every node far enough from the end of
+the game, each move but the first is marked busy while a thread searches it, and a thread
+that comes to a move another one has marked leaves it until its other moves are done, by
+when the table mostly holds its bound. Each window has marks of its own: a thread does not
+put off a move for a thread that searches another window, whose bound would not answer its
+own. The first thread to finish the window stops the others.
 
 All threads read and write the solver's one transposition table (the kernels release the
 GIL). Sharing it is safe: a table row is one 8-byte word that names its position, and what it
 holds is a fact about that position (a bound of its score), so a row one thread overwrites, or
 reads while another writes its bucket, is at worst a lost fact, never a wrong one; so each
-window's answer is a true bound and the score found is exact, whatever the timing. A thread
+window's answer is a true bound and the score found is exact, whatever the timing. The busy
+marks only change the order in which a thread tries its moves, never what it finds. A thread
 has its own move slots and node counter (a ``Lane``); a search whose node counter is past its
 limit stops at once and stores nothing more, so a thread is stopped by lowering its limit.
 """
@@ -33,7 +39,8 @@ from arena.search.kernels import solver as kernels
 
 NO_LIMIT = np.iinfo(np.int64).max
 STOP = -1  # a node limit that every search has passed
-TWIST_PLIES = 6  # a second thread on one window tries other moves first this deep
+SPLIT_EMPTIES = 12  # the nodes with at least this many empty cells share their moves
+BUSY_BITS = 14  # a window's busy marks: 2**14 rows, many more than its threads mark at once
 
 
 class Lane(NamedTuple):
@@ -86,6 +93,7 @@ class _Search:
         self.highs = [task.high for task in tasks]
         self.lanes = lanes
         self.running: dict[int, tuple[int, int]] = {}  # lane -> task, middle of its window
+        self.marks: dict[tuple[int, int], np.ndarray] = {}  # the busy marks of each window
         self.nodes = 0
         self.abandoned = False
         self.changed = threading.Condition()
@@ -106,10 +114,8 @@ class _Search:
             return min(shared, key=shared.count)
         return None if best is None else best[1:]
 
-    def take(self, lane: int) -> tuple[int, int, int] | None:
-        """The task and window for ``lane`` to search next and its twist (``kernels.probe``:
-        non-zero if another thread searches that window already), None once every score is
-        known;
+    def take(self, lane: int) -> tuple[int, int] | None:
+        """The task and window for ``lane`` to search next, None once every score is known;
         a thread with no free window joins a running one. The caller holds ``changed``."""
         while not self.abandoned and any(
                 low < high for low, high in zip(self.lows, self.highs, strict=True)):
@@ -118,9 +124,10 @@ class _Search:
                 stats = self.lanes[lane].stats
                 stats[kernels.NODES] = 0
                 stats[kernels.LIMIT] = NO_LIMIT
-                joined = pick in self.running.values()
                 self.running[lane] = pick
-                return pick[0], pick[1], TWIST_PLIES if joined else 0
+                if pick not in self.marks:
+                    self.marks[pick] = np.zeros(1 << BUSY_BITS, dtype=np.uint64)
+                return pick
             self.changed.wait()
         return None
 
@@ -129,6 +136,8 @@ class _Search:
         and stop the windows that no longer lie between them. The caller holds
         ``changed``."""
         task, middle = self.running.pop(lane)
+        if (task, middle) not in self.running.values():  # no thread searches it any more
+            del self.marks[task, middle]
         stats = self.lanes[lane].stats
         self.nodes += int(stats[kernels.NODES])
         if stats[kernels.NODES] <= stats[kernels.LIMIT]:
@@ -165,13 +174,14 @@ def solve_in_lanes(tasks: list[Task], lanes: list[Lane],
         while True:
             with search.changed:
                 pick = search.take(lane)
-            if pick is None:
-                return
+                if pick is None:
+                    return
+                busy = search.marks[pick]
             task = tasks[pick[0]]
             try:
                 score = kernels.probe(np.uint64(task.current), np.uint64(task.mask), pick[1],
-                                      pick[2], packed, table, scratch, stats, book_keys,
-                                      book_scores, book_depth)
+                                      SPLIT_EMPTIES, packed, table, busy, scratch, stats,
+                                      book_keys, book_scores, book_depth)
             except Exception as error:  # noqa: BLE001 - raised by the caller; the rest stop
                 errors.append(error)
                 with search.changed:

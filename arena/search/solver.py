@@ -6,7 +6,8 @@ negative when it loses. ``solve(position)`` and ``column_scores(position)`` use 
 solver per process, whose transposition table keeps what it learnt from one call to the
 next; ``configured`` sets its table size (default ``DEFAULT_TABLE_MB``), book directory and
 threads for as long as a command runs. With several threads, they search different windows
-of one position at once on the one table (``arena.search.parallel``). The ``solver`` agent
+of one position at once on the one table, and split a window between them when none is left
+free (``arena.search.parallel``). The ``solver`` agent
 (``agents.solver``), adjudication, the analysis commands and the window's hints all ask it.
 """
 

@@ -86,7 +86,9 @@ class Env(NamedTuple):
     book_scores: Any  # CPointer(int8)
     book_size: Int
     book_depth: Int  # -1: no book
-    twist_until: Int  # nodes of fewer plies try the edge columns first among equals (0: none)
+    busy: Any  # CPointer(uint64): the keys of positions some thread is searching, by hash
+    busy_shift: np.uint64  # 64 - log2(busy rows)
+    split_until: Int  # nodes of fewer plies leave a busy child for after the others (0: none)
 
 
 def new_table(bits: int) -> np.ndarray:
@@ -285,8 +287,7 @@ def negamax(cur: np.uint64, mask: np.uint64, plies: Int, alpha: Int, beta: Int, 
         if move:
             threats = popcount(winning_cells(cur | move, mask | move, t))
             rank = 1 << 20 if c == first else threats
-            order = 15 - i if plies >= e.twist_until else i
-            e.scratch[slots + count] = (rank << 8) | (order << 4) | c
+            e.scratch[slots + count] = (rank << 8) | ((15 - i) << 4) | c
             count += 1
             prefetch(e.tt, np.int64((((cur ^ mask) + (mask | move)) * HASH_MULTIPLIER)
                                     >> e.shift))
@@ -295,15 +296,36 @@ def negamax(cur: np.uint64, mask: np.uint64, plies: Int, alpha: Int, beta: Int, 
     start = alpha
     best: Int = NO_SCORE
     best_column: Int = -1
-    for n in range(count):  # selection sort, as far as the cut-off
-        pick = n
-        for j in range(n + 1, count):
-            if e.scratch[slots + j] > e.scratch[slots + pick]:
-                pick = j
-        c = e.scratch[slots + pick] & 15
-        e.scratch[slots + pick] = e.scratch[slots + n]
+    split = plies < e.split_until
+    deferred = 0  # moves left for later (kept in the slots already sorted)
+    n = 0
+    while n < count + deferred:
+        if n < count:  # selection sort, as far as the cut-off
+            pick = n
+            for j in range(n + 1, count):
+                if e.scratch[slots + j] > e.scratch[slots + pick]:
+                    pick = j
+            c = e.scratch[slots + pick] & 15
+            e.scratch[slots + pick] = e.scratch[slots + n]
+        else:  # then the moves another thread was searching
+            c = e.scratch[slots + n - count]
+        n += 1
         move = moves & column_cells(t, c)
+        child = (cur ^ mask) + (mask | move)  # the child's key
+        cell: Int = -1
+        if split and 1 < n <= count:  # not the first move: another thread may have it
+            cell = np.int64((child * HASH_MULTIPLIER) >> e.busy_shift)
+            if e.busy[cell] == child:
+                e.scratch[slots + deferred] = c  # a slot the sort is done with
+                deferred += 1
+                continue
+            if e.busy[cell] == ZERO:
+                e.busy[cell] = child
+            else:  # the row holds another thread's mark: left to it
+                cell = -1
         score = -negamax(cur ^ mask, mask | move, plies + 1, -beta, -alpha, e)
+        if cell >= 0 and e.busy[cell] == child:
+            e.busy[cell] = ZERO
         if e.stats[NODES] > e.stats[LIMIT]:
             return 0
         if score > best:
@@ -355,12 +377,14 @@ def _store(e: Env, row: Int, slot: Int, tag: np.uint64, entry: np.uint64, bound:
 @njit(cache=True, inline="always")
 def _env(packed: np.ndarray, tt: np.ndarray, scratch: np.ndarray, stats: np.ndarray,
          book_keys: np.ndarray, book_scores: np.ndarray, book_depth: Int,
-         twist_until: Int = 0) -> Env:
+         busy: np.ndarray, split_until: Int) -> Env:
+    """What every node needs; ``busy`` is never read when ``split_until`` is 0."""
     t = unpack(packed)
     return Env(t, popcount(t.board), data_pointer(tt),
                np.uint64(64 - popcount(np.uint64(tt.shape[0] - 1))), data_pointer(scratch),
                data_pointer(stats), data_pointer(book_keys), data_pointer(book_scores),
-               book_keys.shape[0], book_depth, twist_until)
+               book_keys.shape[0], book_depth, data_pointer(busy),
+               np.uint64(64 - popcount(np.uint64(busy.shape[0] - 1))), split_until)
 
 
 @njit(cache=True)
@@ -408,7 +432,7 @@ def solve(cur: np.uint64, mask: np.uint64, weak: bool, packed: np.ndarray, tt: n
     ``packed`` is the board's ``board_array``; ``stats[NODES]`` counts the nodes searched
     (the caller resets it); past ``stats[LIMIT]`` nodes the search gives up and returns 0.
     """
-    e = _env(packed, tt, scratch, stats, book_keys, book_scores, book_depth)
+    e = _env(packed, tt, scratch, stats, book_keys, book_scores, book_depth, tt, 0)
     return _solve(cur, mask, weak, e)
 
 
@@ -417,7 +441,7 @@ def column_scores(cur: np.uint64, mask: np.uint64, packed: np.ndarray, tt: np.nd
                   scratch: np.ndarray, stats: np.ndarray, book_keys: np.ndarray,
                   book_scores: np.ndarray, book_depth: Int) -> np.ndarray:
     """The exact score of every column for the side to move (NO_SCORE for a full one)."""
-    e = _env(packed, tt, scratch, stats, book_keys, book_scores, book_depth)
+    e = _env(packed, tt, scratch, stats, book_keys, book_scores, book_depth, tt, 0)
     plies = popcount(mask)
     scores = np.full(e.t.cols, NO_SCORE, dtype=np.int64)
     moves = playable(mask, e.t)
@@ -433,16 +457,22 @@ def column_scores(cur: np.uint64, mask: np.uint64, packed: np.ndarray, tt: np.nd
 
 
 @njit(cache=True, nogil=True)
-def probe(cur: np.uint64, mask: np.uint64, middle: Int, twist: Int, packed: np.ndarray,
-          tt: np.ndarray, scratch: np.ndarray, stats: np.ndarray, book_keys: np.ndarray,
-          book_scores: np.ndarray, book_depth: Int) -> Int:
+def probe(cur: np.uint64, mask: np.uint64, middle: Int, split: Int,
+          packed: np.ndarray, tt: np.ndarray, busy: np.ndarray, scratch: np.ndarray,
+          stats: np.ndarray, book_keys: np.ndarray, book_scores: np.ndarray,
+          book_depth: Int) -> Int:
     """One null-window search of a position the side to move cannot win at once, on a board
     that is not full: a score at most ``middle`` is an upper bound of the position's score,
     a larger one a lower bound (as ``solve`` but one window: for threads that search
-    different windows at once, ``arena.search.parallel``). With ``twist`` > 0, the nodes
-    of the first ``twist`` plies try the edge columns first among moves of equal rank (a
-    second thread on the same window then searches other subtrees first)."""
+    one or different windows at once, ``arena.search.parallel``).
+
+    With ``split`` > 0, the nodes of at least ``split`` empty
+    cells share their work with the other threads searching the same window: every move but
+    the first is marked in ``busy`` (a power-of-two number of uint64 rows, shared by the
+    threads) while it is searched, and a move another thread marked is left until the
+    other moves are done (by then the table mostly holds its bound)."""
     plies = popcount(mask)
-    e = _env(packed, tt, scratch, stats, book_keys, book_scores, book_depth,
-             plies + twist if twist > 0 else 0)
+    cells = popcount(unpack(packed).board)
+    e = _env(packed, tt, scratch, stats, book_keys, book_scores, book_depth, busy,
+             cells - split + 1 if split > 0 else 0)
     return negamax(cur, mask, plies, middle, middle + 1, e)
