@@ -30,7 +30,7 @@ def _pairing_games(games: pd.DataFrame) -> Iterator[tuple[int, str]]:
     """The notable games of one pairing's rows: (game index, why it is listed)."""
     index = games["game"].to_numpy(dtype=int)
     plies = games["plies"].to_numpy(dtype=int)
-    result = games["result"].to_numpy(dtype=str)
+    result = games["result"].to_numpy()  # the frame's shared strings, not fixed-width copies
     for outcome, why in ((Result.WIN, "A's shortest win"), (Result.LOSS, "A's shortest loss")):
         mine = np.flatnonzero(result == outcome.value)
         if len(mine):
@@ -39,7 +39,7 @@ def _pairing_games(games: pd.DataFrame) -> Iterator[tuple[int, str]]:
     if len(draws):
         yield int(index[draws[0]]), "a draw"
     yield int(index[np.argmax(plies)]), "the longest game"
-    termination = games["termination"].to_numpy(dtype=str)
+    termination = games["termination"].to_numpy()
     for kind in sorted(set(termination) - NATURAL):
         yield int(index[np.flatnonzero(termination == kind)[0]]), f"first {kind.replace('_', ' ')}"
 
