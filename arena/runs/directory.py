@@ -325,7 +325,7 @@ def sort_games(path: Path) -> None:
             return
         pieces = (b"".join(data[starts[i]:ends[i]] for i in order[at:at + SORTED_LINES])
                   for at in range(0, len(order), SORTED_LINES))
-        header = bytes(data[:starts[0]]) if len(starts) else bytes(data[:])
+        header = bytes(data[:starts[0]])  # there are rows: a file of none is in order
         del text  # no view of the map outlives it
         write_chunks_atomically(path, itertools.chain([header], pieces))
 

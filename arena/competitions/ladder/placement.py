@@ -110,22 +110,21 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9.=-]+", "_", text).strip("_")
 
 
-def _cut_step(directory: Path, name: str) -> tuple[Path, MatchPlan] | None:
-    """The last step under ``directory`` with its plan, if a former command left it
-    unfinished and it places agent ``name``; None otherwise."""
-    steps = sorted(directory.glob("[0-9][0-9][0-9]-vs-*")) if directory.is_dir() else []
-    if not steps or not (steps[-1] / "meta.json").is_file():
+def _cut_step(last: Path, name: str) -> tuple[Path, MatchPlan] | None:
+    """The step in ``last`` (the last step directory) with its plan, if a former command left
+    it unfinished and it places agent ``name``; None otherwise."""
+    if not (last / "meta.json").is_file():
         return None
     try:
-        reading = open_run(steps[-1])
+        reading = open_run(last)
         if reading.finished.all():
             return None
         plan = reading.meta.plan()
     except NoRunError:  # cut before its first game was written
-        plan = load_meta(steps[-1]).plan()
+        plan = load_meta(last).plan()
     if any(pairing.agent_a != name for pairing in plan.pairings):
         return None
-    return steps[-1], plan
+    return last, plan
 
 
 def _step(ladder: Ladder, board: str, name: str, plan: MatchPlan, where: Path,
@@ -164,32 +163,30 @@ def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,
         raise LadderError(f"{name} is an anchor of board {board}: its rating is fixed")
     estimate = fit_agent(ladder.connection, board, name)
     placement = Placement(name, board, estimate)
-    rating = estimate.rating if estimate else float(np.median(list(anchors.values())))
-    earlier = len(list(directory.glob("[0-9][0-9][0-9]-vs-*"))) if directory.is_dir() else 0
-    step = 0
-    cut = _cut_step(directory, name)
+    median = float(np.median(list(anchors.values())))
+    steps = sorted(directory.glob("[0-9][0-9][0-9]-vs-*")) if directory.is_dir() else []
+    cut = _cut_step(steps[-1], name) if steps else None
+    earlier = len(steps) - (cut is not None)  # a cut step is finished as this command's first
+
+    def played(step: Step) -> Estimate:
+        placement.steps.append(step)
+        if told is not None:
+            told(step)
+        return step.estimate
+
     if cut is not None:
         where, plan = cut
-        placement.steps.append(_step(ladder, board, name, plan, where,
-                                     dataclasses.replace(request, progress=False, out=where)))
-        if told is not None:
-            told(placement.steps[-1])
-        estimate = placement.steps[-1].estimate
-        rating, step = estimate.rating, 1
-        earlier -= 1  # counted among this command's steps from now on
+        estimate = played(_step(ladder, board, name, plan, where,
+                                dataclasses.replace(request, progress=False, out=where)))
     while estimate is None or (estimate.half_width > target and placement.games < max_games):
         number = earlier + len(placement.steps)
-        opponents = _opponents(anchors, rating, step, strategy)
+        opponents = _opponents(anchors, estimate.rating if estimate else median,
+                               len(placement.steps), strategy)
         where = directory / f"{number:03d}-vs-{_slug(_label(opponents))}"
         settings = dataclasses.replace(request, seed=step_seed(request.seed, number),
                                        progress=False, out=where)
         each = batch if len(opponents) == 1 else max(2, batch // len(opponents) // 2 * 2)
         plan = tournament_plan([name, *opponents], each, settings, gauntlet=True)
-        placement.steps.append(_step(ladder, board, name, plan, where, settings))
-        if told is not None:
-            told(placement.steps[-1])
-        estimate = placement.steps[-1].estimate
-        rating = estimate.rating
-        step += 1
+        estimate = played(_step(ladder, board, name, plan, where, settings))
     refit(ladder, board)
     return placement
