@@ -157,9 +157,9 @@ def finish_run(directory: Path, report: bool, charts: ChartOptions | None = None
     if report:
         write_run_report(directory, charts, writer)
     files = RunFiles(directory)
-    games = [RunFiles(files.round(n)).games for n in played_rounds(directory)] \
-        if is_rounds_tournament(directory) else [files.games]
-    for broken in unanimous_forfeits(*games):
+    runs = [files.round(n) for n in played_rounds(directory)] \
+        if is_rounds_tournament(directory) else [directory]
+    for broken in unanimous_forfeits(*runs):
         click.echo(f"arena: error: every game of {broken.agent} ended in its forfeit, "
                    f"{broken.termination}: {broken.example or 'no message'}", err=True)
         raise click.exceptions.Exit(BROKEN_AGENT)

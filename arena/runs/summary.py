@@ -412,22 +412,29 @@ class Unanimous:
     example: str  # the error message of its first game
 
 
-def unanimous_forfeits(*games_csv: Path) -> list[Unanimous]:
-    """The agents of one or more games.csv (a tournament's rounds) each of whose games ended
-    in its own forfeit, all of one kind (a broken agent, not a weak one)."""
-    kinds: dict[str, set[str]] = {}
+def unanimous_forfeits(*directories: Path) -> list[Unanimous]:
+    """The agents of one or more finished runs (a tournament's rounds) each of whose games
+    ended in its own forfeit, all of one kind (a broken agent, not a weak one). Found from the
+    runs' summary.csv; games.csv is read only for a broken agent's first error message."""
+    games: Counter[str] = Counter()
+    forfeited: Counter[tuple[str, str]] = Counter()
+    for directory in directories:
+        with RunFiles(directory).summary.open(newline="") as file:
+            for pairing in csv.DictReader(file):
+                for side in ("a", "b"):
+                    agent = pairing[f"agent_{side}"]
+                    games[agent] += int(pairing["games"])
+                    for kind in FORFEITS:
+                        forfeited[agent, kind] += int(pairing[f"{kind}_{side}"])
+    broken = {agent: kind for (agent, kind), count in forfeited.items()
+              if count and count == games[agent]}
     examples: dict[str, str] = {}
-    for row in (row for path in games_csv for row in read_rows(path)):
+    for row in (row for directory in directories if broken
+                for row in read_rows(RunFiles(directory).games)):
         loser = row.loser
-        if loser is None:
-            kinds.setdefault(row.agent_a, set()).add("")
-            kinds.setdefault(row.agent_b, set()).add("")
-            continue
-        loser_name, winner = (row.agent_a, row.agent_b) if loser is Side.A else \
-            (row.agent_b, row.agent_a)
-        kinds.setdefault(winner, set()).add("")
-        kinds.setdefault(loser_name, set()).add(
-            row.termination if row.termination in FORFEITS else "")
-        examples.setdefault(loser_name, row.error)
-    return [Unanimous(agent, next(iter(found)), examples[agent])
-            for agent, found in kinds.items() if len(found) == 1 and "" not in found]
+        name = None if loser is None else row.agent_a if loser is Side.A else row.agent_b
+        if name in broken:
+            examples.setdefault(name, row.error)
+            if len(examples) == len(broken):
+                break
+    return [Unanimous(agent, kind, examples.get(agent, "")) for agent, kind in broken.items()]

@@ -10,7 +10,13 @@ from typing import Any
 import pytest
 
 from arena.runs.rows import COLUMNS, GameRow
-from arena.runs.summary import SUMMARY_COLUMNS, summarize, write_summary
+from arena.runs.summary import (
+    SUMMARY_COLUMNS,
+    Unanimous,
+    summarize,
+    unanimous_forfeits,
+    write_summary,
+)
 from arena.stats.elo import Z95, elo_from_score, pentanomial, trinomial
 
 
@@ -95,6 +101,39 @@ def test_forfeits_are_counted_by_kind_and_by_the_agent_that_lost(tmp_path: Path)
     assert row["illegal_move_a"] == 1 and row["illegal_move_b"] == 0
     assert row["agent_error_a"] == 0 and row["agent_error_b"] == 2
     assert row["time_forfeit_a"] == 1 and row["time_forfeit_b"] == 0
+
+
+def finished_run(directory: Path, rows: list[GameRow]) -> Path:
+    """A run directory holding ``rows`` as games.csv and their summary.csv."""
+    directory.mkdir()
+    write_summary(summarize(write(directory, rows)), directory / "summary.csv")
+    return directory
+
+
+def test_an_agent_that_forfeits_every_game_one_way_is_found_with_its_first_error(
+        tmp_path: Path) -> None:
+    # y crashes in every game it plays, as B against x here and as A against z in a second
+    # run (a tournament's other round); x and z each win one game by the board, not forfeits.
+    crashes = [game(i, "win", termination="agent_crash", error=f"crash {i}") for i in range(3)]
+    second = [game(0, "loss", agent_a="y", agent_b="z", termination="agent_crash",
+                   error="crash z")]
+    runs = finished_run(tmp_path / "one", crashes), finished_run(tmp_path / "two", second)
+    assert unanimous_forfeits(*runs) == [Unanimous("y", "agent_crash", "crash 0")]
+
+
+@pytest.mark.parametrize("spoiler", [
+    game(3, "win", termination="time_forfeit", error="slow"),  # a second kind of forfeit
+    game(3, "loss"),  # a game y won over the board
+    game(3, "draw", termination="board_full"),
+])
+def test_an_agent_with_any_other_game_is_not_unanimous(tmp_path: Path, spoiler: GameRow) -> None:
+    crashes = [game(i, "win", termination="agent_crash", error="boom") for i in range(3)]
+    assert unanimous_forfeits(finished_run(tmp_path / "run", [*crashes, spoiler])) == []
+
+
+def test_self_play_is_never_unanimous(tmp_path: Path) -> None:
+    crashes = [game(i, "win", agent_b="x", termination="agent_crash") for i in range(3)]
+    assert unanimous_forfeits(finished_run(tmp_path / "run", crashes)) == []
 
 
 def test_distinct_games_count_repeated_games_once(tmp_path: Path) -> None:
