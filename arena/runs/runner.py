@@ -61,6 +61,7 @@ from arena.runs.summary import (
 )
 from arena.runs.validation import held_games
 from arena.stats.tally import Tally
+from arena.system.heap import release_free_memory
 from arena.system.interrupts import Stopped, finish_on_interrupt, watch_interrupts
 
 
@@ -282,6 +283,7 @@ def run_games(
             meta.ended = record["ended"]
             meta.summary = summary_fingerprint(files, meta)
             directory.write_meta(meta)
+            release_free_memory()  # what sorting and summing freed, before the report
     finally:
         if pool is not None:
             pool.close(abort=True)
