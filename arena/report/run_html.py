@@ -26,21 +26,22 @@ NATURAL = frozenset({Termination.FOUR_IN_A_ROW.value, Termination.BOARD_FULL.val
 """How a game ends on the board; any other termination is a forfeit."""
 
 
-def _pairing_games(games: pd.DataFrame) -> Iterator[tuple[int, str]]:
-    """The notable games of one pairing's rows: (game index, why it is listed)."""
-    index = games["game"].to_numpy(dtype=int)
-    plies = games["plies"].to_numpy(dtype=int)
-    result = games["result"].to_numpy()  # the frame's shared strings, not fixed-width copies
+def _pairing_games(rows: pd.DataFrame) -> Iterator[tuple[int, str]]:
+    """The notable games of one pairing's rows (columns game, plies, result, termination):
+    (game index, why it is listed)."""
+    index = rows["game"].to_numpy(dtype=int)
+    plies = rows["plies"].to_numpy(dtype=int)
+    # Compared as the frame's categories: a NumPy copy of a text column makes a string a row.
     for outcome, why in ((Result.WIN, "A's shortest win"), (Result.LOSS, "A's shortest loss")):
-        mine = np.flatnonzero(result == outcome.value)
+        mine = np.flatnonzero(rows["result"] == outcome.value)
         if len(mine):
             yield int(index[mine[np.argmin(plies[mine])]]), why
-    draws = np.flatnonzero(result == Result.DRAW.value)
+    draws = np.flatnonzero(rows["result"] == Result.DRAW.value)
     if len(draws):
         yield int(index[draws[0]]), "a draw"
     yield int(index[np.argmax(plies)]), "the longest game"
-    termination = games["termination"].to_numpy()
-    for kind in sorted(set(termination) - NATURAL):
+    termination = rows["termination"]
+    for kind in sorted(set(termination.unique()) - NATURAL):
         yield int(index[np.flatnonzero(termination == kind)[0]]), f"first {kind.replace('_', ' ')}"
 
 
@@ -49,9 +50,11 @@ def notable_games(games: pd.DataFrame) -> pd.DataFrame:
     termination) worth a look, each with why (column ``why``: reasons joined by '; '), in
     the order of the games; the first ``MAX_PAIRINGS`` pairings only."""
     reasons: dict[int, list[str]] = {}
-    pairings = games.groupby(["agent_a", "agent_b"], sort=False)
-    for _, rows in list(pairings)[:MAX_PAIRINGS]:
-        for game, why in _pairing_games(rows):
+    narrow = games[["game", "plies", "result", "termination"]]  # not every column per pairing
+    pairing = games.groupby(["agent_a", "agent_b"], sort=False, observed=True).ngroup()
+    numbers = pairing.to_numpy()
+    for number in range(min(int(numbers.max()) + 1, MAX_PAIRINGS)):
+        for game, why in _pairing_games(narrow.iloc[np.flatnonzero(numbers == number)]):
             reasons.setdefault(game, []).append(why)
     chosen = games[games["game"].isin(list(reasons))].sort_values("game")
     return chosen.assign(why=[", ".join(reasons[int(g)]) for g in chosen["game"]])

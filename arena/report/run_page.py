@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from pandas.api.types import union_categoricals
 
 from arena.competitions.round_tables import (
     is_knockout,
@@ -55,7 +56,8 @@ __all__ = [
     "read_summary", "report_figures", "run_labels", "sweep_series", "write_report",
 ]
 
-_TEXT = ("agent_a", "agent_b", "first", "result", "termination")
+_AGENTS = ("agent_a", "agent_b")
+_TEXT = (*_AGENTS, "first", "result", "termination")
 _USED = (*_TEXT, "game", "plies", "time_a", "time_b", "turns_a", "turns_b", "nodes_a", "nodes_b")
 """The columns of games.csv the report reads; moves, openings and errors stay on disk."""
 
@@ -112,20 +114,23 @@ def _require(table: pd.DataFrame, columns: Iterable[str], path: Path) -> None:
 
 def _read_games(reading: RunReading) -> pd.DataFrame:
     """The checked rows' columns the report uses, with each game's score and first mover."""
-    # Parsed as categories, then turned into objects that share one string per value: a
-    # million-game run costs 8 bytes a row per text column, not a string a row.
+    # The text columns stay categories (a byte a row each, not an 8-byte pointer), the agents'
+    # four sharing one set of names so that they compare and combine with each other.
     with reading.open_games() as file:
         games = pd.read_csv(file, usecols=list(_USED), dtype={c: "category" for c in _TEXT})
+    names = union_categoricals([games["agent_a"], games["agent_b"]]).categories
     for column in _TEXT:
-        games[column] = games[column].astype(object).fillna("")
+        text = games[column].cat.set_categories(names) if column in _AGENTS else games[column]
+        games[column] = text.cat.add_categories("").fillna("") if text.isna().any() else text
     for column in ("plies", "turns_a", "turns_b"):  # a byte a game, not eight
         games[column] = pd.to_numeric(games[column], downcast="integer")
-    a_first = games["first"] == "a"
+    a_first = (games["first"] == "a").to_numpy()
     score = games["result"].map({str(result): result.score for result in Result}).astype(float)
+    agent_a, agent_b = games["agent_a"].cat.codes.to_numpy(), games["agent_b"].cat.codes.to_numpy()
     return games.assign(
         score_a=score,
-        first_agent=games["agent_a"].where(a_first, games["agent_b"]),
-        second_agent=games["agent_b"].where(a_first, games["agent_a"]),
+        first_agent=pd.Categorical.from_codes(np.where(a_first, agent_a, agent_b), names),
+        second_agent=pd.Categorical.from_codes(np.where(a_first, agent_b, agent_a), names),
         first_score=score.where(a_first, 1.0 - score),
     )
 
@@ -273,8 +278,9 @@ def first_player(games: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
 
 def game_lengths(games: pd.DataFrame) -> pd.DataFrame:
     """Plies of every game and its outcome for the first player: first, draw or second."""
-    outcome = np.select([games["first_score"] == 1.0, games["first_score"] == 0.0],
-                        ["first", "second"], "draw")
+    score = games["first_score"].to_numpy()
+    codes = np.select([score == 1.0, score == 0.0], [0, 2], 1).astype(np.int8)
+    outcome = pd.Categorical.from_codes(codes, pd.Index(["first", "draw", "second"]))  # a byte
     return pd.DataFrame({"outcome": outcome, "plies": games["plies"]})
 
 
