@@ -3,7 +3,7 @@
     python benchmarks/bench_match.py speed      # random vs random, 100,000 games, --quiet
     python benchmarks/bench_match.py scaling [--before DIR]   # depth 6, 2,000 games, jobs 1 vs 2
     python benchmarks/bench_match.py timing     # ms/move of 20-game runs against `arena bench`
-    python benchmarks/bench_match.py memory     # random vs random, 1,000,000 games: peak memory
+    python benchmarks/bench_match.py memory [--before DIR]  # random vs random, 1,000,000 games
     python benchmarks/bench_match.py against --before DIR --rounds 5   # this checkout / DIR's
 
 Run them from the repository root with the package installed (or PYTHONPATH=.). Each runs
@@ -20,7 +20,8 @@ something only when it is near 2); with
 plays each built-in agent 20 games against random and compares the mean milliseconds per move
 in its summary with ``arena bench``'s mean on the positions of its ``games`` set. ``memory``
 samples the resident memory of the whole process group (the command and its worker
-processes) every 0.2 s. ``against`` runs the commands of ``AGAINST`` (built-in agents fused
+processes) every 0.2 s (with ``--before``, that checkout's command first, then this one's).
+``against`` runs the commands of ``AGAINST`` (built-in agents fused
 and hosted, an agent of the user's inline, whose games are handed over as they end under a
 crash watcher) with another checkout's arena (``--before``, say a worktree of an earlier
 commit) and this one's, alternating (each first in every other round), ``--rounds`` times,
@@ -255,12 +256,13 @@ def timing(games: int) -> None:
         print(f"{spec:<46}{run_ms:>12.4f}{bench_ms:>15.4f}{run_ms / bench_ms:>8.2f}")
 
 
-def memory(games: int) -> None:
-    """Peak resident memory of the command and its workers together."""
+def memory(games: int, checkout: Path = ROOT) -> None:
+    """Peak resident memory of the command and its workers together (``checkout``'s arena)."""
     with tempfile.TemporaryDirectory() as scratch:
         command = arena("random", "random", "-n", str(games), out=Path(scratch) / "run")
-        process = subprocess.Popen(command, env=environment(), start_new_session=True,
-                                   stdout=subprocess.DEVNULL)
+        # Run from an empty folder: no arena importable but ``checkout``'s.
+        process = subprocess.Popen(command, env=environment(checkout), start_new_session=True,
+                                   stdout=subprocess.DEVNULL, cwd=scratch)
         peak_rss = peak_pss = 0
         began = time.perf_counter()
         try:
@@ -272,8 +274,8 @@ def memory(games: int) -> None:
             os.killpg(process.pid, signal.SIGINT)
             raise
         seconds = time.perf_counter() - began
-    print(f"arena match random random -n {games}: {seconds:.1f} s, peak memory of the "
-          f"process group {peak_pss / 2**20:.0f} MB proportional (PSS), "
+    print(f"{checkout}: arena match random random -n {games}: {seconds:.1f} s, peak memory of "
+          f"the process group {peak_pss / 2**20:.0f} MB proportional (PSS), "
           f"{peak_rss / 2**20:.0f} MB summed RSS (a forked child's shared pages counted twice)")
 
 
@@ -325,7 +327,8 @@ def main() -> None:
     parser.add_argument("which", choices=["speed", "scaling", "timing", "memory", "against"])
     parser.add_argument("-n", "--games", type=int, help="games (default per benchmark)")
     parser.add_argument("--before", type=Path,
-                        help="against: the other checkout; scaling: another to measure too")
+                        help="against: the other checkout; scaling, memory: another to "
+                        "measure too")
     parser.add_argument("--rounds", type=int, default=5, help="against, scaling: rounds")
     parser.add_argument("--jobs", type=int, default=1, help="against: --jobs of each run")
     args = parser.parse_args()
@@ -338,8 +341,12 @@ def main() -> None:
         scaling(args.games or 2000, args.rounds,
                 None if args.before is None else args.before.resolve())
         return
-    default = {"speed": 100_000, "timing": 20, "memory": 1_000_000}[args.which]
-    run = {"speed": speed, "timing": timing, "memory": memory}[args.which]
+    if args.which == "memory":
+        for checkout in ([] if args.before is None else [args.before.resolve()]) + [ROOT]:
+            memory(args.games or 1_000_000, checkout)
+        return
+    default = {"speed": 100_000, "timing": 20}[args.which]
+    run = {"speed": speed, "timing": timing}[args.which]
     run(args.games or default)
 
 
