@@ -21,8 +21,9 @@ from pathlib import Path
 import numpy as np
 
 from arena.rules.board import Position, Rules
-from arena.rules.errors import IllegalMoveError
+from arena.rules.errors import ArenaError, IllegalMoveError
 from arena.search.book import Book, load_book
+from arena.search.kernels import jit_enabled
 from arena.search.kernels import solver as kernels
 from arena.search.kernels.bitboard import board_array
 from arena.search.parallel import Lane, Task, new_lanes, solve_in_lanes
@@ -33,6 +34,11 @@ from arena.system.cachedir import cache_dir
 # keys, book scores, book depth.
 KernelArguments = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                         int]
+
+
+class SolverNeedsJitError(ArenaError):
+    """The solver asked for with numba's JIT turned off: its search passes raw pointers that
+    only compiled code can use."""
 
 
 class Solver:
@@ -47,6 +53,9 @@ class Solver:
 
     def __init__(self, table_mb: float = DEFAULT_TABLE_MB, book_dir: Path | None = None,
                  threads: int = 1):
+        if not jit_enabled():
+            raise SolverNeedsJitError("the exact solver needs numba's JIT, which "
+                                      "NUMBA_DISABLE_JIT turns off: unset it to solve")
         bits = table_bits(table_mb)
         try:
             self.table = kernels.new_table(bits)

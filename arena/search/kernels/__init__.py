@@ -95,9 +95,14 @@ def _drop_stale_caches() -> None:
         return
 
 
+def jit_enabled() -> bool:
+    """False when the kernels run as plain Python (``NUMBA_DISABLE_JIT``)."""
+    return not getattr(config, "DISABLE_JIT", False)
+
+
 def _allow_wrap_around() -> None:
     """Without the JIT, let uint64 arithmetic in the kernels wrap around without warnings."""
-    if getattr(config, "DISABLE_JIT", False):
+    if not jit_enabled():
         warnings.filterwarnings("ignore", message="overflow encountered in scalar",
                                 category=RuntimeWarning, module=r"arena\.search\.kernels\.")
 
