@@ -122,15 +122,16 @@ def play_fusable(settings: GameSettings, batch: GameBatch,
 
 
 def warm_fused(plan: MatchPlan, agents: AgentCache) -> None:
-    """Load the compiled loop of every pairing of ``plan`` whose games can be fused, with a
-    call of no game: processes forked after it start warm, and the first batch each plays
-    takes the time of its games alone (the batches are sized by it)."""
+    """Load the compiled loop of every pairing of ``plan`` whose games can be fused, and the
+    one that writes their rows, with calls of no game: processes forked after it start warm,
+    the first batch each plays takes the time of its games alone (the batches are sized by
+    it), and this process does not stop to load the row writer while its workers wait."""
     first = plan.batch(np.arange(len(plan.pairings)))  # round 0: each pairing's first game
     none = first.select(np.zeros(len(first), dtype=bool))
     for agent_a, agent_b in first.agents:
         players = fused_players(plan.settings, agent_a, agent_b, agents)
         if players is not None:
-            play_fused(plan.settings, none, players)
+            play_fused(plan.settings, none, players).text()
 
 
 @dataclass

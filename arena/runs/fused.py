@@ -118,7 +118,8 @@ class FusedGames:
         from arena.search.kernels.row_text import ROW_BYTES, fused_rows, move_hashes
 
         batch, out = self.batch, self.outcomes
-        words = [_cells(*self.agents), *FIRST_WORDS, *RESULT_WORDS, *ENDING_WORDS,
+        agents = _cells(*self.agents) if len(batch) else b""  # no game (``warm_fused``)
+        words = [agents, *FIRST_WORDS, *RESULT_WORDS, *ENDING_WORDS,
                  *(opening.encode("ascii") for opening in batch.openings)]
         starts = np.cumsum([0, *(len(word) for word in words)], dtype=np.int64)
         firsts = np.where(batch.a_first, 1, 2)

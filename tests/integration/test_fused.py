@@ -169,21 +169,25 @@ import numpy as np
 from arena.runs.batches import AgentCache, play_fusable, warm_fused
 from arena.runs.request import RunRequest
 from arena.search.kernels.games import play_games
+from arena.search.kernels.row_text import fused_rows, move_hashes
 
+kernels = (play_games, fused_rows, move_hashes)
 plan = RunRequest(openings="random:4").match_plan("negamax:depth=2", "random", 4)
 agents = AgentCache()
-assert not play_games.signatures
+assert not any(kernel.signatures for kernel in kernels)
 warm_fused(plan, agents)
-warmed = list(play_games.signatures)
+warmed = [list(kernel.signatures) for kernel in kernels]
 [played], _ = play_fusable(plan.settings, plan.batch(np.arange(4)), agents)
-print(len(warmed), play_games.signatures == warmed, len(played))
+text, _ = played.text()
+print(*map(len, warmed), [kernel.signatures for kernel in kernels] == warmed, text.count(b"\\n"))
 """
 
 
 def test_warming_the_fused_loop_loads_what_the_games_call() -> None:
-    # in a fresh process: the compiled loop is loaded once, by a call of no game, with the
-    # argument types of the games (a batch of games then loads nothing more)
+    # in a fresh process: the compiled loop and the row writer are loaded once, by calls of
+    # no game, with the argument types of the games (a batch of games and its rows then load
+    # nothing more)
     done = subprocess.run([sys.executable, "-c", WARMED], env=checkout_env(),
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["1", "True", "4"]
+    assert done.stdout.split() == ["1", "1", "1", "True", "4"]
