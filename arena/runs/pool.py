@@ -213,10 +213,13 @@ class LocalPool:
             busy = [connection for connection, count in held.items() if count]
             ready = wait(busy, 0 if own is not None or not exhausted else None) if busy else []
             for connection in (connection for connection in busy if connection in ready):
-                result = self._receive(workers[connection])
-                if result.last:
-                    held[connection] -= 1
-                yield result
+                while True:  # every message waiting: a worker's results may have piled up
+                    result = self._receive(workers[connection])  # while this process played
+                    if result.last:
+                        held[connection] -= 1
+                    yield result
+                    if not held[connection] or not connection.poll():
+                        break
             while not exhausted and held:  # before this process plays: it may be a while
                 connection = min(held, key=held.__getitem__)  # the emptiest first
                 if held[connection] >= HELD_BATCHES:
