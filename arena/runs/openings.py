@@ -134,27 +134,22 @@ def random_walk(rules: Rules, plies: int, rng: np.random.Generator) -> tuple[str
     """``plies`` uniformly random columns among those that complete no line, as a move
     string, with the key of the position reached; None when the walk gets stuck or the
     side to move could win at once."""
-    position = Position.empty(rules)
+    # On the bitboards themselves (a Position only to look for wins, from the ply where the
+    # side to move could have one): the parent of a run draws every opening of it.
+    tops, bottoms = rules.geometry.column_tops, rules.geometry.column_bottoms
+    current = mask = 0
     columns: list[int] = []
-    for _ in range(plies):
-        winning = _winning_moves(position)
-        safe = [c for c in position.legal_moves() if c not in winning]
+    while True:
+        winning = [] if current.bit_count() < rules.connect - 1 else \
+            Position(rules, current, mask).winning_moves()
+        if len(columns) == plies:
+            return None if winning else (format_moves(columns), current + mask)
+        safe = [c for c in range(rules.cols) if not mask & tops[c] and c not in winning]
         if not safe:
             return None
         column = safe[int(rng.integers(len(safe)))]
-        position = position.play(column)
+        current, mask = current ^ mask, mask | (mask + bottoms[column])  # the other side's turn
         columns.append(column)
-    if _winning_moves(position):
-        return None
-    return format_moves(columns), position.key()
-
-
-def _winning_moves(position: Position) -> list[int]:
-    """The columns where the side to move completes a line: none while it has fewer than
-    ``connect - 1`` discs (the first plies of every opening, looked at without a search)."""
-    if position.current.bit_count() < position.rules.connect - 1:
-        return []
-    return position.winning_moves()
 
 
 @dataclass(frozen=True)
