@@ -33,11 +33,10 @@ from arena.competitions.tournaments import crosstable as tournament_crosstable
 from arena.protocol.labels import TABLE_WIDTH, short_names, sweeps
 from arena.report import charts
 from arena.report.blunders import blunder_section
+from arena.report.drawn_charts import draw_charts
 from arena.report.markdown import markdown_table
 from arena.report.run_html import write_run_html
 from arena.report.stamp import current_report, report_fingerprint, write_stamp
-from arena.report.style import save
-from arena.report.svg_beside import svgs_beside
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result
 from arena.runs.directory import RunDirectory, RunDirectoryError
@@ -646,23 +645,15 @@ def write_report(run_dir: Path, options: ChartOptions | None = None) -> Path:
             sections = list(_sections(run, labels))
             figures = _figures(sections)
             files = RunFiles(run.directory)
-            for_page = svgs_beside(  # report.html's SVGs, drawn beside the files when it can
-                {kind: figure for kind, figure in figures.items()
-                 if "svg" not in run.charts.formats},
-                run.charts.dpi if "png" in run.charts.formats else None)
-            try:
-                written = [path for kind, figure in figures.items()
-                           for path in save(figure, files.chart(kind).with_suffix(""),
-                                            run.charts.formats, run.charts.dpi)]
-                page = "\n\n".join("\n".join(section) for section in sections)
-                write_atomically(files.report, page + "\n")
-                html = write_run_html(run.directory, run.games, labels, page, figures, written,
-                                      for_page.result(), notable=run.rounds is None)
-                outputs = [*written, files.report, html]
-                if files.report_games.exists():
-                    outputs.append(files.report_games)
-            finally:
-                for_page.close()
+            charts = draw_charts(figures, lambda kind: files.chart(kind).with_suffix(""),
+                                 run.charts.formats, run.charts.dpi)
+            page = "\n\n".join("\n".join(section) for section in sections)
+            write_atomically(files.report, page + "\n")
+            html = write_run_html(run.directory, run.games, labels, page, figures,
+                                  charts.written, charts.svgs, notable=run.rounds is None)
+            outputs = [*charts.written, files.report, html]
+            if files.report_games.exists():
+                outputs.append(files.report_games)
             write_stamp(run.directory, options, fingerprint, [p.name for p in outputs])
         except OSError as error:
             raise RunDirectoryError(f"cannot write the report in {run_dir}: "
