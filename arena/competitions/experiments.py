@@ -282,8 +282,7 @@ class TournamentEntry(Entry):
         """Refuse a directory that holds another run (in rounds: any run of its own)."""
         if self.format.in_rounds:
             check_rounds_directory(root / self.name, self.schedule.specs,
-                                   self.schedule.pairings[0].games,
-                                   self.format.name == "knockout")
+                                   self.schedule.pairings[0].games, self.format.rounds)
         else:
             super().check_directory(root)
 

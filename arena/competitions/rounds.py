@@ -28,7 +28,12 @@ from typing import Any
 
 import pandas as pd
 
-from arena.competitions.round_tables import RoundRow, held_tournament, write_round_tables
+from arena.competitions.round_tables import (
+    HeldTournament,
+    RoundRow,
+    held_tournament,
+    write_round_tables,
+)
 from arena.competitions.tournaments import (
     Standings,
     TournamentError,
@@ -101,17 +106,31 @@ class RoundsRun:
 
 
 def check_rounds_directory(directory: Path, agents: Sequence[str], games: int,
-                           knockout: bool) -> None:
+                           swiss: int | None) -> None:
     """Refuse (TournamentError), before any game, a directory that holds a run of its own (a
-    tournament in rounds would write its tables over that run's), or a tournament in rounds
-    of another format, other agents (canonical ``agents``) or other ``games`` a pairing:
-    its later rounds were paired from its own results."""
-    if RunFiles(directory).meta.exists():
+    tournament in rounds would write its tables over that run's), a tournament in rounds of
+    another format (``swiss`` None: a knockout), other agents (canonical ``agents``) or other
+    ``games`` a pairing (its later rounds were paired from its own results), or a Swiss
+    tournament played further than ``swiss`` rounds (its top tables would leave the later
+    rounds out)."""
+    files = RunFiles(directory)
+    if files.meta.exists():
         raise TournamentError(f"{directory} holds a run of its own ({RunFiles.META}), not a "
                               "tournament in rounds; give another --out")
     held = held_tournament(directory)
-    if held is None:
-        return
+    if held is not None:
+        _check_held(directory, held, agents, games, swiss is None)
+    if swiss is not None and files.round(swiss + 1).is_dir():
+        last = swiss + 1
+        while files.round(last + 1).is_dir():
+            last += 1
+        raise TournamentError(f"{directory} holds {last} rounds of a tournament, more than "
+                              f"--swiss {swiss}: give --swiss {last} or more, or another --out")
+
+
+def _check_held(directory: Path, held: HeldTournament, agents: Sequence[str], games: int,
+                knockout: bool) -> None:
+    """Refuse a tournament in rounds whose format, agents or games a pairing differ."""
     if held.knockout != knockout:
         kinds = ("a Swiss", "a knockout")
         raise TournamentError(f"{directory} holds {kinds[held.knockout]} tournament, not "
@@ -179,7 +198,7 @@ def run_rounds(specs: Sequence[str], games: int, request: RunRequest, directory:
     TournamentFormat("knockout" if swiss is None else "swiss", swiss)  # checks the rounds
     plan = tournament_plan(specs, games, request)  # checks the agents; its pairings unused
     agents = list(plan.specs)
-    check_rounds_directory(directory, agents, games, swiss is None)
+    check_rounds_directory(directory, agents, games, swiss)
     anchored = resolve_anchor(anchor, agents, plan.settings.engines)
     across = None if progress is None else \
         _Across(progress, planned_games(len(agents), games, swiss))

@@ -180,7 +180,7 @@ def test_a_folder_of_another_kind_or_tournament_is_refused_and_kept(arena: click
         "rounds; give another --out\n")
     assert {p.name: p.read_bytes() for p in robin.iterdir() if p.is_file()} == before
     assert invoke("tournament", "random", "immediate-win", *SMALL, "--no-report", "--swiss",
-                  "1", "--out", str(swiss), command=arena).exit_code == 0
+                  "2", "--out", str(swiss), command=arena).exit_code == 0
     kept = {p: p.read_bytes() for p in swiss.rglob("*") if p.is_file()}
     for args, message in [
         (["random", "immediate-win"], "no meta.json"),  # a round robin
@@ -192,6 +192,9 @@ def test_a_folder_of_another_kind_or_tournament_is_refused_and_kept(arena: click
         (["random", "immediate-win", "--swiss", "1", "-n", "4"],
          f"{swiss} holds a tournament of 2 games a pairing, not 4 (its rounds were paired "
          "from their results); give -n 2 or another --out"),
+        (["random", "immediate-win", "--swiss", "1"],  # its second round would be left out
+         f"{swiss} holds 2 rounds of a tournament, more than --swiss 1: give --swiss 2 or "
+         "more, or another --out"),
     ]:
         result = invoke("tournament", *SMALL, *args, "--out", str(swiss), command=arena)
         assert result.exit_code == 2 and result.stderr.startswith("arena: error: ")
