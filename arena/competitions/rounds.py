@@ -124,8 +124,9 @@ def check_rounds_directory(directory: Path, agents: Sequence[str], games: int,
         last = swiss + 1
         while files.round(last + 1).is_dir():
             last += 1
-        raise TournamentError(f"{directory} holds {last} rounds of a tournament, more than "
-                              f"--swiss {swiss}: give --swiss {last} or more, or another --out")
+        raise TournamentError(f"{directory} holds {last} rounds of a Swiss tournament, more "
+                              f"than the {swiss} asked for: ask for {last} or more, or give "
+                              "another --out")
 
 
 def _check_held(directory: Path, held: HeldTournament, agents: Sequence[str], games: int,

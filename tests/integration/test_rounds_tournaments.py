@@ -193,8 +193,8 @@ def test_a_folder_of_another_kind_or_tournament_is_refused_and_kept(arena: click
          f"{swiss} holds a tournament of 2 games a pairing, not 4 (its rounds were paired "
          "from their results); give -n 2 or another --out"),
         (["random", "immediate-win", "--swiss", "1"],  # its second round would be left out
-         f"{swiss} holds 2 rounds of a tournament, more than --swiss 1: give --swiss 2 or "
-         "more, or another --out"),
+         f"{swiss} holds 2 rounds of a Swiss tournament, more than the 1 asked for: ask for "
+         "2 or more, or give another --out"),
     ]:
         result = invoke("tournament", *SMALL, *args, "--out", str(swiss), command=arena)
         assert result.exit_code == 2 and result.stderr.startswith("arena: error: ")
