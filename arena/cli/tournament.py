@@ -100,11 +100,10 @@ def format_rounds(done: RoundsRun, given: Mapping[str, str] | None = None) -> st
     standings = done.standings
     labels = table_labels(standings.ratings["agent"], given)
     lines = []
-    for number, (summaries, bye) in enumerate(done.rounds, start=1):
+    for number, (summaries, sitting) in enumerate(done.rounds, start=1):
         lines.append(f"Round {number}:")
         lines.extend(f"  {line}" for line in seeds_lines(summaries, labels))
-        if bye is not None:
-            lines.append(f"  {labels.get(bye, bye)} sits out")
+        lines.extend(f"  {labels.get(bye, bye)} sits out" for bye in sitting)
     if done.winner is not None:
         lines.append(f"Winner: {labels.get(done.winner, done.winner)}")
     else:
@@ -152,8 +151,9 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss
       --swiss ROUNDS  each round pairs agents of similar points that have not met
                       (with an odd number, the lowest without a bye yet sits out
                       and scores the round's games as won)
-      --knockout      rounds of first seed against last until one is left (with
-                      an odd number the top seed sits out)
+      --knockout      rounds of first seed against last until one is left (the
+                      top seeds sit out the first round when the others must be
+                      brought to a power of two: 3 of 5, 2 of 6)
 
     A round robin or gauntlet is one run: the directory gets games.csv, summary.csv (one
     row per pairing), crosstable.csv, ratings.csv, meta.json and the report, and running

@@ -6,9 +6,11 @@ the highest unpaired one meets the next one it has not met yet, so that no two m
 while that can be avoided (else neighbours in the ranking meet); with an odd number, the
 lowest-ranked agent that has not had a bye sits out and scores the round's games as won.
 
-**Knockout**: the agents still in meet first against last, second against second-to-last (in
-the order given, the seeding); with an odd number the top seed sits out; the one with more
-points goes through, the better seed on a tie.
+**Knockout**: in the first round, the top seeds (the order given) that bring the others to a
+power of two sit out (three of five, two of six: a bracket of eight), so that every later
+round pairs them all; the agents in a round meet first against last, second against
+second-to-last (in seeding order); the one with more points goes through, the better seed on
+a tie.
 
 Every pairing plays ``games`` games with colours alternating. Each round is a run of its own
 (``round-01``, ``round-02``, ... under the tournament's directory), so a round is reproducible
@@ -84,22 +86,24 @@ def _fresh_pairs(waiting: list[str], met: set[frozenset[str]]) -> list[tuple[str
     return None
 
 
-def knockout_pairings(alive: Sequence[str]) -> tuple[list[tuple[str, str]], str | None]:
-    """One knockout round of ``alive`` (in seeding order): first against last, second against
-    second-to-last, ...; the top seed sits out when their number is odd."""
-    waiting = list(alive)
-    bye = waiting.pop(0) if len(waiting) % 2 else None
+def knockout_pairings(alive: Sequence[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """One knockout round of ``alive`` (in seeding order): the top seeds that bring the
+    others to a power of two sit out (in the first round; none after it), and the others
+    meet first against last, second against second-to-last, ..."""
+    bracket = 1 << (len(alive) - 1).bit_length()  # the smallest power of two that holds them
+    sitting = list(alive[: bracket - len(alive)])
+    waiting = list(alive[len(sitting):])
     half = len(waiting) // 2
-    return [(waiting[i], waiting[-1 - i]) for i in range(half)], bye
+    return [(waiting[i], waiting[-1 - i]) for i in range(half)], sitting
 
 
 @dataclass
 class RoundsRun:
-    """What ``run_rounds`` did: each round's pairings' summaries and bye, the standings of
-    every game, and for a knockout the winner."""
+    """What ``run_rounds`` did: each round's pairings' summaries and who sat it out, the
+    standings of every game, and for a knockout the winner."""
 
     directory: Path
-    rounds: list[tuple[list[PairingSummary], str | None]]
+    rounds: list[tuple[list[PairingSummary], list[str]]]
     standings: Standings
     winner: str | None
     anchor: str | None
@@ -207,7 +211,7 @@ def run_rounds(specs: Sequence[str], games: int, request: RunRequest, directory:
     met: set[frozenset[str]] = set()
     byes: set[str] = set()
     alive = list(agents)
-    rounds: list[tuple[list[PairingSummary], str | None]] = []
+    rounds: list[tuple[list[PairingSummary], list[str]]] = []
     rows: list[RoundRow] = []
     tables = []
     number = 0
@@ -216,13 +220,14 @@ def run_rounds(specs: Sequence[str], games: int, request: RunRequest, directory:
         if swiss is not None:
             ranked = sorted(agents, key=lambda a: -points[a])  # stable: ties in given order
             pairs, bye = swiss_pairings(ranked, met, byes)
+            sitting = [] if bye is None else [bye]
         else:
-            pairs, bye = knockout_pairings(alive)
+            pairs, sitting = knockout_pairings(alive)
         where = RunFiles(directory).round(number)
         done = run_games(_round_plan(plan, pairs, games, number), where,
                          dataclasses.replace(request, out=where, progress=False),
                          progress=across, command=command)
-        rounds.append((done.summaries, bye))
+        rounds.append((done.summaries, sitting))
         tables.append(games_table(RunFiles(where).games))  # the run has just checked it
         through = []
         for summary in done.summaries:
@@ -237,9 +242,9 @@ def run_rounds(specs: Sequence[str], games: int, request: RunRequest, directory:
             through.append(winner)
             rows.append(RoundRow(number, a, b, tally.games, *tally.wtl, tally.points,
                                  tally.games - tally.points, "" if swiss else winner))
-        if bye is not None:
+        for bye in sitting:
             byes.add(bye)
-            through.insert(0, bye)
+            through.append(bye)
             score = float(games) if swiss is not None else 0.0
             points[bye] += score
             rows.append(RoundRow(number, bye, "", 0, 0, 0, 0, score, 0.0,

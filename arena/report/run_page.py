@@ -466,8 +466,8 @@ def _rounds_section(run: Run, table: pd.DataFrame, labels: Mapping[str, str]) ->
         return ["## Bracket", "", markdown_table(
             ("round", "A", "B", "A's W-D-L", "points", "through"), rows), "",
             "Each round pairs first seed (the order the agents were given) against last among "
-            "those still in; more points go through, the better seed on a tie, and with an odd "
-            "number the top seed sits out."]
+            "those still in; more points go through, the better seed on a tie. In the first "
+            "round the top seeds that bring the others to a power of two sit out."]
     standings = points_by_round(table)
     rows = [(i, labels[agent], *map(points_text, points)) for i, (agent, points) in
             enumerate(zip(standings.index, standings.to_numpy().tolist(), strict=True),

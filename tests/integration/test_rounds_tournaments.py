@@ -114,16 +114,19 @@ def test_a_knockout_sends_the_one_with_more_points_through_until_one_is_left(
     out = tmp_path / "knockout"
     code, text = run_arena("tournament", *AGENTS, *SMALL, "--knockout", "--out", str(out))
     assert code == 0, text
-    # Seeds as given: d2 1, immediate-win 2, random 3, d1 4, solver 5. Round 1: five, so
-    # the top seed sits out; 2 meets 5 and 3 meets 4. Round 2: d2, random, solver left,
-    # d2 sits out again. Round 3: the final.
+    # Seeds as given: d2 1, immediate-win 2, random 3, d1 4, solver 5. Round 1: a bracket
+    # of eight, so the top three sit out and 4 meets 5. Round 2: four left, in seeding
+    # order d2, immediate-win, random, solver: first against last, second against third.
+    # Round 3: the final. Each sat out one round at most (before: d2 sat out two, then
+    # played only the final).
     assert rounds_csv(out) == [
-        ["1", "immediate-win", "solver", "2", "0", "1", "1", "0.5", "1.5", "solver"],
-        ["1", "random", "negamax:depth=1", "2", "2", "0", "0", "2", "0", "random"],
+        ["1", "negamax:depth=1", "solver", "2", "0", "0", "2", "0", "2", "solver"],
         ["1", "negamax:depth=2", "", "0", "0", "0", "0", "0", "0", "negamax:depth=2"],
-        ["2", "random", "solver", "2", "0", "1", "1", "0.5", "1.5", "solver"],
-        ["2", "negamax:depth=2", "", "0", "0", "0", "0", "0", "0", "negamax:depth=2"],
-        ["3", "negamax:depth=2", "solver", "2", "0", "0", "2", "0", "2", "solver"],
+        ["1", "immediate-win", "", "0", "0", "0", "0", "0", "0", "immediate-win"],
+        ["1", "random", "", "0", "0", "0", "0", "0", "0", "random"],
+        ["2", "negamax:depth=2", "solver", "2", "0", "0", "2", "0", "2", "solver"],
+        ["2", "immediate-win", "random", "2", "1", "1", "0", "1.5", "0.5", "immediate-win"],
+        ["3", "immediate-win", "solver", "2", "0", "0", "2", "0", "2", "solver"],
     ]
     assert planned_games(5, 2, None) == 8 == int(pd.read_csv(out / "rounds.csv")["games"].sum())
     check_tables_against_rounds(out, 3)
@@ -131,9 +134,10 @@ def test_a_knockout_sends_the_one_with_more_points_through_until_one_is_left(
     page = (out / "report.md").read_text()
     assert "**solver** wins the knockout of 5 agents (3 rounds)." in page
     assert "| round | A | B | A's W-D-L | points | through |" in page
-    assert "| 1 | immediate-win | solver | 0-1-1 | 0.5-1.5 | solver |" in page
-    assert "| 2 | negamax d2 | sits out |  |  | negamax d2 |" in page
-    assert "| 3 | negamax d2 | solver | 0-0-2 | 0-2 | solver |" in page
+    assert "| 1 | negamax d1 | solver | 0-0-2 | 0-2 | solver |" in page
+    assert "| 1 | random | sits out |  |  | random |" in page
+    assert "| 3 | immediate-win | solver | 0-0-2 | 0-2 | solver |" in page
+    assert "  immediate-win sits out\n  random sits out\nRound 2:\n" in text
 
 
 @pytest.mark.slow

@@ -31,10 +31,15 @@ def test_a_swiss_bye_goes_to_the_lowest_without_one_and_rematches_only_when_forc
     assert swiss_pairings(ranked, everyone, {"c"}) == ([("a", "c")], "b")
 
 
-def test_a_knockout_round_pairs_first_with_last_and_the_top_seed_sits_out() -> None:
-    assert knockout_pairings(["1", "2", "3", "4"]) == ([("1", "4"), ("2", "3")], None)
-    assert knockout_pairings(["1", "2", "3", "4", "5"]) == ([("2", "5"), ("3", "4")], "1")
-    assert knockout_pairings(["1", "2"]) == ([("1", "2")], None)
+def test_a_knockout_round_pairs_first_with_last_after_the_top_seeds_fill_the_bracket() -> None:
+    assert knockout_pairings(["1", "2", "3", "4"]) == ([("1", "4"), ("2", "3")], [])
+    assert knockout_pairings(["1", "2"]) == ([("1", "2")], [])
+    # A bracket of eight: the top three of five sit out, the top two of six, the top one of
+    # seven, so that four are left after the first round.
+    assert knockout_pairings(["1", "2", "3", "4", "5"]) == ([("4", "5")], ["1", "2", "3"])
+    assert knockout_pairings([*"123456"]) == ([("3", "6"), ("4", "5")], ["1", "2"])
+    assert knockout_pairings([*"1234567"]) == ([("2", "7"), ("3", "6"), ("4", "5")], ["1"])
+    assert knockout_pairings(["1", "2", "3"]) == ([("2", "3")], ["1"])
 
 
 def rounds_table(rows: list[tuple[object, ...]]) -> pd.DataFrame:
