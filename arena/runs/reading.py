@@ -85,6 +85,9 @@ def open_run(directory: Path | str) -> RunReading:
     files = RunFiles(directory)
     for needed in (files.games, files.meta):
         if not needed.is_file():
+            if files.round(1).is_dir():  # the top of a Swiss or knockout tournament
+                raise NoRunError(f"{directory} holds the rounds of a tournament, each a run: "
+                                 f"give one of them, such as {files.round(1)}")
             what = "does not exist" if not directory.exists() else f"has no {needed.name}"
             raise NoRunError(f"{directory} is not a run directory: it {what}")
     meta = load_meta(directory)

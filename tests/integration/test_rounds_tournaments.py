@@ -204,3 +204,8 @@ def test_a_folder_of_another_kind_or_tournament_is_refused_and_kept(arena: click
         assert result.exit_code == 2 and result.stderr.startswith("arena: error: ")
         assert result.stderr.count("\n") == 1 and message in result.stderr
     assert {p: p.read_bytes() for p in swiss.rglob("*") if p.is_file()} == kept
+    for command in (["show", str(swiss), "0"], ["export", "html", str(swiss)]):
+        result = invoke(*command)  # a command that reads one run, given the top folder
+        assert result.exit_code == 2 and result.stderr == (
+            f"arena: error: {swiss} holds the rounds of a tournament, each a run: give one of "
+            f"them, such as {swiss / 'round-01'}\n")
