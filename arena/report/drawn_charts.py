@@ -58,12 +58,12 @@ def draw_charts(figures: Mapping[str, Figure], stem: Callable[[str], Path],
     child = _Child.start({kind: (figures[kind], stem(kind)) for kind in theirs}, formats, dpi)
     try:
         drawn = {kind: draw_chart(kind, figures[kind], stem(kind), formats, dpi)
-                 for kind in kinds if kind not in theirs or child is None}
+                 for kind in kinds if kind not in theirs}
         drawn.update(child.result() if child is not None else {})
     finally:
         if child is not None:
             child.close()
-    for kind in kinds:  # the child's, had it failed
+    for kind in kinds:  # the child's: had it failed, or not started (no fork)
         if kind not in drawn:
             drawn[kind] = draw_chart(kind, figures[kind], stem(kind), formats, dpi)
     return DrawnCharts([Path(path) for kind in kinds for path in drawn[kind][0]],
