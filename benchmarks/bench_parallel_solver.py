@@ -105,14 +105,14 @@ def compare_one_window(label: str, entries: list[ScoredPosition], threads: int) 
     for entry in entries:
         position, score = entry.position, entry.score
         assert score is not None  # the set gives every score
-        packed, table, _, _, keys, scores, depth = solver.arguments(position)
+        packed, table, _, _, books = solver.arguments(position)
         for middle in (score - 1, score):
             task = Task(position.current, position.mask, middle, middle + 1)
             for index in (0, 1) if turn % 2 == 0 else (1, 0):
                 solver.clear()
                 start, start_cpu = time.perf_counter(), time.process_time()
                 (found,), searched = solve_in_lanes([task], ways[index],
-                                                    (packed, table, keys, scores, depth))
+                                                    (packed, table, books))
                 seconds[index] += time.perf_counter() - start
                 cpu[index] += time.process_time() - start_cpu
                 nodes[index] += searched

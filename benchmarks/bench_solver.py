@@ -84,8 +84,8 @@ cycle_counter = cast(Callable[[], int], _cycle_counter)
 
 @njit
 def bulk_solve(currents: np.ndarray, masks: np.ndarray, packed: np.ndarray, tt: np.ndarray,
-               scratch: np.ndarray, stats: np.ndarray, book_keys: np.ndarray,
-               book_scores: np.ndarray, book_depth: int) -> tuple[np.ndarray, ...]:
+               scratch: np.ndarray, stats: np.ndarray, books: kernels.Books
+               ) -> tuple[np.ndarray, ...]:
     """Pons' bulk mode: per position, clear the table, then time ``solve`` alone (in
     cycle-counter ticks). Returns scores, nodes and ticks."""
     count = currents.shape[0]
@@ -97,7 +97,7 @@ def bulk_solve(currents: np.ndarray, masks: np.ndarray, packed: np.ndarray, tt: 
         stats[kernels.NODES] = 0
         start = cycle_counter()
         scores[i] = kernels.solve(currents[i], masks[i], False, packed, tt, scratch, stats,
-                                  book_keys, book_scores, book_depth)
+                                  books)
         ticks[i] = cycle_counter() - start
         nodes[i] = stats[kernels.NODES]
     return scores, nodes, ticks

@@ -2,7 +2,8 @@
 ``st.from_type(Position)``, a private cache directory for the whole session, tests marked
 with an optional extra (dask, kaggle, gui, rl, datasets,
 onnx, chromium) skipped where it is not installed, and the
-``slow`` tests left out unless ``--all`` is given.
+``slow`` tests left out unless ``--all`` is given, and ``without_database`` for tests of the
+solver's search on 6 x 7.
 
 Rules are drawn from the whole allowed space (cols <= 9, cols x (rows + 1) <= 64,
 3 <= connect <= max(rows, cols)), with the extreme boards offered first; positions are
@@ -61,6 +62,14 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         os.environ.pop(CACHE_ENV, None)
     else:
         os.environ[CACHE_ENV] = previous
+
+
+@pytest.fixture
+def without_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solver searches every position: the published 6 x 7 database is turned off."""
+    from arena.search.database import DATABASE_ENV, OFF
+
+    monkeypatch.setenv(DATABASE_ENV, OFF)
 
 
 # --- tests of an extra: skipped where it is not installed ------------------------------

@@ -228,9 +228,8 @@ def _solver_arrays(rules: Rules) -> Any:
     from arena.search.kernels.games import SolverArrays
     from arena.search.solver import shared_solver
 
-    _, table, scratch, stats, keys, scores, depth = shared_solver().arguments(
-        Position.empty(rules))
-    return SolverArrays(table, scratch, stats, keys, scores, int(depth))
+    _, table, scratch, stats, books = shared_solver().arguments(Position.empty(rules))
+    return SolverArrays(table, scratch, stats, books)
 
 
 class CounterRate:

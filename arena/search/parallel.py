@@ -160,12 +160,11 @@ class _Search:
 
 
 def solve_in_lanes(tasks: list[Task], lanes: list[Lane],
-                   arguments: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
+                   arguments: tuple[np.ndarray, np.ndarray, kernels.Books]
                    ) -> tuple[list[int], int]:
     """The exact score of every task, searched by one thread per lane, and the nodes
-    searched in all. ``arguments``: the kernels' board array, table, book keys, book scores
-    and book depth."""
-    packed, table, book_keys, book_scores, book_depth = arguments
+    searched in all. ``arguments``: the kernels' board array, table and books."""
+    packed, table, books = arguments
     search = _Search(tasks, lanes)
     errors: list[Exception] = []
 
@@ -181,7 +180,7 @@ def solve_in_lanes(tasks: list[Task], lanes: list[Lane],
             try:
                 score = kernels.probe(np.uint64(task.current), np.uint64(task.mask), pick[1],
                                       SPLIT_EMPTIES, packed, table, busy, scratch, stats,
-                                      book_keys, book_scores, book_depth)
+                                      books)
             except Exception as error:  # noqa: BLE001 - raised by the caller; the rest stop
                 errors.append(error)
                 with search.changed:

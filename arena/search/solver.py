@@ -23,6 +23,7 @@ import numpy as np
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError, IllegalMoveError
 from arena.search.book import Book, load_book
+from arena.search.database import Database, database_for
 from arena.search.kernels import jit_enabled
 from arena.search.kernels import solver as kernels
 from arena.search.kernels.bitboard import board_array
@@ -30,10 +31,8 @@ from arena.search.parallel import Lane, Task, new_lanes, solve_in_lanes
 from arena.search.table_size import DEFAULT_TABLE_MB, TableSizeError, table_bits
 from arena.system.cachedir import cache_dir
 
-# What the kernels take after the two bitboards: board array, table, scratch, stats, book
-# keys, book scores, book depth.
-KernelArguments = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                        int]
+# What the kernels take after the two bitboards: board array, table, scratch, stats, books.
+KernelArguments = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, kernels.Books]
 
 
 class SolverNeedsJitError(ArenaError):
@@ -46,7 +45,9 @@ class Solver:
     opening books it finds in ``book_dir`` (a cache directory; None: no books), searching
     with ``threads`` threads on the one table when no node budget is set (with a budget,
     one thread: the nodes of one search are what a budget counts). One thread searches
-    exactly as the single-threaded solver; more give the same scores, sooner.
+    exactly as the single-threaded solver; more give the same scores, sooner. On 6 x 7 it
+    looks positions of 12 discs up in the published database (``arena.search.database``)
+    unless ``CONNECT_FOUR_ARENA_DATABASE=off``.
 
     The table belongs to one board at a time: a position of another board clears it.
     """
@@ -65,6 +66,7 @@ class Solver:
         self.stats = kernels.new_stats()
         self.book_dir = book_dir
         self.book: Book | None = None
+        self.database: Database | None = None
         self._scratch = kernels.new_scratch(0)
         self._rules: Rules | None = None
         self._packed = np.zeros(0, dtype=np.uint64)
@@ -107,6 +109,7 @@ class Solver:
         self._scratch = kernels.new_scratch(rules.rows * rules.cols)
         self._lanes = []
         self.book = load_book(self.book_dir, rules) if self.book_dir is not None else None
+        self.database = database_for(rules)
 
     def use_book(self, book: Book | None) -> None:
         """Use ``book`` (for its board) instead of the one found in ``book_dir``."""
@@ -117,11 +120,13 @@ class Solver:
     def arguments(self, position: Position) -> KernelArguments:
         """The kernel arguments after the two bitboards, for ``position``'s board."""
         self.use_board(position.rules)
-        if self.book is None:
-            return (self._packed, self.table, self._scratch, self.stats,
-                    kernels.EMPTY_BOOK_KEYS, kernels.EMPTY_BOOK_SCORES, -1)
-        return (self._packed, self.table, self._scratch, self.stats, self.book.keys,
-                self.book.scores, self.book.depth)
+        books = kernels.no_books()
+        if self.database is not None:
+            books = books._replace(database=self.database.records)
+        if self.book is not None:
+            books = books._replace(keys=self.book.keys, scores=self.book.scores,
+                                   depth=self.book.depth)
+        return (self._packed, self.table, self._scratch, self.stats, books)
 
     def _start(self, position: Position, max_nodes: int | None) -> KernelArguments:
         if position.is_terminal:
@@ -231,8 +236,8 @@ class Solver:
         if len(self._lanes) != self.threads:
             assert self._rules is not None  # the arguments are for a board
             self._lanes = new_lanes(self.threads, self._rules.rows * self._rules.cols)
-        packed, table, _, _, keys, scores, depth = arguments
-        return solve_in_lanes(tasks, self._lanes, (packed, table, keys, scores, depth))
+        packed, table, _, _, books = arguments
+        return solve_in_lanes(tasks, self._lanes, (packed, table, books))
 
 
 _shared: Solver | None = None

@@ -29,6 +29,9 @@ from arena.search.table_size import MIN_TABLE_MB
 from arena.system.processes import available_cores
 from tests.helpers.cli import invoke
 
+# The search itself is under test: the 6 x 7 database would answer these positions.
+pytestmark = pytest.mark.usefixtures("without_database")
+
 # Hard-ish positions of Test_L1_R3 (begin, hard) that one thread solves in well under a second.
 SHORT_L1_R3 = (1, 2, 5, 9)
 
@@ -139,13 +142,13 @@ def test_threads_on_one_window_find_its_bound(threads: int) -> None:
     solver = Solver(MIN_TABLE_MB)
     for entry in load_set("Test_L1_R3")[1:3]:
         position = entry.position
-        packed, table, _, _, keys, scores, depth = solver.arguments(position)
+        packed, table, _, _, books = solver.arguments(position)
         for low in (entry.score - 1, entry.score):
             solver.clear()
             lanes = new_lanes(threads, 42)
             (found,), nodes = solve_in_lanes([Task(position.current, position.mask, low,
                                                    low + 1)], lanes,
-                                             (packed, table, keys, scores, depth))
+                                             (packed, table, books))
             assert found == entry.score, (entry.moves, low)
             assert nodes > 1000
             assert all(lane.stats[kernels.NODES] > 0 for lane in lanes)  # each took a share
@@ -158,8 +161,7 @@ def probe(position: Position, middle: int, table: np.ndarray, busy: np.ndarray,
     stats[kernels.NODES] = 0
     return int(kernels.probe(np.uint64(position.current), np.uint64(position.mask), middle,
                              SPLIT_EMPTIES, board_array(position.rules), table, busy,
-                             kernels.new_scratch(42), stats, kernels.EMPTY_BOOK_KEYS,
-                             kernels.EMPTY_BOOK_SCORES, -1))
+                             kernels.new_scratch(42), stats, kernels.no_books()))
 
 
 def busy_row(position: Position) -> int:

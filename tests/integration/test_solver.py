@@ -22,9 +22,10 @@ from arena.search.oracle import next_disc_scores
 from arena.search.solver import Solver, SolverOracle, column_scores, solve
 from arena.search.table_size import MIN_TABLE_BITS, MIN_TABLE_MB, table_bits
 
-# The easy and medium sets in full (the largest, Test_L2_R2, with --all); a sample of the slow
-# ones (the rest is a benchmark: benchmarks/bench_solver.py --full).
-FULL_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L1_R1", "Test_L2_R2")
+# Every set in full, with the 6 x 7 database (the two slowest with --all); a sample of the
+# early sets by the search alone (the rest is a benchmark: benchmarks/bench_solver.py --full).
+FULL_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L1_R1", "Test_L1_R3", "Test_L2_R2", "Test_L1_R2")
+SLOW_SETS = ("Test_L2_R2", "Test_L1_R2")
 SAMPLES = {"Test_L1_R2": 20, "Test_L1_R3": 2}
 
 
@@ -34,7 +35,7 @@ def solver() -> Solver:
 
 
 @pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.slow)
-                                  if name == "Test_L2_R2" else name for name in FULL_SETS])
+                                  if name in SLOW_SETS else name for name in FULL_SETS])
 def test_every_position_of_the_set_gets_its_published_score(solver: Solver, name: str) -> None:
     wrong = [(entry.moves, entry.score, solver.solve(entry.position))
              for entry in load_set(name) if solver.solve(entry.position) != entry.score]
@@ -42,8 +43,10 @@ def test_every_position_of_the_set_gets_its_published_score(solver: Solver, name
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("without_database")
 @pytest.mark.parametrize("name", list(SAMPLES))
-def test_a_sample_of_the_slow_sets(solver: Solver, name: str) -> None:
+def test_a_sample_of_the_early_sets_by_the_search_alone(name: str) -> None:
+    solver = Solver()
     for entry in load_set(name, limit=SAMPLES[name]):
         assert solver.solve(entry.position) == entry.score, entry.moves
 

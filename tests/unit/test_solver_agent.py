@@ -88,7 +88,8 @@ def test_a_time_limit_is_a_node_budget_and_plays_in_time(tmp_path: Path) -> None
     agent = SolverAgent()
     agent.new_game(GameStart(DEFAULT_RULES, 1, Limit(time=0.05)))
     assert agent.node_budget() == int(0.8 * 0.05 * NOMINAL_NODES_PER_SECOND)
-    choice = agent.choose(from_moves("44"), np.random.default_rng(0))  # minutes to solve
+    # 13 discs, one past the 6 x 7 database: millions of nodes to solve.
+    choice = agent.choose(from_moves("2147756677465"), np.random.default_rng(0))
     assert choice.score is None and choice.nodes is not None
     assert choice.nodes <= agent.node_budget() + DEFAULT_RULES.cols  # it stopped at its budget
     assert {"time", "nodes"} <= SolverAgent.supported_limits

@@ -76,14 +76,12 @@ class NegamaxArrays(NamedTuple):
 
 
 class SolverArrays(NamedTuple):
-    """The exact solver's arguments after the board: table, scratch, stats, opening book."""
+    """The exact solver's arguments after the board: table, scratch, stats, books."""
 
     table: np.ndarray
     scratch: np.ndarray
     stats: np.ndarray
-    book_keys: np.ndarray
-    book_scores: np.ndarray
-    book_depth: int
+    books: solver.Books
 
 
 class Outcomes(NamedTuple):
@@ -110,8 +108,7 @@ def no_negamax() -> NegamaxArrays:
 def no_solver() -> SolverArrays:
     """Solver arrays for games in which the solver neither plays nor adjudicates."""
     nothing = np.zeros(0, dtype=np.int64)
-    return SolverArrays(np.zeros(0, dtype=np.uint64), nothing, nothing,
-                        solver.EMPTY_BOOK_KEYS, solver.EMPTY_BOOK_SCORES, -1)
+    return SolverArrays(np.zeros(0, dtype=np.uint64), nothing, nothing, solver.no_books())
 
 
 def new_outcomes(games: int, cells: int) -> Outcomes:
@@ -251,8 +248,7 @@ def _solver(cur: np.uint64, mask: np.uint64, reals: np.ndarray, s: SolverArrays,
     """The solver agent's column (a best one at random, or a blunder) and its nodes."""
     s.stats[solver.NODES] = 0
     s.stats[solver.LIMIT] = np.iinfo(np.int64).max
-    scores = solver.column_scores(cur, mask, packed, s.table, s.scratch, s.stats, s.book_keys,
-                                  s.book_scores, s.book_depth)
+    scores = solver.column_scores(cur, mask, packed, s.table, s.scratch, s.stats, s.books)
     nodes = s.stats[solver.NODES]
     legal, best, ties = 0, -solver.NO_SCORE, 0
     for column in range(t.cols):
@@ -281,8 +277,7 @@ def _adjudicated_winner(cur: np.uint64, mask: np.uint64, s: SolverArrays,
     """+1 if the side to move wins with perfect play, -1 if it loses, 0 for a draw."""
     s.stats[solver.NODES] = 0
     s.stats[solver.LIMIT] = np.iinfo(np.int64).max
-    score = solver.solve(cur, mask, True, packed, s.table, s.scratch, s.stats, s.book_keys,
-                         s.book_scores, s.book_depth)
+    score = solver.solve(cur, mask, True, packed, s.table, s.scratch, s.stats, s.books)
     return 1 if score > 0 else -1 if score < 0 else 0
 
 

@@ -26,8 +26,11 @@ position takes the first row of its bucket if it is at least as big as the first
 position, which moves to the second row, else the second row. Bounds are facts about a
 position, so the table stays valid from one search to the next, on the same board.
 
-The opening book is two sorted arrays, keys (the smaller of a position's key and its
-mirror's) and exact scores, consulted for positions of at most ``book_depth`` discs.
+The books (``Books``): the project's opening book, two sorted arrays, keys (the smaller of
+a position's key and its mirror's) and exact scores, consulted for positions of at most
+``depth`` discs; and on 6 x 7 the published database (``arena.search.database``), the raw
+records of its file, consulted for positions of exactly ``DATABASE_PLIES`` discs by the
+code of the position, then of its mirror image.
 
 The recursion receives raw pointers rather than arrays: an array argument costs two atomic
 reference count updates per call. Recursive kernels cache correctly only when every
@@ -71,6 +74,19 @@ SYMMETRY_PLIES = 10
 NO_SCORE = -1000  # an illegal column in a score array; a position missing from the book
 UPPER, LOWER, EXACT = 0, 1, 2  # kinds of bound to store
 NODES, LIMIT = 0, 1  # the fields of the ``stats`` array: nodes searched, node budget
+DATABASE_PLIES = 12  # the discs of every position in the published database
+DATABASE_RECORD = 5  # bytes a record: the code (big-endian, signed 32 bits), the value
+
+
+class Books(NamedTuple):
+    """What the solver knows without a search: the opening book (``keys``, ``scores``,
+    ``depth``: -1 for none) and the published database's records (``database``, uint8,
+    read-only; empty for none)."""
+
+    keys: np.ndarray  # uint64, ascending
+    scores: np.ndarray  # int8
+    depth: int
+    database: np.ndarray
 
 
 class Env(NamedTuple):
@@ -86,6 +102,8 @@ class Env(NamedTuple):
     book_scores: Any  # CPointer(int8)
     book_size: Int
     book_depth: Int  # -1: no book
+    database: Any  # CPointer(uint8): the published database's records
+    database_size: Int  # its records (0: none)
     busy: Any  # CPointer(uint64): the keys of positions some thread is searching, by hash
     busy_shift: np.uint64  # 64 - log2(busy rows)
     split_until: Int  # nodes of fewer plies leave a busy child for after the others (0: none)
@@ -110,8 +128,13 @@ def new_stats() -> np.ndarray:
     return np.array([0, np.iinfo(np.int64).max], dtype=np.int64)
 
 
-EMPTY_BOOK_KEYS = np.zeros(0, dtype=np.uint64)
-EMPTY_BOOK_SCORES = np.zeros(0, dtype=np.int8)
+EMPTY_DATABASE = np.zeros(0, dtype=np.uint8)
+EMPTY_DATABASE.flags.writeable = False  # as a memory-mapped file: one type for the kernels
+
+
+def no_books(database: np.ndarray = EMPTY_DATABASE) -> Books:
+    """No opening book, and ``database`` (default: none)."""
+    return Books(np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int8), -1, database)
 
 
 # --- low-level helpers -----------------------------------------------------------------
@@ -208,6 +231,60 @@ def book_score(key: np.uint64, e: Env) -> Int:
     return NO_SCORE
 
 
+@njit(cache=True, inline="always")
+def database_code(first: np.uint64, mask: np.uint64, t: Tables, mirrored: bool) -> Int:
+    """The database's code of a position whose first player holds ``first`` (columns left
+    to right, each bottom up: 10 a disc of the first player, 11 of the second, 0 after the
+    column; a 0 at the end), as a signed 32-bit number; of its mirror image if
+    ``mirrored``."""
+    code: Int = 0
+    rows = np.int64(t.height) - 1
+    for i in range(t.cols):
+        base = np.uint64(t.cols - 1 - i if mirrored else i) * t.height
+        for r in range(rows):
+            bit = ONE << (base + np.uint64(r))
+            if not mask & bit:
+                break
+            code = (code << 2) | (2 if first & bit else 3)
+        code <<= 1
+    code <<= 1
+    return code - (1 << 32) if code >= (1 << 31) else code
+
+
+@njit(cache=True, inline="always")
+def database_entry(e: Env, index: Int) -> Int:
+    """The code of the database's record ``index``."""
+    at = index * DATABASE_RECORD
+    code = ((np.int64(e.database[at]) << 24) | (np.int64(e.database[at + 1]) << 16)
+            | (np.int64(e.database[at + 2]) << 8) | np.int64(e.database[at + 3]))
+    return code - (1 << 32) if code >= (1 << 31) else code
+
+
+@njit(cache=True)
+def database_score(cur: np.uint64, mask: np.uint64, plies: Int, e: Env) -> Int:
+    """The database's exact score of a position for the side to move, or NO_SCORE
+    (binary searches for its code, then its mirror image's)."""
+    first = cur if plies % 2 == 0 else cur ^ mask
+    for mirrored in range(2):
+        code = database_code(first, mask, e.t, mirrored == 1)
+        low: Int = 0
+        high = e.database_size
+        while low < high:
+            middle = (low + high) >> 1
+            if database_entry(e, middle) < code:
+                low = middle + 1
+            else:
+                high = middle
+        if low < e.database_size and database_entry(e, low) == code:
+            value = np.int64(e.database[low * DATABASE_RECORD + 4])
+            value = value - 256 if value >= 128 else value  # for the first player
+            if value == 0:
+                return 0
+            points = (e.cells + 2 - plies - (100 - abs(value))) // 2
+            return points if (value > 0) == (plies % 2 == 0) else -points
+    return NO_SCORE
+
+
 # --- search ----------------------------------------------------------------------------
 
 
@@ -277,6 +354,12 @@ def negamax(cur: np.uint64, mask: np.uint64, plies: Int, alpha: Int, beta: Int, 
             beta = upper - OFFSET
             if alpha >= beta:
                 return beta
+    size = np.uint64(min(3, (e.cells - plies) >> 3)) << SIZE_SHIFT  # how big a subtree
+    if plies == DATABASE_PLIES and e.database_size:  # kept in the table: found sooner next
+        known = database_score(cur, mask, plies, e)
+        if known != NO_SCORE:
+            _store(e, row, slot, tag | size, entry, known, EXACT, -1, mirrored)
+            return known
 
     # Rank the moves: the table's best move, then the threats it makes, then the centre.
     slots = plies * MAX_COLUMNS
@@ -292,7 +375,6 @@ def negamax(cur: np.uint64, mask: np.uint64, plies: Int, alpha: Int, beta: Int, 
             prefetch(e.tt, np.int64((((cur ^ mask) + (mask | move)) * HASH_MULTIPLIER)
                                     >> e.shift))
 
-    size = np.uint64(min(3, (e.cells - plies) >> 3)) << SIZE_SHIFT  # how big a subtree
     start = alpha
     best: Int = NO_SCORE
     best_column: Int = -1
@@ -376,14 +458,14 @@ def _store(e: Env, row: Int, slot: Int, tag: np.uint64, entry: np.uint64, bound:
 
 @njit(cache=True, inline="always")
 def _env(packed: np.ndarray, tt: np.ndarray, scratch: np.ndarray, stats: np.ndarray,
-         book_keys: np.ndarray, book_scores: np.ndarray, book_depth: Int,
-         busy: np.ndarray, split_until: Int) -> Env:
+         books: Books, busy: np.ndarray, split_until: Int) -> Env:
     """What every node needs; ``busy`` is never read when ``split_until`` is 0."""
     t = unpack(packed)
     return Env(t, popcount(t.board), data_pointer(tt),
                np.uint64(64 - popcount(np.uint64(tt.shape[0] - 1))), data_pointer(scratch),
-               data_pointer(stats), data_pointer(book_keys), data_pointer(book_scores),
-               book_keys.shape[0], book_depth, data_pointer(busy),
+               data_pointer(stats), data_pointer(books.keys), data_pointer(books.scores),
+               books.keys.shape[0], books.depth, data_pointer(books.database),
+               books.database.shape[0] // DATABASE_RECORD, data_pointer(busy),
                np.uint64(64 - popcount(np.uint64(busy.shape[0] - 1))), split_until)
 
 
@@ -424,24 +506,22 @@ def _solve(cur: np.uint64, mask: np.uint64, weak: bool, e: Env) -> Int:
 
 @njit(cache=True, nogil=True)  # other threads run while it searches (the window's hints)
 def solve(cur: np.uint64, mask: np.uint64, weak: bool, packed: np.ndarray, tt: np.ndarray,
-          scratch: np.ndarray, stats: np.ndarray, book_keys: np.ndarray,
-          book_scores: np.ndarray, book_depth: Int) -> Int:
+          scratch: np.ndarray, stats: np.ndarray, books: Books) -> Int:
     """The exact score of a position that is not over, for the side to move (``weak``:
     a score of the right sign only).
 
     ``packed`` is the board's ``board_array``; ``stats[NODES]`` counts the nodes searched
     (the caller resets it); past ``stats[LIMIT]`` nodes the search gives up and returns 0.
     """
-    e = _env(packed, tt, scratch, stats, book_keys, book_scores, book_depth, tt, 0)
+    e = _env(packed, tt, scratch, stats, books, tt, 0)
     return _solve(cur, mask, weak, e)
 
 
 @njit(cache=True, nogil=True)
 def column_scores(cur: np.uint64, mask: np.uint64, packed: np.ndarray, tt: np.ndarray,
-                  scratch: np.ndarray, stats: np.ndarray, book_keys: np.ndarray,
-                  book_scores: np.ndarray, book_depth: Int) -> np.ndarray:
+                  scratch: np.ndarray, stats: np.ndarray, books: Books) -> np.ndarray:
     """The exact score of every column for the side to move (NO_SCORE for a full one)."""
-    e = _env(packed, tt, scratch, stats, book_keys, book_scores, book_depth, tt, 0)
+    e = _env(packed, tt, scratch, stats, books, tt, 0)
     plies = popcount(mask)
     scores = np.full(e.t.cols, NO_SCORE, dtype=np.int64)
     moves = playable(mask, e.t)
@@ -459,8 +539,7 @@ def column_scores(cur: np.uint64, mask: np.uint64, packed: np.ndarray, tt: np.nd
 @njit(cache=True, nogil=True)
 def probe(cur: np.uint64, mask: np.uint64, middle: Int, split: Int,
           packed: np.ndarray, tt: np.ndarray, busy: np.ndarray, scratch: np.ndarray,
-          stats: np.ndarray, book_keys: np.ndarray, book_scores: np.ndarray,
-          book_depth: Int) -> Int:
+          stats: np.ndarray, books: Books) -> Int:
     """One null-window search of a position the side to move cannot win at once, on a board
     that is not full: a score at most ``middle`` is an upper bound of the position's score,
     a larger one a lower bound (as ``solve`` but one window: for threads that search
@@ -473,6 +552,6 @@ def probe(cur: np.uint64, mask: np.uint64, middle: Int, split: Int,
     other moves are done (by then the table mostly holds its bound)."""
     plies = popcount(mask)
     cells = popcount(unpack(packed).board)
-    e = _env(packed, tt, scratch, stats, book_keys, book_scores, book_depth, busy,
+    e = _env(packed, tt, scratch, stats, books, busy,
              cells - split + 1 if split > 0 else 0)
     return negamax(cur, mask, plies, middle, middle + 1, e)
