@@ -61,6 +61,7 @@ class Database:
     def __init__(self, path: Path, records: np.ndarray):
         self.path = path
         self.records = records
+        self.index = bucket_index(records)
         self._codes: np.ndarray | None = None
 
     def __len__(self) -> int:
@@ -95,6 +96,13 @@ class Database:
             if index < len(self._codes) and self._codes[index] == code:
                 return pons_score(int(self.table["value"][index]), position.plies)
         return None
+
+
+def bucket_index(records: np.ndarray) -> np.ndarray:
+    """Where the records of each value of a code's top 16 bits begin (the kernel's
+    ``Books.database_index``): 2**16 + 1 int32 offsets, the last the number of records."""
+    top = (records[0::RECORD].astype(np.int32) ^ 0x80) << 8 | records[1::RECORD]
+    return np.searchsorted(top, np.arange((1 << 16) + 1)).astype(np.int32)
 
 
 def pons_score(value: int, plies: int, cells: int = 42) -> int:

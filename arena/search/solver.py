@@ -122,7 +122,8 @@ class Solver:
         self.use_board(position.rules)
         books = kernels.no_books()
         if self.database is not None:
-            books = books._replace(database=self.database.records)
+            books = books._replace(database=self.database.records,
+                                   database_index=self.database.index)
         if self.book is not None:
             books = books._replace(keys=self.book.keys, scores=self.book.scores,
                                    depth=self.book.depth)

@@ -76,17 +76,21 @@ UPPER, LOWER, EXACT = 0, 1, 2  # kinds of bound to store
 NODES, LIMIT = 0, 1  # the fields of the ``stats`` array: nodes searched, node budget
 DATABASE_PLIES = 12  # the discs of every position in the published database
 DATABASE_RECORD = 5  # bytes a record: the code (big-endian, signed 32 bits), the value
+DATABASE_BUCKET_BITS = 16  # the database's index: where the codes of each top 16 bits begin
 
 
 class Books(NamedTuple):
     """What the solver knows without a search: the opening book (``keys``, ``scores``,
     ``depth``: -1 for none) and the published database's records (``database``, uint8,
-    read-only; empty for none)."""
+    read-only; empty for none) with their index (``database_index``, int32: for each value
+    ``b`` of a code's top 16 bits counted from -2**15, the first record whose code's are at
+    least ``b``, then the number of records)."""
 
     keys: np.ndarray  # uint64, ascending
     scores: np.ndarray  # int8
     depth: int
     database: np.ndarray
+    database_index: np.ndarray
 
 
 class Env(NamedTuple):
@@ -104,6 +108,7 @@ class Env(NamedTuple):
     book_depth: Int  # -1: no book
     database: Any  # CPointer(uint8): the published database's records
     database_size: Int  # its records (0: none)
+    database_index: Any  # CPointer(int32)
     busy: Any  # CPointer(uint64): the keys of positions some thread is searching, by hash
     busy_shift: np.uint64  # 64 - log2(busy rows)
     split_until: Int  # nodes of fewer plies leave a busy child for after the others (0: none)
@@ -132,9 +137,10 @@ EMPTY_DATABASE = np.zeros(0, dtype=np.uint8)
 EMPTY_DATABASE.flags.writeable = False  # as a memory-mapped file: one type for the kernels
 
 
-def no_books(database: np.ndarray = EMPTY_DATABASE) -> Books:
-    """No opening book, and ``database`` (default: none)."""
-    return Books(np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int8), -1, database)
+def no_books() -> Books:
+    """No opening book and no database."""
+    return Books(np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int8), -1, EMPTY_DATABASE,
+                 np.zeros(1, dtype=np.int32))
 
 
 # --- low-level helpers -----------------------------------------------------------------
@@ -263,12 +269,14 @@ def database_entry(e: Env, index: Int) -> Int:
 @njit(cache=True)
 def database_score(cur: np.uint64, mask: np.uint64, plies: Int, e: Env) -> Int:
     """The database's exact score of a position for the side to move, or NO_SCORE
-    (binary searches for its code, then its mirror image's)."""
+    (binary searches for its code, then its mirror image's, among the records of its top
+    16 bits)."""
     first = cur if plies % 2 == 0 else cur ^ mask
     for mirrored in range(2):
         code = database_code(first, mask, e.t, mirrored == 1)
-        low: Int = 0
-        high = e.database_size
+        bucket = (code >> 16) + (1 << 15)
+        low = np.int64(e.database_index[bucket])
+        high = np.int64(e.database_index[bucket + 1])
         while low < high:
             middle = (low + high) >> 1
             if database_entry(e, middle) < code:
@@ -368,8 +376,8 @@ def negamax(cur: np.uint64, mask: np.uint64, plies: Int, alpha: Int, beta: Int, 
         c = centre_column(t, i)
         move = moves & column_cells(t, c)
         if move:
-            threats = popcount(winning_cells(cur | move, mask | move, t))
-            rank = 1 << 20 if c == first else threats
+            rank = (1 << 20 if c == first
+                    else popcount(winning_cells(cur | move, mask | move, t)))
             e.scratch[slots + count] = (rank << 8) | ((15 - i) << 4) | c
             count += 1
             prefetch(e.tt, np.int64((((cur ^ mask) + (mask | move)) * HASH_MULTIPLIER)
@@ -465,7 +473,8 @@ def _env(packed: np.ndarray, tt: np.ndarray, scratch: np.ndarray, stats: np.ndar
                np.uint64(64 - popcount(np.uint64(tt.shape[0] - 1))), data_pointer(scratch),
                data_pointer(stats), data_pointer(books.keys), data_pointer(books.scores),
                books.keys.shape[0], books.depth, data_pointer(books.database),
-               books.database.shape[0] // DATABASE_RECORD, data_pointer(busy),
+               books.database.shape[0] // DATABASE_RECORD, data_pointer(books.database_index),
+               data_pointer(busy),
                np.uint64(64 - popcount(np.uint64(busy.shape[0] - 1))), split_until)
 
 
