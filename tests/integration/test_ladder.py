@@ -229,3 +229,25 @@ def test_a_placement_plays_the_nearest_anchors_until_its_interval_is_narrow(
     code, out = arena("ladder", "place", "random", "--db", str(db), "--rows", "5", "--cols", "6")
     assert (code, out) == (2, "arena: error: random is an anchor of board 5x6c4: its rating "
                               "is fixed\n")
+
+
+@pytest.mark.slow
+def test_an_agent_that_wins_every_game_is_placed_above_the_anchors_it_beat(
+        tmp_path: Path) -> None:
+    db = anchored_ladder(tmp_path, "ladder.sqlite")
+    code, out = arena("ladder", "place", "solver", "--db", str(db), "--rows", "5", "--cols",
+                      "6", "--batch", "10", "--max-games", "30", "-j", "1", "--out",
+                      str(tmp_path / "placed"))
+    assert code == 0, out
+    steps = sorted(path.name for path in (tmp_path / "placed").iterdir())
+    # perfect play sweeps the median anchor, then moves up to the strongest and stays there
+    assert steps == ["000-vs-immediate-win", "001-vs-negamax_depth=2", "002-vs-negamax_depth=2"]
+    lines = out.splitlines()
+    assert lines[0].startswith("10 games against immediate-win: +") and lines[0].endswith(
+        ", +inf] after 10 games")
+    assert "target ± 30 not reached" in out
+    with open_ladder(db) as ladder:
+        table = standings(ladder.connection, "5x6c4").set_index("agent")
+    anchors = table[table["anchor"].astype(bool)]
+    assert table.loc["solver", "rating"] > anchors["rating"].max()
+    assert table.loc["solver", "score"] == 1.0
