@@ -28,6 +28,9 @@ RATING_COLUMNS: tuple[str, ...] = ("rank", "agent", "rating", "low", "high", "ga
 
 _REQUIRED = ("agent_a", "agent_b", "result")
 _MAX_ITER = 200
+_MAX_STEP = 4.0
+"""The largest move of any rating in one Newton step, in nats (about 700 Elo): where a win
+probability is saturated the curvature is nearly 0 and a full step would fly off."""
 
 
 # --------------------------------------------------------------------------- the fit
@@ -71,6 +74,7 @@ def _newton(points: FloatArray, counts: FloatArray, theta0: FloatArray,
         step[moved] = np.linalg.solve(info[np.ix_(moved, moved)], grad[moved])
         if free is None:
             step -= step.mean()
+        step *= min(1.0, _MAX_STEP / max(float(np.abs(step).max(initial=0.0)), 1e-300))
         t = 1.0
         while True:
             candidate = theta + t * step

@@ -55,3 +55,15 @@ def test_without_fixed_agents_the_fit_is_the_plain_one() -> None:
 def test_fixed_ratings_exclude_an_anchor() -> None:
     with pytest.raises(ValueError, match="not both"):
         rate(synthetic_games(2, seed=1), anchor="a0", fixed=ANCHORS)
+
+
+def test_an_agent_far_above_its_only_anchor_is_found() -> None:
+    # 37 wins, 2 draws, 1 loss against an anchor held at +682: a score of 38 / 40, so
+    # 682 + 400 log10(38 / 2) = +1193.5 (a full Newton step from 0 once flew off to 1e10).
+    held = {"anchor": 682.0}
+    games = pd.DataFrame([("x", "anchor", "win")] * 37 + [("x", "anchor", "draw")] * 2
+                         + [("anchor", "x", "win")], columns=["agent_a", "agent_b", "result"])
+    exact = rate(games, fixed=held, prior=0.0).set_index("agent")
+    assert exact.loc["x", "rating"] == pytest.approx(682 + 400 * np.log10(19), abs=1e-6)
+    # the default virtual draw against the field pulls it a little towards the anchor
+    assert 1100 < rate(games, fixed=held).set_index("agent").loc["x", "rating"] < 1193.5

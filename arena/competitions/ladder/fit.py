@@ -22,10 +22,6 @@ BOOTSTRAP = 500
 """Bootstrap replicates behind a fit's 95% intervals."""
 FIT_SEED = 22
 """The seed of the fits' bootstrap: the same games give the same intervals."""
-SWEEP_PRIOR = 1.0
-"""Virtual draws against the field given to every agent in a fit where an agent that is not
-an anchor won or lost every game it played: its maximum-likelihood rating is infinite, and
-this keeps it finite (beyond the anchors it met) and the others near theirs."""
 
 
 def anchors_of(connection: sqlite3.Connection, board: str) -> dict[str, float]:
@@ -57,24 +53,8 @@ def fit_board(connection: sqlite3.Connection, board: str,
     names = dict(connection.execute("SELECT id, name FROM agents WHERE board = ?", (board,)))
     held = anchors_of(connection, board)
     fixed = {str(agent): held[name] for agent, name in names.items() if name in held}
-    prior = SWEEP_PRIOR if _sweeps(games, set(fixed)) else 0.0
     return rate(games, fixed=fixed or None, anchor=None if held else _random_id(names),
-                prior=prior, rng=ratings_rng(FIT_SEED), bootstrap=bootstrap)
-
-
-def _sweeps(games: pd.DataFrame, held: set[str]) -> dict[str, str]:
-    """The agents not in ``held`` that won (``"win"``) or lost (``"loss"``) every game of
-    ``games`` they played against another agent."""
-    played = games[games["agent_a"] != games["agent_b"]]
-    own = pd.concat([
-        pd.DataFrame({"agent": played["agent_a"], "result": played["result"]}),
-        pd.DataFrame({"agent": played["agent_b"],
-                      "result": played["result"].map({"win": "loss", "loss": "win",
-                                                      "draw": "draw"})})])
-    results = own.groupby("agent")["result"].agg(lambda r: r.iloc[0] if r.nunique() == 1
-                                                 else "")
-    return {str(agent): result for agent, result in results.items()
-            if result in ("win", "loss") and agent not in held}
+                rng=ratings_rng(FIT_SEED), bootstrap=bootstrap)
 
 
 def _random_id(names: dict[int, str]) -> str | None:
@@ -106,7 +86,8 @@ def refit(ladder: Ladder, board: str, bootstrap: int = BOOTSTRAP) -> pd.DataFram
 @dataclass(frozen=True)
 class Estimate:
     """One agent's rating from its games against the anchors: Elo, its 95% interval, games.
-    An agent that won (lost) every game so far has an interval open above (below)."""
+    An agent that won (lost) every game so far has an interval open above (below): its
+    rating then rests on the fit's virtual draws alone on that side."""
 
     rating: float
     low: float
@@ -132,12 +113,11 @@ def fit_agent(connection: sqlite3.Connection, board: str, name: str,
         list(held)))
     if not mine.any():
         return None
-    against = games[mine].assign(agent_a=side_a[mine], agent_b=side_b[mine])
-    swept = _sweeps(against, set(held)).get(name)
-    table = rate(against, fixed=held, prior=SWEEP_PRIOR if swept else 0.0,
+    table = rate(games[mine].assign(agent_a=side_a[mine], agent_b=side_b[mine]), fixed=held,
                  rng=ratings_rng(FIT_SEED), bootstrap=bootstrap)
     row = table[table["agent"] == name].to_dict("records")[0]
     low, high = float(row["low"]), float(row["high"])
-    if swept:  # the interval is open on the side the agent swept
-        low, high = (low, math.inf) if swept == "win" else (-math.inf, high)
+    score = float(row["score"])
+    if score in (0.0, 1.0):  # bootstrap replicates of a sweep do not vary: no bound that side
+        low, high = (low, math.inf) if score == 1.0 else (-math.inf, high)
     return Estimate(float(row["rating"]), low, high, int(row["games"]))
