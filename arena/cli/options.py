@@ -279,8 +279,9 @@ def run_options(results_dir: Path, openings: str = "none", first: bool = False
     return decorate
 
 
-DEFAULT_FROM_PLY = 12
-"""Where solver grading starts by default: earlier positions of big boards are costly."""
+FROM_PLY_HELP = ("every move on 6 x 7, where the solver has the published 12-ply database; "
+                 "from ply 12 on other boards, whose early positions are costly")
+"""The default of --from-ply in words (``arena.analysis.annotate.default_from_ply``)."""
 
 
 def threads_option(command: Callable[..., Any]) -> Callable[..., Any]:
