@@ -219,9 +219,10 @@ def run_options(results_dir: Path, openings: str = "none", first: bool = False
                      metavar="PLY",
                      help="End each game once PLY discs are on the board, with the result "
                           "the exact solver proves from there (termination adjudicated), as "
-                          "engine testers adjudicate with tablebases. On the standard board "
-                          "from about ply 12 a game costs well under a second; earlier "
-                          "plies cost seconds to minutes unless `arena book` has been run."),
+                          "engine testers adjudicate with tablebases. On 6 x 7 a game costs "
+                          "milliseconds at any ply, rarely more than a second (the published "
+                          "12-ply database); on other big boards plies before about 12 cost "
+                          "seconds to minutes unless `arena book` has been run."),
         click.option("--engines", type=click.Path(dir_okay=False, path_type=Path),
                      default=None, metavar="FILE",
                      help="An engines file (TOML): named engines with their command, "
