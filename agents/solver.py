@@ -48,7 +48,8 @@ class SolverAgent(BaseAgent):
         self.reproducible = max_nodes is None  # see the class docstring
 
     def warm_up(self, rules: Rules) -> None:
-        """Load the kernels, the table and the board's book before the first timed move."""
+        """Load the kernels, the table and the board's book or database before the first timed
+        move."""
         from arena.search.solver import shared_solver
 
         shared_solver().column_scores(Position.empty(rules), max_nodes=1)

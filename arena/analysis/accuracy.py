@@ -7,6 +7,9 @@ Agents are built from spec strings and hosted as in a match (``arena.hosting``: 
 this process, agents from the user's files in a child process of their own), asked each
 position as a new game, with a generator seeded by the run seed and the position's index.
 An agent that fails, on any position, ends the measurement with one line naming it.
+
+Unless told, the sets are ``default_sets``: random positions of the middle and end game, and
+on 6 x 7, where the solver has the published 12-ply database, of the early game too.
 """
 
 from __future__ import annotations
@@ -27,12 +30,22 @@ from arena.hosting.policy import make_host
 from arena.protocol.agent import Choice, GameStart
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
+from arena.search.database import database_used
 from arena.search.oracle import outcome_class
 from arena.stats.elo import wilson
 
 ACCURACY_FILE = "accuracy.csv"
 CHOICES_FILE = "choices.csv"
 CHART_FILE = "accuracy.png"
+LATER_SETS = ("random:12-16", "random:17-24", "random:25-34")
+EARLY_SET = "random:4-12"
+
+
+def default_sets(rules: Rules) -> tuple[str, ...]:
+    """The sets agents are tested on by default on ``rules``' board: ``LATER_SETS``, after
+    ``EARLY_SET`` where the solver has the published database (6 x 7, unless turned off;
+    the early positions of other big boards are costly to score)."""
+    return (EARLY_SET, *LATER_SETS) if database_used(rules) else LATER_SETS
 
 
 class AgentFailedError(ArenaError):

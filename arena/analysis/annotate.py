@@ -2,6 +2,10 @@
 ply on (the moves of an opening are not theirs), graded by the exact solver, and for each game
 the first move that changed its theoretical result.
 
+Unless told, grading starts at ``default_from_ply``: every ply on 6 x 7, where the solver
+has the published 12-ply database, else ply ``FROM_PLY_WITHOUT_DATABASE``; a run analysed
+before goes on as it began.
+
 The theoretical result of a position is what perfect play from there gives agent A: win,
 draw or loss (the run's convention: agent A's point of view). A move changes it only for the
 worse for the side that plays it; such a move is a blunder. ``ply`` counts the discs on the
@@ -17,7 +21,7 @@ import csv
 from collections.abc import Callable, Sequence
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from arena.analysis.parallel import SolverSettings, chunked_map, solver_settings
 from arena.rules.board import Position, Rules
@@ -27,6 +31,7 @@ from arena.runs.files import RunFiles
 from arena.runs.meta import load_meta
 from arena.runs.reading import open_run
 from arena.runs.rows import GameRow
+from arena.search.database import database_used
 from arena.search.oracle import outcome_class
 from arena.system.files import truncate_partial_line
 
@@ -34,6 +39,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 CHUNK = 2  # games per task of the worker pool
+FROM_PLY_WITHOUT_DATABASE = 12
+"""Where grading starts by default on a board without the database: the earlier positions
+of big boards cost the solver seconds to minutes each."""
 
 
 class AnalysisError(ArenaError):
@@ -76,6 +84,13 @@ class GameAnalysis:
     first_blunder_move: int | None
     first_blunder_before: Result | None
     first_blunder_after: Result | None
+
+
+def default_from_ply(rules: Rules) -> int:
+    """The first ply the solver grades on ``rules``' board unless told: 0 (every move) where
+    it has the published database (6 x 7, unless turned off), else
+    ``FROM_PLY_WITHOUT_DATABASE``."""
+    return 0 if database_used(rules) else FROM_PLY_WITHOUT_DATABASE
 
 
 def theoretical_classes(positions: Sequence[Position], solve: Callable[[Position], int],
@@ -151,12 +166,6 @@ def _analyse_chunk(games: Sequence[GameRow], rules: Rules, from_ply: int,
     return [analyse_game(game, rules, from_ply, weak) for game in games]
 
 
-def read_games(directory: Path) -> list[GameRow]:
-    """The games of the run in ``directory``, in game order, checked as
-    ``arena.runs.reading.open_run`` checks them."""
-    return sorted(open_run(directory).rows(), key=lambda game: game.game)
-
-
 class _Appender:
     """A CSV file of dataclass rows, opened for appending (header first when new)."""
 
@@ -174,15 +183,20 @@ class _Appender:
                              for row in rows)
 
 
-def finished_games(directory: Path, from_ply: int) -> set[int]:
-    """The games already in analysis.csv (made with ``from_ply``); blunders.csv is cut back
-    to those games, so that a game interrupted between the two files is analysed again."""
+def finished_games(directory: Path, from_ply: int | None = None
+                   ) -> tuple[set[int], int | None]:
+    """The games already in analysis.csv, which must have been made with ``from_ply``, and
+    that ``from_ply`` (None: as analysis.csv's first game, or None without one);
+    blunders.csv is cut back to those games, so that a game interrupted between the two
+    files is analysed again."""
     analysis, blunders = RunFiles(directory).analysis, RunFiles(directory).blunders
     done: set[int] = set()
     if analysis.exists():
         truncate_partial_line(analysis)
         with analysis.open(newline="", encoding="utf-8") as handle:
             for row in csv.DictReader(handle):
+                if from_ply is None:
+                    from_ply = int(row["from_ply"])
                 if int(row["from_ply"]) != from_ply:
                     raise AnalysisError(
                         f"{analysis} was made with --from-ply {row['from_ply']}; use that, or "
@@ -196,14 +210,27 @@ def finished_games(directory: Path, from_ply: int) -> set[int]:
         if len(kept) != len(rows):
             with blunders.open("w", newline="", encoding="utf-8") as handle:
                 csv.writer(handle).writerows(kept)
-    return done
+    return done, from_ply
 
 
-def pending_games(directory: Path, from_ply: int) -> tuple[list[GameRow], int]:
-    """The games of the run in ``directory`` not analysed yet, and how many games it has."""
-    games = read_games(directory)
-    done = finished_games(directory, from_ply)
-    return [game for game in games if game.game not in done], len(games)
+class Pending(NamedTuple):
+    """What is left to analyse of a run."""
+
+    games: list[GameRow]  # the games not analysed yet, in game order
+    total: int  # the games of the run
+    from_ply: int  # where grading starts
+
+
+def pending_games(directory: Path, from_ply: int | None = None) -> Pending:
+    """The games of the run in ``directory`` (checked as ``arena.runs.reading.open_run``
+    checks them) not analysed yet, graded from ``from_ply``; None: as the run's analysis so
+    far, else from ``default_from_ply`` of its board."""
+    run = open_run(directory)
+    games = sorted(run.rows(), key=lambda game: game.game)
+    done, from_ply = finished_games(directory, from_ply)
+    if from_ply is None:
+        from_ply = default_from_ply(run.meta.rules)
+    return Pending([game for game in games if game.game not in done], len(games), from_ply)
 
 
 def analyse_run(directory: Path, from_ply: int, games: Sequence[GameRow],

@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     from arena.analysis.accuracy import AccuracyRow
     from arena.runs.request import ChartOptions
 
-DEFAULT_SETS = ("random:12-16", "random:17-24", "random:25-34")
+DEFAULT_SETS_HELP = ("random:4-12 (on 6 x 7, where the solver has the published 12-ply "
+                     "database), random:12-16, random:17-24 and random:25-34")
+"""The default of --set in words (``arena.analysis.accuracy.default_sets``)."""
 DEFAULT_OUT = Path("results") / "accuracy"
 
 
@@ -27,7 +29,7 @@ DEFAULT_OUT = Path("results") / "accuracy"
               help="Positions to test on (repeatable): a shipped set such as Test_L2_R1, a "
                    "file of move strings, random:A-B (random play stopped at A to B discs, "
                    "no immediate win for the side to move) or games:DIR[:A-B] (a run's "
-                   "games). Default: random:12-16, random:17-24 and random:25-34.")
+                   f"games). Default: {DEFAULT_SETS_HELP}.")
 @click.option("--positions", type=click.IntRange(min=1), default=None, metavar="N",
               help="Positions per set: the first N of a shipped set or file; N made by random "
                    "play (default 1000); N drawn from a run's games (default 1000).")
@@ -62,7 +64,7 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
       arena accuracy solver:temperature=2 --set games:results/matches/RUN --positions 300
     """
 
-    from arena.analysis.accuracy import CHART_FILE, measure_agent, write_results
+    from arena.analysis.accuracy import CHART_FILE, default_sets, measure_agent, write_results
     from arena.analysis.position_sets import DEFAULT_RANDOM_COUNT, load_position_set
     from arena.analysis.scores import ScoreCache, score_positions
     from arena.protocol.labels import short_names
@@ -73,7 +75,7 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
         make_agent(spec)  # a bad spec fails before anything is solved
     count = positions
     loaded = []
-    for spec in sets or DEFAULT_SETS:
+    for spec in sets or default_sets(rules):
         default = DEFAULT_RANDOM_COUNT if spec.startswith(("random:", "games:")) else None
         loaded.append(load_position_set(spec, rules, count or default, seed))
     workers = worker_count(jobs)

@@ -7,36 +7,38 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import DEFAULT_FROM_PLY, solver_options
+from arena.cli.options import FROM_PLY_HELP, solver_options
 from arena.runs.progress import progress_bar
 from arena.system.processes import worker_count
 
 
 @click.command("analyze")
 @click.argument("directory", type=click.Path(file_okay=False, exists=True, path_type=Path))
-@click.option("--from-ply", type=click.IntRange(min=0), default=DEFAULT_FROM_PLY,
-              show_default=True, metavar="K",
-              help="Grade the moves played with K or more discs on the board (earlier "
-                   "positions of big boards are costly to solve).")
+@click.option("--from-ply", type=click.IntRange(min=0), default=None, metavar="K",
+              help="Grade the moves played with K or more discs on the board. Default: "
+                   f"{FROM_PLY_HELP}; a run analysed before: as then.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes that solve positions (default: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @solver_options()
-def analyze_command(directory: Path, from_ply: int, jobs: int | None, quiet: bool) -> None:
+def analyze_command(directory: Path, from_ply: int | None, jobs: int | None,
+                    quiet: bool) -> None:
     """Find, in each game of the run in DIRECTORY, the first move that changed its result.
 
-    Every move the agents played from ply K on (not the moves of an opening) is graded by
-    the exact solver: the theoretical result (what perfect play from there gives agent A:
-    win, draw or loss) before and after it. A move
-    that changes it is a blunder of the side that played it. analysis.csv (one row a game:
-    its first blunder, ply, agent, from what to what, and blunder counts) and blunders.csv
-    (one row a blunder) are written beside games.csv, game by game: run the command again
-    to resume. `arena report DIRECTORY` then shows blunders per agent and per phase.
+    Every move the agents played from ply K on (not the moves of an opening; by default
+    every move on 6 x 7, from ply 12 on other boards) is graded by the exact solver: the
+    theoretical result (what perfect play from there gives agent A: win, draw or loss)
+    before and after it. A move that changes it is a blunder of the side that played it.
+    analysis.csv (one row a game: its first blunder, ply, agent, from what to what, and
+    blunder counts) and blunders.csv (one row a blunder) are written beside games.csv, game
+    by game: run the command again to resume. `arena report DIRECTORY` then shows blunders
+    per agent and per phase.
 
     \b
     Examples:
       arena analyze results/matches/RUN
       arena analyze results/matches/RUN --from-ply 8 --jobs 2
+      arena analyze results/matches/RUN-5x6 --from-ply 0
     """
 
     from arena.analysis.annotate import (
@@ -48,7 +50,7 @@ def analyze_command(directory: Path, from_ply: int, jobs: int | None, quiet: boo
     from arena.runs.files import RunFiles
     from arena.runs.meta import load_meta
 
-    todo, total = pending_games(directory, from_ply)
+    todo, total, from_ply = pending_games(directory, from_ply)
     with progress_bar(total, "analysing", not quiet, unit="game",
                       initial=total - len(todo)) as advance:
         analyse_run(directory, from_ply, todo, worker_count(jobs), advance)

@@ -219,9 +219,10 @@ def run_options(results_dir: Path, openings: str = "none", first: bool = False
                      metavar="PLY",
                      help="End each game once PLY discs are on the board, with the result "
                           "the exact solver proves from there (termination adjudicated), as "
-                          "engine testers adjudicate with tablebases. On the standard board "
-                          "from about ply 12 a game costs well under a second; earlier "
-                          "plies cost seconds to minutes unless `arena book` has been run."),
+                          "engine testers adjudicate with tablebases. On 6 x 7 a game costs "
+                          "milliseconds at any ply, rarely more than a second (the published "
+                          "12-ply database); on other big boards plies before about 12 cost "
+                          "seconds to minutes unless `arena book` has been run."),
         click.option("--engines", type=click.Path(dir_okay=False, path_type=Path),
                      default=None, metavar="FILE",
                      help="An engines file (TOML): named engines with their command, "
@@ -279,8 +280,9 @@ def run_options(results_dir: Path, openings: str = "none", first: bool = False
     return decorate
 
 
-DEFAULT_FROM_PLY = 12
-"""Where solver grading starts by default: earlier positions of big boards are costly."""
+FROM_PLY_HELP = ("every move on 6 x 7, where the solver has the published 12-ply database; "
+                 "from ply 12 on other boards, whose early positions are costly")
+"""The default of --from-ply in words (``arena.analysis.annotate.default_from_ply``)."""
 
 
 def threads_option(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import DEFAULT_FROM_PLY
+from arena.cli.options import FROM_PLY_HELP
 from arena.report.game_text import header_lines, move_lines
 from arena.rules.errors import MalformedInputError
 from arena.rules.render import render_for_stdout
@@ -29,12 +29,11 @@ from arena.search.oracle import Oracle
               help="Grade every move with the exact solver: its score beside the best one "
                    "(Pons' scores for the mover: positive wins, the sooner the larger), and "
                    "whether it was an inaccuracy, a mistake or a blunder. Implies --list.")
-@click.option("--from-ply", type=click.IntRange(min=0), default=DEFAULT_FROM_PLY,
-              show_default=True, metavar="K",
+@click.option("--from-ply", type=click.IntRange(min=0), default=None, metavar="K",
               help="With --scores: grade the moves played with K or more discs on the board "
-                   "(early positions of big boards are costly to solve).")
+                   f"(default: {FROM_PLY_HELP}).")
 def show_command(directory: Path, game: int, step: bool, ply: int | None,
-                 list_moves: bool, scores: bool, from_ply: int) -> None:
+                 list_moves: bool, scores: bool, from_ply: int | None) -> None:
     """Replay GAME (its index, the game column of games.csv) of the run in DIRECTORY.
 
     Prints who played with which symbol (X moved first), the opening, the moves, the result
@@ -57,10 +56,14 @@ def show_command(directory: Path, game: int, step: bool, ply: int | None,
 
 def show_game(directory: Path, index: int, step: bool = False, ply: int | None = None,
               list_moves: bool = False, oracle: Oracle | None = None,
-              from_ply: int = 0) -> None:
+              from_ply: int | None = None) -> None:
     """Print a recorded game; with ``oracle``, every listed move from ``from_ply`` discs on
-    gets its score."""
+    gets its score (None: from ``arena.analysis.annotate.default_from_ply`` of its board)."""
+    from arena.analysis.annotate import default_from_ply
+
     (game,) = load_recorded_games(directory, [index])
+    if from_ply is None:
+        from_ply = default_from_ply(game.rules)
     plies = len(game.columns)
     if ply is not None and ply > plies:
         raise MalformedInputError(f"--ply {ply}: game {index} has only {plies} plies")

@@ -161,14 +161,18 @@ def packaged_path() -> Path:
     return Path(next(iter(spec.submodule_search_locations))).joinpath(*PACKAGED_FILE)
 
 
+def database_used(rules: Rules) -> bool:
+    """Whether the solver looks positions of ``rules``' board up in the database: on 6 x 7
+    unless turned off (the file is opened and checked when the solver first needs it)."""
+    return rules == RULES and database_setting() != OFF
+
+
 def database_for(rules: Rules) -> Database | None:
     """The database to use on ``rules``' board: the published one on 6 x 7 unless turned
     off, else None."""
-    if rules != RULES:
+    if not database_used(rules):
         return None
     setting = database_setting()
-    if setting == OFF:
-        return None
     return open_database(Path(setting) if setting else packaged_path())
 
 

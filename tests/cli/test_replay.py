@@ -139,6 +139,21 @@ def test_show_scores_grades_moves_with_the_solver_from_a_ply(small_run: Path) ->
     assert all("score" in line for line in listed[3:])
 
 
+def test_show_scores_grades_every_move_of_a_6x7_game_by_default(run_dir: Path) -> None:
+    """On the standard board the solver has the 12-ply database: the first move is graded
+    too, against the empty board's published score (the first player wins with its 21st
+    disc: +1)."""
+    from arena.search.solver import SolverOracle
+
+    (game,) = load_recorded_games(run_dir, [2])
+    code, output = arena("show", str(run_dir), "2", "--scores")
+    assert code == 0, output
+    listed = [line for line in output.splitlines() if re.match(r" *\d+\. [XO] column", line)]
+    assert listed == move_lines(game, SolverOracle(), from_ply=0)
+    assert len(listed) == len(game.columns) and all("score" in line for line in listed)
+    assert "(best +1)" in listed[0]
+
+
 def test_show_scores_says_when_the_game_ends_before_the_first_graded_ply(small_run: Path) -> None:
     (game,) = load_recorded_games(small_run, [1])
     plies = len(game.columns)

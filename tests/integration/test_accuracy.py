@@ -14,14 +14,19 @@ from arena.analysis.accuracy import (
     ACCURACY_FILE,
     CHART_FILE,
     CHOICES_FILE,
+    EARLY_SET,
+    LATER_SETS,
+    default_sets,
     measure_agent,
     read_table,
     write_results,
 )
 from arena.analysis.position_sets import PositionSetError, load_position_set
 from arena.analysis.scores import ScoreCache, score_positions
+from arena.cli.accuracy import DEFAULT_SETS_HELP
 from arena.protocol.agent import BaseAgent
 from arena.rules.board import Position, Rules
+from arena.rules.notation import from_moves
 from arena.search.solver import column_scores
 from tests.helpers.cli import invoke
 from tests.helpers.paths import DATA
@@ -166,3 +171,47 @@ def test_bad_input_is_a_one_line_error(tmp_path: Path, args: list[str], message:
     assert result.exit_code == 2
     assert result.stderr.startswith("arena: error: ") and message in result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_the_default_sets_begin_with_the_early_game_where_the_solver_has_the_database(
+        ) -> None:
+    assert default_sets(STANDARD) == (EARLY_SET, *LATER_SETS)
+    assert default_sets(Rules(5, 6, 4)) == LATER_SETS
+    for spec in default_sets(STANDARD):
+        assert spec in DEFAULT_SETS_HELP  # the help says what the default is
+
+
+@pytest.mark.usefixtures("without_database")
+def test_without_the_database_the_default_sets_start_at_ply_12() -> None:
+    assert default_sets(STANDARD) == LATER_SETS
+
+
+def test_the_early_set_is_scored_and_the_solver_agent_plays_it_perfectly(
+        tmp_path: Path) -> None:
+    positions = load_position_set(EARLY_SET, STANDARD, 20, seed=5)
+    assert {p.plies for p in positions.positions} <= set(range(4, 13))
+    scores = score_positions(positions.positions, ScoreCache(tmp_path, STANDARD))
+    assert scores == [column_scores(p) for p in positions.positions]
+    summary, rows = measure_agent("solver", positions, scores)
+    assert (summary.accuracy, summary.blunder_rate) == (1.0, 0.0)
+    assert all(row.score == max(s.values()) for row, s in zip(rows, scores, strict=True))
+
+
+@pytest.mark.slow
+def test_the_command_tests_the_early_game_first_on_6x7(tmp_path: Path) -> None:
+    """The command's default sets on 6 x 7, the early one first: every position of it
+    scored (column by column as the solver's column_scores) and the solver agent's every
+    move a best one."""
+    out = tmp_path / "acc"
+    result = invoke("accuracy", "solver", "--positions", "8", "--out", str(out), "--cache",
+                    str(tmp_path / "cache"), "-j", "1", "-q")
+    assert result.exit_code == 0, result.output
+    table = read_table(out / ACCURACY_FILE)
+    assert table["set"].tolist() == list(default_sets(STANDARD))
+    assert table["accuracy"].eq(1.0).all() and table["blunder_rate"].eq(0.0).all()
+    choices = pd.read_csv(out / CHOICES_FILE, dtype={"position": str})
+    early = choices[choices["set"] == EARLY_SET]
+    assert len(early) == 8 and early["plies"].between(4, 12).all()
+    for row in early.itertuples():
+        scores = column_scores(from_moves(row.position, STANDARD))
+        assert (row.score, row.best_score) == (scores[row.move - 1], max(scores.values()))

@@ -17,6 +17,7 @@ from arena.rules.notation import from_moves, parse_moves
 from arena.runs.adjudication import Adjudicator
 from arena.runs.game import play_game
 from arena.runs.plan import GameSettings
+from arena.search.solver import solve
 from tests.helpers.brute_force_oracle import BruteForceOracle
 from tests.helpers.cli import arena
 
@@ -41,6 +42,33 @@ def test_the_winner_of_published_positions() -> None:
         mover = entry.position.side_to_move
         expected = mover if entry.score > 0 else 3 - mover if entry.score < 0 else 0
         assert Adjudicator(0).winner(entry.position) == expected, entry.moves
+
+
+def test_the_winner_of_published_early_positions_of_6x7() -> None:
+    """Positions of 1 to 11 discs of the begin-hard set: the solver reaches the 12-ply
+    database from each."""
+    early = [e for e in load_set("Test_L1_R3", limit=200) if e.position.plies <= 11]
+    assert len(early) >= 100
+    for entry in early:
+        mover = entry.position.side_to_move
+        expected = mover if entry.score > 0 else 3 - mover if entry.score < 0 else 0
+        assert Adjudicator(0).winner(entry.position) == expected, entry.moves
+
+
+def test_6x7_games_are_adjudicated_at_an_early_ply(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    code, output = arena("match", "random", "random", "-n", "6", "-j", "1", "--adjudicate",
+                         "6", "--out", str(out), "--quiet", "--no-report")
+    assert code == 0, output
+    for row in rows(out):
+        assert (row["termination"], len(row["moves"])) == ("adjudicated", 6)
+        at_ply = from_moves(row["moves"], Rules())
+        score = solve(at_ply)
+        winner = at_ply.side_to_move if score > 0 else 3 - at_ply.side_to_move if score < 0 \
+            else 0
+        first = 1 if row["first"] == "a" else 2  # agent A's player
+        assert row["result"] == ("draw" if winner == 0 else "win" if winner == first
+                                 else "loss")
 
 
 def test_a_game_ends_at_the_ply_with_the_proven_result() -> None:

@@ -11,11 +11,14 @@ import pandas as pd
 import pytest
 
 from arena.analysis.annotate import (
+    FROM_PLY_WITHOUT_DATABASE,
     analyse_game,
     analyse_run,
+    default_from_ply,
     load_analysis,
     pending_games,
 )
+from arena.cli.options import FROM_PLY_HELP
 from arena.report.blunders import blunder_rates, phase_names
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
@@ -98,7 +101,7 @@ def test_every_blunder_matches_the_solver_before_and_after(tmp_path: Path) -> No
     """An edge column first on 4 x 5 turns the draw into a loss for the side that plays it."""
     run = tmp_path / "run"
     write_run(run, [("x", "y", "a", "13332244"), ("x", "y", "b", "32141")], SMALL)
-    todo, total = pending_games(run, 0)
+    todo, total, _ = pending_games(run, 0)
     assert total == 2
     analyse_run(run, 0, todo)
     tables = load_analysis(run)
@@ -124,14 +127,14 @@ def test_an_interrupted_analysis_resumes_to_the_same_files(tmp_path: Path) -> No
     whole, cut = tmp_path / "whole", tmp_path / "cut"
     write_run(whole, games, SMALL)
     write_run(cut, games, SMALL)
-    analyse_run(whole, 1, pending_games(whole, 1)[0])
-    analyse_run(cut, 1, pending_games(cut, 1)[0][:3])
+    analyse_run(whole, 1, pending_games(whole, 1).games)
+    analyse_run(cut, 1, pending_games(cut, 1).games[:3])
     with RunFiles(cut).blunders.open("a") as handle:  # a game cut between the two files
         handle.write("3,1,a,x,3,draw,loss\n")
     with RunFiles(cut).analysis.open("a") as handle:  # and a line cut short
         handle.write("4,x,y,a,lo")
-    todo, total = pending_games(cut, 1)
-    assert [game.game for game in todo] == [3, 4, 5] and total == 6
+    todo, total, from_ply = pending_games(cut, 1)
+    assert [game.game for game in todo] == [3, 4, 5] and (total, from_ply) == (6, 1)
     analyse_run(cut, 1, todo)
     for name in (RunFiles.ANALYSIS, RunFiles.BLUNDERS):
         assert (cut / name).read_text() == (whole / name).read_text()
@@ -142,7 +145,7 @@ def test_an_interrupted_analysis_resumes_to_the_same_files(tmp_path: Path) -> No
 def test_rates_per_agent_and_phase(tmp_path: Path) -> None:
     run = tmp_path / "run"
     write_run(run, [("x", "y", "a", MISSED_WIN)], STANDARD)
-    analyse_run(run, 6, pending_games(run, 6)[0])
+    analyse_run(run, 6, pending_games(run, 6).games)
     tables = load_analysis(run)
     assert tables is not None
     rates = blunder_rates(*tables, 42).set_index(["agent", "phase"])
@@ -182,3 +185,58 @@ def test_the_command_and_the_report(tmp_path: Path) -> None:
     assert wrong.exit_code == 2 and "made with --from-ply 2" in wrong.stderr
     missing = invoke("analyze", str(tmp_path))
     assert missing.exit_code == 2 and "no games.csv" in missing.stderr
+
+
+def test_grading_starts_at_every_ply_where_the_solver_has_the_database() -> None:
+    assert default_from_ply(STANDARD) == 0
+    assert default_from_ply(Rules(5, 6, 4)) == FROM_PLY_WITHOUT_DATABASE == 12
+    assert default_from_ply(SMALL) == FROM_PLY_WITHOUT_DATABASE
+    assert f"from ply {FROM_PLY_WITHOUT_DATABASE} on other boards" in FROM_PLY_HELP
+
+
+@pytest.mark.usefixtures("without_database")
+def test_without_the_database_grading_starts_at_ply_12() -> None:
+    assert default_from_ply(STANDARD) == FROM_PLY_WITHOUT_DATABASE
+
+
+def test_a_6x7_run_is_graded_from_the_first_move_by_default(tmp_path: Path) -> None:
+    """Every move of two depth-2 games on the standard board, each blunder where the exact
+    score's sign changes from one position to the next."""
+    run = tmp_path / "run"
+    played = invoke("match", "negamax:depth=2", "negamax:depth=2", "-n", "2", "--out",
+                    str(run), "--quiet", "--no-report", "-j", "1")
+    assert played.exit_code == 0, played.output
+    result = invoke("analyze", str(run), "-j", "1", "-q")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Games       2 analysed (2 now), moves from ply 0 on")
+    tables = load_analysis(run)
+    assert tables is not None
+    analysis, blunders = tables
+    assert analysis["from_ply"].eq(0).all() and analysis["graded_from"].eq(0).all()
+    assert (analysis["moves_a"] + analysis["moves_b"]).tolist() == analysis["plies"].tolist()
+    assert blunders["ply"].min() < FROM_PLY_WITHOUT_DATABASE  # what ply 12 on would miss
+    games = pd.read_csv(RunFiles(run).games, dtype={"moves": str})
+    for game in games.itertuples():
+        signs = []  # the exact result for the side to move before each move, then at the end
+        for ply in range(len(game.moves) + 1):
+            position = from_moves(game.moves[:ply], STANDARD)
+            score = -1 if position.won else 0 if position.is_full else solve(position)
+            signs.append((score > 0) - (score < 0))
+        changed = [ply for ply in range(len(game.moves)) if signs[ply] != -signs[ply + 1]]
+        assert blunders[blunders["game"] == game.game]["ply"].tolist() == changed
+        for_a = signs[0] if game.first == "a" else -signs[0]  # A moves first, or B
+        start = analysis.loc[analysis["game"] == game.game, "start"].item()
+        assert start == Result.of_sign(for_a)
+
+
+def test_a_run_analysed_before_goes_on_from_its_ply(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_run(run, [("x", "y", "a", "13332244"), ("x", "y", "b", "32141")], SMALL)
+    analyse_run(run, 1, pending_games(run, 1).games[:1])
+    assert pending_games(run).from_ply == 1
+    result = invoke("analyze", str(run), "-j", "1", "-q")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Games       2 analysed (1 now), moves from ply 1 on")
+    fresh = tmp_path / "fresh"
+    write_run(fresh, [("x", "y", "a", "13332244")], SMALL)
+    assert pending_games(fresh).from_ply == FROM_PLY_WITHOUT_DATABASE

@@ -4,6 +4,7 @@ and Parquet with the datasets extra), and the two commands."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -157,3 +158,39 @@ def test_positions_past_the_node_limit_are_left_out() -> None:
     for position, scores in zip(labelled.positions(), labelled.scores, strict=True):
         expected = column_scores(position)
         assert scores.tolist() == [expected.get(c, NO_SCORE) for c in range(7)]
+
+
+def test_the_early_game_of_6x7_is_labelled_with_exact_scores(tmp_path: Path) -> None:
+    """Plies 1 to 12 of random games on the standard board, none left out: each row's scores
+    are the solver's column scores, and the score of the move played is minus the best
+    score of the next row of its game."""
+    out = tmp_path / "early.npz"
+    code, output = arena("dataset", "-n", "3", "--plies", "1-12", "-j", "1", "--out", str(out))
+    assert code == 0, output
+    assert "left out" not in output
+    dataset = read_dataset(out)
+    assert dataset.scores is not None and dataset.rules == Rules()
+    assert set(dataset.ply.tolist()) == set(range(1, 13))
+    rows = list(zip(dataset.game, dataset.move, dataset.positions(), dataset.scores,
+                    strict=True))
+    for _, _, position, scores in rows:
+        expected = column_scores(position)
+        assert scores.tolist() == [expected.get(c, NO_SCORE) for c in range(7)]
+    for (game, move, position, scores), (next_game, _, _, next_scores) in pairwise(rows):
+        if next_game == game and not position.play(int(move)).won:
+            assert scores[move] == -next_scores.max()
+
+
+def test_early_labels_are_the_pons_scores() -> None:
+    """Positions of 1 to 11 discs of the begin-hard set, labelled: their best column's
+    score is the published score."""
+    entries = [e for e in load_set("Test_L1_R3", limit=120) if e.position.plies <= 11][:40]
+    games = [GameLine((*parse_moves(entry.moves, Rules()), entry.position.legal_moves()[0]), 0)
+             for entry in entries]
+    dataset = dataset_of_games(games, Rules())
+    last = np.array([entries[game].position.plies for game in dataset.game])
+    labelled = label(dataset.select(dataset.ply == last))  # each game's entry
+    assert len(labelled) == len(entries) == 40
+    for game, moves, scores in zip(labelled.game, labelled.moves, labelled.scores,
+                                   strict=True):
+        assert (moves, scores.max()) == (entries[game].moves, entries[game].score)

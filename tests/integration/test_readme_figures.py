@@ -106,23 +106,25 @@ def test_the_blunder_table_counts_blunders_csv() -> None:
     games = pd.read_csv(run / "games.csv", dtype={"moves": str, "opening": str})
     rows = {row[0]: row for row in table("blunders")}
     assert set(rows) == {"minimax d4", "negamax d4 threats+positional"}
-    assert counts(rows["minimax d4"][3])[-1] == 58 and rows["minimax d4"][1] == "851"
+    assert counts(rows["minimax d4"][3])[-1] == 132 and rows["minimax d4"][1] == "1206"
     side = blunders["agent"].value_counts()
+    (from_ply,) = set(pd.read_csv(run / "analysis.csv")["from_ply"])
     for label, spec in (("minimax d4", "minimax"),
                         ("negamax d4 threats+positional", "negamax:heuristic=threats+positional")):
         assert counts(rows[label][3])[-1] == side[spec]
-        moves = sum(_moves_from_ply_12(g, spec) for g in games.itertuples())
+        moves = sum(_moves_graded(g, spec, from_ply) for g in games.itertuples())
         assert int(rows[label][1]) == moves
 
 
-def _moves_from_ply_12(game: Any, spec: str) -> int:
-    """Moves ``spec`` played in ``game`` (a games.csv row) from ply 12 on (the analysis'
-    --from-ply), after the opening."""
+def _moves_graded(game: Any, spec: str, from_ply: int) -> int:
+    """Moves ``spec`` played in ``game`` (a games.csv row) from ply ``from_ply`` on (the
+    analysis' --from-ply), after the opening."""
     moves = game.moves if isinstance(game.moves, str) else ""
     opening = game.opening if isinstance(game.opening, str) else ""
     first = game.agent_a if game.first == "a" else game.agent_b
     mine = 0 if first == spec else 1
-    return len([ply for ply in range(max(12, len(opening)), len(moves)) if ply % 2 == mine])
+    return len([ply for ply in range(max(from_ply, len(opening)), len(moves))
+                if ply % 2 == mine])
 
 
 def test_the_colour_check_is_vision_s() -> None:
