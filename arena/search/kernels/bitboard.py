@@ -170,9 +170,10 @@ def winning_cells(stones: np.uint64, mask: np.uint64, t: Tables) -> np.uint64:
     k = t.connect
     cells = ZERO
     if k == 4 and t.directions == 4:
-        d = t.steps
-        cells = (_winning_cells_4(stones, d[0]) | _winning_cells_4(stones, d[1])
-                 | _winning_cells_4(stones, d[2]) | _winning_cells_4(stones, d[3]))
+        d = t.steps  # the first is the vertical step, 1: a line there ends on top only
+        cells = ((stones << ONE) & (stones << np.uint64(2)) & (stones << np.uint64(3))
+                 | _winning_cells_4(stones, d[1]) | _winning_cells_4(stones, d[2])
+                 | _winning_cells_4(stones, d[3]))
         return cells & t.board & ~mask
     for i in range(t.directions):
         step = t.steps[i]
