@@ -30,6 +30,7 @@ import time
 
 from arena.analysis.scored_positions import ScoredPosition, load_set
 from arena.rules.board import Position, Rules
+from arena.search.database import DATABASE_ENV, OFF
 from arena.search.parallel import Task, new_lanes, solve_in_lanes
 from arena.search.solver import Solver
 from arena.search.table_size import DEFAULT_TABLE_MB
@@ -134,6 +135,7 @@ def main() -> None:
                         help=f"instead: the last two windows of the first N positions of {SET}, "
                              "each searched by all the threads at once")
     args = parser.parse_args()
+    os.environ[DATABASE_ENV] = OFF  # the search itself is measured (Pons' solver has no book)
     if args.threads < 2:
         sys.exit("bench_parallel_solver: --threads must be at least 2")
     solvers = [Solver(DEFAULT_TABLE_MB), Solver(DEFAULT_TABLE_MB, threads=args.threads)]

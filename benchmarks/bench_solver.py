@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import subprocess
 import sys
 import tempfile
@@ -42,6 +43,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from arena.analysis.scored_positions import ScoredPosition, load_set
+from arena.search.database import DATABASE_ENV, OFF
 from arena.search.kernels import solver as kernels
 from arena.search.solver import Solver
 
@@ -194,6 +196,7 @@ def main() -> int:
                         help="our table size (default 64, the most that fits in Pons' 80 MB)")
     parser.add_argument("--out", type=Path, help="also write the timings to this CSV file")
     options = parser.parse_args()
+    os.environ[DATABASE_ENV] = OFF  # the search itself is measured (Pons' solver has no book)
     if options.pons is not None and not options.pons.is_file():
         parser.error(f"--pons {options.pons}: no such file")
     solver = Solver(options.table_mb)
