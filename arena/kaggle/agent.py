@@ -58,14 +58,15 @@ class KaggleAgent(KaggleFunctionAgent):
     submission file."""
 
     def __init__(self, source: str):
+        where = f"agent spec {f'{PREFIX}:{source}'!r}"
         if source in BUILT_IN:
             function = kaggle_builtin(source)
         elif source.endswith(".py"):
             function = last_callable(Path(source))
         else:
-            raise AgentSpecError(f"agent spec {f'{PREFIX}:{source}'!r}: expected kaggle:random, "
-                                 "kaggle:negamax or kaggle:PATH.py (a submission file)")
-        super().__init__(function)
+            raise AgentSpecError(f"{where}: expected kaggle:random, kaggle:negamax or "
+                                 "kaggle:PATH.py (a submission file)")
+        super().__init__(function, where)
 
 
 class KaggleSpec(AgentSpec):

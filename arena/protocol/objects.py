@@ -31,14 +31,19 @@ class LocalAgent:
     name: str
     source: Any
 
+    @property
+    def is_function(self) -> bool:
+        """True for a plain function: neither an agent class nor an object with ``choose``."""
+        return not (inspect.isclass(self.source) or hasattr(self.source, "choose"))
+
     def make(self) -> Agent:
         """A fresh agent: an instance of a class, a copy of an object, a wrapped function."""
         source = self.source
+        if self.is_function:
+            return agent_of_function(source, f"agent {self.name!r}")
         if inspect.isclass(source):
             return typing.cast(Agent, source())
-        if hasattr(source, "choose"):
-            return typing.cast(Agent, copy.deepcopy(source))
-        return agent_of_function(source)
+        return typing.cast(Agent, copy.deepcopy(source))
 
     def fingerprint(self) -> str:
         """A SHA-256 of the agent's source code where Python can find it."""
@@ -63,7 +68,10 @@ def register(agent: Any, name: str | None = None) -> str:
         raise AgentSpecError(f"{agent!r} is not an agent: expected an object with "
                              "choose(position, rng), an agent class or a function")
     name = name or getattr(agent, "__name__", None) or type(agent).__name__
-    _AGENTS[name] = LocalAgent(name, agent)
+    local = LocalAgent(name, agent)
+    if local.is_function:
+        local.make()  # a function that cannot be called as an agent is refused here
+    _AGENTS[name] = local
     return f"{PREFIX}:{name}"
 
 

@@ -127,10 +127,14 @@ def signature_params(factory: Callable[..., Any]) -> tuple[Param, ...]:
     """The keyword parameters of a class constructor (none for a move function)."""
     if not inspect.isclass(factory):
         return ()
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # some built-in classes have none: no parameters to set
+        return ()
     init = factory.__init__
     hints = typing.get_type_hints(init) if init is not object.__init__ else {}
     params = []
-    for name, parameter in inspect.signature(factory).parameters.items():
+    for name, parameter in signature.parameters.items():
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             continue
         params.append(Param(name, _unwrap_optional(hints.get(name, str)), parameter.default))
@@ -270,7 +274,7 @@ class AgentSpec:
         """A new agent from this spec."""
         factory = self.factory
         if not inspect.isclass(factory):
-            return agent_of_function(factory)
+            return agent_of_function(factory, f"agent spec {self.text!r}")
         try:
             agent = factory(**self.values)
         except AgentSpecError:
