@@ -18,7 +18,7 @@ from typing import Any
 
 from arena.protocol.agent import Agent
 from arena.protocol.functions import agent_of_function
-from arena.protocol.registry import AgentSpec
+from arena.protocol.registry import AgentSpec, SpecKind
 from arena.rules.errors import AgentSpecError
 
 PREFIX = "local"
@@ -106,8 +106,15 @@ class LocalSpec(AgentSpec):
         return lookup(self.values["name"]).fingerprint()
 
 
-def local_spec(text: str, engines: object = None) -> AgentSpec:
-    """Parse ``local:NAME`` (the registry's ``local`` kind): an agent registered here."""
+def parse_local(text: str, engines: object = None) -> AgentSpec:
+    """Parse ``local:NAME``: an agent registered here."""
     _, _, name = text.partition(":")
     lookup(name)
     return LocalSpec(text, f"{PREFIX}:{name}", f"{__name__}:Local", {"name": name})
+
+
+local_spec = SpecKind(
+    (f"{PREFIX}:NAME",),
+    "An agent object, class or function handed to the Python API (arena.match(agent, ...)) "
+    "in this process, under its name.", parse_local)
+"""The registry's ``local`` kind."""
