@@ -29,11 +29,11 @@ INDENT = "    "
 @click.command("agents")
 @click.argument("name", required=False)
 def agents_command(name: str | None) -> None:
-    """List every agent with its parameters, defaults and a one-line description, then the
-    other forms of spec string (your own code, programs, Kaggle agents, networks) with
-    theirs.
+    """List every agent, then every other form of spec, with their parameters.
 
-    With NAME, describe that agent in full: a registered agent, a kind of spec (onnx,
+    Each agent is listed with its parameters, defaults and a one-line description, then the
+    other forms of spec string (your own code, programs, Kaggle agents, networks) with
+    theirs. With NAME, describe that agent in full: a registered agent, a kind of spec (onnx,
     kaggle, engine, ...) or your own class, as MODULE:ATTR or path/to/file.py:ATTR. Build an
     agent with a spec string: NAME or NAME:key=value,key=value (for example
     `immediate-win:block=true`).
