@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from arena.protocol.agent import BaseAgent, Choice
-from arena.protocol.registry import AgentSpec, file_fingerprint, parse_values, signature_params
+from arena.protocol.registry import AgentSpec, SpecKind, file_fingerprint, parse_values
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, IllegalMoveError, UnsupportedBoardError
 
@@ -184,22 +184,32 @@ class OnnxAgent(BaseAgent):
 
 
 class OnnxSpec(AgentSpec):
-    """A parsed ``onnx:`` spec: identified by the model file's SHA-256."""
+    """A parsed ``onnx:`` spec (``onnx:PATH,sims=N``): identified by the model file's
+    SHA-256."""
+
+    separator = ","
 
     def fingerprint(self) -> str:
         """The SHA-256 of the model file."""
         return file_fingerprint(Path(self.values["model"]))
 
 
-def onnx_spec(text: str, engines: object = None) -> AgentSpec:
-    """Parse ``onnx:PATH[,sims=N][,c_puct=X]`` (the registry's ``onnx`` kind); the model is
-    loaded when the agent is built."""
+def parse_onnx(text: str, engines: object = None) -> AgentSpec:
+    """Parse ``onnx:PATH[,sims=N][,c_puct=X]``; the model is loaded when the agent is
+    built."""
     _, _, rest = text.partition(":")
     model, _, assignments = rest.partition(",")
     if not model:
         raise AgentSpecError(f"agent spec {text!r}: give onnx:PATH.onnx[,sims=N], e.g. "
                              "onnx:model.onnx,sims=200")
-    params = signature_params(OnnxAgent)
-    values: dict[str, Any] = {"model": model,
-                              **parse_values(assignments, params[1:], text)}
-    return OnnxSpec(text, f"{PREFIX}:{model}", f"{__name__}:OnnxAgent", values, params)
+    params = onnx_spec.params()
+    values: dict[str, Any] = {"model": model, **parse_values(assignments, params, text)}
+    return OnnxSpec(text, f"{PREFIX}:{model}", TARGET, values, params)
+
+
+TARGET = f"{__name__}:OnnxAgent"
+onnx_spec = SpecKind(
+    (f"{PREFIX}:PATH[,key=value,...]",),
+    "A policy-value network in ONNX format (the onnx extra): its best legal column, or a "
+    "PUCT search guided by it.", parse_onnx, TARGET)
+"""The registry's ``onnx`` kind."""

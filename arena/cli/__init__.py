@@ -35,7 +35,7 @@ COMMANDS = {
         "Share of positions where each AGENT plays a best move, and its blunder rate."),
     "agents": Lazy(
         "arena.cli.agents:agents_command",
-        "List every agent with its parameters, defaults and a one-line description."),
+        "List every agent, then every other form of spec, with their parameters."),
     "analyze": Lazy(
         "arena.cli.analyze:analyze_command",
         "Find, in each game of the run in DIRECTORY, the first move that changed its result."),

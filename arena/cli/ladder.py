@@ -10,7 +10,7 @@ import click
 from arena.cli.options import board_options, name_agents, run_options
 from arena.cli.tournament import aligned
 from arena.competitions.ladder.adding import add_run, finished_run
-from arena.competitions.ladder.anchors import fix_anchors
+from arena.competitions.ladder.anchors import anchored_ladder, fix_anchors, readable_ladder
 from arena.competitions.ladder.distance import distance_table
 from arena.competitions.ladder.fit import refit
 from arena.competitions.ladder.leaderboard import write_leaderboard
@@ -22,8 +22,9 @@ from arena.competitions.ladder.placement import (
     place,
 )
 from arena.competitions.ladder.store import Ladder, LadderError, board_key, open_ladder
-from arena.competitions.ladder.tables import boards, history, skill_text, standings
+from arena.competitions.ladder.tables import boards, history, score_text, skill_text, standings
 from arena.protocol.labels import short_name
+from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
 from arena.runs.request import RunRequest
 from arena.system.files import write_atomically
@@ -42,15 +43,18 @@ def ladder_command() -> None:
     """Rate agents on a fixed scale anchored from random up to perfect play.
 
     The ladder is one SQLite file (--db) holding agents with their code fingerprints, games,
-    the anchors of each board and every fit. A board's anchors are fixed once from a
-    reference run (`arena ladder anchor DIR`) and never refitted; every fit holds them there.
+    the anchors of each board and every fit. A board's anchors are fixed once and never
+    refitted; every fit holds them there. The anchors of 5 x 6 and 6 x 7 come with the arena
+    (fixed from its reference runs): `place` takes them into a ladder that has none for its
+    board, making the file if needed, and `show` reads them where there is no ladder file.
+    Other boards' anchors are fixed from a reference run with `arena ladder anchor DIR`.
 
     \b
     Examples:
-      arena ladder anchor results/ladder/reference-5x6
-      arena ladder add results/tournaments/DIR results/matches/DIR
       arena ladder place negamax:depth=6 --rows 5 --cols 6
+      arena ladder add results/tournaments/DIR results/matches/DIR
       arena ladder show
+      arena ladder anchor results/ladder/reference-4x5
       arena ladder export --out site/
     """
 
@@ -67,7 +71,8 @@ def format_standings(ladder: Ladder, board_names: list[str] | None = None) -> st
         rows = [[str(r["rank"]), r["agent"] + (" (anchor)" if r["anchor"] else ""),
                  _signed(r["rating"]), f"[{_signed(r['low'])}, {_signed(r['high'])}]",
                  f"{r['to_perfect']:.0f}" if math.isfinite(r["to_perfect"]) else "-",
-                 str(r["games"]), f"{r['score']:.1%}", skill_text(r["skill_mu"], r["skill_sigma"])]
+                 str(r["games"]), score_text(r["score"]),
+                 skill_text(r["skill_mu"], r["skill_sigma"])]
                 for r in table.to_dict("records")]
         blocks.append(f"Board {board} (Elo; anchors fixed; 95% bootstrap intervals):\n" + aligned(
             ["rank", "agent", "Elo", "95% interval", "to perfect", "games", "score",
@@ -118,11 +123,21 @@ def anchor_command(directory: Path, db: Path) -> None:
         click.echo(format_standings(ladder, [board]))
 
 
+def _reading(db: Path) -> Ladder:
+    """The ladder in ``db`` to read; where there is none, the shipped anchors, said so."""
+    ladder = readable_ladder(db)
+    if ladder.path != db:
+        click.echo(f"No ladder at {db} yet: the anchors that come with the arena "
+                   "(arena ladder place SPEC starts one).\n")
+    return ladder
+
+
 @ladder_command.command("show")
 @db_option
 def show_command(db: Path) -> None:
-    """Print the latest standings of every board of the ladder."""
-    with open_ladder(db, create=False) as ladder:
+    """Print the latest standings of every board of the ladder (without a ladder file, the
+    anchors that come with the arena)."""
+    with _reading(db) as ladder:
         click.echo(format_standings(ladder))
 
 
@@ -138,7 +153,7 @@ def export_command(db: Path, out: Path | None) -> None:
     is drawn inline in SVG.
     """
     out = out or db.parent
-    with open_ladder(db, create=False) as ladder:
+    with _reading(db) as ladder:
         tables = {board: (standings(ladder.connection, board), history(ladder.connection, board))
                   for board in boards(ladder.connection)}
     if not tables:
@@ -174,7 +189,9 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
     nearest above it in turn; the agent is rated from its games against the anchors (held at
     their ratings) until its 95% interval is at most ± --target Elo. Every step is a run
     directory under --out; the same command again resumes. The board (--rows, --cols,
-    --connect) must have anchors (`arena ladder anchor`).
+    --connect) takes the anchors that come with the arena (5 x 6 and 6 x 7) when the ladder
+    has none for it, the file made if there is none; another board needs its anchors fixed
+    first (`arena ladder anchor DIR`).
 
     \b
     Examples:
@@ -185,7 +202,13 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
     request = name_agents(request, [spec], labels)
     directory = request.out or PLACEMENTS_DIR / f"{short_name(spec, 40).replace(' ', '_')}" \
         f"_seed{request.seed}"
-    with open_ladder(db, create=False) as ladder:
+    canonical_player(spec, request.rules, request.engines)  # a bad spec makes no ladder
+    board = board_key(request.rules)
+    ladder, taken = anchored_ladder(db, board)
+    if taken is not None:
+        click.echo(f"{db}: board {board} takes the anchors that come with the arena (fixed "
+                   f"from its reference run {taken})")
+    with ladder:
         done = place(ladder, spec, request, directory, target=target, batch=batch,
                      max_games=max_games, told=lambda step: click.echo(_step_line(step)))
         estimate = done.estimate
@@ -229,7 +252,7 @@ def distance_command(db: Path, accuracy_file: Path, csv_file: Path | None,
     except (ValueError, KeyError) as error:
         raise LadderError(f"{accuracy_file}: not an accuracy table ({error})") from None
     board = board_key(rules)
-    with open_ladder(db, create=False) as ladder:
+    with _reading(db) as ladder:
         table = distance_table(standings(ladder.connection, board), accuracy, rules)
     if table.empty:
         raise LadderError(f"the ladder of board {board} has no ratings yet")

@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from arena.protocol.functions import KaggleFunctionAgent
-from arena.protocol.registry import AgentSpec, file_fingerprint, import_target, version_of
+from arena.protocol.registry import (
+    AgentSpec,
+    SpecKind,
+    file_fingerprint,
+    import_target,
+    version_of,
+)
 from arena.rules.errors import AgentSpecError
 
 PREFIX = "kaggle"
@@ -58,14 +64,15 @@ class KaggleAgent(KaggleFunctionAgent):
     submission file."""
 
     def __init__(self, source: str):
+        where = f"agent spec {f'{PREFIX}:{source}'!r}"
         if source in BUILT_IN:
             function = kaggle_builtin(source)
         elif source.endswith(".py"):
             function = last_callable(Path(source))
         else:
-            raise AgentSpecError(f"agent spec {f'{PREFIX}:{source}'!r}: expected kaggle:random, "
-                                 "kaggle:negamax or kaggle:PATH.py (a submission file)")
-        super().__init__(function)
+            raise AgentSpecError(f"{where}: expected kaggle:random, kaggle:negamax or "
+                                 "kaggle:PATH.py (a submission file)")
+        super().__init__(function, where)
 
 
 class KaggleSpec(AgentSpec):
@@ -79,9 +86,9 @@ class KaggleSpec(AgentSpec):
         return file_fingerprint(Path(source))
 
 
-def kaggle_spec(text: str, engines: object = None) -> AgentSpec:
-    """Parse ``kaggle:random``, ``kaggle:negamax`` or ``kaggle:PATH.py`` (the registry's
-    ``kaggle`` kind); the file is read only when the agent is built."""
+def parse_kaggle(text: str, engines: object = None) -> AgentSpec:
+    """Parse ``kaggle:random``, ``kaggle:negamax`` or ``kaggle:PATH.py``; the file is read
+    only when the agent is built."""
     _, _, source = text.partition(":")
     if not source:
         raise AgentSpecError(f"agent spec {text!r}: give kaggle:random, kaggle:negamax or "
@@ -89,3 +96,10 @@ def kaggle_spec(text: str, engines: object = None) -> AgentSpec:
     target = f"{__name__}:KaggleAgent"
     import_target(target, text)
     return KaggleSpec(text, f"{PREFIX}:{source}", target, {"source": source})
+
+
+kaggle_spec = SpecKind(
+    (*(f"{PREFIX}:{name}" for name in BUILT_IN), f"{PREFIX}:FILE.py"),
+    "Kaggle's own ConnectX agents (the kaggle extra), or a submission file's last function, "
+    "called as Kaggle's evaluator calls it.", parse_kaggle)
+"""The registry's ``kaggle`` kind."""

@@ -1,6 +1,11 @@
 """Functions as agents: ``f(position, rng) -> column`` and Kaggle ConnectX's
 ``agent(observation, configuration) -> column``.
 
+A Kaggle function is called as Kaggle's evaluator calls it: with as many of (observation,
+configuration) as its code takes positionally (``agent(obs)`` gets the observation alone), both
+when it has no code of its own (a callable object). A function that cannot be called so is
+refused when the agent is built, before any game.
+
 A Kaggle function is told every field Kaggle gives, filled from the game and the agent's
 limits: the observation's ``board`` (rows top to bottom, 0 empty, 1 and 2 the players),
 ``mark``, ``step`` and ``remainingOverageTime``; the configuration's ``rows``, ``columns``,
@@ -23,9 +28,13 @@ import numpy as np
 
 from arena.protocol.agent import Agent, BaseAgent, Choice, GameStart, game_clock, traits_of
 from arena.rules.board import Position
+from arena.rules.errors import AgentSpecError
 from arena.rules.notation import to_flat
 
 OBSERVATION_NAMES = ("observation", "obs")
+KAGGLE_ARGUMENTS = ("observation", "configuration")
+AGENT_FORMS = ("an agent is a class with choose(position, rng), a function f(position, rng) "
+               "or Kaggle's agent(observation, configuration)")
 DEFAULT_ACT_TIMEOUT = 2.0  # Kaggle's seconds per move
 DEFAULT_OVERAGE = 60.0  # Kaggle's overage seconds per episode
 EPISODE_STEPS = 1000
@@ -59,7 +68,33 @@ def is_kaggle_function(function: Callable[..., Any]) -> bool:
         parameters = list(inspect.signature(function).parameters)
     except (TypeError, ValueError):
         return False
-    return len(parameters) == 2 and parameters[0] in OBSERVATION_NAMES
+    return bool(parameters) and parameters[0] in OBSERVATION_NAMES
+
+
+def kaggle_argument_count(function: Callable[..., Any]) -> int:
+    """How many of (observation, configuration) Kaggle's evaluator passes ``function``: its
+    code's count of positional parameters (``__code__.co_argcount``, which counts a bound
+    method's ``self``), at most two; both when it has no code (a callable object, a class)."""
+    count = getattr(getattr(function, "__code__", None), "co_argcount", None)
+    return len(KAGGLE_ARGUMENTS) if count is None else min(count, len(KAGGLE_ARGUMENTS))
+
+
+def refused_call(function: Callable[..., Any], arguments: tuple[str, ...],
+                 caller: str = "") -> str | None:
+    """Why ``function``'s signature refuses a call with these positional ``arguments``
+    (``name(params) cannot be called as [CALLER] name(arguments): reason``), or None when it
+    accepts them or has no signature Python can read."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return None
+    try:
+        signature.bind(*arguments)
+    except TypeError as error:
+        name = getattr(function, "__name__", type(function).__name__)
+        return (f"{name}{signature} cannot be called as {caller}{name}({', '.join(arguments)})"
+                f": {error}")
+    return None
 
 
 class KaggleFunctionAgent(BaseAgent):
@@ -72,7 +107,11 @@ class KaggleFunctionAgent(BaseAgent):
 
     default_clock = (DEFAULT_ACT_TIMEOUT, DEFAULT_OVERAGE)
 
-    def __init__(self, function: Callable[..., Any]):
+    def __init__(self, function: Callable[..., Any], where: str = "Kaggle agent"):
+        self.arguments = kaggle_argument_count(function)
+        refused = refused_call(function, KAGGLE_ARGUMENTS[:self.arguments], "Kaggle calls it, ")
+        if refused:
+            raise AgentSpecError(f"{where}: {refused}")
         self.function = function
         self.configuration = Struct()
         self.overage = DEFAULT_OVERAGE
@@ -98,14 +137,19 @@ class KaggleFunctionAgent(BaseAgent):
         observation = Struct(board=to_flat(position), mark=position.side_to_move,
                              step=position.plies, remainingOverageTime=self.overage)
         began = time.perf_counter()
-        answer = self.function(observation, self.configuration)
+        answer = self.function(*(observation, self.configuration)[:self.arguments])
         limit = self.configuration.actTimeout
         self.overage = max(0.0, self.overage - max(0.0, time.perf_counter() - began - limit))
         return answer
 
 
-def agent_of_function(function: Callable[..., Any]) -> Agent:
-    """The agent a function plays: a Kaggle ConnectX function, or ``f(position, rng)``."""
+def agent_of_function(function: Callable[..., Any], where: str = "agent function") -> Agent:
+    """The agent a function plays: a Kaggle ConnectX function (its first parameter is
+    ``observation`` or ``obs``), or ``f(position, rng)``; AgentSpecError naming ``where`` for
+    a function that cannot be called as either (``os:getcwd``)."""
     if is_kaggle_function(function):
-        return KaggleFunctionAgent(function)
+        return KaggleFunctionAgent(function, where)
+    refused = refused_call(function, ("position", "rng"))
+    if refused:
+        raise AgentSpecError(f"{where}: not an agent: {refused}; {AGENT_FORMS}")
     return FunctionAgent(function)

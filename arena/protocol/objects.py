@@ -18,7 +18,7 @@ from typing import Any
 
 from arena.protocol.agent import Agent
 from arena.protocol.functions import agent_of_function
-from arena.protocol.registry import AgentSpec
+from arena.protocol.registry import AgentSpec, SpecKind
 from arena.rules.errors import AgentSpecError
 
 PREFIX = "local"
@@ -31,14 +31,19 @@ class LocalAgent:
     name: str
     source: Any
 
+    @property
+    def is_function(self) -> bool:
+        """True for a plain function: neither an agent class nor an object with ``choose``."""
+        return not (inspect.isclass(self.source) or hasattr(self.source, "choose"))
+
     def make(self) -> Agent:
         """A fresh agent: an instance of a class, a copy of an object, a wrapped function."""
         source = self.source
+        if self.is_function:
+            return agent_of_function(source, f"agent {self.name!r}")
         if inspect.isclass(source):
             return typing.cast(Agent, source())
-        if hasattr(source, "choose"):
-            return typing.cast(Agent, copy.deepcopy(source))
-        return agent_of_function(source)
+        return typing.cast(Agent, copy.deepcopy(source))
 
     def fingerprint(self) -> str:
         """A SHA-256 of the agent's source code where Python can find it."""
@@ -63,7 +68,10 @@ def register(agent: Any, name: str | None = None) -> str:
         raise AgentSpecError(f"{agent!r} is not an agent: expected an object with "
                              "choose(position, rng), an agent class or a function")
     name = name or getattr(agent, "__name__", None) or type(agent).__name__
-    _AGENTS[name] = LocalAgent(name, agent)
+    local = LocalAgent(name, agent)
+    if local.is_function:
+        local.make()  # a function that cannot be called as an agent is refused here
+    _AGENTS[name] = local
     return f"{PREFIX}:{name}"
 
 
@@ -98,8 +106,15 @@ class LocalSpec(AgentSpec):
         return lookup(self.values["name"]).fingerprint()
 
 
-def local_spec(text: str, engines: object = None) -> AgentSpec:
-    """Parse ``local:NAME`` (the registry's ``local`` kind): an agent registered here."""
+def parse_local(text: str, engines: object = None) -> AgentSpec:
+    """Parse ``local:NAME``: an agent registered here."""
     _, _, name = text.partition(":")
     lookup(name)
     return LocalSpec(text, f"{PREFIX}:{name}", f"{__name__}:Local", {"name": name})
+
+
+local_spec = SpecKind(
+    (f"{PREFIX}:NAME",),
+    "An agent object, class or function handed to the Python API (arena.match(agent, ...)) "
+    "in this process, under its name.", parse_local)
+"""The registry's ``local`` kind."""

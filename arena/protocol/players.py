@@ -17,6 +17,8 @@ from arena.rules.errors import AgentSpecError
 
 SEPARATOR = "@"
 KEYS = ("time", "depth", "nodes")
+LIMITS = "time=SECONDS, depth=PLIES and nodes=N"
+"""The limits a player may set, as told to users."""
 
 
 def canonical_player(text: str, rules: Rules | None = None, engines: object = None) -> str:
@@ -54,8 +56,7 @@ def parse_limit(text: str, where: str) -> Limit:
         key, equals, value = (part.strip() for part in item.partition("="))
         if key not in KEYS or not equals:
             raise AgentSpecError(f"agent spec {where!r}: bad limit {item!r}; limits are "
-                                 "time=SECONDS, depth=PLIES and nodes=N after '@', e.g. "
-                                 "random@time=0.5")
+                                 f"{LIMITS} after '@', e.g. random@time=0.5")
         if key in values:
             raise AgentSpecError(f"agent spec {where!r}: limit {key} given twice")
         values[key] = _parse_value(key, value, where)

@@ -10,7 +10,9 @@ Spec strings:
 - ``KIND:...``: an agent of another kind, parsed by the kind's own parser, registered under
   the entry-point group ``connect_four_arena.spec_kinds``: ``engine:PATH``, ``engine:NAME``
   and ``pons:PATH`` (programs of their own), ``kaggle:...`` (Kaggle's agents and submission
-  files) and ``local:NAME`` (Python objects handed to the API).
+  files), ``onnx:PATH`` (networks) and ``local:NAME`` (Python objects handed to the API). Each
+  kind is declared by a ``SpecKind`` (forms, summary, parser, parameters) that
+  ``arena agents`` lists.
 
 Parameters are the keyword arguments of the agent's constructor; their annotations give their
 types and their defaults the defaults.
@@ -32,7 +34,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from arena.protocol.agent import Agent
 from arena.protocol.functions import agent_of_function
@@ -127,10 +129,14 @@ def signature_params(factory: Callable[..., Any]) -> tuple[Param, ...]:
     """The keyword parameters of a class constructor (none for a move function)."""
     if not inspect.isclass(factory):
         return ()
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # some built-in classes have none: no parameters to set
+        return ()
     init = factory.__init__
     hints = typing.get_type_hints(init) if init is not object.__init__ else {}
     params = []
-    for name, parameter in inspect.signature(factory).parameters.items():
+    for name, parameter in signature.parameters.items():
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             continue
         params.append(Param(name, _unwrap_optional(hints.get(name, str)), parameter.default))
@@ -218,6 +224,39 @@ def spec_kinds() -> dict[str, EntryPoint]:
     return {point.name: point for point in entry_points(group=KINDS_GROUP)}
 
 
+@dataclass(frozen=True)
+class SpecKind:
+    """A kind of spec string as its module declares it (the object a kind's entry point
+    names): the forms it is written in, what it plays, its parser, and the agent class whose
+    optional constructor parameters it takes as ``key=value`` (the required ones are parts of
+    the form, as onnx's PATH)."""
+
+    forms: tuple[str, ...]
+    summary: str
+    parser: KindParser
+    agent: str | None = None
+
+    def __call__(self, text: str, engines: object = None) -> AgentSpec:
+        """Parse ``text`` (``engines``: the engines file in effect)."""
+        return self.parser(text, engines)
+
+    def params(self) -> tuple[Param, ...]:
+        """The ``key=value`` parameters the kind takes."""
+        if self.agent is None:
+            return ()
+        return tuple(param for param in signature_params(import_target(self.agent, self.forms[0]))
+                     if not param.required)
+
+
+def spec_kind(name: str) -> SpecKind:
+    """The declaration of the registered kind ``name`` (a plugin's bare parser function is
+    described by its docstring); AgentSpecError if its module cannot be imported."""
+    parser = import_target(spec_kinds()[name].value, f"{name}:")
+    if isinstance(parser, SpecKind):
+        return parser
+    return SpecKind((f"{name}:...",), first_doc_line(parser), typing.cast(KindParser, parser))
+
+
 def kind_of(text: str) -> str | None:
     """The kind a spec names (``engine``, ``kaggle``, ...), or None for an agent's spec."""
     head = text.strip().partition(":")[0]
@@ -233,6 +272,8 @@ class AgentSpec:
     target: str
     values: dict[str, Any] = field(default_factory=dict, hash=False)
     params: tuple[Param, ...] = ()
+    separator: ClassVar[str] = ":"
+    """What comes between the name and its ``key=value`` parameters."""
 
     def resolved(self) -> dict[str, Any]:
         """Every parameter with its value, defaults filled in."""
@@ -270,7 +311,7 @@ class AgentSpec:
         """A new agent from this spec."""
         factory = self.factory
         if not inspect.isclass(factory):
-            return agent_of_function(factory)
+            return agent_of_function(factory, f"agent spec {self.text!r}")
         try:
             agent = factory(**self.values)
         except AgentSpecError:
@@ -306,10 +347,8 @@ def parse_spec(text: str, engines: object = None) -> AgentSpec:
     if not text:
         raise AgentSpecError("agent spec is empty: " + _known_agents_hint())
     head, _, rest = text.partition(":")
-    kind = spec_kinds().get(head)
-    if kind is not None:
-        parser = typing.cast(KindParser, kind.load())
-        return parser(text, engines)
+    if head in spec_kinds():
+        return spec_kind(head)(text, engines)
     first, _, tail = rest.partition(":")
     entry = registered(head)
     if entry is not None:
@@ -330,6 +369,15 @@ def parse_spec(text: str, engines: object = None) -> AgentSpec:
         raise AgentSpecError(f"{error} ({guess.rstrip()})") from None
     params = signature_params(factory)
     return AgentSpec(text, name, target, parse_values(assignments, params, text), params)
+
+
+OWN_CODE = SpecKind(
+    ("MODULE:ATTR[:key=value,...]", "FILE.py:ATTR[:key=value,...]"),
+    "Your own class with choose(position, rng), function f(position, rng) or Kaggle agent "
+    "function; key=value sets the class's constructor keyword arguments (arena agents "
+    "FILE.py:ATTR lists them).",
+    parse_spec)
+"""Agents of your own code: a class or function named by module or file."""
 
 
 def make_agent(text: str, engines: object = None) -> Agent:
@@ -355,7 +403,7 @@ def canonical_spec(spec: AgentSpec) -> str:
         for p in spec.params
         if p.name in spec.values and (p.required or spec.values[p.name] != p.default)
     ]
-    return spec.name + (":" + ",".join(values) if values else "")
+    return spec.name + (spec.separator + ",".join(values) if values else "")
 
 
 def _format_value(value: Any) -> str:
@@ -420,10 +468,22 @@ def _name_the_attribute(path: Path) -> str:
     return f"{hint}; {path} defines {shown}"
 
 
+def spec_forms() -> list[SpecKind]:
+    """Every form of spec string but a registered agent's name, as declared: your own code's
+    (``FILE.py:ATTR``), then each kind's that can be loaded."""
+    forms = [OWN_CODE]
+    for name in spec_kinds():
+        try:
+            forms.append(spec_kind(name))
+        except AgentSpecError:
+            continue  # a plugin that cannot be imported: its specs say so when used
+    return forms
+
+
 def _known_agents_hint() -> str:
-    return ("known agents: " + ", ".join(registry()) + " (or module:Attr / file.py:Attr; "
-            "kaggle:random, kaggle:negamax, kaggle:FILE.py; a program: engine:PATH, "
-            "engine:NAME, pons:PATH)")
+    others = (form.partition("[")[0] for kind in spec_forms() for form in kind.forms)
+    return (f"known agents: {', '.join(registry())} (or {', '.join(others)}; "
+            "arena agents lists them)")
 
 
 def import_target(target: str, spec: str) -> Callable[..., Any]:

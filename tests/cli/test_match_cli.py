@@ -102,6 +102,9 @@ BAD_INPUT = [
     (["random", "random", "-n", "5", "--scheduler", "tcp://x:1"], "only with --backend dask"),
     (["random", "random", "-n", "5", "--first", "c"], "'c' is not one of"),
     (["random", "random", "-n", "5", "--time-per-move", "0"], "x>0"),
+    (["os:getcwd", "random", "-n", "2"], "agent spec 'os:getcwd': not an agent: getcwd() "
+                                          "cannot be called as getcwd(position, rng)"),
+    (["collections:OrderedDict", "random", "-n", "2"], "has no choose(position, rng) method"),
 ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -83,6 +84,16 @@ def test_an_agent_needs_nothing_but_choose_and_a_class_without_it_is_named() -> 
     assert f"class {__name__}.ChoosesNothing has no choose(position, rng) method" in str(
         caught.value)
     assert "arena.protocol.objects" not in str(caught.value)
+
+
+def test_a_one_argument_kaggle_function_plays_and_a_function_of_no_agent_is_refused() -> None:
+    def one(obs: dict) -> int:  # type: ignore[type-arg]
+        return next(c for c in range(7) if obs["board"][c] == 0)
+
+    result = arena.match(one, "random", 2, jobs=1, progress=False)
+    assert set(result.games["termination"]) <= {"four_in_a_row", "board_full"}
+    with pytest.raises(AgentSpecError, match=r"^agent 'getcwd': not an agent: getcwd\(\) "):
+        arena.match(os.getcwd, "random", 2, jobs=1, progress=False)
 
 
 @pytest.mark.slow

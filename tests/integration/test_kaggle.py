@@ -13,6 +13,7 @@ import pytest
 from arena.protocol.functions import KaggleFunctionAgent, Struct, is_kaggle_function
 from arena.protocol.registry import make_agent
 from arena.rules.board import Rules
+from arena.rules.errors import AgentSpecError
 from arena.rules.notation import from_moves
 from arena.runs.game import play_game
 from arena.runs.plan import GameSettings, match_plan
@@ -28,8 +29,83 @@ AGENTS = DATA / "kaggle_agents.py"
 def test_a_function_of_kaggles_signature_is_recognised() -> None:
     assert is_kaggle_function(lambda observation, configuration: 0)
     assert is_kaggle_function(lambda obs, config: 0)
+    assert is_kaggle_function(lambda obs: 0)
     assert not is_kaggle_function(lambda position, rng: 0)
     assert isinstance(make_agent(f"{AGENTS}:random_choice"), KaggleFunctionAgent)
+
+
+LEFTMOST = "[c for c in range(7) if {0}.board[c] == 0][0]"
+SUBMISSIONS = {
+    "one argument": f"def agent(obs):\n    return {LEFTMOST.format('obs')}\n",
+    "two arguments": f"def agent(observation, configuration):\n"
+                     f"    return {LEFTMOST.format('observation')}\n",
+    "defaults after two": f"def agent(obs, config, depth=3, extra=None):\n"
+                          f"    return {LEFTMOST.format('obs')}\n",
+    "three required": "def agent(obs, config, extra):\n    return 0\n",
+    "keyword-only required": "def agent(obs, *, depth):\n    return 0\n",
+    "callable object": f"class Bot:\n    def __call__(self, obs, config):\n"
+                       f"        return {LEFTMOST.format('obs')}\n\nagent = Bot()\n",
+    "callable object of one argument": "class Bot:\n    def __call__(self, obs):\n"
+                                       "        return 0\n\nagent = Bot()\n",
+    "bound method": f"class Bot:\n    def act(self, obs, config):\n"
+                    f"        return {LEFTMOST.format('obs')}\n\nagent = Bot().act\n",
+    # co_argcount counts self: Kaggle passes both, which act(obs) refuses
+    "bound method of one argument": "class Bot:\n    def act(self, obs):\n        return 0\n"
+                                    "\nagent = Bot().act\n",
+}
+
+
+def kaggle_status(path: Path) -> str:
+    """How a submission file's game against Kaggle's random agent ends for it in Kaggle's own
+    evaluator: DONE (it played the game through), ERROR (calling it raised), INVALID."""
+    from kaggle_environments import make
+
+    steps = make("connectx").run([str(path), "random"])
+    return str(steps[-1][0].status)
+
+
+@pytest.mark.kaggle
+@pytest.mark.parametrize("form", SUBMISSIONS)
+def test_a_submission_plays_here_as_it_plays_in_kaggles_evaluator(tmp_path: Path,
+                                                                   form: str) -> None:
+    """Kaggle calls the last callable with as many of (observation, configuration) as its
+    code takes: what Kaggle plays plays a whole game here, and what it cannot call is refused
+    before any game."""
+    path = tmp_path / "main.py"
+    path.write_text(SUBMISSIONS[form])
+    status = kaggle_status(path)
+    assert status in ("DONE", "ERROR")
+    if status == "ERROR":
+        with pytest.raises(AgentSpecError, match=r"cannot be called as Kaggle calls it"):
+            make_agent(f"kaggle:{path}")
+        return
+    agent = make_agent(f"kaggle:{path}")
+    rngs = [np.random.default_rng(0), np.random.default_rng(1)]
+    record = play_game([agent, make_agent("random")], rngs, from_moves(""))
+    assert record.termination in ("four_in_a_row", "board_full"), record.error
+
+
+def test_a_one_argument_submission_plays_a_match(tmp_path: Path) -> None:
+    """``arena match kaggle:one.py random``: every game played, none forfeited."""
+    path = tmp_path / "one.py"
+    path.write_text(SUBMISSIONS["one argument"])
+    result = invoke("match", f"kaggle:{path}", "random", "-n", "4", "--no-report", "-q",
+                    "--out", str(tmp_path / "run"))
+    assert result.exit_code == 0, result.output
+    games = load_games(tmp_path / "run" / "games.csv")
+    assert len(games) == 4 and set(games["termination"]) <= {"four_in_a_row", "board_full"}
+
+
+def test_a_submission_kaggle_cannot_call_is_refused_before_any_game(tmp_path: Path) -> None:
+    path = tmp_path / "bad.py"
+    path.write_text(SUBMISSIONS["three required"])
+    result = invoke("match", f"kaggle:{path}", "random", "-n", "2", "--out",
+                    str(tmp_path / "run"))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"arena: error: agent spec 'kaggle:{path}': agent(obs, config, "
+                             "extra) cannot be called as Kaggle calls it, agent(observation, "
+                             "configuration): missing a required argument: 'extra'\n")
+    assert not (tmp_path / "run").exists()
 
 
 def test_the_observation_is_the_board_as_kaggle_lays_it_out() -> None:

@@ -119,3 +119,22 @@ def test_a_network_refuses_boards_of_another_shape(model: tuple[LinearNet, Path]
     check_agent_rules(agent, Rules())
     with pytest.raises(UnsupportedBoardError, match=r"shape \(2, 6, 7\), not \(2, 4, 5\)"):
         check_agent_rules(agent, Rules(4, 5, 4))
+
+
+def test_a_match_names_it_by_a_spec_that_parses_back(model: tuple[LinearNet, Path],
+                                                     tmp_path: Path) -> None:
+    """The canonical spec keeps the kind's form, onnx:PATH,key=value (not PATH:key=value,
+    which would name another file), and the match is played."""
+    from arena.protocol.players import canonical_player
+    from arena.runs.plan import GameSettings, match_plan
+    from arena.runs.reading import load_games
+    from arena.runs.runner import run_games
+
+    _, path = model
+    assert canonical_player(f"onnx:{path},sims=0,c_puct=2") == f"onnx:{path},c_puct=2.0"
+    assert canonical_player(f"onnx:{path}") == f"onnx:{path}"
+    run_games(match_plan(f"onnx:{path},sims=2", "random", 2, GameSettings(hosting="inline")),
+              tmp_path / "run")
+    games = load_games(tmp_path / "run" / "games.csv")
+    assert set(games["agent_a"]) == {f"onnx:{path},sims=2"}
+    assert set(games["termination"]) <= {"four_in_a_row", "board_full"}

@@ -133,7 +133,7 @@ def test_unknown_agent_lists_known_agents(text: str) -> None:
     message = str(caught.value)
     assert repr(text.split(":")[0]) in message
     assert all(name in message for name in registry())
-    assert "module:Attr" in message
+    assert "MODULE:ATTR, FILE.py:ATTR, engine:PATH" in message and "onnx:PATH" in message
 
 
 @pytest.mark.parametrize(("text", "guess"), [

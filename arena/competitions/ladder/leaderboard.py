@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from arena.competitions.ladder.tables import skill_text
+from arena.competitions.ladder.tables import score_text, skill_text
 from arena.system.files import write_atomically
 
 __all__ = ["history_svg", "leaderboard_html", "write_leaderboard"]
@@ -72,7 +72,7 @@ def leaderboard_html(boards: dict[str, tuple[pd.DataFrame, pd.DataFrame]]) -> st
                 "<tr>" + "".join(f"<td>{cell}</td>" for cell in (
                     r["rank"], html.escape(r["agent"]) + (" ⚓" if r["anchor"] else ""),
                     _number(r["rating"]), f"[{_number(r['low'])}, {_number(r['high'])}]",
-                    _number(r["to_perfect"], signed=False), r["games"], f"{r['score']:.1%}",
+                    _number(r["to_perfect"], signed=False), r["games"], score_text(r["score"]),
                     skill_text(r["skill_mu"], r["skill_sigma"]),
                     history_svg(mine, low, high) if len(mine) else "")) + "</tr>")
         sections.append(

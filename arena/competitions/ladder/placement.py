@@ -30,6 +30,7 @@ from typing import Literal
 import numpy as np
 
 from arena.competitions.ladder.adding import add_run
+from arena.competitions.ladder.anchors import no_anchors
 from arena.competitions.ladder.fit import Estimate, anchors_of, fit_agent, refit
 from arena.competitions.ladder.store import Ladder, LadderError, board_key
 from arena.competitions.tournaments import tournament_plan
@@ -157,8 +158,7 @@ def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,
     name = canonical_player(spec, rules, request.engines)
     anchors = anchors_of(ladder.connection, board)
     if not anchors:
-        raise LadderError(f"board {board} has no anchors yet; fix them from a reference run "
-                          "with arena ladder anchor DIR")
+        raise no_anchors(board)
     if name in anchors:
         raise LadderError(f"{name} is an anchor of board {board}: its rating is fixed")
     estimate = fit_agent(ladder.connection, board, name)

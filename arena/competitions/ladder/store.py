@@ -22,7 +22,7 @@ from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
 
 __all__ = ["APPLICATION_ID", "BUSY_SECONDS", "Ladder", "LadderError", "board_key",
-           "open_ladder"]
+           "memory_ladder", "open_ladder"]
 
 APPLICATION_ID = 0x43344C44  # "C4LD"
 """What marks an SQLite file as a ladder (PRAGMA application_id)."""
@@ -164,6 +164,14 @@ def open_ladder(path: Path | str, create: bool = True) -> Ladder:
     except LadderError:
         connection.close()
         raise
+    return Ladder(path, connection)
+
+
+def memory_ladder() -> Ladder:
+    """An empty ladder in memory: nothing of it is written to disk."""
+    path = Path(":memory:")
+    connection = sqlite3.connect(path, isolation_level=None)
+    _prepare(connection, path)
     return Ladder(path, connection)
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 
 from arena.competitions.ladder.anchors import PERFECT_PLAY
 
-__all__ = ["STANDING_COLUMNS", "boards", "history", "skill_text", "standings"]
+__all__ = ["STANDING_COLUMNS", "boards", "history", "score_text", "skill_text", "standings"]
 
 STANDING_COLUMNS = ("rank", "agent", "fingerprint", "anchor", "rating", "low", "high",
                     "to_perfect", "games", "score", "skill_mu", "skill_sigma")
@@ -25,8 +25,9 @@ def boards(connection: sqlite3.Connection) -> list[str]:
 
 
 def standings(connection: sqlite3.Connection, board: str) -> pd.DataFrame:
-    """Every agent of ``board`` as its latest fit rates it, best first (``STANDING_COLUMNS``);
-    empty before the first fit. The latest fit is the one that saw the most games (games are
+    """Every agent of ``board`` as its latest fit rates it, best first (``STANDING_COLUMNS``),
+    and every anchor the fit did not see (none of its games in the ladder) at its fixed
+    rating, with 0 games. The latest fit is the one that saw the most games (games are
     never taken away; two fits running at once may be written down in either order)."""
     rows = connection.execute(
         """
@@ -38,6 +39,11 @@ def standings(connection: sqlite3.Connection, board: str) -> pd.DataFrame:
         WHERE r.fit = (SELECT id FROM fits WHERE board = ? ORDER BY games DESC, id DESC
                        LIMIT 1)
         """, (board,)).fetchall()
+    fitted = {row[0] for row in rows}
+    rows += [(name, "", True, rating, low, high, 0, math.nan, None, None)
+             for name, rating, low, high in connection.execute(
+                 "SELECT name, rating, low, high FROM anchors WHERE board = ?", (board,))
+             if name not in fitted]
     table = pd.DataFrame(rows, columns=["agent", "fingerprint", "anchor", "rating", "low",
                                         "high", "games", "score", "skill_mu", "skill_sigma"])
     table["anchor"] = table["anchor"].astype(bool)
@@ -60,6 +66,11 @@ def history(connection: sqlite3.Connection, board: str) -> pd.DataFrame:
         """, (board,)).fetchall()
     return pd.DataFrame(rows, columns=["fit", "at", "agent", "fingerprint", "rating", "low",
                                        "high"])
+
+
+def score_text(score: float) -> str:
+    """A share of the points as a percentage, or ``-`` without games."""
+    return f"{score:.1%}" if math.isfinite(score) else "-"
 
 
 def skill_text(mu: float | None, sigma: float | None) -> str:

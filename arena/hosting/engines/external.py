@@ -27,7 +27,7 @@ from arena.hosting.engines.engines_file import EnginesTable, NamedEngine
 from arena.hosting.engines.line_protocol import ArenaDialect
 from arena.hosting.engines.pons import PonsDialect, pons_program
 from arena.protocol.agent import Agent, Choice, GameStart
-from arena.protocol.registry import AgentSpec, file_fingerprint
+from arena.protocol.registry import AgentSpec, SpecKind, file_fingerprint
 from arena.rules.board import Position
 from arena.rules.errors import AgentSpecError, UnsupportedBoardError
 
@@ -113,9 +113,9 @@ def _program_file(spec: str, path: str) -> str:
     return os.path.abspath(file)
 
 
-def engine_spec(text: str, engines: object = None) -> ExternalSpec:
+def parse_engine(text: str, engines: object = None) -> ExternalSpec:
     """Parse ``engine:NAME`` (an engine of ``engines``, the engines file in effect) or
-    ``engine:PATH`` (the registry's ``engine`` kind)."""
+    ``engine:PATH``."""
     _, _, rest = text.partition(":")
     if not rest:
         raise AgentSpecError(f"agent spec {text!r}: give engine:PATH (an executable, or a .py "
@@ -139,9 +139,8 @@ def engine_spec(text: str, engines: object = None) -> ExternalSpec:
                         program=program, dialect=ArenaDialect(), source=path)
 
 
-def pons_spec(text: str, engines: object = None) -> ExternalSpec:
-    """Parse ``pons:PATH``, the path of Pascal Pons' ``c4solver`` (the registry's ``pons``
-    kind)."""
+def parse_pons(text: str, engines: object = None) -> ExternalSpec:
+    """Parse ``pons:PATH``, the path of Pascal Pons' ``c4solver``."""
     _, _, rest = text.partition(":")
     if not rest:
         raise AgentSpecError(f"agent spec {text!r}: give pons:PATH, the path of Pascal Pons' "
@@ -150,3 +149,17 @@ def pons_spec(text: str, engines: object = None) -> ExternalSpec:
     program = pons_program(path)
     return ExternalSpec(text, f"pons:{os.path.normpath(rest)}", shlex.join(program.argv),
                         program=program, dialect=PonsDialect(), source=path)
+
+
+engine_spec = SpecKind(
+    ("engine:PATH", "engine:NAME"),
+    "A program speaking the arena's line protocol (docs/engine-protocol.md): an executable, "
+    "a .py file (run with this Python), or an engine named in the engines file (--engines "
+    "FILE).", parse_engine)
+"""The registry's ``engine`` kind."""
+
+pons_spec = SpecKind(
+    ("pons:PATH",),
+    "Pascal Pons' c4solver (github.com/PascalPons/connect4) in its native mode: perfect play.",
+    parse_pons)
+"""The registry's ``pons`` kind."""
