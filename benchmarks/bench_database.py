@@ -394,7 +394,9 @@ def main() -> int:
         from bitbully import BitBully
 
         solver, bitbully = Solver(), BitBully()
-        ours(solver, from_moves(WARM_UP), columns=True)  # the kernels and the database loaded
+        for columns in (True, False):  # both kernels and the database loaded
+            ours(solver, from_moves(WARM_UP), columns=columns)
+            bitbullys(bitbully, [int(digit) - 1 for digit in WARM_UP], columns=columns)
         in_process = {"empty": lambda: part_empty(solver, bitbully, options.runs),
                       "early": lambda: part_early(solver, bitbully, options.early, options.seed),
                       "l1r3": lambda: part_l1r3(solver, bitbully)}
