@@ -4,6 +4,7 @@ and Parquet with the datasets extra), and the two commands."""
 
 from __future__ import annotations
 
+import stat
 from itertools import pairwise
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from arena.envs.observation import planes as position_planes
 from arena.rules.board import Position, Rules
 from arena.rules.notation import parse_moves
 from arena.search.solver import column_scores
+from arena.system.files import FILE_MODE
 from tests.helpers.cli import arena
 
 SMALL = Rules(4, 5, 4)
@@ -97,6 +99,8 @@ def test_npz_round_trip_and_pandas(tmp_path: Path) -> None:
     dataset = label(dataset_of_games(play_games("random", "random", 5, SMALL, 1), SMALL))
     path = tmp_path / "d.npz"
     write_dataset(dataset, path)
+    assert stat.S_IMODE(path.stat().st_mode) == FILE_MODE  # as every other output, not 0600
+    assert [entry.name for entry in tmp_path.iterdir()] == ["d.npz"]  # no temporary file
     again = read_dataset(path)
     assert again.rules == SMALL
     for name in ("game", "ply", "current", "mask", "move", "result", "duplicate", "scores"):
