@@ -11,8 +11,6 @@ column, and ``rules`` as the array [rows, cols, connect]. Both load in pandas
 from __future__ import annotations
 
 import importlib.util
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +18,7 @@ import pandas as pd
 
 from arena.analysis.datasets import COLUMNS, NO_SCORE, Dataset, DatasetError
 from arena.rules.board import Rules
+from arena.system.files import replaced_atomically
 
 SUFFIXES = (".parquet", ".npz")
 
@@ -54,11 +53,7 @@ def write_dataset(dataset: Dataset, path: Path, force: bool = False) -> None:
     replaced only with ``force``, and only when the new one is complete."""
     check_out(path, force)
     rules = dataset.rules
-    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix,
-                                    dir=path.parent)
-    os.close(handle)
-    temporary = Path(name)
-    try:
+    with replaced_atomically(path) as temporary:
         if path.suffix == ".npz":
             arrays = {column: getattr(dataset, column) for column in COLUMNS}
             arrays["moves"] = arrays["moves"].astype(str)
@@ -76,9 +71,6 @@ def write_dataset(dataset: Dataset, path: Path, force: bool = False) -> None:
                 {**(table.schema.metadata or {}),
                  b"rules": f"{rules.rows}x{rules.cols}x{rules.connect}".encode()})
             pq.write_table(table, temporary)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
 
 
 def read_dataset(path: Path) -> Dataset:

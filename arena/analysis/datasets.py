@@ -23,12 +23,13 @@ of ``rows`` x ``cols``:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
+from arena.analysis.annotate import default_from_ply
 from arena.analysis.parallel import SolverSettings, chunked_map, solver_settings
 from arena.hosting.policy import make_host
 from arena.rules.board import Position, Rules
@@ -42,7 +43,7 @@ from arena.search.kernels.bitboard import board_array
 from arena.search.kernels.vector import observe
 
 NO_SCORE = -128
-CHUNK = 256  # positions a solver worker labels at a time
+CHUNK = 64  # positions a solver worker labels at a time (the progress bar moves by as many)
 
 
 class DatasetError(ArenaError):
@@ -81,6 +82,10 @@ class Dataset:
         return [Position(self.rules, int(c), int(m))
                 for c, m in zip(self.current, self.mask, strict=True)]
 
+    def boards(self) -> list[tuple[int, int]]:
+        """The distinct positions of the rows as bitboards (current, mask), in row order."""
+        return list(dict.fromkeys(zip(self.current.tolist(), self.mask.tolist(), strict=True)))
+
     def select(self, keep: np.ndarray) -> Dataset:
         """The rows where ``keep`` is True."""
         arrays = {name: getattr(self, name)[keep] for name in COLUMNS}
@@ -113,10 +118,11 @@ def run_games(directories: Sequence[Path]) -> tuple[Rules, list[GameLine]]:
     return rules, games
 
 
-def play_games(agent_a: str, agent_b: str, count: int, rules: Rules,
-               seed: int) -> list[GameLine]:
+def play_games(agent_a: str, agent_b: str, count: int, rules: Rules, seed: int,
+               progress: Callable[[int], None] | None = None) -> list[GameLine]:
     """``count`` games of ``agent_a`` (moving first in even games) against ``agent_b``, each
-    agent hosted and each game seeded as in a match of run seed ``seed``."""
+    agent hosted and each game seeded as in a match of run seed ``seed``; ``progress`` is told
+    of each game played."""
     hosts = [make_host(agent_a, "auto"), make_host(agent_b, "auto")]
     games = []
     try:
@@ -124,6 +130,8 @@ def play_games(agent_a: str, agent_b: str, count: int, rules: Rules,
             players = hosts if game % 2 == 0 else hosts[::-1]
             record = play_game(players, [game_rng(seed, game)] * 2, Position.empty(rules))
             games.append(GameLine(tuple(record.moves), record.winner))
+            if progress is not None:
+                progress(1)
     finally:
         for host in hosts:
             host.close()
@@ -178,20 +186,40 @@ def _label_chunk(positions: Sequence[tuple[int, int]], rules: Rules, max_nodes: 
     return labelled
 
 
-def label(dataset: Dataset, jobs: int = 1, max_nodes: int | None = None) -> Dataset:
+COSTLY_CELLS = 30
+"""Boards of this many cells or more (5 x 6 and up) make the solver take seconds or more over
+some positions of the early game, where it has no database: the empty 5 x 6 board takes it
+3 s on two cores, 6 x 6 14 s; 4 x 5 0.3 s."""
+
+
+def costly_boards(dataset: Dataset, max_nodes: int | None = None) -> int:
+    """How many of the distinct positions of ``dataset`` the solver may take long over: with
+    no node budget, on a board of ``COSTLY_CELLS`` or more, those before the first ply it
+    grades by default (``default_from_ply``: none on 6 x 7, where it has the published
+    database; those of fewer than 12 discs on other boards)."""
+    rules = dataset.rules
+    if max_nodes is not None or rules.rows * rules.cols < COSTLY_CELLS:
+        return 0
+    early = default_from_ply(rules)
+    return sum(1 for _, mask in dataset.boards() if int(mask).bit_count() < early)
+
+
+def label(dataset: Dataset, jobs: int = 1, max_nodes: int | None = None,
+          progress: Callable[[int], None] | None = None) -> Dataset:
     """``dataset`` with the exact score of every column of every row, solved in ``jobs``
-    processes (each position once, whatever its duplicates); with ``max_nodes``, the rows
-    whose position the solver does not finish within that many nodes are left out."""
-    unique: dict[tuple[int, int], int] = {}
-    for current, mask in zip(dataset.current.tolist(), dataset.mask.tolist(), strict=True):
-        unique.setdefault((current, mask), len(unique))
-    boards = list(unique)
+    processes (each position once, whatever its duplicates: ``boards()``); with
+    ``max_nodes``, the rows whose position the solver does not finish within that many nodes
+    are left out. ``progress`` is told of the distinct positions as they are labelled."""
+    boards = dataset.boards()
+    unique = {board: index for index, board in enumerate(boards)}
     found = np.full((len(boards), dataset.rules.cols), NO_SCORE, dtype=np.int8)
     start = 0
     for chunk, chunk_scores in chunked_map(_label_chunk, boards, jobs, CHUNK, dataset.rules,
                                            max_nodes, solver_settings()):
         found[start:start + len(chunk)] = chunk_scores
         start += len(chunk)
+        if progress is not None:
+            progress(len(chunk))
     rows = np.array([unique[key] for key in zip(dataset.current.tolist(),
                                                  dataset.mask.tolist(), strict=True)],
                     dtype=np.int64)

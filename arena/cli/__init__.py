@@ -106,6 +106,16 @@ class ArenaGroup(click.Group):
             self.add_command(getattr(importlib.import_module(module), attribute), name)
         return super().get_command(ctx, name)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]
+                        ) -> tuple[str | None, click.Command | None, list[str]]:
+        """The command ``args`` name; one that is none is refused with the commands close to
+        it (click's "Did you mean", as for options: click only knows the commands imported)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as error:
+            raise click.exceptions.NoSuchCommand(error.command_name, ctx=ctx,
+                                                 possibilities=self.list_commands(ctx)) from None
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The list of commands in ``--help``, from their summaries: no command is imported."""
         limit = formatter.width - 6 - max(len(name) for name in self.list_commands(ctx))

@@ -12,6 +12,7 @@ import click
 
 from arena.cli.options import board_options, solver_options
 from arena.rules.board import Rules
+from arena.runs.progress import progress_bar
 from arena.system.processes import worker_count
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ DEFAULT_GAMES = 1000
 
 def dataset_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The options shared by both commands: --out, --plies, --solve, --drop-duplicates,
-    --jobs, --force and the solver's."""
+    --jobs, --force, --quiet and the solver's."""
     options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
         click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path),
                      required=True, help="The file to write: FILE.parquet or FILE.npz."),
@@ -42,6 +43,7 @@ def dataset_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
                      help="Processes that solve positions (default: all cores)."),
         click.option("--force", is_flag=True, help="Overwrite FILE if it exists."),
+        click.option("-q", "--quiet", is_flag=True, help="No progress bars."),
         solver_options(),
     ]
     for option in reversed(options):
@@ -51,10 +53,12 @@ def dataset_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def write(rules: Rules, games: Sequence[GameLine], out: Path, plies: str | None, solve: bool,
           max_nodes: int | None, drop_duplicates: bool, jobs: int | None,
-          force: bool) -> None:
-    """Make the dataset of ``games``, label it, write it and say what was written."""
+          force: bool, quiet: bool) -> None:
+    """Make the dataset of ``games``, label it (saying first if that may take long), write
+    it and say what was written."""
+    from arena.analysis.annotate import FROM_PLY_WITHOUT_DATABASE
     from arena.analysis.dataset_files import write_dataset
-    from arena.analysis.datasets import dataset_of_games, label
+    from arena.analysis.datasets import costly_boards, dataset_of_games, label
     from arena.analysis.position_sets import parse_plies
 
     bounds = parse_plies(plies, plies) if plies is not None else None
@@ -63,8 +67,17 @@ def write(rules: Rules, games: Sequence[GameLine], out: Path, plies: str | None,
         dataset = dataset.select(~dataset.duplicate)
     rate = ""
     if solve:
+        boards, costly = len(dataset.boards()), costly_boards(dataset, max_nodes)
+        if costly:
+            cells = rules.rows * rules.cols
+            click.echo(f"arena: {costly:,} of the {boards:,} positions to label have fewer "
+                       f"than {FROM_PLY_WITHOUT_DATABASE} discs on {rules}, where the solver "
+                       "has no database: each can take it seconds, minutes on boards bigger "
+                       f"than 6 x 7; --plies {FROM_PLY_WITHOUT_DATABASE}-{cells} or "
+                       "--max-nodes N bound the time", err=True)
         start, before = time.perf_counter(), len(dataset)
-        dataset = label(dataset, worker_count(jobs), max_nodes)
+        with progress_bar(boards, "labelling", not quiet) as advance:
+            dataset = label(dataset, worker_count(jobs), max_nodes, advance)
         seconds = time.perf_counter() - start
         rate = f", labelled in {seconds:.1f} s ({before / max(seconds, 1e-9):,.0f}/s)"
         if len(dataset) < before:
@@ -104,7 +117,9 @@ def dataset_command(games: int, agents: tuple[str, str], seed: int, rules: Rules
     check_out(options["out"], options["force"])
     for spec in agents:
         canonical_player(spec, rules)  # a bad spec fails before a game is played
-    write(rules, play_games(agents[0], agents[1], games, rules, seed), **options)
+    with progress_bar(games, "playing", not options["quiet"], unit="game") as advance:
+        played = play_games(agents[0], agents[1], games, rules, seed, advance)
+    write(rules, played, **options)
 
 
 @click.command("dataset")

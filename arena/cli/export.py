@@ -9,6 +9,7 @@ import click
 
 from arena.cli.dataset import export_dataset_command
 from arena.rules.errors import MalformedInputError
+from arena.runs.progress import progress_bar
 
 
 @click.group("export")
@@ -54,8 +55,11 @@ def export_html_command(directory: Path, games: tuple[str, ...], out: Path | Non
     arrow keys, change game with the up and down arrows.
     """
     from arena.report.replay_page import write_replay_page
+    from arena.runs.recorded import load_recorded_games
 
-    path, count = write_replay_page(directory, parse_game_indices(games), out)
+    recorded = load_recorded_games(directory, parse_game_indices(games))
+    with progress_bar(len(recorded), "replays", enabled=True, unit="game") as advance:
+        path, count = write_replay_page(directory, recorded, out, advance)
     click.echo(f"Wrote {count} game{'s' if count != 1 else ''} to {path}")
 
 

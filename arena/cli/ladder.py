@@ -26,6 +26,7 @@ from arena.competitions.ladder.tables import boards, history, score_text, skill_
 from arena.protocol.labels import short_name
 from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
+from arena.runs.progress import elapsed_line
 from arena.runs.request import RunRequest
 from arena.system.files import write_atomically
 
@@ -101,8 +102,9 @@ def add_command(directories: tuple[Path, ...], db: Path) -> None:
                        f"(board {added.board})")
             if added.new_games and added.board not in touched:
                 touched.append(added.board)
-        for board in touched:
-            refit(ladder, board)
+        with elapsed_line("fitting the ratings"):
+            for board in touched:
+                refit(ladder, board)
         click.echo("\n" + format_standings(ladder, touched or None))
 
 
@@ -118,8 +120,9 @@ def anchor_command(directory: Path, db: Path) -> None:
     """
     finished_run(directory)  # checked before the ladder is made or touched
     with open_ladder(db) as ladder:
-        board = fix_anchors(ladder, str(directory))
-        refit(ladder, board)
+        with elapsed_line("fitting the ratings"):
+            board = fix_anchors(ladder, str(directory))
+            refit(ladder, board)
         click.echo(format_standings(ladder, [board]))
 
 

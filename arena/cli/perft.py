@@ -10,6 +10,7 @@ from arena.cli.options import board_options
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
 from arena.rules.perft import perft
+from arena.runs.progress import progress_bar
 
 
 @click.command("perft")
@@ -25,7 +26,9 @@ def perft_command(depth: int, rules: Rules, moves: str) -> None:
     """
     position = from_moves(moves, rules)
     start = time.perf_counter()
-    count = perft(position, depth)
+    with progress_bar(len(position.legal_moves()), f"perft {depth}", enabled=depth >= 2,
+                      unit="first move") as advance:
+        count = perft(position, depth, advance)
     seconds = time.perf_counter() - start
     click.echo(f"perft {depth}: {count}")
     click.echo(f"{seconds:.2f} s, {count / max(seconds, 1e-9):,.0f} leaves/s", err=True)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import secrets
+
 import click
 import numpy as np
 
 from arena.cli.options import board_options, threads_option
+from arena.cli.status import INTERRUPTED
 from arena.hosting.base import GRACE_SECONDS
 from arena.play.human_game import FIRST_CHOICES, SYMBOLS, HumanGame, draw_human_side
 from arena.play.terminal import ThinkingLine, play_in_terminal
@@ -50,9 +53,10 @@ def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool,
     @ if you like: solver@time=1).
 
     In the terminal, type a column number (1 = leftmost) on your turn, u to take back your
-    last move and the agent's reply, q (or end of input, or Ctrl-C) to stop. X is player 1
-    (red), O player 2 (yellow); player 1 moves first. The agent thinks in a process of its
-    own: on a terminal a line says so while it thinks, and Ctrl-C stops at once.
+    last move and the agent's reply, q (or end of input, or Ctrl-C: exit status 130) to
+    stop. X is player 1 (red), O player 2 (yellow); player 1 moves first; the last move's
+    disc is in brackets. The agent thinks in a process of its own: on a terminal a line says
+    so while it thinks (keys typed meanwhile are discarded), and Ctrl-C stops at once.
 
     With --gui, a window opens: click a column to drop your disc; U or Backspace undoes,
     N starts a new game, 1-9 drop in a column, Escape or Q closes. The agent thinks in its
@@ -84,7 +88,7 @@ def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool,
     traits = traits_of(opponent)
     check_limit(agent, limit, traits.supported_limits)
     interactive = traits.interactive
-    sequence = np.random.SeedSequence(seed)
+    sequence = np.random.SeedSequence(secrets.randbits(32) if seed is None else seed)
     if gui:
         from arena.play.gui import play_window
         from arena.search.solver import SolverOracle
@@ -92,8 +96,11 @@ def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool,
 
         click.echo(f"Seed {sequence.entropy}. Playing {agent} on {rules} in a window.")
         oracle = SolverOracle(threads or available_cores())
-        play_window(spec, rules, start, first, sequence, interactive, oracle,
-                    show_hints=hints, echo=click.echo, limit=limit)
+        try:
+            play_window(spec, rules, start, first, sequence, interactive, oracle,
+                        show_hints=hints, echo=click.echo, limit=limit)
+        except KeyboardInterrupt:
+            raise click.exceptions.Exit(INTERRUPTED) from None
         return
     coin_seed, agent_seed = sequence.spawn(2)
     coin = np.random.default_rng(coin_seed)
@@ -111,11 +118,14 @@ def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool,
     thinker = None if interactive else AgentProcess(spec, agent_seed, limit)
     try:
         play_in_terminal(game, thinker, line=ThinkingLine(agent))
-    except (GameAbandoned, KeyboardInterrupt) as stop:
-        click.echo("\n" + game.summary_line(str(stop) or "interrupted"))
+    except GameAbandoned as stop:
+        click.echo("\n" + game.summary_line(str(stop)))
         return
+    except KeyboardInterrupt:
+        click.echo("\n" + game.summary_line("interrupted"))
+        raise click.exceptions.Exit(INTERRUPTED) from None
     finally:
         if thinker is not None:
             thinker.close()
-    click.echo(render_for_stdout(game.position))
+    click.echo(render_for_stdout(game.position, game.last_move))
     click.echo("\n" + game.summary_line(""))

@@ -28,19 +28,20 @@ def with_progress(total: int, directory: Path, quiet: bool, play: Callable[[B], 
     process that died, with a one-line error and status 1; a file that found no room to be
     written (a full disk), with a one-line error and status 2. Finished games stay on disk.
     """
-    with bar(enabled=not quiet and sys.stderr.isatty()) as progress:
-        try:
+    progress = bar(enabled=not quiet and sys.stderr.isatty())
+    try:
+        with progress:  # closed before any note, which then starts a line of its own
             return play(progress)
-        except (KeyboardInterrupt, GameAbandoned):
-            click.echo(f"arena: interrupted with {progress.finished} of {total} games in "
-                       f"{directory}; run the same command to finish", err=True)
-            raise click.exceptions.Exit(INTERRUPTED) from None
-        except WorkerDiedError as error:
-            click.echo(f"arena: error: {error}; {progress.finished} of {total} games are saved "
-                       f"in {directory}; run the same command to finish", err=True)
-            raise click.exceptions.Exit(WORKER_DIED) from None
-        except NoRoomError as error:
-            click.echo(f"arena: error: {error}; at least {progress.finished} of {total} games "
-                       f"are saved in {directory}; make room and run the same command to finish",
-                       err=True)
-            raise click.exceptions.Exit(NO_ROOM) from None
+    except (KeyboardInterrupt, GameAbandoned):
+        click.echo(f"arena: interrupted with {progress.finished} of {total} games in "
+                   f"{directory}; run the same command to finish", err=True)
+        raise click.exceptions.Exit(INTERRUPTED) from None
+    except WorkerDiedError as error:
+        click.echo(f"arena: error: {error}; {progress.finished} of {total} games are saved "
+                   f"in {directory}; run the same command to finish", err=True)
+        raise click.exceptions.Exit(WORKER_DIED) from None
+    except NoRoomError as error:
+        click.echo(f"arena: error: {error}; at least {progress.finished} of {total} games "
+                   f"are saved in {directory}; make room and run the same command to finish",
+                   err=True)
+        raise click.exceptions.Exit(NO_ROOM) from None

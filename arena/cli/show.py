@@ -80,14 +80,16 @@ def show_game(directory: Path, index: int, step: bool = False, ply: int | None =
         for done, line in enumerate(lines, start=1):
             if wait and _next_or_stop():
                 return
-            click.echo("\n" + line + "\n" + render_for_stdout(game.positions[done]))
+            click.echo("\n" + line + "\n" + render_for_stdout(game.positions[done],
+                                                              game.columns[done - 1]))
         return
     for line in lines:
         click.echo(line)
     shown = plies if ply is None else ply
     if shown < plies:
         click.echo(f"\nAfter {shown} of {plies} plies:")
-    click.echo("\n" + render_for_stdout(game.positions[shown]))
+    click.echo("\n" + render_for_stdout(game.positions[shown],
+                                         game.columns[shown - 1] if shown else None))
 
 
 def _move_lines(game: RecordedGame, oracle: Oracle | None, from_ply: int) -> list[str]:

@@ -13,6 +13,7 @@ from arena.cli.options import board_options, solver_options
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError, MalformedInputError
 from arena.rules.notation import from_moves
+from arena.runs.progress import elapsed_line
 
 FULL = "-"  # a full column in the bulk output
 
@@ -63,7 +64,7 @@ def solve_command(moves: str | None, rules: Rules, columns: bool, table_mb: floa
     if scores is None:
         from arena.search.solver import column_scores, configured
 
-        with configured(table_mb, cache, threads):
+        with configured(table_mb, cache, threads), elapsed_line("solving"):
             start = time.perf_counter()
             scores = column_scores(position)
         how = f"{threads} thread{'s' * (threads > 1)}"

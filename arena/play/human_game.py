@@ -109,6 +109,11 @@ class HumanGame:
         return list(self._moves)
 
     @property
+    def last_move(self) -> int | None:
+        """The column of the last move (None before any)."""
+        return self._moves[-1] if self._moves else None
+
+    @property
     def move_string(self) -> str:
         """The game so far as a move string."""
         return format_moves(self._moves)

@@ -1,7 +1,9 @@
 """The terminal game: people type columns (or u to undo), the agent answers, until the end.
 
 The agent thinks in a child process (``arena.play.thinker``): on a terminal a line says so
-while it does, and Ctrl-C ends the game at once, however long the search.
+while it does, and Ctrl-C ends the game at once, however long the search. What is typed
+while it thinks is discarded, never taken for the next move; the board marks the last
+move's disc.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Literal, TextIO, overload
 
 import click
@@ -20,6 +23,11 @@ from arena.rules.board import Position
 from arena.rules.notation import format_moves
 from arena.rules.render import render_for_stdout
 from arena.runs.game import GameRecord
+
+try:
+    import termios
+except ImportError:  # not POSIX: typeahead is kept
+    termios = None  # type: ignore[assignment]
 
 QUIT_WORDS = ("q", "quit", "exit")
 UNDO_WORDS = ("u", "undo")
@@ -81,16 +89,20 @@ class TerminalPrompt:
         self.tell: Callable[[str], None] = click.echo
 
     @overload
-    def ask_column(self, position: Position, can_undo: Literal[False] = False) -> int: ...
+    def ask_column(self, position: Position, can_undo: Literal[False] = False,
+                   last: int | None = None) -> int: ...
 
     @overload
-    def ask_column(self, position: Position, can_undo: bool) -> int | None: ...
+    def ask_column(self, position: Position, can_undo: bool,
+                   last: int | None = None) -> int | None: ...
 
-    def ask_column(self, position: Position, can_undo: bool = False) -> int | None:
-        """Show the board and ask for a legal column; None when the person asks to undo
-        (only offered when ``can_undo``). End of input or q abandons the game."""
+    def ask_column(self, position: Position, can_undo: bool = False,
+                   last: int | None = None) -> int | None:
+        """Show the board (``last``: the column of the last move, marked) and ask for a legal
+        column; None when the person asks to undo (only offered when ``can_undo``). End of
+        input or q abandons the game."""
         cols = position.rules.cols
-        self.tell(render_for_stdout(position))
+        self.tell(render_for_stdout(position, last))
         prompt = f"Your move (1-{cols}, {'u to undo, ' if can_undo else ''}q to quit): "
         while True:
             try:
@@ -110,6 +122,14 @@ class TerminalPrompt:
                 continue
             return column
 
+    @staticmethod
+    def discard_typeahead() -> None:
+        """Forget the keys typed at the terminal and not read yet (while the agent thought):
+        the next move is the one typed at the next question."""
+        if termios is not None and sys.stdin.isatty():
+            with suppress(termios.error, OSError):
+                termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+
 
 def play_in_terminal(
     game: HumanGame,
@@ -127,7 +147,8 @@ def play_in_terminal(
         if game.human_to_move:
             if len(game.humans) == 2:
                 tell(f"Player {mover} ({SYMBOLS[mover]}) to move.")
-            column = prompt.ask_column(game.position, can_undo=game.undo_plies() > 0)
+            column = prompt.ask_column(game.position, can_undo=game.undo_plies() > 0,
+                                       last=game.last_move)
             if column is None:
                 taken = game.undo()
                 tell(f"Took back {format_moves(taken)}. Moves now: "
@@ -139,6 +160,7 @@ def play_in_terminal(
                 raise ValueError("the agent is to move but the game has no agent")
             thinker.ask(Question(game.position, mover, game.epoch))
             reply = wait_for_agent(thinker, line)
+            prompt.discard_typeahead()
             game.apply(reply)
             if reply.column is None:
                 break

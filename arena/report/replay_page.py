@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,27 +40,38 @@ def game_record(game: RecordedGame, labels: Mapping[str, str] | None = None
 
 
 def replay_page(games: Sequence[RecordedGame], title: str,
-                labels: Mapping[str, str] | None = None) -> str:
-    """The page replaying ``games``, titled ``title``, the agents named by ``labels``."""
-    data = json.dumps([game_record(game, labels) for game in games], separators=(",", ":"))
+                labels: Mapping[str, str] | None = None,
+                progress: Callable[[int], None] | None = None) -> str:
+    """The page replaying ``games``, titled ``title``, the agents named by ``labels``;
+    ``progress`` is told of each game put in."""
+    records = []
+    for game in games:
+        records.append(game_record(game, labels))
+        if progress is not None:
+            progress(1)
+    data = json.dumps(records, separators=(",", ":"))
     data = data.replace("</", "<\\/")  # nothing in the data can close the script element
     body = BODY.replace("%TITLE%", html.escape(title)).replace("%DATA%", data)
     return self_contained_page(title, STYLE, body, SCRIPT)
 
 
-def write_replay_page(directory: Path, games: Sequence[int] | None = None,
-                      out: Path | None = None) -> tuple[Path, int]:
-    """Write the replay page of a run's games (all, or the indices ``games``); returns the
-    file written (default DIRECTORY/replay.html) and the number of games in it."""
+def write_replay_page(directory: Path, recorded: Sequence[RecordedGame] | None = None,
+                      out: Path | None = None,
+                      progress: Callable[[int], None] | None = None) -> tuple[Path, int]:
+    """Write the replay page of the games of the run in ``directory`` (all, or ``recorded``,
+    read by ``arena.runs.recorded.load_recorded_games``); returns the file written (default
+    DIRECTORY/replay.html) and the number of games in it. ``progress`` is told of each game
+    put in."""
     directory = Path(directory)
-    recorded = load_recorded_games(directory, games)
+    if recorded is None:
+        recorded = load_recorded_games(directory)
     path = out or RunFiles(directory).replay_page
     labels = load_meta(directory).labels or {}
     specs = list(dict.fromkeys(player for game in recorded for player in game.players))
     title = "Replays: " + (" vs ".join(labels.get(s, s) for s in specs) if len(specs) == 2
                            else directory.resolve().name)
     try:
-        write_atomically(path, replay_page(recorded, title, labels))
+        write_atomically(path, replay_page(recorded, title, labels, progress))
     except OSError as error:
         raise PageWriteError(f"cannot write {path}: {error.strerror or error}") from None
     return path, len(recorded)

@@ -19,6 +19,7 @@ from arena.report.markdown_html import markdown_html, table_html
 from arena.report.replay_page import write_replay_page
 from arena.rules.results import Result, Termination
 from arena.runs.files import RunFiles
+from arena.runs.recorded import load_recorded_games
 
 MAX_PAIRINGS = 40
 """Pairings whose notable games are listed (in the order of games.csv); more would bury them."""
@@ -100,7 +101,8 @@ def write_run_html(directory: Path, games: pd.DataFrame, labels: Mapping[str, st
     body = markdown_html(markdown, charts)
     if notable and len(games):
         chosen = notable_games(games)
-        write_replay_page(directory, [int(game) for game in chosen["game"]], files.report_games)
+        write_replay_page(directory, load_recorded_games(directory, chosen["game"].tolist()),
+                          files.report_games)
         pairings = games.groupby(["agent_a", "agent_b"], sort=False).ngroups
         body += "\n" + _games_section(chosen, labels, pairings)
     return write_html_page(files.report_html, f"Report: {Path(directory).resolve().name}", body)

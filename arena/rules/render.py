@@ -2,7 +2,8 @@
 
 The symbols alone tell the players apart, so a board reads in logs, in files and on
 terminals without colour; colour (red X, yellow O on a blue board, the winning line on
-green) is added where the terminal shows it.
+green) is added where the terminal shows it. The disc of the last move, when given, is
+marked with brackets, ``[X]``, in both.
 """
 
 from __future__ import annotations
@@ -22,15 +23,30 @@ COLOURED_DISCS = (
 WINNING_BACKGROUND = "42"  # green behind the discs of the winning line
 
 
-def render_plain(position: Position) -> str:
-    """The board in plain text: column numbers above, X for player 1, O for player 2."""
-    return str(position)
+def top_row(position: Position, col: int) -> int:
+    """The row of the highest disc in column ``col`` (0 is the bottom row), which has one."""
+    return max(row for row in range(position.rules.rows) if position.cell(col, row))
 
 
-def render_coloured(position: Position) -> str:
-    """The board with ANSI colours and column numbers above; the winning line on green."""
+def render_plain(position: Position, last: int | None = None) -> str:
+    """The board in plain text: column numbers above, X for player 1, O for player 2; with
+    ``last`` (the column of the last move) its disc in brackets, every line one space in."""
+    lines = str(position).splitlines()
+    if last is None:
+        return "\n".join(lines)
+    marked = position.rules.rows - top_row(position, last)  # lines[0] holds the numbers
+    padded = [f" {line} " for line in lines]
+    line = padded[marked]
+    padded[marked] = line[:2 * last] + "[" + line[2 * last + 1] + "]" + line[2 * last + 3:]
+    return "\n".join(line.rstrip() for line in padded)
+
+
+def render_coloured(position: Position, last: int | None = None) -> str:
+    """The board with ANSI colours and column numbers above; the winning line on green, the
+    disc of ``last`` (the column of the last move, when given) in brackets."""
     rules = position.rules
     winning = set(position.winning_cells())
+    marked = None if last is None else (last, top_row(position, last))
     header = FRAME + "".join(f" {c + 1} " for c in range(rules.cols)) + RESET
     lines = [header]
     for row in reversed(range(rules.rows)):
@@ -39,6 +55,8 @@ def render_coloured(position: Position) -> str:
             cell = COLOURED_DISCS[position.cell(col, row)]
             if (col, row) in winning:
                 cell = cell.replace(";44m", f";{WINNING_BACKGROUND}m")
+            if (col, row) == marked:
+                cell = f"{cell[:-3]}[{cell[-2]}]"
             cells.append(cell)
         lines.append("".join(cells) + RESET)
     return "\n".join(lines)
@@ -50,6 +68,8 @@ def stdout_has_colour() -> bool:
             and os.environ.get("TERM") != "dumb")
 
 
-def render_for_stdout(position: Position) -> str:
-    """The coloured board when standard output shows colour, else the plain one."""
-    return render_coloured(position) if stdout_has_colour() else render_plain(position)
+def render_for_stdout(position: Position, last: int | None = None) -> str:
+    """The coloured board when standard output shows colour, else the plain one (``last``:
+    the column of the last move, whose disc is marked)."""
+    return (render_coloured(position, last) if stdout_has_colour()
+            else render_plain(position, last))

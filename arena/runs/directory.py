@@ -64,17 +64,17 @@ class RunDirectory:
     """A run directory claimed by this process: created if need be, and locked for as long as
     the ``with`` block lasts, so that no other run (nor report) writes into it meanwhile.
 
-    The lock file is removed at the end of the block if this process made it (one that was
-    there before stays, as it was), so a command leaves no file behind but what it wrote; a
-    directory this process created is removed again if the block fails before anything else
-    was written into it.
+    The lock file is removed at the end of the block, so a command leaves no file behind but
+    what it wrote: one this process made, and one it found but could lock (left by a process
+    that was killed: its holder is gone); a directory this process created is removed again if
+    the block fails before anything else was written into it.
     """
 
     def __init__(self, path: Path, create: bool = True):
         self.path = path
         self.create = create
         self._fd: int | None = None
-        self._made_lock = False
+        self._owns_lock = False
         self._created = False
 
     @property
@@ -90,7 +90,7 @@ class RunDirectory:
                 self.path.mkdir(parents=True, exist_ok=True)
             check_writable(self.path, "a run")
             while self._fd is None:
-                self._fd, self._made_lock = _lock(RunFiles(self.path).lock)
+                self._fd, self._owns_lock = _lock(RunFiles(self.path).lock)
         except OSError as error:
             raise RunDirectoryError(f"{where}: {error.strerror or error}") from None
         except UnwritableError as error:
@@ -100,7 +100,7 @@ class RunDirectory:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  traceback: TracebackType | None) -> None:
         if self._fd is not None:
-            if self._made_lock:  # removed while still held: see _lock
+            if self._owns_lock:  # removed while still held: see _lock
                 with suppress(OSError):
                     RunFiles(self.path).lock.unlink()
             os.close(self._fd)  # releases the lock
@@ -120,11 +120,12 @@ class RunDirectory:
 
 def _lock(path: Path) -> tuple[int | None, bool]:
     """Open the lock file ``path`` (made if missing) and lock it: its descriptor and whether
-    this call made the file; (None, False) if the file was removed meanwhile by the process
-    that held it (try again). RunDirectoryError if another process holds it.
+    the file is this process's to remove (it made it, or locked one whose holder is gone;
+    without file locks, only one it made); (None, False) if the file was removed meanwhile by
+    the process that held it (try again). RunDirectoryError if another process holds it.
 
-    A process removes a lock file it made while it still holds it; another process that
-    opened the file before then gets its lock on a file no longer there, and must see it."""
+    A process removes the lock file while it still holds it; another process that opened the
+    file before then gets its lock on a file no longer there, and must see it."""
     try:
         fd, made = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644), True
     except FileExistsError:
@@ -147,7 +148,7 @@ def _lock(path: Path) -> tuple[int | None, bool]:
     if current is None or (current.st_dev, current.st_ino) != (held.st_dev, held.st_ino):
         os.close(fd)
         return None, False
-    return fd, made
+    return fd, made or fcntl is not None
 
 
 def existing_meta(directory: Path) -> RunMeta | None:

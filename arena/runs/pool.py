@@ -356,10 +356,10 @@ class DaskPool:
                 self._client.run(close_worker_agents)
             self._leave()
             return
-        loggers = [logging.getLogger(name) for name in ("distributed", "tornado")]
-        levels = [logger.level for logger in loggers]
-        for logger in loggers:  # results on their way from a killed worker fail: no news
-            logger.setLevel(logging.CRITICAL)
+        silenced = logging.root.manager.disable
+        # Results on their way from a killed worker fail, in distributed's and tornado's
+        # loggers (some with levels of their own, as tornado.application's): no news.
+        logging.disable(logging.CRITICAL)
         try:
             if self._cluster is not None:
                 for nanny in self._cluster.workers.values():
@@ -369,8 +369,7 @@ class DaskPool:
                     os.kill(worker, signal.SIGKILL)
             self._leave()
         finally:
-            for logger, level in zip(loggers, levels, strict=True):
-                logger.setLevel(level)
+            logging.disable(silenced)
 
     def _leave(self) -> None:
         self._client.close()

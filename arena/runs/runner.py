@@ -231,8 +231,7 @@ def run_games(
     agents = AgentCache()
     pool: Pool | None = None
     try:
-        with watch_interrupts(terminate=request.backend == "dask"), \
-                RunDirectory(out_dir) as directory:
+        with watch_interrupts(), RunDirectory(out_dir) as directory:
             meta = directory.read_meta()
             if meta is not None:
                 check_run(out_dir, meta.run, run)

@@ -119,6 +119,23 @@ def write_chunks_atomically(path: Path, chunks: Iterable[bytes]) -> None:
         raise
 
 
+@contextmanager
+def replaced_atomically(path: Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` (a unique name) for a library to write the new file
+    to; when the block ends without error, that file replaces ``path`` at once, with the mode
+    of any new file here (``FILE_MODE``, not the temporary file's private one); otherwise it
+    is removed."""
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    temporary = Path(name)
+    try:
+        yield temporary
+        os.chmod(temporary, FILE_MODE)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
 def file_digest(path: Path) -> str:
     """The SHA-256 of a file's bytes (hex)."""
     digest = hashlib.sha256()

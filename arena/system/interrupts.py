@@ -2,11 +2,12 @@
 
 While ``watch_interrupts()`` is active (in the main thread), SIGINT sets a flag before it
 raises KeyboardInterrupt as usual; a KeyboardInterrupt with the flag unset came from an
-agent, which forfeits its game for it. With ``terminate=True`` SIGTERM is taken the same way
-(a run on a dask cluster ends as cleanly for it as for a Ctrl-C). Worker processes ignore
-SIGINT altogether (``ignore_interrupts``): their parent decides what a Ctrl-C means.
+agent, which forfeits its game for it. SIGTERM (what ``timeout``, Slurm, ``docker stop`` and
+systemd send) is taken the same way, so that a command ends as cleanly for it as for a Ctrl-C:
+finished work kept, its run directory unlocked. Worker processes ignore SIGINT altogether
+(``ignore_interrupts``): their parent decides what a Ctrl-C means.
 Inside ``finish_on_interrupt`` the first SIGINT only asks the caller to stop after the work in
-progress; a second one raises as usual.
+progress; a second one, or a SIGTERM, raises as usual.
 """
 
 from __future__ import annotations
@@ -19,12 +20,15 @@ from types import FrameType
 
 _state: dict[str, object] = {"watching": False, "requested": False, "first": None}
 
+HELD = (signal.SIGINT, signal.SIGTERM)
+"""The signals that interrupt a command."""
+
 
 class Stopped(KeyboardInterrupt):
     """The user's first Ctrl-C stopped the work once what was in progress had finished."""
 
 
-def _on_sigint(signum: int, frame: FrameType | None) -> None:
+def _on_interrupt(signum: int, frame: FrameType | None) -> None:
     first = _state["first"]
     if signum == signal.SIGINT and callable(first):
         _state["first"] = None  # the next one stops at once
@@ -51,26 +55,20 @@ def finish_on_interrupt(first: Callable[[], None]) -> Iterator[None]:
 
 
 @contextmanager
-def watch_interrupts(terminate: bool = False) -> Iterator[None]:
-    """Record SIGINTs (and SIGTERMs with ``terminate``) while the block runs, each raising
-    KeyboardInterrupt (only in the main thread; elsewhere, no effect). Nested in a watch, it
-    only adds SIGTERM if asked."""
-    if threading.current_thread() is not threading.main_thread():
+def watch_interrupts() -> Iterator[None]:
+    """Record SIGINTs and SIGTERMs while the block runs, each raising KeyboardInterrupt (only
+    in the main thread; elsewhere, or nested in a watch, no effect)."""
+    if threading.current_thread() is not threading.main_thread() or _state["watching"]:
         yield
         return
-    handled = ([] if _state["watching"] else [signal.SIGINT]) + \
-        ([signal.SIGTERM] if terminate else [])
-    previous = {number: signal.signal(number, _on_sigint) for number in handled}
-    outermost = not _state["watching"]
-    if outermost:
-        _state.update(watching=True, requested=False)
+    previous = {number: signal.signal(number, _on_interrupt) for number in HELD}
+    _state.update(watching=True, requested=False)
     try:
         yield
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
-        if outermost:
-            _state["watching"] = False
+        _state["watching"] = False
 
 
 def ignore_interrupts() -> None:
@@ -87,9 +85,6 @@ def from_user(error: BaseException) -> bool:
     if not isinstance(error, KeyboardInterrupt):
         return False
     return bool(_state["requested"]) or not _state["watching"]
-
-
-HELD = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextmanager

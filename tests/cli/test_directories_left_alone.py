@@ -1,5 +1,5 @@
 """A command that refuses a directory, or only reads it, leaves nothing behind in it: no lock,
-no file; a run leaves its own files and no lock; a lock file that was there stays."""
+no file; a run leaves its own files and no lock, nor a stale one that was there."""
 
 from __future__ import annotations
 
@@ -92,13 +92,15 @@ def test_a_report_adds_its_pages_and_charts_and_no_lock(tmp_path: Path) -> None:
                                                 "wtl.png"]
 
 
-def test_a_lock_file_that_was_there_stays_as_it_was(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["resume", "report"])
+def test_a_stale_lock_goes_with_the_next_command(tmp_path: Path, command: str) -> None:
+    """A lock file no process holds (its run was killed) is taken over and removed."""
     out = tmp_path / "run"
     assert invoke(*MATCH, "--out", str(out)).exit_code == 0
-    RunFiles(out).lock.write_bytes(b"")  # as runs before this version left it
-    assert invoke(*MATCH[:4], "8", *MATCH[5:], "--out", str(out)).exit_code == 0  # extended
-    assert invoke("report", str(out)).exit_code == 0
-    assert RunFiles(out).lock.read_bytes() == b""
+    RunFiles(out).lock.write_bytes(b"")  # as a run killed by SIGKILL leaves it
+    args = [*MATCH[:4], "8", *MATCH[5:], "--out"] if command == "resume" else ["report"]
+    assert invoke(*args, str(out)).exit_code == 0  # the resume extends the run to 8 games
+    assert not RunFiles(out).lock.exists()
 
 
 def test_a_lock_removed_by_its_holder_meanwhile_is_made_again(

@@ -1,4 +1,5 @@
-"""``arena --help`` lists every command with its own summary, without importing any command."""
+"""``arena --help`` lists every command with its own summary, without importing any command;
+a mistyped command is told the commands close to it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import sys
 import pytest
 
 from arena.cli import COMMANDS
-from tests.helpers.cli import arena, checkout_env
+from tests.helpers.cli import arena, arena_command, checkout_env
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -28,6 +29,18 @@ def test_the_listing_names_every_command_with_the_start_of_its_summary() -> None
     for line in listed:
         name, shown = line.split(maxsplit=1)
         assert COMMANDS[name].summary.startswith(shown.removesuffix("..."))
+
+
+@pytest.mark.parametrize(("typed", "line"), [
+    (["macth"], "No such command 'macth'. Did you mean 'match'?"),
+    (["tornament"], "No such command 'tornament'. Did you mean 'tournament'?"),
+    (["ladder", "plase"], "No such command 'plase'. Did you mean 'place'?"),
+    (["xyz"], "No such command 'xyz'.")])
+def test_a_mistyped_command_is_told_what_it_may_have_meant(typed: list[str], line: str) -> None:
+    """In a fresh process, as a user types it: no command imported yet."""
+    done = subprocess.run(arena_command(*typed), env=checkout_env(), capture_output=True,
+                          text=True)
+    assert (done.returncode, done.stderr) == (2, f"arena: error: {line}\n")
 
 
 def test_help_imports_no_command() -> None:

@@ -15,6 +15,7 @@ import pytest
 from arena.play.terminal import QUIET_SECONDS, ThinkingLine
 from tests.helpers.cli import arena, arena_command, checkout_env
 from tests.helpers.paths import DATA
+from tests.helpers.terminal import arena_on_terminal
 
 
 def test_bad_entries_and_a_full_column_are_explained_and_asked_again() -> None:
@@ -46,6 +47,27 @@ def test_a_won_game_names_the_winner_and_the_moves() -> None:
     assert moves[::2] == "4444" and len(moves) == 7
 
 
+def test_a_fresh_seed_is_short_and_replays_the_game() -> None:
+    code, out = arena("play", "random", "--first", "random", input="4\n")
+    assert code == 0, out
+    seed = re.match(r"Seed (\d+)\. ", out)
+    assert seed and len(seed.group(1)) <= 10, out
+    again = arena("play", "random", "--first", "random", "--seed", seed.group(1), input="4\n")
+    assert again == (code, out)
+
+
+@pytest.mark.slow
+def test_keys_typed_while_the_agent_thinks_are_not_taken_for_a_move(tmp_path: Path) -> None:
+    sleeper = f"{DATA / 'play_agents.py'}:Sleeper:seconds=2"  # then the leftmost column
+    code, drawn = arena_on_terminal(
+        "play", sleeper, "--first", "agent", "--seed", "1", cwd=tmp_path,
+        steps=[(lambda drawn: "is thinking" in drawn, "4\n"),  # typed ahead: discarded
+               (lambda drawn: "Your move" in drawn, "q\n")])
+    assert code == 0, drawn
+    assert "You played" not in drawn
+    assert drawn.rstrip().splitlines()[-1] == "Game abandoned (you quit). Moves so far: 1"
+
+
 def test_the_board_options_and_an_unknown_agent() -> None:
     code, out = arena("play", "random", "--rows", "4", "--cols", "5", "--connect", "3",
                       "--first", "human", input="")
@@ -55,13 +77,12 @@ def test_the_board_options_and_an_unknown_agent() -> None:
 
 
 def test_the_board_draws_x_and_o_as_well_as_colours() -> None:
-    # Player 1 (you) plays 4, immediate-win answers; the plain board (not a terminal) shows
-    # X at the bottom of column 4 and the agent's O in the bottom row.
+    # Player 1 (you) plays 4, immediate-win answers 5; the plain board (not a terminal) shows
+    # X at the bottom of column 4 and the agent's O beside it, marked as the last move.
     code, out = arena("play", "immediate-win", "--first", "human", "--seed", "3", input="4\nq\n")
     assert code == 0, out
-    boards = [line for line in out.splitlines() if line and set(line) <= set(" .XO")]
-    bottom = boards[-1].split()
-    assert len(bottom) == 7 and bottom[3] == "X" and bottom.count("O") == 1
+    boards = [line for line in out.splitlines() if line and set(line) <= set(" .XO[]")]
+    assert boards[-1] == " . . . X[O]. ."
 
 
 def test_moves_starts_from_a_position() -> None:
@@ -70,7 +91,7 @@ def test_moves_starts_from_a_position() -> None:
     assert code == 0, out
     assert "Starting from 445566." in out
     assert out.rstrip().splitlines()[-1] == "You win! Game: 4455667"
-    assert "X X X X" in out  # the bottom row of the final board: 4567 are X
+    assert " . . . X X X[X]" in out  # the final board's bottom row: 4567 are X, 7 the last
 
 
 def test_undo_takes_back_your_move_and_the_agents_reply() -> None:
@@ -183,6 +204,6 @@ def test_ctrl_c_while_the_agent_thinks_stops_at_once_with_the_summary() -> None:
         out, _ = process.communicate(timeout=30)
     assert time.monotonic() - pressed < 10  # not the 60 s the agent would think
     assert out.rstrip().splitlines()[-1] == "Game abandoned (interrupted). Moves so far: (none)"
-    assert process.returncode == 0
+    assert process.returncode == 130
     assert not Path(f"/proc/{agent_process}").exists() or "zombie" in Path(
         f"/proc/{agent_process}/status").read_text()

@@ -68,7 +68,7 @@ def test_show_prints_players_result_and_final_board(run_dir: Path) -> None:
     winner = game.players[game.winner - 1]
     assert f"{winner} ({'XO'[game.winner - 1]}) wins by four in a row after " \
            f"{len(game.row.moves)} plies." in out
-    assert out.rstrip().endswith(render_plain(from_moves(game.row.moves)))
+    assert out.rstrip().endswith(render_plain(from_moves(game.row.moves), game.columns[-1]))
 
 
 def test_show_step_and_ply(run_dir: Path) -> None:
@@ -77,11 +77,11 @@ def test_show_step_and_ply(run_dir: Path) -> None:
     assert code == 0, out
     plies = len(game.row.moves)
     assert len(re.findall(r"^ *\d+\. [XO] column \d$", out, re.M)) == plies
-    for ply in (0, 1, plies):
-        assert render_plain(game.positions[ply]) in out
+    for ply in (0, 1, plies):  # the last move's disc marked
+        assert render_plain(game.positions[ply], game.columns[ply - 1] if ply else None) in out
     code, out = arena("show", str(run_dir), "1", "--ply", "3")
     assert code == 0 and f"After 3 of {plies} plies:" in out
-    assert out.rstrip().endswith(render_plain(game.positions[3]))
+    assert out.rstrip().endswith(render_plain(game.positions[3], game.columns[2]))
     code, out = arena("show", str(run_dir), "1", "--list")
     assert code == 0 and f"{plies:>3}. " in out
 

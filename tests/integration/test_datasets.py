@@ -4,6 +4,7 @@ and Parquet with the datasets extra), and the two commands."""
 
 from __future__ import annotations
 
+import stat
 from itertools import pairwise
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from arena.envs.observation import planes as position_planes
 from arena.rules.board import Position, Rules
 from arena.rules.notation import parse_moves
 from arena.search.solver import column_scores
+from arena.system.files import FILE_MODE
 from tests.helpers.cli import arena
 
 SMALL = Rules(4, 5, 4)
@@ -75,8 +77,13 @@ def test_labels_are_the_pons_scores() -> None:
 
 
 def test_labels_are_the_solver_column_scores() -> None:
-    games = play_games("random", "random", 12, SMALL, seed=5)
-    dataset = label(dataset_of_games(games, SMALL))
+    played: list[int] = []
+    games = play_games("random", "random", 12, SMALL, seed=5, progress=played.append)
+    assert played == [1] * 12
+    unlabelled = dataset_of_games(games, SMALL)
+    labelled: list[int] = []
+    dataset = label(unlabelled, progress=labelled.append)
+    assert sum(labelled) == len(unlabelled.boards()) < len(unlabelled)  # each position once
     for position, scores in zip(dataset.positions(), dataset.scores, strict=True):
         expected = column_scores(position)
         assert scores.tolist() == [expected.get(c, NO_SCORE) for c in range(SMALL.cols)]
@@ -97,6 +104,8 @@ def test_npz_round_trip_and_pandas(tmp_path: Path) -> None:
     dataset = label(dataset_of_games(play_games("random", "random", 5, SMALL, 1), SMALL))
     path = tmp_path / "d.npz"
     write_dataset(dataset, path)
+    assert stat.S_IMODE(path.stat().st_mode) == FILE_MODE  # as every other output, not 0600
+    assert [entry.name for entry in tmp_path.iterdir()] == ["d.npz"]  # no temporary file
     again = read_dataset(path)
     assert again.rules == SMALL
     for name in ("game", "ply", "current", "mask", "move", "result", "duplicate", "scores"):
@@ -148,6 +157,25 @@ def test_commands_write_datasets_and_refuse_bad_input(tmp_path: Path) -> None:
     code, output = arena("export", "dataset", str(tmp_path / "none"), "--out",
                          str(tmp_path / "x.npz"))
     assert code == 2 and "not a run directory" in output
+
+
+def test_a_labelling_that_may_take_long_says_so_before_it_starts(tmp_path: Path) -> None:
+    """Positions of fewer than 12 discs on 5 x 6, where the solver has no database: one line
+    before any is labelled, none with --plies from 12 or --max-nodes, nor on 4 x 5."""
+    five_by_six = ("dataset", "-n", "2", "--rows", "5", "--cols", "6", "-j", "1", "--out")
+    code, output = arena(*five_by_six, str(tmp_path / "a.npz"))
+    assert code == 0, output
+    first, written = output.splitlines()
+    assert first.startswith("arena: ") and " positions to label have fewer than 12 discs on " \
+        "5x6 connect 4, where the solver has no database" in first
+    assert first.endswith("--plies 12-30 or --max-nodes N bound the time")
+    assert written.startswith(f"Wrote {tmp_path / 'a.npz'}: ")
+    for args in (("--plies", "12-30"), ("--max-nodes", "100000")):
+        code, output = arena(*five_by_six, str(tmp_path / f"{args[0][2:]}.npz"), *args)
+        assert code == 0 and output.startswith("Wrote "), output
+    code, output = arena("dataset", "-n", "2", "--rows", "4", "--cols", "5", "-j", "1",
+                         "--out", str(tmp_path / "small.npz"))
+    assert code == 0 and output.startswith("Wrote "), output
 
 
 def test_positions_past_the_node_limit_are_left_out() -> None:

@@ -1,5 +1,6 @@
 """Ctrl-C during a run, sent to the process group as a terminal does: the first one lets the
-games in progress finish and be written, then stops (resumable); a second stops at once."""
+games in progress finish and be written, then stops (resumable); a second stops at once, and
+so does SIGTERM to the command alone."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from arena.runs.files import RunFiles
 from tests.helpers.cli import arena_command, checkout_env
-from tests.helpers.paths import DATA
+from tests.helpers.paths import DATA, ENGINES
 from tests.helpers.processes import wait_for
 
 GAMES = 8
@@ -91,6 +93,32 @@ def test_a_second_ctrl_c_stops_at_once(tmp_path: Path) -> None:
     assert stderr == f"arena: interrupted with 0 of {GAMES} games in {out}; run the same " \
                      "command to finish\n"
     assert _rows(games) == 0
+
+
+@pytest.mark.parametrize("agent", ["random", f"engine:{ENGINES / 'leftmost.py'}"],
+                         ids=["inline", "engine"])
+def test_sigterm_stops_at_once_and_leaves_no_lock(tmp_path: Path, agent: str) -> None:
+    """SIGTERM to the command's process alone, as ``timeout``, Slurm, ``docker stop`` and
+    systemd send it: a second Ctrl-C's one line and status, the finished games kept, no lock
+    left; the same command then finishes the run."""
+    out, games = tmp_path / "run", tmp_path / "run" / "games.csv"
+    command = arena_command("match", agent, _sleeps(0.2), "-n", str(GAMES), "-j", "2",
+                            "--quiet", "--no-report", "--out", str(out))
+    process = subprocess.Popen(command, env=checkout_env(), cwd=tmp_path,
+                               start_new_session=True, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_for(lambda: _rows(games) >= 1 or process.poll() is not None, 60, "a game written")
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    kept = _rows(games)
+    assert stderr == f"arena: interrupted with {kept} of {GAMES} games in {out}; run the " \
+                     "same command to finish\n"
+    assert 1 <= kept < GAMES and not RunFiles(out).lock.exists()
+    finished = subprocess.run(command, env=checkout_env(), cwd=tmp_path, capture_output=True,
+                              text=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr
+    assert _rows(games) == GAMES and not RunFiles(out).lock.exists()
 
 
 @pytest.mark.slow

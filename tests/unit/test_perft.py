@@ -46,3 +46,12 @@ def test_perft_counts_wins_as_leaves() -> None:
     threat = from_moves("121212")
     assert perft(threat, 1) == 7
     assert perft(threat, 2) == 6 * 7
+
+
+def test_progress_is_told_of_each_first_move() -> None:
+    told: list[int] = []
+    assert perft(from_moves("4444"), 3, told.append) == perft(from_moves("4444"), 3)
+    assert told == [1] * 7
+    told.clear()
+    perft(from_moves("444444"), 2, told.append)  # column 4 is full: six first moves
+    assert told == [1] * 6

@@ -45,3 +45,18 @@ def test_colour_only_on_terminals_that_show_it(monkeypatch: pytest.MonkeyPatch, 
         monkeypatch.setenv("NO_COLOR", no_color)
     monkeypatch.setenv("TERM", term)
     assert ("\033[" in render_for_stdout(from_moves("4"))) is coloured
+
+
+@pytest.mark.parametrize(("moves", "last", "row"), [
+    ("4453", 2, " . .[O]X X . ."), ("1", 0, "[X]. . . . . ."), ("7", 6, " . . . . . .[X]")])
+def test_the_last_move_s_disc_is_in_brackets(moves: str, last: int, row: str) -> None:
+    plain = render_plain(from_moves(moves), last).splitlines()
+    assert plain[0] == " 1 2 3 4 5 6 7" and plain[-1] == row  # every line one space in
+    coloured = render_coloured(from_moves(moves), last)
+    assert ANSI.sub("", coloured).splitlines()[-1].split()[last].startswith("[")
+    assert coloured.count("[") - coloured.count("\033[") == 1  # one disc marked
+
+
+def test_the_last_move_is_marked_above_the_others_in_its_column() -> None:
+    assert render_plain(from_moves("44"), 3).splitlines()[-2:] == [" . . .[O]. . .",
+                                                                 " . . . X . . ."]

@@ -43,7 +43,8 @@ def play_window(
     echo: Callable[[str], None] = print,
     limit: Limit | None = None,
 ) -> HumanGame:
-    """Play ``agent`` (a spec string) in a window until it is closed; returns the game.
+    """Play ``agent`` (a spec string) in a window until it is closed (or Ctrl-C, which sums
+    the game up and passes on as KeyboardInterrupt); returns the game.
 
     ``start`` is the position's move list; ``first`` (human, agent, random) picks the
     person's side at every new game; ``seed`` seeds the coin and the agent, as in the
@@ -69,8 +70,9 @@ def play_window(
     try:
         window = GameWindow(controller, f"Connect Four Arena: {agent}")
         window.run()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # the game is summed up, then the command stops
         reason = "interrupted"
+        raise
     finally:
         controller.close(reason)
         if window is not None:
