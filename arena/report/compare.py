@@ -18,14 +18,15 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from arena.protocol.labels import short_names
+from arena.protocol.labels import TABLE_WIDTH, short_names
+from arena.report.charts import LABEL_WIDTH, TICK_LINE
 from arena.report.html_page import write_html_page
 from arena.report.inline_svg import figure_svg
 from arena.report.markdown import markdown_table
 from arena.report.markdown_html import markdown_html
 from arena.report.palette import FIRST, INK
-from arena.report.run_page import LABEL_WIDTH, chart_lines, read_summary
-from arena.report.style import SMALL, figure, save, styled
+from arena.report.run_page import chart_lines, read_summary
+from arena.report.style import SMALL, figure, save, styled, wrap
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
 from arena.runs.files import RunFiles
@@ -98,7 +99,7 @@ class Comparison:
         """The short name of every agent of the runs."""
         given = {spec: name for run in self.runs for spec, name in (run.meta.labels or {}).items()}
         specs = dict.fromkeys([*self.table["agent_a"], *self.table["agent_b"]])
-        return short_names(specs, LABEL_WIDTH, given)
+        return short_names(specs, TABLE_WIDTH, given)
 
     @property
     def board(self) -> Rules:
@@ -151,7 +152,7 @@ class Comparison:
             written = save(chart, out / CHART, options.formats, options.dpi)
             page = self.markdown([path.name for path in written])
             write_atomically(out / RunFiles.REPORT, page)
-            svg = figure_svg(chart, "compare", laid_out=True)
+            svg = figure_svg(chart, "compare")
             write_html_page(out / RunFiles.REPORT_HTML, f"Comparison of {len(self.runs)} runs",
                             markdown_html(page, {path.name: svg for path in written}))
         except OSError as error:
@@ -179,7 +180,11 @@ def compare_chart(table: pd.DataFrame, labels: dict[str, str]) -> Figure:
     the order given from the top (columns run, date, agent_a, agent_b, score, score_low,
     score_high)."""
     n = len(table)
-    chart = figure(1.1 + 0.42 * n)
+    names = [f"{wrap(labels[a], LABEL_WIDTH)}\nvs {wrap(labels[b], LABEL_WIDTH)}\n"
+             f"{wrap(f'{run} {date}'.rstrip(), LABEL_WIDTH)}" for a, b, run, date in zip(
+                 table["agent_a"], table["agent_b"], table["run"], table["date"], strict=True)]
+    lines = max((name.count("\n") + 1 for name in names), default=3)
+    chart = figure(1.1 + max(0.42, TICK_LINE * (lines + 1)) * n)  # long names stand apart
     ax = chart.add_subplot()
     y = np.arange(n)[::-1]
     score = table["score"].to_numpy(dtype=float)
@@ -191,9 +196,7 @@ def compare_chart(table: pd.DataFrame, labels: dict[str, str]) -> Figure:
         ax.annotate(f"{value:.1%}", (value, yi), xytext=(0, 6), textcoords="offset points",
                     ha="center", fontsize=SMALL)
     ax.axvline(0.5, color=INK, linewidth=0.8, linestyle=":")
-    ax.set_yticks(y, [f"{labels[a]} vs {labels[b]}\n{run} {date}".rstrip() for a, b, run, date
-                      in zip(table["agent_a"], table["agent_b"], table["run"], table["date"],
-                             strict=True)])
+    ax.set_yticks(y, names)
     ax.set_ylim(-0.7, n - 0.3)
     ax.set_xlim(0, 1)
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))

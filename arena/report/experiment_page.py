@@ -64,7 +64,7 @@ def write_experiment_report(experiment: Experiment, root: Path, command: str | N
     if compared:
         chart = _comparison_chart(compared)
         lines += _comparison_section(compared, root, options or ChartOptions(), chart)
-        svg = figure_svg(chart, "comparison", laid_out=True)
+        svg = figure_svg(chart, "comparison")
         charts = {f"{Path(COMPARISON_CHART).stem}.{shown}": svg for shown in ("png", "svg")}
     lines += ["## Entries", ""]
     for entry in experiment.entries:

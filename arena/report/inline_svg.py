@@ -10,22 +10,18 @@ import re
 import matplotlib
 from matplotlib.figure import Figure
 
+from arena.report.style import laid_out
+
 _ID = re.compile(r'\bid="([^"]+)"')
 
 
-def figure_svg(figure: Figure, prefix: str, laid_out: bool = False) -> str:
-    """``figure`` as an ``<svg>`` element whose ids all start with ``prefix``. A figure
-    ``laid_out`` (saved already, at the same size) keeps its layout: not computed again."""
+def figure_svg(figure: Figure, prefix: str) -> str:
+    """``figure`` as an ``<svg>`` element whose ids all start with ``prefix``, laid out as
+    its SVG file is (``style.laid_out``; inside such a block, with that layout)."""
     buffer = io.StringIO()
-    engine = figure.get_layout_engine()
-    if laid_out and engine is not None:
-        figure.set_layout_engine("none")  # the axes stay where the last drawing put them
-    try:
-        with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": prefix}):
-            figure.savefig(buffer, format="svg", metadata={"Date": None})
-    finally:
-        if laid_out and engine is not None:
-            figure.set_layout_engine(engine)
+    with laid_out(figure, "svg"), matplotlib.rc_context({"svg.fonttype": "none",
+                                                         "svg.hashsalt": prefix}):
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
     return svg_element(buffer.getvalue(), prefix)
 
 
