@@ -576,9 +576,9 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
     cost = cost_per_move(games, agents)
     if run.ratings is not None and len(run.ratings) >= 3 and cost["ms_per_move"].notna().any():
         yield _with_chart(["## Strength against thinking time", "",
-                           "Each agent's rating against its mean milliseconds per move; the "
+                           "Each agent's rating against its mean time per move; the "
                            "line joins the agents no other agent beats while thinking less."],
-                          run, "elo-cost", "Elo against milliseconds per move",
+                          run, "elo-cost", "Elo against time per move",
                           charts.elo_cost_chart(run.ratings, cost, labels))
     if len(agents) >= 3:
         yield _agents_section(run, labels)
@@ -596,7 +596,7 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
     else:
         yield [f"({len(table)} pairings: too many for readable bars; the crosstable shows "
                "every pairing's score.)"]
-    yield _with_chart(["## Cost per move"], run, "cost", "Milliseconds and nodes per move",
+    yield _with_chart(["## Cost per move"], run, "cost", "Time and nodes per move",
                       charts.cost_chart(cost, labels))
     yield _with_chart(["## Game length and the first player's advantage"], run, "length",
                       "Game length by result and the first player's advantage",
