@@ -17,7 +17,6 @@ from arena.rules.board import Rules
 if TYPE_CHECKING:
     from arena.report.prepared import ReportWriter
     from arena.runs.request import ChartOptions, RunRequest
-    from arena.runs.summary import PairingSummary
 
 
 def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -116,15 +115,6 @@ def name_agents(request: RunRequest, specs: Sequence[str], labels: Sequence[str]
         return request.with_labels(names)
     except MatchSetupError as error:
         raise click.BadParameter(str(error), param_hint="--label") from None
-
-
-def agent_labels(summaries: Sequence[PairingSummary], request: RunRequest) -> dict[str, str]:
-    """The agents' names in the printed tables, as report.md names them: the user's labels,
-    else short labels of their specs."""
-    from arena.protocol.labels import table_labels
-
-    return table_labels([spec for s in summaries for spec in (s.agent_a, s.agent_b)],
-                        dict(request.labels))
 
 
 def report_run(directory: Path, charts: ChartOptions | None = None,

@@ -26,23 +26,22 @@ class PageWriteError(ArenaError):
     """The page cannot be written where it was asked for."""
 
 
-def game_record(game: RecordedGame, labels: Mapping[str, str] | None = None
-                ) -> dict[str, Any]:
-    """What the page knows of one game (its players by their labels, where they have one)."""
+def game_record(game: RecordedGame, names: Mapping[str, str]) -> dict[str, Any]:
+    """What the page knows of one game (its players by their ``names``: spec -> name)."""
     final = game.positions[-1]
-    x_player, o_player = ((labels or {}).get(player, player) for player in game.players)
+    x_player, o_player = (names[player] for player in game.players)
     return {
         "game": game.game, "x": x_player, "o": o_player, "moves": game.row.moves,
-        "opening": len(game.row.opening), "winner": game.winner, "result": result_line(game),
+        "opening": len(game.row.opening), "winner": game.winner,
+        "result": result_line(game, names),
         "rows": game.rules.rows, "cols": game.rules.cols, "connect": game.rules.connect,
         "line": [list(cell) for cell in final.winning_cells()],
     }
 
 
-def replay_page(games: Sequence[RecordedGame], title: str,
-                labels: Mapping[str, str] | None = None) -> str:
-    """The page replaying ``games``, titled ``title``, the agents named by ``labels``."""
-    data = json.dumps([game_record(game, labels) for game in games], separators=(",", ":"))
+def replay_page(games: Sequence[RecordedGame], title: str, names: Mapping[str, str]) -> str:
+    """The page replaying ``games``, titled ``title``, the agents named by ``names``."""
+    data = json.dumps([game_record(game, names) for game in games], separators=(",", ":"))
     data = data.replace("</", "<\\/")  # nothing in the data can close the script element
     body = BODY.replace("%TITLE%", html.escape(title)).replace("%DATA%", data)
     return self_contained_page(title, STYLE, body, SCRIPT)
@@ -55,12 +54,12 @@ def write_replay_page(directory: Path, games: Sequence[int] | None = None,
     directory = Path(directory)
     recorded = load_recorded_games(directory, games)
     path = out or RunFiles(directory).replay_page
-    labels = load_meta(directory).labels or {}
     specs = list(dict.fromkeys(player for game in recorded for player in game.players))
-    title = "Replays: " + (" vs ".join(labels.get(s, s) for s in specs) if len(specs) == 2
+    names = load_meta(directory).names()
+    title = "Replays: " + (" vs ".join(names[s] for s in specs) if len(specs) == 2
                            else directory.resolve().name)
     try:
-        write_atomically(path, replay_page(recorded, title, labels))
+        write_atomically(path, replay_page(recorded, title, names))
     except OSError as error:
         raise PageWriteError(f"cannot write {path}: {error.strerror or error}") from None
     return path, len(recorded)

@@ -30,7 +30,7 @@ from arena.competitions.round_tables import (
     read_rounds,
 )
 from arena.competitions.tournaments import crosstable as tournament_crosstable
-from arena.protocol.labels import TABLE_WIDTH, short_names, sweeps
+from arena.protocol.labels import shown_spec, sweeps
 from arena.report import charts
 from arena.report.blunders import blunder_section
 from arena.report.drawn_charts import draw_charts
@@ -87,8 +87,6 @@ class Run:
         return [str(spec) for spec in dict.fromkeys(specs)]
 
 
-LABEL_WIDTH = TABLE_WIDTH
-"""Characters of an agent's label on the page, at most (charts wrap them)."""
 MAX_BAR_PAIRINGS = 40
 """Above this many pairings the win/draw/loss bars are left out: the crosstable shows them all."""
 
@@ -388,7 +386,7 @@ def _records(table: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def _agents_section(run: Run, labels: Mapping[str, str]) -> list[str]:
-    rows = [(labels[r["agent"]], f"`{r['agent']}`", r["games"],
+    rows = [(labels[r["agent"]], f"`{shown_spec(r['agent'])}`", r["games"],
              _interval(r["score"], r["low"], r["high"]))
             for r in _records(agent_scores(run.games, run.agents))]
     return ["## Agents", "", markdown_table(
@@ -427,7 +425,7 @@ def _crosstable_section(run: Run, labels: Mapping[str, str]) -> list[str]:
 
 
 def _ratings_section(ratings: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
-    rows = [(r["rank"], labels[r["agent"]], f"`{r['agent']}`",
+    rows = [(r["rank"], labels[r["agent"]], f"`{shown_spec(r['agent'])}`",
              _number(r["rating"], 0), f"[{_number(r['low'], 0)}, {_number(r['high'], 0)}]",
              r["games"], f"{r['score']:.1%}") for r in _records(ratings)]
     header = ("rank", "label", "spec", "Elo", "95% bootstrap interval", "games", "score")
@@ -610,9 +608,10 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
 
 
 def run_labels(run: Run) -> dict[str, str]:
-    """The short name of every agent of the run (and of its ratings), its own labels first."""
+    """The name of every agent of the run (and of its ratings), its own labels first
+    (``RunMeta.names``)."""
     rated = [] if run.ratings is None else [str(agent) for agent in run.ratings["agent"]]
-    return short_names([*run.agents, *rated], LABEL_WIDTH, run.meta.labels)
+    return run.meta.names([*run.agents, *rated])
 
 
 def _figures(sections: Iterable[list[str]]) -> dict[str, Figure]:

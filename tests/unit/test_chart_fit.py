@@ -89,9 +89,9 @@ BUILDERS: dict[str, Callable[[], Figure]] = {
         run=[f"run-{i}-of-a-long-name_seed42_1a2b3c4d" for i in range(3)], date="2026-11-25"),
         LABELS),
     "comparison": lambda: _comparison_chart([SimpleNamespace(  # type: ignore[list-item]
-        entry=SimpleNamespace(name=f"entry-{i}", specs=(AGENTS[i], AGENTS[i + 1])),
-        ours=(120, 30, 250), reference=(110, 40, 250),
-        test=homogeneity((120, 30, 250), (110, 40, 250))) for i in range(2)]),
+        entry=SimpleNamespace(name=f"entry-{i}"), ours=(120, 30, 250), reference=(110, 40, 250),
+        test=homogeneity((120, 30, 250), (110, 40, 250))) for i in range(2)],
+        [(AGENTS[i], AGENTS[i + 1]) for i in range(2)]),
 }
 
 
