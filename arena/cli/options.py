@@ -93,26 +93,33 @@ def parse_formats_option(text: str) -> tuple[str, ...]:
         raise click.BadParameter(f"{error}{hint}", param_hint="--format") from None
 
 
-def name_agents(request: RunRequest, specs: Sequence[str], labels: Sequence[str]
-                ) -> RunRequest:
-    """``request`` with the agents named by --label WHICH=NAME (WHICH: A, B, ... or 1, 2,
-    ...: the agents in the order typed); a bad one is click's usage error (exit 2)."""
-    from arena.runs.plan import MatchSetupError
-
+def which_names(labels: Sequence[str], items: Sequence[str], what: str) -> dict[str, str]:
+    """--label WHICH=NAME options as item -> name, WHICH one of ``items`` by its letter (A,
+    B, ...) or its position (1, 2, ...) in the order typed (``what``: what the items are); a
+    bad one is click's usage error (exit 2)."""
     names = {}
     for text in labels:
         which, equals, name = text.partition("=")
         which = which.strip()
         index = (int(which) - 1 if which.isdigit() else
                  ord(which.upper()) - ord("A") if len(which) == 1 and which.isalpha() else -1)
-        if not equals or not 0 <= index < len(specs):
+        if not equals or not 0 <= index < len(items):
             raise click.BadParameter(
                 f"{text!r}: expected WHICH=NAME, WHICH one of "
-                f"{', '.join(chr(ord('A') + i) for i in range(min(len(specs), 26)))} (the "
-                "agents in the order given) or their positions 1, 2, ...", param_hint="--label")
-        names[specs[index]] = name
+                f"{', '.join(chr(ord('A') + i) for i in range(min(len(items), 26)))} (the "
+                f"{what} in the order given) or their positions 1, 2, ...", param_hint="--label")
+        names[items[index]] = name
+    return names
+
+
+def name_agents(request: RunRequest, specs: Sequence[str], labels: Sequence[str]
+                ) -> RunRequest:
+    """``request`` with the agents named by --label WHICH=NAME (``which_names``); a bad one
+    is click's usage error (exit 2)."""
+    from arena.runs.plan import MatchSetupError
+
     try:
-        return request.with_labels(names)
+        return request.with_labels(which_names(labels, specs, "agents"))
     except MatchSetupError as error:
         raise click.BadParameter(str(error), param_hint="--label") from None
 
