@@ -1,6 +1,6 @@
 """A matplotlib figure as SVG text to put inside an HTML page: no XML prolog or metadata,
-no fixed size (it scales to its container), text kept as text, and ids prefixed so that
-several charts can share one page."""
+no fixed size (it scales to its container, never below its printed size), text kept as
+text, and ids prefixed so that several charts can share one page."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from matplotlib.figure import Figure
 from arena.report.style import laid_out
 
 _ID = re.compile(r'\bid="([^"]+)"')
+PX_PER_POINT = 96 / 72
+"""CSS pixels per point: a chart is never drawn smaller than its printed size."""
 
 
 def figure_svg(figure: Figure, prefix: str) -> str:
@@ -33,5 +35,6 @@ def svg_element(text: str, prefix: str) -> str:
     ids = set(_ID.findall(text))
     text = re.sub(r'(\bid="|url\(#|href="#)([^")]+)',
                   lambda m: m[1] + (f"{prefix}-{m[2]}" if m[2] in ids else m[2]), text)
-    return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"',
-                  r'<svg\1 class="chart" role="img"', text, count=1)
+    return re.sub(r'<svg([^>]*?) width="([\d.]+)pt" height="[^"]*"',
+                  lambda m: f'<svg{m[1]} class="chart" role="img" '
+                            f'style="min-width: {float(m[2]) * PX_PER_POINT:.0f}px"', text, count=1)
