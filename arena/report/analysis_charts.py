@@ -25,7 +25,7 @@ LEGEND_COLUMN = 2.3
 
 
 def accuracy_chart(table: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
-    """Best-move rate (95% interval) against time per move (in microseconds when every agent
+    """Best-move rate (95% Wilson interval) against time per move (in microseconds when every agent
     takes less than a millisecond): one panel per set, one point per agent, agents that
     differ only in depth joined in depth order."""
     sets = list(dict.fromkeys(table["set"]))
@@ -45,7 +45,7 @@ def accuracy_chart(table: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
         for ax in axes.flat[len(sets):]:
             ax.set_visible(False)
         for ax in axes[:, 0]:
-            ax.set_ylabel("plays a best move (95% interval)")
+            ax.set_ylabel("plays a best move\n(95% Wilson score interval)")
         for ax in axes[-1, :]:
             ax.set_xlabel(f"{unit.name} per move (log scale)")
         handles = [Line2D([], [], marker="o", linestyle="none", color=colour_of[agent],
@@ -114,7 +114,7 @@ def phase_accuracy_chart(rates: pd.DataFrame, labels: Mapping[str, str]) -> Figu
             capsize=2.5, label=wrap(labels.get(agent, agent), 30))
     ax.set_xticks(x, [wrap(phase, 14) for phase in phases])
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_ylabel("moves that keep the\ntheoretical result")
+    ax.set_ylabel("moves that keep the theoretical\nresult (95% Wilson score interval)")
     ax.set_title("Accuracy against perfect play by phase of the game")
     fig.legend(loc="outside lower center", ncol=min(3, len(agents)))
     return fig

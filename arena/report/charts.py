@@ -37,8 +37,10 @@ from arena.report.vision import lightness
 
 __all__ = [
     "INTERVAL_NAMES",
+    "SCORE_MARKERS",
     "cost_chart",
     "crosstable_chart",
+    "draw_scores",
     "elo_cost_chart",
     "ladder_chart",
     "length_chart",
@@ -81,16 +83,38 @@ def _name(labels: Mapping[str, str], spec: str) -> str:
     return wrap(labels.get(spec, spec), LABEL_WIDTH)
 
 
-def interval_name(methods: pd.Series) -> str:
-    """The score intervals' method(s) in words, e.g. 'normal approximation'."""
-    names = [INTERVAL_NAMES.get(str(m), str(m)) for m in dict.fromkeys(methods.dropna())]
-    return " or ".join(names) or INTERVAL_NAMES["normal"]
+SCORE_MARKERS = {"normal": "D", "wilson": "o"}
+"""The marker of a score drawn with each interval method."""
+
+
+def score_marks(methods: pd.Series) -> list[tuple[npt.NDArray[np.bool_], str, str]]:
+    """The rows drawn with each interval method of ``methods`` (summary.csv's column
+    ``interval``; blank for summaries written before it: normal), each method's marker and
+    the legend's words for it: a figure names the one method its scores have, or, where a
+    pairing's normal approximation failed, marks and names each."""
+    methods = methods.fillna("").replace("", "normal").astype(str)
+    present = list(dict.fromkeys(methods))
+    return [((methods == method).to_numpy(), SCORE_MARKERS.get(method, "D"),
+             INTERVAL_NAMES.get(method, method)
+             + (", where the normal approximation fails" if method == "wilson"
+                and len(present) > 1 else "")) for method in present]
+
+
+def draw_scores(ax: Axes, table: pd.DataFrame, y: npt.ArrayLike, **style: object) -> None:
+    """A's score of each row of ``table`` (columns score, score_low, score_high and
+    interval) at ``y`` with its 95% interval, one marker and legend entry per method."""
+    methods = table["interval"] if "interval" in table else pd.Series("", index=table.index)
+    places = np.asarray(y)
+    for rows, marker, name in score_marks(methods):
+        _interval_bars(ax, table["score"][rows], table["score_low"][rows],
+                       table["score_high"][rows], places[rows], fmt=marker,
+                       label=f"A's score and its 95% interval ({name})", **style)
 
 
 @styled
 def wtl_chart(pairings: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
     """Stacked win/draw/loss shares per pairing, with A's score and its 95% interval (the
-    method summary.csv names)."""
+    method summary.csv names, each method marked and named)."""
     n = len(pairings)
     names = [f"{_name(labels, a)}\nvs {_name(labels, b)}"
              for a, b in zip(pairings["agent_a"], pairings["agent_b"], strict=True)]
@@ -105,9 +129,7 @@ def wtl_chart(pairings: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
         ax.barh(y, share, left=left, height=0.62, color=colour, label=name,
                 edgecolor="white", linewidth=0.5)
         left += share
-    method = interval_name(pairings.get("interval", pd.Series(dtype=object)))
-    _interval_bars(ax, pairings["score"], pairings["score_low"], pairings["score_high"], y, fmt="D",
-                   color=INK, markersize=4, label=f"A's score, 95% interval ({method})")
+    draw_scores(ax, pairings, y, color=INK, markersize=4)
     ax.axvline(0.5, color=INK, linewidth=0.8, linestyle=":")
     ax.set_yticks(y, names)
     ax.set_ylim(-0.6, n - 0.4)

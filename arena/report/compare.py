@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
 from arena.protocol.labels import TABLE_WIDTH, short_names
-from arena.report.charts import LABEL_WIDTH, TICK_LINE
+from arena.report.charts import LABEL_WIDTH, TICK_LINE, draw_scores
 from arena.report.html_page import write_html_page
 from arena.report.inline_svg import figure_svg
 from arena.report.markdown import markdown_table
@@ -311,10 +311,7 @@ def compare_chart(table: pd.DataFrame, labels: dict[str, str]) -> Figure:
     ax = chart.add_subplot()
     y = np.arange(n)[::-1]
     score = table["score"].to_numpy(dtype=float)
-    error = np.vstack([score - table["score_low"].to_numpy(dtype=float),
-                       table["score_high"].to_numpy(dtype=float) - score])
-    ax.errorbar(score, y, xerr=np.clip(error, 0, None), fmt="o", color=FIRST, ecolor=INK,
-                capsize=3, clip_on=False)
+    draw_scores(ax, table, y, color=FIRST, ecolor=INK)
     for yi, value in zip(y, score, strict=True):
         ax.annotate(f"{value:.1%}", (value, yi), xytext=(0, 6), textcoords="offset points",
                     ha="center", fontsize=SMALL)
@@ -325,8 +322,9 @@ def compare_chart(table: pd.DataFrame, labels: dict[str, str]) -> Figure:
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.grid(axis="y", visible=False)
     ax.tick_params(axis="y", length=0)
-    ax.set_xlabel("agent A's score (95% interval)")
+    ax.set_xlabel("agent A's score")
     ax.set_title("Agent A's score in each run")
+    chart.legend(loc="outside lower center")
     return chart
 
 

@@ -321,11 +321,11 @@ def sweep_series(run: Run) -> list[SweepSeries]:
     ratings = run.ratings
     if ratings is not None and set(swept) <= set(ratings["agent"]):
         strength = ratings.set_index("agent").rename(columns={"rating": "value"})
-        ylabel, percent = "Elo rating (95% interval)", False
+        ylabel, percent = f"Elo rating ({charts.BOOTSTRAP})", False
     else:
         strength = agent_scores(run.games, list(dict.fromkeys(swept))).set_index("agent")
         strength = strength.rename(columns={"score": "value"})
-        ylabel, percent = "score against all opponents (95% interval)", True
+        ylabel, percent = "score against all opponents (95% Wilson score interval)", True
     rows = [{"parameter": p.parameter, "key": p.key, "family": p.label, "value_of": p.value,
              **strength.loc[spec, ["value", "low", "high"]]} for spec, p in points]
     columns = ["parameter", "key", "family", "value_of", "value", "low", "high"]

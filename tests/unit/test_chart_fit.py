@@ -36,9 +36,12 @@ LABELS = dict(zip(SPECS, AGENTS, strict=True))
 
 
 def pairings() -> pd.DataFrame:
+    """Every pair of the agents; the last pairing's normal approximation failed (Wilson)."""
     rows = [{"agent_a": a, "agent_b": b, "games": 10, "wins": 5, "draws": 2, "losses": 3,
              "score": 0.6, "score_low": 0.3, "score_high": 0.85, "interval": "normal"}
             for i, a in enumerate(SPECS) for b in SPECS[i + 1:]]
+    rows[-1].update(wins=10, draws=0, losses=0, score=1.0, score_low=0.72, score_high=1.0,
+                    interval="wilson")
     return pd.DataFrame(rows)
 
 
@@ -85,7 +88,7 @@ BUILDERS: dict[str, Callable[[], Figure]] = {
         [{"agent": a, "phase": phase, "rate": 0.1, "low": 0.05, "high": 0.2}
          for a in SPECS[:3] for phase in ("opening (plies 0-13)", "middle game (plies 14-27)",
                                           "endgame (plies 28-41)")]), LABELS),
-    "compare": lambda: compare_chart(pairings().head(3).assign(
+    "compare": lambda: compare_chart(pairings().tail(3).assign(
         run=[f"run-{i}-of-a-long-name_seed42_1a2b3c4d" for i in range(3)], date="2026-11-25"),
         LABELS),
     "comparison": lambda: _comparison_chart([SimpleNamespace(  # type: ignore[list-item]
@@ -246,3 +249,20 @@ def test_times_under_a_millisecond_read_in_microseconds(ms: list[float], unit: s
                             "high": np.nan})
     elo = charts.elo_cost_chart(ratings, table, LABELS)
     assert elo.axes[0].get_xlabel() == f"{unit} per move (log scale)"
+
+
+@pytest.mark.parametrize("chart", ["wtl", "compare"])
+def test_a_figure_names_the_interval_method_of_each_score(chart: str) -> None:
+    """One method: named once. Pairings whose normal approximation failed: their scores get
+    a marker of their own and the legend names the Wilson interval beside the normal one."""
+    for table, expected in ((pairings().head(3), ["normal approximation"]),
+                            (pairings().tail(3), ["normal approximation", "Wilson score "
+                                                  "interval, where the normal approximation "
+                                                  "fails"])):
+        fig = (charts.wtl_chart(table, LABELS) if chart == "wtl" else compare_chart(
+            table.assign(run="r", date=""), LABELS))
+        [legend] = fig.legends
+        named = [t.get_text() for t in legend.get_texts() if "95% interval" in t.get_text()]
+        assert named == [f"A's score and its 95% interval ({name})" for name in expected]
+        markers = {line.get_marker() for line in fig.axes[0].get_lines()} & {"D", "o"}
+        assert len(markers) == len(expected)  # a marker per method (caps and bars aside)
