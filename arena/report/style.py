@@ -215,7 +215,8 @@ def laid_out(chart: Figure, kind: str = "svg", dpi: float | None = None) -> Iter
     finally:
         chart.set_canvas(canvas)
         chart.set_dpi(own_dpi)
-    chart.set_layout_engine("none")  # the axes stay where the layout put them
+    chart.set_layout_engine(None)  # the axes stay where the layout put them, and savefig
+    # draws once (with an engine, even a placeholder, it draws the figure once more first)
     try:
         yield chart
     finally:
