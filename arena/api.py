@@ -54,17 +54,39 @@ KEPT_FILES = (RunFiles.GAMES, RunFiles.SUMMARY, RunFiles.META, RunFiles.RATINGS,
 """The files a result keeps in memory when its run left nothing on disk."""
 
 
+NAME_COLUMNS = {"agent_a": "name_a", "agent_b": "name_b", "agent": "name",
+                "opponent": "opponent_name"}
+"""The columns of agents' specs in a result's tables, and those of their names beside them."""
+
+
 @dataclass(repr=False)
 class RunResult:
     """What a run played: its games, its summary (one row per pairing) and its meta.json.
-    Its repr is a short summary (HTML in Jupyter); ``plot(kind)`` draws a chart of its
-    report."""
+    Its tables of agents name each one beside its spec (``name_a`` after ``agent_a``, ...),
+    as the run's pages do; its repr is a short summary by those names (HTML in Jupyter);
+    ``plot(kind)`` draws a chart of its report."""
 
     games: pd.DataFrame
     summary: pd.DataFrame
     meta: RunMeta
     directory: Path | None  # None when nothing was kept on disk
     _files: dict[str, bytes] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        tables = self._agent_tables()
+        names = self.meta.names([spec for table in tables for column in NAME_COLUMNS
+                                 if column in table for spec in table[column]
+                                 if isinstance(spec, str) and spec])
+        for table in tables:
+            for column, name in NAME_COLUMNS.items():
+                if column in table and name not in table:
+                    place = list(table.columns).index(column) + 1
+                    table.insert(place, name, table[column].map(names))
+
+    def _agent_tables(self) -> list[pd.DataFrame]:
+        """The tables whose agents get their names (the summary; a tournament's ratings and
+        crosstable too)."""
+        return [self.summary]
 
     def _extras(self) -> dict[str, Any]:
         """What a summary shows besides the pairings (ratings, a conclusion)."""
@@ -110,6 +132,10 @@ class TournamentResult(RunResult):
 
     ratings: pd.DataFrame | None = None
     crosstable: pd.DataFrame | None = None
+
+    def _agent_tables(self) -> list[pd.DataFrame]:
+        return [table for table in (self.summary, self.ratings, self.crosstable)
+                if table is not None]
 
     def _extras(self) -> dict[str, Any]:
         return {"ratings": self.ratings}
@@ -293,7 +319,7 @@ def sprt(a: Any, b: Any, elo0: float, elo1: float, request: RunRequest | None = 
     def play(directory: Path) -> dict[str, Any]:
         with ProgressBar(enabled=request.progress) as bar:
             done: SprtRun = run_sprt(plan, test, directory, request, progress=bar)
-        return {"conclusion": done.conclusion()}
+        return {"conclusion": done.conclusion(load_meta(directory).names())}
 
     result = _in_directory(request, play, SprtResult)
     assert isinstance(result, SprtResult)

@@ -57,15 +57,17 @@ def analyze_command(directory: Path, from_ply: int | None, jobs: int | None,
     tables = load_analysis(directory)
     assert tables is not None
     analysis, blunders = tables
-    rules = load_meta(directory).rules
+    meta = load_meta(directory)
+    rules, names = meta.rules, meta.names()
     rates = blunder_rates(analysis, blunders, rules.rows * rules.cols)
     first = analysis["first_blunder_agent"].value_counts()
     click.echo(f"Games       {len(analysis)} analysed ({len(todo)} now), moves from ply "
                f"{from_ply} on")
     for row in rates[rates["phase"] == ALL].to_dict("records"):
-        click.echo(f"{row['agent']}: {row['blunders']} blunders in {row['moves']} moves "
-                   f"({row['rate']:.1%} [{row['low']:.1%}, {row['high']:.1%}]), the first "
-                   f"blunder of {first.get(row['agent'], 0)} games")
+        click.echo(f"{names.get(row['agent'], row['agent'])}: {row['blunders']} blunders in "
+                   f"{row['moves']} moves ({row['rate']:.1%} [{row['low']:.1%}, "
+                   f"{row['high']:.1%}]), the first blunder of {first.get(row['agent'], 0)} "
+                   "games")
     click.echo(f"Output      {RunFiles(directory).analysis}")
     click.echo(f"Report      arena report {shlex.quote(str(directory))} adds the blunders per "
                "agent and per phase to report.md")

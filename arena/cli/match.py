@@ -7,9 +7,10 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import agent_labels, command_record, finish_run, name_agents, run_options
+from arena.cli.options import command_record, finish_run, name_agents, run_options
 from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
+from arena.competitions.round_tables import run_names
 from arena.protocol.players import is_interactive
 from arena.report.prepared import prepared_writer
 from arena.report.stamp import current_report
@@ -50,13 +51,14 @@ def format_summary(summary: PairingSummary, directory: Path,
     return f"{line}\n{table}"
 
 
-def repeated_games_warning(summary: PairingSummary) -> str | None:
-    """A warning when fewer than half the games are distinct (deterministic agents)."""
+def repeated_games_warning(summary: PairingSummary, labels: Mapping[str, str]) -> str | None:
+    """A warning when fewer than half the games are distinct (deterministic agents), the
+    agents named by ``labels``."""
     if 2 * summary.distinct_games >= summary.games:
         return None
     return (f"only {summary.distinct_games} distinct games in {summary.games} of "
-            f"{summary.agent_a} against {summary.agent_b}: the agents replay the same games; "
-            "give --openings random:K or an openings file for varied games")
+            f"{labels[summary.agent_a]} against {labels[summary.agent_b]}: the agents replay "
+            "the same games; give --openings random:K or an openings file for varied games")
 
 
 @click.command("match")
@@ -96,13 +98,14 @@ def match_command(agent_a: str, agent_b: str, games: int, request: RunRequest,
                             lambda progress: run_games(plan, directory, request,
                                                        progress=progress,
                                                        command=command_record()), ProgressBar)
-        _print_run(run, agent_labels(run.summaries, request))
+        _print_run(run, run_names(run.directory, [spec for summary in run.summaries
+                                                  for spec in (summary.agent_a, summary.agent_b)]))
         finish_run(run.directory, not no_report, charts, writer)
 
 
 def _print_run(run: MatchRun, labels: Mapping[str, str]) -> None:
     for summary in run.summaries:
         click.echo(format_summary(summary, run.directory, labels))
-        warning = repeated_games_warning(summary)
+        warning = repeated_games_warning(summary, labels)
         if warning:
             click.echo(f"arena: warning: {warning}", err=True)

@@ -17,7 +17,6 @@ from arena.rules.board import Rules
 if TYPE_CHECKING:
     from arena.report.prepared import ReportWriter
     from arena.runs.request import ChartOptions, RunRequest
-    from arena.runs.summary import PairingSummary
 
 
 def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -94,37 +93,35 @@ def parse_formats_option(text: str) -> tuple[str, ...]:
         raise click.BadParameter(f"{error}{hint}", param_hint="--format") from None
 
 
-def name_agents(request: RunRequest, specs: Sequence[str], labels: Sequence[str]
-                ) -> RunRequest:
-    """``request`` with the agents named by --label WHICH=NAME (WHICH: A, B, ... or 1, 2,
-    ...: the agents in the order typed); a bad one is click's usage error (exit 2)."""
-    from arena.runs.plan import MatchSetupError
-
+def which_names(labels: Sequence[str], items: Sequence[str], what: str) -> dict[str, str]:
+    """--label WHICH=NAME options as item -> name, WHICH one of ``items`` by its letter (A,
+    B, ...) or its position (1, 2, ...) in the order typed (``what``: what the items are); a
+    bad one is click's usage error (exit 2)."""
     names = {}
     for text in labels:
         which, equals, name = text.partition("=")
         which = which.strip()
         index = (int(which) - 1 if which.isdigit() else
                  ord(which.upper()) - ord("A") if len(which) == 1 and which.isalpha() else -1)
-        if not equals or not 0 <= index < len(specs):
+        if not equals or not 0 <= index < len(items):
             raise click.BadParameter(
                 f"{text!r}: expected WHICH=NAME, WHICH one of "
-                f"{', '.join(chr(ord('A') + i) for i in range(min(len(specs), 26)))} (the "
-                "agents in the order given) or their positions 1, 2, ...", param_hint="--label")
-        names[specs[index]] = name
+                f"{', '.join(chr(ord('A') + i) for i in range(min(len(items), 26)))} (the "
+                f"{what} in the order given) or their positions 1, 2, ...", param_hint="--label")
+        names[items[index]] = name
+    return names
+
+
+def name_agents(request: RunRequest, specs: Sequence[str], labels: Sequence[str]
+                ) -> RunRequest:
+    """``request`` with the agents named by --label WHICH=NAME (``which_names``); a bad one
+    is click's usage error (exit 2)."""
+    from arena.runs.plan import MatchSetupError
+
     try:
-        return request.with_labels(names)
+        return request.with_labels(which_names(labels, specs, "agents"))
     except MatchSetupError as error:
         raise click.BadParameter(str(error), param_hint="--label") from None
-
-
-def agent_labels(summaries: Sequence[PairingSummary], request: RunRequest) -> dict[str, str]:
-    """The agents' names in the printed tables, as report.md names them: the user's labels,
-    else short labels of their specs."""
-    from arena.protocol.labels import table_labels
-
-    return table_labels([spec for s in summaries for spec in (s.agent_a, s.agent_b)],
-                        dict(request.labels))
 
 
 def report_run(directory: Path, charts: ChartOptions | None = None,

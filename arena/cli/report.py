@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import chart_options, report_run
+from arena.cli.options import chart_options, report_run, which_names
 from arena.rules.errors import MalformedInputError
 from arena.runs.files import RunFiles
 from arena.runs.request import ChartOptions
@@ -23,9 +23,13 @@ __all__ = ["report_command"]
 @click.option("-o", "--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="With --compare: the directory for the comparison's report.md, "
                    "report.html and its chart (not a run directory).")
+@click.option("--label", "labels", multiple=True, metavar="WHICH=NAME",
+              help="With --compare: a name for a run in the tables, the verdict and the chart "
+                   "(default: its directory's name): WHICH is A or 1 for the first DIR, B or 2 "
+                   "for the second, and so on, e.g. --label 1=v1 --label 2='v2, no bug'.")
 @chart_options
 def report_command(directories: tuple[Path, ...], compare: bool, out: Path | None,
-                   charts: ChartOptions) -> None:
+                   labels: tuple[str, ...], charts: ChartOptions) -> None:
     """Write the charts, report.md and report.html of the run in DIR, or compare runs.
 
     DIR is a directory holding games.csv. A report that is current (nothing it shows and
@@ -37,13 +41,17 @@ def report_command(directories: tuple[Path, ...], compare: bool, out: Path | Non
 
     With --compare, read several runs (e.g. variants of a heuristic played on different
     days) and print one table of their pairings: A's score with its 95% interval, Elo,
-    games, each run's name and date; runs on different boards are refused.
+    games, each run's name and date; then how much each later run's A scores more (score and
+    Elo, with 95% intervals) than the first run's in the same pairing (or against the same
+    B when each run has one agent A), and a one-line verdict. Runs on different boards are
+    refused.
 
     \b
     Examples:
       arena report results/negamax-depths
       arena report results/negamax-depths --format png,svg,pdf --dpi 300
       arena report --compare results/h-v1 results/h-v2 results/h-v3 --out results/h-compare
+      arena report --compare results/h-v1 results/h-v2 --label 1=v1 --label 2=v2
     """
     if not compare:
         if len(directories) > 1:
@@ -52,11 +60,16 @@ def report_command(directories: tuple[Path, ...], compare: bool, out: Path | Non
         if out is not None:
             raise MalformedInputError("--out goes with --compare (a run's report is written "
                                       "into its own directory)")
+        if labels:
+            raise MalformedInputError("--label goes with --compare (it names compared runs; "
+                                      "a run's agents are named by the command that plays it)")
         click.echo(report_run(directories[0], charts))
         return
     from arena.report.compare import compare as compare_runs
 
-    comparison = compare_runs(*directories, out=out, charts=charts)  # a bad --out prints nothing
+    names = which_names(labels, [str(directory) for directory in directories], "runs")
+    comparison = compare_runs(*directories, out=out, charts=charts,  # a bad --out prints nothing
+                              labels=names)
     click.echo(comparison.text())
     if out is not None:
         click.echo(f"Report      {RunFiles(out).report}")

@@ -18,7 +18,7 @@ from arena.competitions.experiments import (
     load_experiment,
     run_experiment,
 )
-from arena.protocol.labels import table_labels
+from arena.competitions.round_tables import run_names
 from arena.report.experiment_page import write_experiment_report
 from arena.report.run_page import write_report
 from arena.runs.progress import ProgressBar, TournamentProgressBar
@@ -49,8 +49,7 @@ def format_entry(entry: Entry, summaries: list[PairingSummary], root: Path) -> s
     instead) and its notes, indented under its label."""
     ratings = entry.ratings(root) if isinstance(entry, TournamentEntry) else None
     specs = [spec for s in summaries for spec in (s.agent_a, s.agent_b)]
-    labels = table_labels(specs if ratings is None else ratings["agent"],
-                          dict(entry.request.labels))
+    labels = run_names(root / entry.name, specs if ratings is None else ratings["agent"])
     if ratings is None:
         lines = seeds_lines(summaries, labels)
     else:

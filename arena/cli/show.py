@@ -11,6 +11,7 @@ from arena.cli.options import FROM_PLY_HELP
 from arena.report.game_text import header_lines, move_lines
 from arena.rules.errors import MalformedInputError
 from arena.rules.render import render_for_stdout
+from arena.runs.meta import load_meta
 from arena.runs.progress import progress_bar
 from arena.runs.recorded import RecordedGame, load_recorded_games
 from arena.search.oracle import Oracle
@@ -36,8 +37,9 @@ def show_command(directory: Path, game: int, step: bool, ply: int | None,
                  list_moves: bool, scores: bool, from_ply: int | None) -> None:
     """Replay GAME (its index, the game column of games.csv) of the run in DIRECTORY.
 
-    Prints who played with which symbol (X moved first), the opening, the moves, the result
-    and how the game ended, then the final board.
+    Prints who played with which symbol (X moved first: the agents by the run's names, with
+    their specs), the opening, the moves, the result and how the game ended, then the final
+    board.
 
     \b
     Examples:
@@ -68,7 +70,7 @@ def show_game(directory: Path, index: int, step: bool = False, ply: int | None =
     if ply is not None and ply > plies:
         raise MalformedInputError(f"--ply {ply}: game {index} has only {plies} plies")
     lines = _move_lines(game, oracle, from_ply) if step or list_moves else []
-    for line in header_lines(game, directory):
+    for line in header_lines(game, directory, load_meta(directory).names()):
         click.echo(line)
     if oracle is not None and from_ply >= plies:
         click.echo(_nothing_graded(game, from_ply))

@@ -7,9 +7,10 @@ from collections.abc import Mapping
 import click
 
 from arena.cli.match import repeated_games_warning
-from arena.cli.options import agent_labels, command_record, finish_run, name_agents, run_options
+from arena.cli.options import command_record, finish_run, name_agents, run_options
 from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
+from arena.competitions.round_tables import run_names
 from arena.competitions.sprt import (
     DEFAULT_MAX_GAMES,
     DEFAULT_OPENINGS,
@@ -126,8 +127,9 @@ def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: fl
                         lambda progress: run_sprt(plan, test, directory, request,
                                                   progress=progress, command=command_record(),
                                                   on_step=progress.step), SprtProgressBar)
-    click.echo(format_sprt(run, agent_labels(run.match.summaries, request)))
-    warning = repeated_games_warning(run.summary)
+    names = run_names(run.directory, (run.summary.agent_a, run.summary.agent_b))
+    click.echo(format_sprt(run, names))
+    warning = repeated_games_warning(run.summary, names)
     if warning:
         click.echo(f"arena: warning: {warning}", err=True)
     finish_run(run.directory, not no_report, request.charts())

@@ -131,9 +131,8 @@ def _interval_text(estimate: EloEstimate) -> str:
 
 
 def _elo_text(estimate: EloEstimate) -> str:
-    """Elo ± error (normal approximation), else Elo with its interval's bounds."""
-    if estimate.interval_method == "normal":
-        return f"{_num(estimate.elo)} ± {_num(estimate.error)}"
+    """Elo with its interval's bounds, as summary.csv holds them (the score interval mapped
+    to Elo: not symmetric), or the one finite bound of a perfect score."""
     low, high = estimate.elo_interval.low, estimate.elo_interval.high
     if estimate.elo == math.inf:
         return f"at least {_num(low)} (A won every game: no finite estimate)"

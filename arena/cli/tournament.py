@@ -11,7 +11,12 @@ import click
 
 from arena.cli.options import command_record, finish_run, name_agents, run_options
 from arena.cli.progress import with_progress
-from arena.competitions.round_tables import points_by_round, points_text, read_rounds
+from arena.competitions.round_tables import (
+    points_by_round,
+    points_text,
+    read_rounds,
+    run_names,
+)
 from arena.competitions.rounds import RoundsRun, planned_games, run_rounds
 from arena.competitions.tournaments import (
     DEFAULT_TOURNAMENTS_DIR,
@@ -20,7 +25,6 @@ from arena.competitions.tournaments import (
     run_tournament,
     tournament_plan,
 )
-from arena.protocol.labels import table_labels
 from arena.runs.plan import default_out_dir
 from arena.runs.progress import TournamentProgressBar
 from arena.runs.request import RunRequest
@@ -73,32 +77,29 @@ def format_ratings(ratings: pd.DataFrame, labels: Mapping[str, str]) -> str:
                    right={0, 2, 3, 4, 5})
 
 
-def _anchor_text(anchor: str | None) -> str:
-    return f"{anchor} = 0" if anchor else "the field's mean = 0"
+def _anchor_text(anchor: str | None, labels: Mapping[str, str]) -> str:
+    return f"{labels.get(anchor, anchor)} = 0" if anchor else "the field's mean = 0"
 
 
-def format_tournament(done: TournamentRun, given: Mapping[str, str] | None = None) -> str:
+def format_tournament(done: TournamentRun, labels: Mapping[str, str]) -> str:
     """Everything printed after a tournament: the pairings' results, the crosstable, the
-    ratings and where the files are; the agents named as report.md names them (``given``:
-    the user's names, spec -> name)."""
+    ratings and where the files are; the agents named by ``labels`` (spec -> name)."""
     standings = done.standings
-    labels = table_labels(standings.ratings["agent"], given)
     lines = seeds_lines(done.run.summaries, labels)
     return "\n".join([
         *lines, "",
         "Crosstable (row agent against column agent):", format_crosstable(standings, labels), "",
-        f"Ratings (Elo; {_anchor_text(done.anchor)}; 95% bootstrap intervals):",
+        f"Ratings (Elo; {_anchor_text(done.anchor, labels)}; 95% bootstrap intervals):",
         format_ratings(standings.ratings, labels), "",
         f"{'Output':<{LABEL_WIDTH}}{done.run.directory}",
     ])
 
 
-def format_rounds(done: RoundsRun, given: Mapping[str, str] | None = None) -> str:
+def format_rounds(done: RoundsRun, labels: Mapping[str, str]) -> str:
     """Everything printed after a Swiss or knockout tournament: each round's results, the
     winner of a knockout, the crosstable and ratings of every game, the directory (agents
-    named as in ``format_tournament``)."""
+    named by ``labels``)."""
     standings = done.standings
-    labels = table_labels(standings.ratings["agent"], given)
     lines = []
     for number, (summaries, sitting) in enumerate(done.rounds, start=1):
         lines.append(f"Round {number}:")
@@ -117,7 +118,7 @@ def format_rounds(done: RoundsRun, given: Mapping[str, str] | None = None) -> st
     return "\n".join([
         *lines, "",
         "Crosstable (row agent against column agent):", format_crosstable(standings, labels), "",
-        f"Ratings (Elo; {_anchor_text(done.anchor)}; 95% bootstrap intervals):",
+        f"Ratings (Elo; {_anchor_text(done.anchor, labels)}; 95% bootstrap intervals):",
         format_ratings(standings.ratings, labels), "",
         f"{'Output':<{LABEL_WIDTH}}{done.directory}",
     ])
@@ -193,12 +194,12 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss
                                                            progress=progress,
                                                            command=command_record()),
                                TournamentProgressBar)
-        click.echo(format_rounds(rounds, dict(request.labels)))
+        click.echo(format_rounds(rounds, run_names(directory, rounds.standings.ratings["agent"])))
     else:
         done = with_progress(plan.total, directory, not request.progress,
                              lambda progress: run_tournament(plan, directory, request,
                                                              anchor=anchor, progress=progress,
                                                              command=command_record()),
                              TournamentProgressBar)
-        click.echo(format_tournament(done, dict(request.labels)))
+        click.echo(format_tournament(done, run_names(directory, done.standings.ratings["agent"])))
     finish_run(directory, not no_report, request.charts())

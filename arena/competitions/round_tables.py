@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
-from dataclasses import astuple, dataclass, fields
+from collections.abc import Iterable, Sequence
+from dataclasses import astuple, dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from arena.runs.files import RunFiles
+from arena.runs.meta import load_meta
 from arena.runs.reading import RunReading, open_run
 from arena.system.files import write_atomically
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ROUNDS_COLUMNS", "HeldTournament", "RoundRow", "held_tournament", "is_knockout",
            "is_rounds_tournament", "open_rounds", "played_rounds", "points_by_round", "points_text",
-           "read_rounds", "rounds_games", "write_round_tables"]
+           "read_rounds", "rounds_games", "run_names", "write_round_tables"]
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,18 @@ class HeldTournament(NamedTuple):
     knockout: bool
     agents: frozenset[str]
     games: frozenset[int]  # one number, unless the file was edited
+
+
+def run_names(directory: Path, specs: Iterable[str]) -> dict[str, str]:
+    """The names of the agents ``specs`` of the run in ``directory``, as its report names
+    them (``RunMeta.names``): the labels its meta.json keeps (every round's, for a
+    tournament in rounds: those of any command that worked on it), else short labels of
+    their specs with the depth."""
+    runs = [RunFiles(directory).round(n) for n in played_rounds(directory)] \
+        if is_rounds_tournament(directory) else [directory]
+    metas = [load_meta(run) for run in runs]
+    given = {spec: name for meta in metas for spec, name in (meta.labels or {}).items()}
+    return replace(metas[0], labels=given).names(specs)
 
 
 def held_tournament(directory: Path) -> HeldTournament | None:

@@ -6,7 +6,7 @@ search depth, which is always shown; ``depth=N``
 becomes ``dN``, a word value stands for itself, ``flag=true`` becomes ``flag`` and
 ``flag=false`` ``no-flag``; other values keep their key. Long labels end in an ellipsis
 (charts and pages ask for a width that keeps them whole, and wrap them). A name the user gave
-an agent stands instead.
+an agent stands instead. A spec shown beside its label carries the depth too (``shown_spec``).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from arena.protocol.registry import parse_spec
+from arena.protocol.registry import canonical_spec, parse_spec
 
 __all__ = ["TABLE_WIDTH", "WIDTH", "Sweep", "depth_family", "short_name", "short_names",
-           "sweeps", "table_labels"]
+           "shown_spec", "sweeps", "table_labels"]
 
 WIDTH = 30
 """Longest label, in characters."""
@@ -89,6 +89,21 @@ def _parse(spec: str) -> _Spec:
     )
     resolved = tuple((key, _text(value)) for key, value in parsed.resolved().items())
     return _Spec(parsed.name.rpartition(":")[2], given, resolved)
+
+
+@cache
+def shown_spec(spec: str) -> str:
+    """``spec`` as pages and the terminal show it: the run's canonical text with the
+    parameters labels always show written even at their default (``negamax:depth=4,
+    heuristic=threats`` for ``negamax:heuristic=threats``), a player's limit after ``@``
+    kept; a spec that no longer loads as it is. Runs store and compare the canonical text."""
+    head, at, limit = spec.strip().rpartition("@")
+    text = head if at else limit
+    try:
+        parsed = parse_spec(text)
+    except Exception:  # noqa: BLE001 - a spec that no longer loads is shown as it is
+        return spec.strip()
+    return canonical_spec(parsed, ALWAYS_SHOWN) + (at + limit if at else "")
 
 
 def _param_label(key: str, value: str) -> str:

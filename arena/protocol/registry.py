@@ -29,7 +29,7 @@ import inspect
 import sys
 import types
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
@@ -396,12 +396,14 @@ def make_agent(text: str, engines: object = None) -> Agent:
                              f"{describe_error(error)}") from None
 
 
-def canonical_spec(spec: AgentSpec) -> str:
-    """The spec with only non-default parameters, in signature order: one text per agent."""
+def canonical_spec(spec: AgentSpec, always: Collection[str] = ()) -> str:
+    """The spec with only non-default parameters (and those named in ``always``, even at
+    their default), in signature order: one text per agent."""
+    resolved = spec.resolved()
     values = [
-        f"{p.name}={_format_value(spec.values[p.name])}"
+        f"{p.name}={_format_value(resolved[p.name])}"
         for p in spec.params
-        if p.name in spec.values and (p.required or spec.values[p.name] != p.default)
+        if p.name in resolved and (p.name in always or p.required or resolved[p.name] != p.default)
     ]
     return spec.name + (spec.separator + ",".join(values) if values else "")
 

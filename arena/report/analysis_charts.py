@@ -14,7 +14,7 @@ from matplotlib.ticker import NullFormatter, PercentFormatter
 
 from arena.protocol.labels import depth_family
 from arena.report.palette import CATEGORIES, INK
-from arena.report.style import STYLE, TWO_COLUMN, figure, log_axis, styled, wrap
+from arena.report.style import STYLE, TWO_COLUMN, figure, log_axis, styled, time_unit, wrap
 
 PANEL_WIDTH = 2.4  # inches per set
 MAX_PANELS_PER_ROW = 3
@@ -25,9 +25,12 @@ LEGEND_COLUMN = 2.3
 
 
 def accuracy_chart(table: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
-    """Best-move rate (95% interval) against milliseconds per move: one panel per set,
-    one point per agent, agents that differ only in depth joined in depth order."""
+    """Best-move rate (95% Wilson interval) against time per move (in microseconds when every agent
+    takes less than a millisecond): one panel per set, one point per agent, agents that
+    differ only in depth joined in depth order."""
     sets = list(dict.fromkeys(table["set"]))
+    unit = time_unit(table["ms_per_move"])
+    table = table.assign(cost=table["ms_per_move"].clip(lower=1e-3) * unit.factor)
     columns = min(len(sets), MAX_PANELS_PER_ROW)
     rows = -(-len(sets) // columns)
     width = min(TWO_COLUMN, PANEL_WIDTH * columns)
@@ -42,9 +45,9 @@ def accuracy_chart(table: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
         for ax in axes.flat[len(sets):]:
             ax.set_visible(False)
         for ax in axes[:, 0]:
-            ax.set_ylabel("plays a best move (95% interval)")
+            ax.set_ylabel("plays a best move\n(95% Wilson score interval)")
         for ax in axes[-1, :]:
-            ax.set_xlabel("milliseconds per move (log scale)")
+            ax.set_xlabel(f"{unit.name} per move (log scale)")
         handles = [Line2D([], [], marker="o", linestyle="none", color=colour_of[agent],
                           label=wrap(labels[agent], LEGEND_WIDTH)) for agent in agents]
         if _has_depth_series(agents):
@@ -52,7 +55,7 @@ def accuracy_chart(table: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
                                   label="same agent, deeper search"))
         fig.legend(handles=handles, loc="outside lower center",
                    ncol=max(1, min(len(handles), int(width // LEGEND_COLUMN))))
-        cost = table["ms_per_move"].clip(lower=1e-3)
+        cost = table["cost"]
         axes[0, 0].set_xlim(10.0 ** np.floor(np.log10(cost.min() / 2)),
                             10.0 ** np.ceil(np.log10(cost.max() * 2)))  # whole decades
         fig.suptitle("Accuracy against cost per move")
@@ -66,8 +69,9 @@ def _has_depth_series(agents: list[str]) -> bool:
 
 
 def _accuracy_panel(ax: Axes, rows: pd.DataFrame, colour_of: Mapping[str, object]) -> None:
-    """One set: the agents as points with intervals, depth families as lines."""
-    cost = rows["ms_per_move"].clip(lower=1e-3).to_numpy(dtype=float)
+    """One set: the agents as points with intervals, depth families as lines (rows: the
+    set's, their time per move in column ``cost``)."""
+    cost = rows["cost"].to_numpy(dtype=float)
     accuracy = rows["accuracy"].to_numpy(dtype=float)
     yerr = np.vstack([accuracy - rows["accuracy_low"], rows["accuracy_high"] - accuracy])
     for i, agent in enumerate(rows["agent"]):
@@ -110,7 +114,7 @@ def phase_accuracy_chart(rates: pd.DataFrame, labels: Mapping[str, str]) -> Figu
             capsize=2.5, label=wrap(labels.get(agent, agent), 30))
     ax.set_xticks(x, [wrap(phase, 14) for phase in phases])
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_ylabel("moves that keep the\ntheoretical result")
+    ax.set_ylabel("moves that keep the theoretical\nresult (95% Wilson score interval)")
     ax.set_title("Accuracy against perfect play by phase of the game")
     fig.legend(loc="outside lower center", ncol=min(3, len(agents)))
     return fig

@@ -17,17 +17,30 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.path import Path
 from matplotlib.ticker import MaxNLocator, NullFormatter, PercentFormatter
 from matplotlib.transforms import Bbox
 
 from arena.report.palette import DRAW, FIRST, INK, LOSS, SCORE_MAP, SECOND, WIN
-from arena.report.style import ONE_COLUMN, SMALL, STYLE, TWO_COLUMN, figure, log_axis, styled, wrap
+from arena.report.style import (
+    ONE_COLUMN,
+    SMALL,
+    STYLE,
+    TWO_COLUMN,
+    figure,
+    log_axis,
+    styled,
+    time_unit,
+    wrap,
+)
 from arena.report.vision import lightness
 
 __all__ = [
     "INTERVAL_NAMES",
+    "SCORE_MARKERS",
     "cost_chart",
     "crosstable_chart",
+    "draw_scores",
     "elo_cost_chart",
     "ladder_chart",
     "length_chart",
@@ -70,16 +83,38 @@ def _name(labels: Mapping[str, str], spec: str) -> str:
     return wrap(labels.get(spec, spec), LABEL_WIDTH)
 
 
-def interval_name(methods: pd.Series) -> str:
-    """The score intervals' method(s) in words, e.g. 'normal approximation'."""
-    names = [INTERVAL_NAMES.get(str(m), str(m)) for m in dict.fromkeys(methods.dropna())]
-    return " or ".join(names) or INTERVAL_NAMES["normal"]
+SCORE_MARKERS = {"normal": "D", "wilson": "o"}
+"""The marker of a score drawn with each interval method."""
+
+
+def score_marks(methods: pd.Series) -> list[tuple[npt.NDArray[np.bool_], str, str]]:
+    """The rows drawn with each interval method of ``methods`` (summary.csv's column
+    ``interval``; blank for summaries written before it: normal), each method's marker and
+    the legend's words for it: a figure names the one method its scores have, or, where a
+    pairing's normal approximation failed, marks and names each."""
+    methods = methods.fillna("").replace("", "normal").astype(str)
+    present = list(dict.fromkeys(methods))
+    return [((methods == method).to_numpy(), SCORE_MARKERS.get(method, "D"),
+             INTERVAL_NAMES.get(method, method)
+             + (", where the normal approximation fails" if method == "wilson"
+                and len(present) > 1 else "")) for method in present]
+
+
+def draw_scores(ax: Axes, table: pd.DataFrame, y: npt.ArrayLike, **style: object) -> None:
+    """A's score of each row of ``table`` (columns score, score_low, score_high and
+    interval) at ``y`` with its 95% interval, one marker and legend entry per method."""
+    methods = table["interval"] if "interval" in table else pd.Series("", index=table.index)
+    places = np.asarray(y)
+    for rows, marker, name in score_marks(methods):
+        _interval_bars(ax, table["score"][rows], table["score_low"][rows],
+                       table["score_high"][rows], places[rows], fmt=marker,
+                       label=f"A's score and its 95% interval ({name})", **style)
 
 
 @styled
 def wtl_chart(pairings: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
     """Stacked win/draw/loss shares per pairing, with A's score and its 95% interval (the
-    method summary.csv names)."""
+    method summary.csv names, each method marked and named)."""
     n = len(pairings)
     names = [f"{_name(labels, a)}\nvs {_name(labels, b)}"
              for a, b in zip(pairings["agent_a"], pairings["agent_b"], strict=True)]
@@ -94,9 +129,7 @@ def wtl_chart(pairings: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
         ax.barh(y, share, left=left, height=0.62, color=colour, label=name,
                 edgecolor="white", linewidth=0.5)
         left += share
-    method = interval_name(pairings.get("interval", pd.Series(dtype=object)))
-    _interval_bars(ax, pairings["score"], pairings["score_low"], pairings["score_high"], y, fmt="D",
-                   color=INK, markersize=4, label=f"A's score, 95% interval ({method})")
+    draw_scores(ax, pairings, y, color=INK, markersize=4)
     ax.axvline(0.5, color=INK, linewidth=0.8, linestyle=":")
     ax.set_yticks(y, names)
     ax.set_ylim(-0.6, n - 0.4)
@@ -209,10 +242,13 @@ def sweep_chart(series: pd.DataFrame, parameter: str, ylabel: str, percent: bool
 @styled
 def elo_cost_chart(ratings: pd.DataFrame, cost: pd.DataFrame, labels: Mapping[str, str]
                    ) -> Figure:
-    """Each agent's rating against its milliseconds per move, with the trade-off front: the
-    agents no other agent beats while thinking less."""
+    """Each agent's rating against its time per move (in microseconds when every agent takes
+    less than a millisecond), with the trade-off front: the agents no other agent beats while
+    thinking less."""
     table = ratings.merge(cost, on="agent").dropna(subset=["ms_per_move"])
-    table = table.assign(ms=table["ms_per_move"].clip(lower=1e-3)).sort_values("ms")
+    unit = time_unit(table["ms_per_move"])
+    table = table.assign(ms=table["ms_per_move"].clip(lower=1e-3) * unit.factor)
+    table = table.sort_values("ms")
     fig = figure(3.4, TWO_COLUMN)
     ax = fig.add_subplot()
     yerr = np.vstack([table["rating"] - table["low"].fillna(table["rating"]),
@@ -228,34 +264,39 @@ def elo_cost_chart(ratings: pd.DataFrame, cost: pd.DataFrame, labels: Mapping[st
                 linestyle="none", label="behind the front", zorder=3)
     log_axis(ax)
     ax.margins(x=0.25, y=0.15)
-    ax.set_xlabel("milliseconds per move (log scale)")
+    ax.set_xlabel(f"{unit.name} per move (log scale)")
     ax.set_ylabel(f"Elo rating\n({BOOTSTRAP})")
     ax.set_title("Strength against thinking time")
     fig.legend(loc="outside lower center", ncol=2)
     _place_notes(fig, ax, [(row["ms"], row["rating"], wrap(labels.get(row["agent"], row["agent"]),
                                                            22)) for _, row in table.iterrows()],
                  list(zip(table["ms"], table["rating"] - yerr[0], table["rating"] + yerr[1],
-                          strict=True)))
+                          strict=True)),
+                 np.column_stack([table["ms"][front], table["rating"][front]]))
     return fig
 
 
 CORNERS = ((5, 3, "left", "bottom"), (5, -3, "left", "top"), (-5, 3, "right", "bottom"),
            (-5, -3, "right", "top"))
 """Where a point's note may stand beside it: offset in points and alignment."""
+SLACK = 1.1
+"""How much wider and taller than measured a note must fit inside the figure: text measured
+for one format is a few percent wider in another."""
 
 
 def _place_notes(fig: Figure, ax: Axes, notes: list[tuple[float, float, str]],
-                 bars: list[tuple[float, float, float]]) -> None:
+                 bars: list[tuple[float, float, float]], line: npt.ArrayLike) -> None:
     """Each note beside its point (notes: x, y, text), at a corner of the point, else above
     or below its interval (bars: x, low, high), the first place that stays inside the figure
-    and overlaps neither a note placed before it nor an interval (when none does, the first
-    inside the figure); called once the rest of the figure is drawn, so that the notes are
-    placed where they will stand."""
+    and crosses neither a note placed before it, nor an interval, nor the ``line`` (its
+    points' x and y); when none does, the first inside the figure. Called once the rest of
+    the figure is drawn, so that the notes are placed where they will stand."""
     renderer = FigureCanvasAgg(fig).get_renderer()
     fig.draw_without_rendering()  # the layout first: where the axes stand (notes leave it)
     ax.set_autoscale_on(False)
     placed = [Bbox(ax.transData.transform([(x, low), (x, high)])).expanded(1, 1).padded(3)
               for x, low, high in bars]
+    drawn_line = Path(ax.transData.transform(np.asarray(line, dtype=float).reshape(-1, 2)))
     for (x, y, text), (_, low, high) in zip(notes, bars, strict=True):
         places = [((x, y), (dx, dy), ha, va) for dx, dy, ha, va in CORNERS]
         places += [((x, high), (0, 4), "center", "bottom"), ((x, low), (0, -4), "center", "top")]
@@ -264,9 +305,11 @@ def _place_notes(fig: Figure, ax: Axes, notes: list[tuple[float, float, str]],
             note = ax.annotate(text, xy, xytext=offset, textcoords="offset points",
                                fontsize=6.5, ha=ha, va=va, in_layout=False)
             box = note.get_window_extent(renderer)
-            inside = fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1 and \
-                fig.bbox.y0 <= box.y0 and box.y1 <= fig.bbox.y1
-            if inside and not any(box.overlaps(other) for other in placed):
+            roomy = box.expanded(SLACK, SLACK)
+            inside = fig.bbox.contains(*roomy.min) and fig.bbox.contains(*roomy.max)
+            free = not any(box.overlaps(other) for other in placed) and not (
+                len(drawn_line) > 1 and drawn_line.intersects_bbox(box, filled=False))
+            if inside and free:
                 if chosen is not None:
                     chosen[0].remove()
                 chosen = (note, box)
@@ -297,14 +340,17 @@ def _log_bars(ax: Axes, values: np.ndarray, y: np.ndarray, unit: str, colour: st
 
 @styled
 def cost_chart(cost: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
-    """Mean milliseconds and nodes per move by agent, on log scales."""
+    """Mean time (in milliseconds, or microseconds when every agent takes less than a
+    millisecond) and nodes per move by agent, on log scales."""
     n = len(cost)
     with_nodes = bool(cost["nodes_per_move"].notna().any())
     fig = figure(1.1 + ROW * n * (1 + _wrapped_lines(cost["agent"], labels) / 3))
     axes = fig.subplots(1, 2 if with_nodes else 1, sharey=True, squeeze=False)[0]
     y = np.arange(n)[::-1]
-    _log_bars(axes[0], cost["ms_per_move"].to_numpy(dtype=float), y, " ms", FIRST)
-    axes[0].set_xlabel("milliseconds per move (log scale)")
+    unit = time_unit(cost["ms_per_move"])
+    _log_bars(axes[0], cost["ms_per_move"].to_numpy(dtype=float) * unit.factor, y,
+              f" {unit.symbol}", FIRST)
+    axes[0].set_xlabel(f"{unit.name} per move (log scale)")
     axes[0].set_yticks(y, [_name(labels, a) for a in cost["agent"]])
     axes[0].set_ylim(-0.6, n - 0.4)
     if with_nodes:

@@ -1,37 +1,42 @@
 """Several runs side by side (``arena report --compare``, ``arena.compare``): one table of
-every run's pairings (A's score with its 95% interval, Elo, games, the run's name and date)
-and one chart of the scores, for runs played on the same board. Each run is read as every
-reader reads it (``arena.runs.reading.open_run``, checked); nothing in a run is written."""
+every run's pairings (A's score with its 95% interval, Elo, games, the run's name or label and
+date), the difference of each later run's scores and Elo from the first run's with its 95%
+interval and a one-line verdict, and one chart of the scores, for runs played on the same
+board. Each run is read as every reader reads it (``arena.runs.reading.open_run``, checked);
+nothing in a run is written. Numbers are rounded as the runs' own: two decimals in the
+terminal (as ``arena match`` prints), one on the page (as report.md)."""
 
 from __future__ import annotations
 
 import math
 import typing
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from arena.protocol.labels import short_names
+from arena.protocol.labels import TABLE_WIDTH, short_names
+from arena.report.charts import LABEL_WIDTH, TICK_LINE, draw_scores
 from arena.report.html_page import write_html_page
 from arena.report.inline_svg import figure_svg
 from arena.report.markdown import markdown_table
 from arena.report.markdown_html import markdown_html
 from arena.report.palette import FIRST, INK
-from arena.report.run_page import LABEL_WIDTH, chart_lines, read_summary
-from arena.report.style import SMALL, figure, save, styled
+from arena.report.run_page import chart_lines, read_summary
+from arena.report.style import SMALL, figure, save, styled, wrap
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
 from arena.runs.files import RunFiles
 from arena.runs.meta import RunMeta
 from arena.runs.reading import open_run
 from arena.runs.request import ChartOptions
+from arena.stats.elo import Interval, difference
 from arena.system.files import write_atomically
 
 CHART = "compare"
@@ -40,6 +45,24 @@ ALT = "A's score in each run"
 COLUMNS = ("run", "date", "agent_a", "agent_b", "games", "wins", "draws", "losses", "score",
            "score_low", "score_high", "elo", "elo_low", "elo_high", "interval")
 """The comparison's table: one row per pairing of each run (the numbers are summary.csv's)."""
+DIFFERENCE_COLUMNS = ("run", "agent_a", "agent_b", "baseline_a", "baseline_b", "score",
+                      "score_low", "score_high", "elo", "elo_low", "elo_high")
+"""The differences: a row per pairing of a later run that matches one of the first run's (the
+same agents, or the same opponent B when each run has one agent A), its A's score and Elo
+minus the first run's, with 95% intervals (``arena.stats.elo.difference``)."""
+
+
+class Rounding(NamedTuple):
+    """Decimals of a percentage and of an Elo figure."""
+
+    percent: int
+    elo: int
+
+
+TERMINAL = Rounding(2, 2)
+"""As ``arena match`` prints a run's score and Elo."""
+PAGE = Rounding(1, 1)
+"""As a run's report.md shows them."""
 
 
 class IncomparableRunsError(ArenaError):
@@ -53,11 +76,13 @@ class ComparedRun:
     directory: Path
     meta: RunMeta
     summary: pd.DataFrame
+    label: str = ""
+    """The name the comparison gives the run (``--label``), '' for none."""
 
     @property
     def name(self) -> str:
-        """The run directory's name."""
-        return self.directory.resolve().name
+        """The run's label, else its directory's name."""
+        return self.label or self.directory.resolve().name
 
     @property
     def date(self) -> str:
@@ -98,43 +123,107 @@ class Comparison:
         """The short name of every agent of the runs."""
         given = {spec: name for run in self.runs for spec, name in (run.meta.labels or {}).items()}
         specs = dict.fromkeys([*self.table["agent_a"], *self.table["agent_b"]])
-        return short_names(specs, LABEL_WIDTH, given)
+        return short_names(specs, TABLE_WIDTH, given)
 
     @property
     def board(self) -> Rules:
         """The board every run was played on."""
         return self.runs[0].meta.rules
 
-    def rows(self) -> list[tuple[str, ...]]:
+    @cached_property
+    def differences(self) -> pd.DataFrame:
+        """Each later run's pairings that match one of the first run's, A's score and Elo
+        there minus in the first run, with 95% intervals (columns ``DIFFERENCE_COLUMNS``;
+        scores as fractions)."""
+        first, *later = self.runs
+        rows = []
+        for run in later:
+            for mine in _records(run.summary):
+                theirs = _matching(mine, first.summary, run.summary)
+                if theirs is None:
+                    continue
+                score, score_interval = difference(
+                    theirs["score"], Interval(theirs["score_low"], theirs["score_high"]),
+                    mine["score"], Interval(mine["score_low"], mine["score_high"]))
+                elo, elo_interval = difference(
+                    theirs["elo"], Interval(theirs["elo_low"], theirs["elo_high"]),
+                    mine["elo"], Interval(mine["elo_low"], mine["elo_high"]))
+                rows.append((run.name, mine["agent_a"], mine["agent_b"], theirs["agent_a"],
+                             theirs["agent_b"], score, score_interval.low, score_interval.high,
+                             elo, elo_interval.low, elo_interval.high))
+        return pd.DataFrame(rows, columns=list(DIFFERENCE_COLUMNS))
+
+    def verdict(self, rounding: Rounding = TERMINAL) -> str:
+        """The comparison in one line: whether the runs' scores differ at 95%."""
+        first = self.runs[0].name
+        table = self.differences
+        if table.empty:
+            return (f"Verdict: no pairing of the other runs matches one of {first}'s (the same "
+                    "agents, or the same opponent for one agent A): nothing to compare.")
+        significant = (table["score_low"] > 0) | (table["score_high"] < 0)
+        if len(table) == 1:
+            r = _records(table)[0]
+            higher = "higher" if r["score"] > 0 else "lower"
+            return (f"Verdict: A's score is {abs(r['score']) * 100:.{rounding.percent}f} "
+                    f"percentage points {higher} in {r['run']} than in {first} (95% interval "
+                    f"{_points(r, rounding).partition(' ')[2]}): "
+                    + ("a difference at 95%." if significant.iloc[0] else
+                       "no difference at 95% (the interval holds 0)."))
+        which = [f"{r['run']}: {self.labels[r['agent_a']]} vs {self.labels[r['agent_b']]} "
+                 f"{_points(r, rounding)}" for r in _records(table[significant])]
+        return (f"Verdict: {int(significant.sum())} of {len(table)} differences from {first} "
+                "are beyond chance at 95%" + (": " + "; ".join(which) if which else "") + ".")
+
+    def rows(self, rounding: Rounding = TERMINAL) -> list[tuple[str, ...]]:
         """The table's rows as text: run, date, A, B, games, W, D, L, score [95%], Elo [95%]."""
-        records = typing.cast(list[dict[str, Any]], self.table.to_dict("records"))
         return [(r["run"], r["date"], self.labels[r["agent_a"]], self.labels[r["agent_b"]],
                  *(str(r[c]) for c in ("games", "wins", "draws", "losses")),
-                 f"{r['score']:.1%} [{r['score_low']:.1%}, {r['score_high']:.1%}]",
-                 f"{_elo(r['elo'])} [{_elo(r['elo_low'])}, {_elo(r['elo_high'])}]")
-                for r in records]
+                 f"{_percent(r['score'], rounding)} [{_percent(r['score_low'], rounding)}, "
+                 f"{_percent(r['score_high'], rounding)}]",
+                 f"{_elo(r['elo'], rounding)} [{_elo(r['elo_low'], rounding)}, "
+                 f"{_elo(r['elo_high'], rounding)}]")
+                for r in _records(self.table)]
 
     HEADER = ("run", "date", "A", "B", "games", "W", "D", "L", "A's score [95%]", "Elo [95%]")
+    DIFFERENCE_HEADER = ("run", "A", "B", "A's score, percentage points [95%]", "Elo [95%]")
+
+    def difference_rows(self, rounding: Rounding = TERMINAL) -> list[tuple[str, ...]]:
+        """The differences as text: run, A, B, score difference [95%], Elo difference [95%]."""
+        return [(r["run"], self.labels[r["agent_a"]], self.labels[r["agent_b"]],
+                 _points(r, rounding),
+                 f"{_elo(r['elo'], rounding)} [{_elo(r['elo_low'], rounding)}, "
+                 f"{_elo(r['elo_high'], rounding)}]") for r in _records(self.differences)]
+
+    def _about_differences(self) -> str:
+        return (f"Differences from {self.runs[0].name}, the first run (95% intervals from "
+                "both runs' own, MOVER):")
 
     def text(self) -> str:
-        """The table for a terminal, in aligned columns."""
-        lines = [self.HEADER, *self.rows()]
-        widths = [max(len(line[i]) for line in lines) for i in range(len(self.HEADER))]
-        return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(
-            line, widths, strict=True)).rstrip() for line in lines)
+        """The tables for a terminal, in aligned columns, and the verdict."""
+        lines = [_aligned(self.HEADER, self.rows())]
+        if not self.differences.empty:
+            lines += ["", self._about_differences(),
+                      _aligned(self.DIFFERENCE_HEADER, self.difference_rows())]
+        return "\n".join([*lines, self.verdict()])
 
     def chart(self) -> Figure:
         """A's score with its 95% interval, one row per pairing of each run."""
         return compare_chart(self.table, self.labels)
 
     def markdown(self, charts: Sequence[str] = (f"{CHART}.png",)) -> str:
-        """The comparison's page: the runs, the table, the chart (its files ``charts``)."""
+        """The comparison's page: the runs, the table, the differences and the verdict, the
+        chart (its files ``charts``)."""
         lines = [f"# Comparison of {len(self.runs)} runs", "",
                  f"All played on {_board(self.board)}. Scores are agent A's, with each run's "
                  "95% interval (the method each run's summary names).", ""]
         lines += [f"- **{run.name}**: `{run.directory}`, started {run.meta.started or '?'}"
                   for run in self.runs]
-        lines += ["", markdown_table(self.HEADER, self.rows()), "", *chart_lines(ALT, charts)]
+        lines += ["", markdown_table(self.HEADER, self.rows(PAGE)), ""]
+        if not self.differences.empty:
+            lines += [self._about_differences(), "",
+                      markdown_table(self.DIFFERENCE_HEADER, self.difference_rows(PAGE)), ""]
+        lines += [self.verdict(PAGE).replace("Verdict:", "**Verdict**:", 1), "",
+                  *chart_lines(ALT, charts)]
         return "\n".join(lines) + "\n"
 
     def write(self, out: Path, charts: ChartOptions | None = None) -> Path:
@@ -151,7 +240,7 @@ class Comparison:
             written = save(chart, out / CHART, options.formats, options.dpi)
             page = self.markdown([path.name for path in written])
             write_atomically(out / RunFiles.REPORT, page)
-            svg = figure_svg(chart, "compare", laid_out=True)
+            svg = figure_svg(chart, "compare")
             write_html_page(out / RunFiles.REPORT_HTML, f"Comparison of {len(self.runs)} runs",
                             markdown_html(page, {path.name: svg for path in written}))
         except OSError as error:
@@ -168,9 +257,44 @@ class Comparison:
         return markdown_html(self.markdown(), {f"{CHART}.png": figure_svg(self.chart(), "compare")})
 
 
-def _elo(value: float) -> str:
-    return f"{value:+.0f}" if math.isfinite(value) else "+inf" if value > 0 else "-inf" \
-        if value < 0 else "-"
+def _records(table: pd.DataFrame) -> list[dict[str, Any]]:
+    return typing.cast(list[dict[str, Any]], table.to_dict("records"))
+
+
+def _matching(pairing: dict[str, Any], first: pd.DataFrame, mine: pd.DataFrame
+              ) -> dict[str, Any] | None:
+    """The first run's pairing that ``pairing`` (of a later run whose summary is ``mine``)
+    compares with: the same agents, else, when each run has one agent A, the same B."""
+    same = first[(first["agent_a"] == pairing["agent_a"])
+                 & (first["agent_b"] == pairing["agent_b"])]
+    if same.empty and first["agent_a"].nunique() == 1 and mine["agent_a"].nunique() == 1:
+        same = first[first["agent_b"] == pairing["agent_b"]]
+    return _records(same)[0] if len(same) else None
+
+
+def _percent(value: float, rounding: Rounding) -> str:
+    return f"{value:.{rounding.percent}%}" if math.isfinite(value) else "—"
+
+
+def _elo(value: float, rounding: Rounding) -> str:
+    if math.isfinite(value):
+        return f"{value:+.{rounding.elo}f}"
+    return "+inf" if value > 0 else "-inf" if value < 0 else "—"
+
+
+def _points(row: Mapping[str, Any], rounding: Rounding) -> str:
+    """A difference of scores in percentage points, with its interval."""
+    digits = rounding.percent
+    return (f"{row['score'] * 100:+.{digits}f} [{row['score_low'] * 100:+.{digits}f}, "
+            f"{row['score_high'] * 100:+.{digits}f}]")
+
+
+def _aligned(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """Rows under ``header`` in columns padded to their widest cell."""
+    lines = [header, *rows]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(
+        line, widths, strict=True)).rstrip() for line in lines)
 
 
 @styled
@@ -179,37 +303,38 @@ def compare_chart(table: pd.DataFrame, labels: dict[str, str]) -> Figure:
     the order given from the top (columns run, date, agent_a, agent_b, score, score_low,
     score_high)."""
     n = len(table)
-    chart = figure(1.1 + 0.42 * n)
+    names = [f"{wrap(labels[a], LABEL_WIDTH)}\nvs {wrap(labels[b], LABEL_WIDTH)}\n"
+             f"{wrap(f'{run} {date}'.rstrip(), LABEL_WIDTH)}" for a, b, run, date in zip(
+                 table["agent_a"], table["agent_b"], table["run"], table["date"], strict=True)]
+    lines = max((name.count("\n") + 1 for name in names), default=3)
+    chart = figure(1.1 + max(0.42, TICK_LINE * (lines + 1)) * n)  # long names stand apart
     ax = chart.add_subplot()
     y = np.arange(n)[::-1]
     score = table["score"].to_numpy(dtype=float)
-    error = np.vstack([score - table["score_low"].to_numpy(dtype=float),
-                       table["score_high"].to_numpy(dtype=float) - score])
-    ax.errorbar(score, y, xerr=np.clip(error, 0, None), fmt="o", color=FIRST, ecolor=INK,
-                capsize=3, clip_on=False)
+    draw_scores(ax, table, y, color=FIRST, ecolor=INK)
     for yi, value in zip(y, score, strict=True):
         ax.annotate(f"{value:.1%}", (value, yi), xytext=(0, 6), textcoords="offset points",
                     ha="center", fontsize=SMALL)
     ax.axvline(0.5, color=INK, linewidth=0.8, linestyle=":")
-    ax.set_yticks(y, [f"{labels[a]} vs {labels[b]}\n{run} {date}".rstrip() for a, b, run, date
-                      in zip(table["agent_a"], table["agent_b"], table["run"], table["date"],
-                             strict=True)])
+    ax.set_yticks(y, names)
     ax.set_ylim(-0.7, n - 0.3)
     ax.set_xlim(0, 1)
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.grid(axis="y", visible=False)
     ax.tick_params(axis="y", length=0)
-    ax.set_xlabel("agent A's score (95% interval)")
+    ax.set_xlabel("agent A's score")
     ax.set_title("Agent A's score in each run")
+    chart.legend(loc="outside lower center")
     return chart
 
 
 def compare(*directories: str | Path, out: str | Path | None = None,
-            charts: ChartOptions | None = None) -> Comparison:
+            charts: ChartOptions | None = None,
+            labels: Mapping[str, str] | Mapping[Path, str] | None = None) -> Comparison:
     """The runs in ``directories`` side by side (with ``out``, its pages written there too,
-    the chart in ``charts``' formats);
-    IncomparableRunsError (one line) for fewer than two, one given twice or runs on
-    different boards, a reading error for a run that is not one."""
+    the chart in ``charts``' formats; ``labels`` names runs, by their directory as given);
+    IncomparableRunsError (one line) for fewer than two, one given twice, runs on different
+    boards or a bad label, a reading error for a run that is not one."""
     paths = [Path(directory) for directory in directories]
     if len(paths) < 2:
         raise IncomparableRunsError(f"a comparison needs at least two run directories, got "
@@ -219,12 +344,34 @@ def compare(*directories: str | Path, out: str | Path | None = None,
         if path.resolve() in seen:
             raise IncomparableRunsError(f"{path} is given twice (as {seen[path.resolve()]})")
         seen[path.resolve()] = path
+    names = _run_labels(paths, labels or {})
     runs = []
     for path in paths:
         reading = open_run(path)
-        runs.append(ComparedRun(reading.directory, reading.meta, read_summary(reading)))
+        runs.append(ComparedRun(reading.directory, reading.meta, read_summary(reading),
+                                names.get(path.resolve(), "")))
     _comparable(runs)
     comparison = Comparison(tuple(runs))
     if out is not None:
         comparison.write(Path(out), charts)
     return comparison
+
+
+def _run_labels(paths: Sequence[Path], labels: Mapping[str, str] | Mapping[Path, str]
+                ) -> dict[Path, str]:
+    """The runs' names by resolved directory; IncomparableRunsError for a label of no run
+    compared, a blank one, one with a line break or one given to two runs."""
+    names: dict[Path, str] = {}
+    compared = {path.resolve() for path in paths}
+    for directory, name in labels.items():
+        if Path(directory).resolve() not in compared:
+            raise IncomparableRunsError(f"label {name!r} of {directory}: not a run compared")
+        if not isinstance(name, str) or not name.strip() or "\n" in name:
+            raise IncomparableRunsError(f"label {name!r} of {directory}: expected a name on "
+                                        "one line")
+        names[Path(directory).resolve()] = name.strip()
+    taken = [name for name in names.values() if list(names.values()).count(name) > 1]
+    if taken:
+        raise IncomparableRunsError(f"label {taken[0]!r} is given to two runs: names must "
+                                    "differ")
+    return names

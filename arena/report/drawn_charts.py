@@ -1,6 +1,7 @@
 """A report's charts drawn on two cores: a forked child saves the files of every other chart
 and draws its SVG for report.html, while this process does the same for the others. Each
-chart is laid out once, for its files and its page SVG together.
+chart is laid out as its formats measure text: for its PNG, for its vector files, for its
+page SVG.
 
 Where the platform cannot fork, or the child fails, this process draws the child's charts
 too, afterwards, as it would without the child: the child only ever saves time.
@@ -19,7 +20,7 @@ from pathlib import Path
 from matplotlib.figure import Figure
 
 from arena.report.inline_svg import figure_svg
-from arena.report.style import laid_out, save
+from arena.report.style import save
 
 __all__ = ["DrawnCharts", "draw_charts"]
 
@@ -41,12 +42,9 @@ Drawing = tuple[list[str], str | None]
 def draw_chart(kind: str, figure: Figure, stem: Path, formats: Sequence[str],
                dpi: int) -> Drawing:
     """Save ``figure`` as ``stem.FORMAT`` for each format (``style.save``) and, unless one
-    is SVG, draw its page SVG from the same layout (at the PNG's ``dpi`` when there is a
-    PNG, where text sizes round to pixels)."""
-    with laid_out(figure, dpi if "png" in formats else None):
-        paths = [str(path) for path in save(figure, stem, formats, dpi)]
-        svg = None if "svg" in formats else figure_svg(figure, kind, laid_out=True)
-    return paths, svg
+    is SVG, draw its page SVG (laid out as an SVG file would be)."""
+    paths = [str(path) for path in save(figure, stem, formats, dpi)]
+    return paths, None if "svg" in formats else figure_svg(figure, kind)
 
 
 def draw_charts(figures: Mapping[str, Figure], stem: Callable[[str], Path],

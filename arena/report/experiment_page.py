@@ -5,7 +5,7 @@ beside it, with a chi-square test of homogeneity per row and a chart."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +23,8 @@ from arena.competitions.experiments import (
     TournamentEntry,
     entry_summaries,
 )
+from arena.competitions.round_tables import run_names
+from arena.protocol.labels import shown_spec
 from arena.report.html_page import write_html_page
 from arena.report.inline_svg import figure_svg
 from arena.report.markdown import markdown_table
@@ -62,9 +64,10 @@ def write_experiment_report(experiment: Experiment, root: Path, command: str | N
                 for c in [e.comparison(root)] if c is not None]
     charts: dict[str, str] = {}
     if compared:
-        chart = _comparison_chart(compared)
-        lines += _comparison_section(compared, root, options or ChartOptions(), chart)
-        svg = figure_svg(chart, "comparison", laid_out=True)
+        names = [_pairing_names(c.entry, root) for c in compared]
+        chart = _comparison_chart(compared, names)
+        lines += _comparison_section(compared, names, root, options or ChartOptions(), chart)
+        svg = figure_svg(chart, "comparison")
         charts = {f"{Path(COMPARISON_CHART).stem}.{shown}": svg for shown in ("png", "svg")}
     lines += ["## Entries", ""]
     for entry in experiment.entries:
@@ -82,30 +85,42 @@ def _html_twin(root: Path, target: str) -> str:
     return str(twin) if Path(target).name == REPORT and (root / twin).is_file() else target
 
 
+def _pairing_names(entry: MatchEntry, root: Path) -> tuple[str, str]:
+    """A match entry's two agents by their names in its run, each with its spec where the
+    spec says more (Markdown)."""
+    pairing = entry.schedule.pairings[0]
+    names = run_names(root / entry.name, (pairing.agent_a, pairing.agent_b))
+    a, b = (names[spec] if names[spec] == shown_spec(spec) else
+            f"{names[spec]} (`{shown_spec(spec)}`)" for spec in (pairing.agent_a, pairing.agent_b))
+    return a, b
+
+
 def _entry_section(entry: Entry, root: Path) -> list[str]:
     lines = [f"### {entry.kind} `{entry.name}`", ""]
     summaries = entry_summaries(root / entry.name)
     if not summaries:
         return [*lines, "Not played yet.", ""]
-    results = ["```text", *seeds_lines(summaries), "```", ""]
+    ratings = entry.ratings(root) if isinstance(entry, TournamentEntry) else None
+    specs = [spec for s in summaries for spec in (s.agent_a, s.agent_b)]
+    names = run_names(root / entry.name, specs if ratings is None else [*specs, *ratings["agent"]])
+    results = ["```text", *seeds_lines(summaries, names), "```", ""]
     if len(summaries) > FOLDED_PAIRINGS:
         results = [f"<details><summary>{len(summaries)} pairings</summary>", "", *results,
                    "</details>", ""]
     lines += results
     lines += [f"{note[0].upper()}{note[1:]}.\n" for note in entry.notes(root)]
-    ratings = entry.ratings(root) if isinstance(entry, TournamentEntry) else None
     if ratings is not None:
-        anchor = f"`{entry.anchor}` = 0" if isinstance(entry, TournamentEntry) and entry.anchor \
-            else "mean 0"
-        lines += [f"Ratings (Elo, {anchor}; 95% bootstrap intervals):", "",
-                  _ratings_table(ratings), ""]
+        anchor = entry.anchor if isinstance(entry, TournamentEntry) else None
+        anchored = f"{names.get(anchor, anchor)} = 0" if anchor else "mean 0"
+        lines += [f"Ratings (Elo, {anchored}; 95% bootstrap intervals):", "",
+                  _ratings_table(ratings, names), ""]
     if (root / entry.name / REPORT).is_file():
         lines += [f"Full report: [{entry.name}/{REPORT}]({entry.name}/{REPORT})", ""]
     return lines
 
 
-def _ratings_table(ratings: pd.DataFrame) -> str:
-    rows = [(r["rank"], f"`{r['agent']}`", f"{r['rating']:+.0f}",
+def _ratings_table(ratings: pd.DataFrame, names: Mapping[str, str]) -> str:
+    rows = [(r["rank"], names[r["agent"]], f"{r['rating']:+.0f}",
              f"[{r['low']:+.0f}, {r['high']:+.0f}]", r["games"], f"{r['score']:.1%}")
             for r in ratings.to_dict("records")]
     return markdown_table(("rank", "agent", "Elo", "95% interval", "games", "score"), rows)
@@ -114,12 +129,14 @@ def _ratings_table(ratings: pd.DataFrame) -> str:
 _FIRST = {"alternate": "alternate", "a": "A always", "b": "B always"}
 
 
-def _comparison_section(compared: Sequence[Comparison], root: Path, options: ChartOptions,
-                        chart: Figure) -> list[str]:
-    rows = [(c.entry.name, " vs ".join(f"`{spec}`" for spec in c.entry.specs),
+def _comparison_section(compared: Sequence[Comparison], names: Sequence[tuple[str, str]],
+                        root: Path, options: ChartOptions, chart: Figure) -> list[str]:
+    """The results with a reference beside it (``names``: each entry's agents A and B)."""
+    rows = [(c.entry.name, " vs ".join(pair),
              _FIRST[c.entry.schedule.pairings[0].first], wtl_text(c.ours), wtl_text(c.reference),
              f"{c.test.chi2:.2f}", c.test.dof, f"{c.test.p:.3g}",
-             c.test.verdict + (" †" if c.test.approximate else "")) for c in compared]
+             c.test.verdict + (" †" if c.test.approximate else ""))
+            for c, pair in zip(compared, names, strict=True)]
     differ = sum(c.test.differs for c in compared)
     written = save(chart, root / Path(COMPARISON_CHART).stem, options.formats, options.dpi)
     header = ("entry", "A vs B", "first", "ours [W, T, L]", "reference [W, T, L]", "chi²",
@@ -144,14 +161,15 @@ def _comparison_section(compared: Sequence[Comparison], root: Path, options: Cha
 
 
 @styled
-def _comparison_chart(compared: Sequence[Comparison]) -> Figure:
+def _comparison_chart(compared: Sequence[Comparison], names: Sequence[tuple[str, str]]
+                      ) -> Figure:
     """Stacked win/draw/loss shares of each compared entry: ours above the reference's,
-    under a title naming the agents."""
+    under a title naming the agents (``names``: each entry's A and B)."""
     rows = [row for c in compared for row in (
         (f"ours ({sum(c.ours)})", c.ours, ""),
         (f"reference ({sum(c.reference)})", c.reference, c.test.verdict))]
-    titles = [wrap(f"{c.entry.name}:  " + "  vs  ".join(c.entry.specs), TITLE_WIDTH).split("\n")
-              for c in compared]
+    titles = [wrap(f"{c.entry.name}:  " + "  vs  ".join(pair).replace("`", ""),
+                   TITLE_WIDTH).split("\n") for c, pair in zip(compared, names, strict=True)]
     # In bar heights: a title line takes LINE, then ours, the reference and a gap.
     heights = [LINE * len(lines) for lines in titles]
     tops = -np.cumsum([0.0, *(h + 2.3 for h in heights[:-1])])

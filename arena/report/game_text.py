@@ -4,10 +4,11 @@ against the best one."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.protocol.labels import shown_spec
 from arena.runs.recorded import RecordedGame
 from arena.search.oracle import Oracle, score_text
 
@@ -23,15 +24,15 @@ TERMINATION_WORDS = {
 SYMBOL = {1: "X", 2: "O"}
 
 
-def result_line(game: RecordedGame) -> str:
-    """Who won, how, and in how many plies."""
+def result_line(game: RecordedGame, names: Mapping[str, str]) -> str:
+    """Who won (named by ``names``: spec -> name), how, and in how many plies."""
     row = game.row
     ending = TERMINATION_WORDS.get(row.termination, row.termination)
     plies = len(game.columns)
     if game.winner == 0:
         text = f"Draw by {ending} after {plies} plies."
     else:
-        name = game.players[game.winner - 1]
+        name = names[game.players[game.winner - 1]]
         text = f"{name} ({SYMBOL[game.winner]}) wins by {ending} after {plies} plies."
     return text + (f" Error: {row.error}" if row.error else "")
 
@@ -77,15 +78,17 @@ def score_moves(game: RecordedGame, oracle: Oracle, from_ply: int = 0,
     return scored
 
 
-def header_lines(game: RecordedGame, directory: Path) -> list[str]:
-    """The game's title, players, opening and result."""
-    first, second = game.players
+def header_lines(game: RecordedGame, directory: Path, names: Mapping[str, str]) -> list[str]:
+    """The game's title, players (by ``names``: spec -> name, with the spec where it says
+    more), opening and result."""
+    first, second = (names[spec] if names[spec] == shown_spec(spec)
+                     else f"{names[spec]} ({shown_spec(spec)})" for spec in game.players)
     lines = [f"Game {game.game} of {directory}, {game.rules}",
              f"X (player 1, moved first): {first}", f"O (player 2): {second}"]
     opening = game.row.opening
     if opening:
         lines.append(f"Opening: {opening} ({len(opening)} plies)")
-    lines += [f"Moves: {game.row.moves or '(none)'}", result_line(game)]
+    lines += [f"Moves: {game.row.moves or '(none)'}", result_line(game, names)]
     return lines
 
 

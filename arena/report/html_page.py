@@ -1,6 +1,10 @@
 """The frame of the HTML report pages: one self-contained file (style and script inside, no
 network), readable from a phone's 390 px to a desktop, whose tables sort by a click on a
-column's heading (numbers by value, text in natural order, blanks last)."""
+column's heading (numbers by value, text in natural order, blanks last). Table headings and
+text wrap on a desktop, numbers do not (a table wider than the page scrolls in its box, as
+every wide table does on a phone); a chart is
+never drawn smaller than its printed size, so that its text stays readable: on a phone it
+scrolls sideways in its box."""
 
 from __future__ import annotations
 
@@ -63,16 +67,17 @@ pre code { background: none; padding: 0; overflow-wrap: normal; }
 td code { overflow-wrap: normal; }
 .scroll { overflow-x: auto; margin: .8rem 0; }
 table { border-collapse: collapse; font-size: .9rem; font-variant-numeric: tabular-nums; }
-th, td { padding: .3rem .6rem; border-bottom: 1px solid var(--line); text-align: left;
-  vertical-align: top; white-space: nowrap; }
+th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: left;
+  vertical-align: top; }
+td.number { white-space: nowrap; }
 tbody tr:nth-child(even) { background: #fafbfd; }
-th { background: var(--band); white-space: nowrap; }
+th { background: var(--band); }
 th button { all: unset; cursor: pointer; font-weight: 600; }
 th button:focus-visible { outline: 2px solid var(--accent); }
 th button::after { content: " \\2195"; color: var(--muted); font-weight: 400; }
 th[aria-sort=ascending] button::after { content: " \\2191"; color: var(--ink); }
 th[aria-sort=descending] button::after { content: " \\2193"; color: var(--ink); }
-figure { margin: 1rem 0; }
+figure { margin: 1rem 0; overflow-x: auto; }
 svg.chart, figure img { display: block; width: 100%; max-width: 760px; height: auto; }
 details { margin: .6rem 0; }
 summary { cursor: pointer; color: var(--accent); }
@@ -80,7 +85,7 @@ summary { cursor: pointer; color: var(--accent); }
 @media (max-width: 600px) {
   body { font-size: 14px; }
   main { padding: .6rem .7rem 2rem; }
-  th, td { padding: .25rem .4rem; }
+  th, td { padding: .25rem .4rem; white-space: nowrap; }
 }
 """
 

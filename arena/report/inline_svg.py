@@ -1,6 +1,6 @@
 """A matplotlib figure as SVG text to put inside an HTML page: no XML prolog or metadata,
-no fixed size (it scales to its container), text kept as text, and ids prefixed so that
-several charts can share one page."""
+no fixed size (it scales to its container, never below its printed size), text kept as
+text, and ids prefixed so that several charts can share one page."""
 
 from __future__ import annotations
 
@@ -10,22 +10,20 @@ import re
 import matplotlib
 from matplotlib.figure import Figure
 
+from arena.report.style import laid_out
+
 _ID = re.compile(r'\bid="([^"]+)"')
+PX_PER_POINT = 96 / 72
+"""CSS pixels per point: a chart is never drawn smaller than its printed size."""
 
 
-def figure_svg(figure: Figure, prefix: str, laid_out: bool = False) -> str:
-    """``figure`` as an ``<svg>`` element whose ids all start with ``prefix``. A figure
-    ``laid_out`` (saved already, at the same size) keeps its layout: not computed again."""
+def figure_svg(figure: Figure, prefix: str) -> str:
+    """``figure`` as an ``<svg>`` element whose ids all start with ``prefix``, laid out as
+    its SVG file is (``style.laid_out``; inside such a block, with that layout)."""
     buffer = io.StringIO()
-    engine = figure.get_layout_engine()
-    if laid_out and engine is not None:
-        figure.set_layout_engine("none")  # the axes stay where the last drawing put them
-    try:
-        with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": prefix}):
-            figure.savefig(buffer, format="svg", metadata={"Date": None})
-    finally:
-        if laid_out and engine is not None:
-            figure.set_layout_engine(engine)
+    with laid_out(figure, "svg"), matplotlib.rc_context({"svg.fonttype": "none",
+                                                         "svg.hashsalt": prefix}):
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
     return svg_element(buffer.getvalue(), prefix)
 
 
@@ -37,5 +35,6 @@ def svg_element(text: str, prefix: str) -> str:
     ids = set(_ID.findall(text))
     text = re.sub(r'(\bid="|url\(#|href="#)([^")]+)',
                   lambda m: m[1] + (f"{prefix}-{m[2]}" if m[2] in ids else m[2]), text)
-    return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"',
-                  r'<svg\1 class="chart" role="img"', text, count=1)
+    return re.sub(r'<svg([^>]*?) width="([\d.]+)pt" height="[^"]*"',
+                  lambda m: f'<svg{m[1]} class="chart" role="img" '
+                            f'style="min-width: {float(m[2]) * PX_PER_POINT:.0f}px"', text, count=1)

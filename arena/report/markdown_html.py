@@ -50,12 +50,20 @@ def _cells(line: str) -> list[str]:
     return [cell.strip().replace("\\|", "|") for cell in _CELL_SEPARATOR.split(inner)]
 
 
+_NUMBER = re.compile(r"\s*(<[^>]+>)*\s*[+\-−]?(\d|∞|\[)")
+"""A cell that starts with a number (or an interval): kept on one line."""
+
+
+def _cell(cell: str) -> str:
+    return f'<td class="number">{cell}</td>' if _NUMBER.match(cell) else f"<td>{cell}</td>"
+
+
 def table_html(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A sortable table of cells given as HTML (the page's script sorts it by a click on a
-    column's heading), scrolling on its own when it is wider than the page."""
+    column's heading), scrolling on its own when it is wider than the page; cells that
+    start with a number stay on one line, others may wrap."""
     head = "".join(f'<th scope="col">{cell}</th>' for cell in header)
-    body = "\n".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>"
-                     for row in rows)
+    body = "\n".join("<tr>" + "".join(_cell(cell) for cell in row) + "</tr>" for row in rows)
     return (f'<div class="scroll"><table class="sortable">\n<thead><tr>{head}</tr></thead>\n'
             f"<tbody>\n{body}\n</tbody></table></div>")
 

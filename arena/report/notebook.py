@@ -44,13 +44,13 @@ def result_text(kind: str, meta: RunMeta, summary: pd.DataFrame, games: int,
                 directory: Path | None, ratings: pd.DataFrame | None = None,
                 conclusion: str = "") -> str:
     """A few lines: what was played, each pairing's W/D/L and A's score, the best ratings,
-    the SPRT's conclusion."""
+    the SPRT's conclusion; the agents by their names (the tables' ``name`` columns)."""
     lines = [f"{kind}: {_where(meta, games, directory)}"]
-    lines += [f"  {r['agent_a']} vs {r['agent_b']}: {r['games']} games, W {r['wins']} "
+    lines += [f"  {r['name_a']} vs {r['name_b']}: {r['games']} games, W {r['wins']} "
               f"D {r['draws']} L {r['losses']}, A's score {_score(r)}" for r in _records(summary)]
     lines += [f"  {line}" for line in _more(summary, "pairings")]
     if ratings is not None:
-        lines += ["  ratings: " + ", ".join(f"{r['rank']}. {r['agent']} {r['rating']:+.0f}"
+        lines += ["  ratings: " + ", ".join(f"{r['rank']}. {r['name']} {r['rating']:+.0f}"
                                             for r in _records(ratings))]
     if conclusion:
         lines += [f"  {conclusion}"]
@@ -74,12 +74,12 @@ def result_html(kind: str, meta: RunMeta, summary: pd.DataFrame, games: int,
     if conclusion:
         parts.append(f"<p>{html.escape(conclusion)}</p>")
     parts.append(_table(("A", "B", "games", "W", "D", "L", "A's score [95%]"), [
-        (r["agent_a"], r["agent_b"], r["games"], r["wins"], r["draws"], r["losses"], _score(r))
+        (r["name_a"], r["name_b"], r["games"], r["wins"], r["draws"], r["losses"], _score(r))
         for r in _records(summary)]))
     parts += [f"<p>{html.escape(line)}</p>" for line in _more(summary, "pairings")]
     if ratings is not None:
         parts.append(_table(("rank", "agent", "Elo", "95% interval"), [
-            (r["rank"], r["agent"], f"{r['rating']:+.0f}", f"[{r['low']:+.0f}, {r['high']:+.0f}]")
+            (r["rank"], r["name"], f"{r['rating']:+.0f}", f"[{r['low']:+.0f}, {r['high']:+.0f}]")
             for r in _records(ratings)]))
         parts += [f"<p>{html.escape(line)}</p>" for line in _more(ratings, "agents")]
     parts.append("<p><code>.games</code>, <code>.summary</code>: the tables; "

@@ -26,27 +26,26 @@ class PageWriteError(ArenaError):
     """The page cannot be written where it was asked for."""
 
 
-def game_record(game: RecordedGame, labels: Mapping[str, str] | None = None
-                ) -> dict[str, Any]:
-    """What the page knows of one game (its players by their labels, where they have one)."""
+def game_record(game: RecordedGame, names: Mapping[str, str]) -> dict[str, Any]:
+    """What the page knows of one game (its players by their ``names``: spec -> name)."""
     final = game.positions[-1]
-    x_player, o_player = ((labels or {}).get(player, player) for player in game.players)
+    x_player, o_player = (names[player] for player in game.players)
     return {
         "game": game.game, "x": x_player, "o": o_player, "moves": game.row.moves,
-        "opening": len(game.row.opening), "winner": game.winner, "result": result_line(game),
+        "opening": len(game.row.opening), "winner": game.winner,
+        "result": result_line(game, names),
         "rows": game.rules.rows, "cols": game.rules.cols, "connect": game.rules.connect,
         "line": [list(cell) for cell in final.winning_cells()],
     }
 
 
-def replay_page(games: Sequence[RecordedGame], title: str,
-                labels: Mapping[str, str] | None = None,
+def replay_page(games: Sequence[RecordedGame], title: str, names: Mapping[str, str],
                 progress: Callable[[int], None] | None = None) -> str:
-    """The page replaying ``games``, titled ``title``, the agents named by ``labels``;
+    """The page replaying ``games``, titled ``title``, the agents named by ``names``;
     ``progress`` is told of each game put in."""
     records = []
     for game in games:
-        records.append(game_record(game, labels))
+        records.append(game_record(game, names))
         if progress is not None:
             progress(1)
     data = json.dumps(records, separators=(",", ":"))
@@ -66,12 +65,12 @@ def write_replay_page(directory: Path, recorded: Sequence[RecordedGame] | None =
     if recorded is None:
         recorded = load_recorded_games(directory)
     path = out or RunFiles(directory).replay_page
-    labels = load_meta(directory).labels or {}
     specs = list(dict.fromkeys(player for game in recorded for player in game.players))
-    title = "Replays: " + (" vs ".join(labels.get(s, s) for s in specs) if len(specs) == 2
+    names = load_meta(directory).names()
+    title = "Replays: " + (" vs ".join(names[s] for s in specs) if len(specs) == 2
                            else directory.resolve().name)
     try:
-        write_atomically(path, replay_page(recorded, title, labels, progress))
+        write_atomically(path, replay_page(recorded, title, names, progress))
     except OSError as error:
         raise PageWriteError(f"cannot write {path}: {error.strerror or error}") from None
     return path, len(recorded)

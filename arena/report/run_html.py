@@ -85,16 +85,15 @@ def write_run_html(directory: Path, games: pd.DataFrame, labels: Mapping[str, st
                    saved: Collection[Path] = (), drawn: Mapping[str, str] | None = None,
                    notable: bool = True) -> Path:
     """Write report.html (from report.md's ``markdown``, the ``figures`` by chart kind
-    inline: saved already, so laid out; a figure among the ``saved`` files as SVG is read
-    from its file, and one ``drawn`` already, as an inline SVG element by kind, is taken
-    as it is: neither is drawn again) and, with ``notable`` (a run of its own, not a
-    tournament's rounds), the replay page of its notable games into ``directory``; return
-    its path."""
+    inline: a figure among the ``saved`` files as SVG is read from its file, and one
+    ``drawn`` already, as an inline SVG element by kind, is taken as it is: neither is drawn
+    again) and, with ``notable`` (a run of its own, not a tournament's rounds), the replay
+    page of its notable games into ``directory``; return its path."""
     files = RunFiles(directory)
     drawn = drawn or {}
     svgs = {kind: svg_element(files.chart(kind, "svg").read_text(), kind)
             if files.chart(kind, "svg") in saved
-            else drawn.get(kind) or figure_svg(figure, kind, laid_out=True)
+            else drawn.get(kind) or figure_svg(figure, kind)
             for kind, figure in figures.items()}
     charts = {files.chart(kind, shown).name: svg for kind, svg in svgs.items()
               for shown in ("png", "svg")}  # the page shows the PNG, else the SVG

@@ -30,7 +30,7 @@ from arena.competitions.round_tables import (
     read_rounds,
 )
 from arena.competitions.tournaments import crosstable as tournament_crosstable
-from arena.protocol.labels import TABLE_WIDTH, short_names, sweeps
+from arena.protocol.labels import shown_spec, sweeps
 from arena.report import charts
 from arena.report.blunders import blunder_section
 from arena.report.drawn_charts import draw_charts
@@ -87,8 +87,6 @@ class Run:
         return [str(spec) for spec in dict.fromkeys(specs)]
 
 
-LABEL_WIDTH = TABLE_WIDTH
-"""Characters of an agent's label on the page, at most (charts wrap them)."""
 MAX_BAR_PAIRINGS = 40
 """Above this many pairings the win/draw/loss bars are left out: the crosstable shows them all."""
 
@@ -323,11 +321,11 @@ def sweep_series(run: Run) -> list[SweepSeries]:
     ratings = run.ratings
     if ratings is not None and set(swept) <= set(ratings["agent"]):
         strength = ratings.set_index("agent").rename(columns={"rating": "value"})
-        ylabel, percent = "Elo rating (95% interval)", False
+        ylabel, percent = f"Elo rating ({charts.BOOTSTRAP})", False
     else:
         strength = agent_scores(run.games, list(dict.fromkeys(swept))).set_index("agent")
         strength = strength.rename(columns={"score": "value"})
-        ylabel, percent = "score against all opponents (95% interval)", True
+        ylabel, percent = "score against all opponents (95% Wilson score interval)", True
     rows = [{"parameter": p.parameter, "key": p.key, "family": p.label, "value_of": p.value,
              **strength.loc[spec, ["value", "low", "high"]]} for spec, p in points]
     columns = ["parameter", "key", "family", "value_of", "value", "low", "high"]
@@ -388,7 +386,7 @@ def _records(table: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def _agents_section(run: Run, labels: Mapping[str, str]) -> list[str]:
-    rows = [(labels[r["agent"]], f"`{r['agent']}`", r["games"],
+    rows = [(labels[r["agent"]], f"`{shown_spec(r['agent'])}`", r["games"],
              _interval(r["score"], r["low"], r["high"]))
             for r in _records(agent_scores(run.games, run.agents))]
     return ["## Agents", "", markdown_table(
@@ -427,7 +425,7 @@ def _crosstable_section(run: Run, labels: Mapping[str, str]) -> list[str]:
 
 
 def _ratings_section(ratings: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
-    rows = [(r["rank"], labels[r["agent"]], f"`{r['agent']}`",
+    rows = [(r["rank"], labels[r["agent"]], f"`{shown_spec(r['agent'])}`",
              _number(r["rating"], 0), f"[{_number(r['low'], 0)}, {_number(r['high'], 0)}]",
              r["games"], f"{r['score']:.1%}") for r in _records(ratings)]
     header = ("rank", "label", "spec", "Elo", "95% bootstrap interval", "games", "score")
@@ -576,9 +574,9 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
     cost = cost_per_move(games, agents)
     if run.ratings is not None and len(run.ratings) >= 3 and cost["ms_per_move"].notna().any():
         yield _with_chart(["## Strength against thinking time", "",
-                           "Each agent's rating against its mean milliseconds per move; the "
+                           "Each agent's rating against its mean time per move; the "
                            "line joins the agents no other agent beats while thinking less."],
-                          run, "elo-cost", "Elo against milliseconds per move",
+                          run, "elo-cost", "Elo against time per move",
                           charts.elo_cost_chart(run.ratings, cost, labels))
     if len(agents) >= 3:
         yield _agents_section(run, labels)
@@ -596,7 +594,7 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
     else:
         yield [f"({len(table)} pairings: too many for readable bars; the crosstable shows "
                "every pairing's score.)"]
-    yield _with_chart(["## Cost per move"], run, "cost", "Milliseconds and nodes per move",
+    yield _with_chart(["## Cost per move"], run, "cost", "Time and nodes per move",
                       charts.cost_chart(cost, labels))
     yield _with_chart(["## Game length and the first player's advantage"], run, "length",
                       "Game length by result and the first player's advantage",
@@ -610,9 +608,10 @@ def _sections(run: Run, labels: Mapping[str, str]) -> Iterable[list[str]]:
 
 
 def run_labels(run: Run) -> dict[str, str]:
-    """The short name of every agent of the run (and of its ratings), its own labels first."""
+    """The name of every agent of the run (and of its ratings), its own labels first
+    (``RunMeta.names``)."""
     rated = [] if run.ratings is None else [str(agent) for agent in run.ratings["agent"]]
-    return short_names([*run.agents, *rated], LABEL_WIDTH, run.meta.labels)
+    return run.meta.names([*run.agents, *rated])
 
 
 def _figures(sections: Iterable[list[str]]) -> dict[str, Figure]:

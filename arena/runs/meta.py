@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.protocol.labels import table_labels
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
 from arena.runs.files import RunFiles
@@ -74,6 +76,12 @@ class RunMeta:
         """The games the run plans."""
         games: int = self.run["games"]
         return games
+
+    def names(self, specs: Iterable[str] | None = None) -> dict[str, str]:
+        """The name of every agent (of ``specs``, default the run's), the same in every
+        table, chart and page and in the terminal: the name the user gave it (``labels``),
+        else a short label of its spec that shows its depth (``table_labels``)."""
+        return table_labels(self.agents if specs is None else specs, self.labels)
 
     def description_digest(self) -> str:
         """A digest of the run's description (kept in ``summary`` when the run ends, so that

@@ -62,6 +62,7 @@ __all__ = [
     "SprtResult",
     "Verdict",
     "check_hypotheses",
+    "difference",
     "elo_from_score",
     "homogeneity",
     "los",
@@ -293,6 +294,22 @@ def los(score: float, se: float) -> float:
     if se == 0.0:
         return 1.0 if score > 0.5 else 0.0 if score < 0.5 else 0.5
     return normal_cdf((score - 0.5) / se)
+
+
+def difference(first: float, first_interval: Interval, second: float,
+               second_interval: Interval) -> tuple[float, Interval]:
+    """``second - first`` for two independent estimates, with its 95% interval from theirs by
+    the method of variance estimates recovery (MOVER; Newcombe's square-and-add for two
+    proportions): the bounds stand sqrt(a² + b²) from the difference, a and b the distances
+    from each estimate to the bound of its own interval on that side. Two normal intervals
+    give the usual ±1.96 sqrt(se₁² + se₂²); lopsided ones (Wilson, Elo) keep their shape. An
+    infinite estimate gives a nan difference within (-inf, inf)."""
+    if not (math.isfinite(first) and math.isfinite(second)):
+        return math.nan, Interval(-math.inf, math.inf)
+    value = second - first
+    low = value - math.hypot(second - second_interval.low, first_interval.high - first)
+    high = value + math.hypot(second_interval.high - second, first - first_interval.low)
+    return value, Interval(low, high)
 
 
 # --------------------------------------------------------------------------- Elo estimates

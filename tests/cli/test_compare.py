@@ -5,6 +5,7 @@ refused in one line with exit status 2, nothing written."""
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 
 import pytest
@@ -64,17 +65,59 @@ def test_the_command_prints_the_table_and_writes_the_pages(runs: list[Path],
     lines = output.splitlines()
     assert lines[0].split()[:4] == ["run", "date", "A", "B"]
     first = summary_rows(runs[0])[0]
-    score = (f"{float(first['score']):.1%} [{float(first['score_low']):.1%}, "
-             f"{float(first['score_high']):.1%}]")
-    assert lines[1].startswith("threats ") and score in lines[1]
+    printed, shown = (f"{float(first['score']):.{d}%} [{float(first['score_low']):.{d}%}, "
+                      f"{float(first['score_high']):.{d}%}]" for d in (2, 1))
+    assert lines[1].startswith("threats ") and printed in lines[1]  # as arena match prints it
     assert lines[-1] == f"Report      {out / 'report.md'}"
+    assert lines[-2].startswith("Verdict: ")
     assert sorted(path.name for path in out.iterdir()) == ["compare.png", "report.html",
                                                           "report.md"]
     page = (out / "report.html").read_text()
     assert page.count("<svg") == 1 and "http://" not in page.replace(
         'xmlns="http://www.w3.org/2000/svg"', "").replace(
         'xmlns:xlink="http://www.w3.org/1999/xlink"', "")
-    assert score in (out / "report.md").read_text()
+    assert shown in (out / "report.md").read_text()  # as the run's report.md shows it
+
+
+def test_each_later_run_is_measured_against_the_first(runs: list[Path]) -> None:
+    """The two heuristics' matches (one agent A each, the same B): A's score and Elo in the
+    second minus the first, their interval made of the two runs' own (MOVER), and the
+    gauntlet's pairings, with other agents, left out; a one-line verdict."""
+    comparison = api.compare(*runs, labels={runs[0]: "v1", str(runs[1]): "v2"})
+    first, second = (summary_rows(run)[0] for run in runs[:2])
+    [row] = comparison.differences.to_dict("records")
+    assert (row["run"], row["agent_a"], row["baseline_a"]) == (
+        "v2", second["agent_a"], first["agent_a"])
+    s1, l1, h1, s2, l2, h2 = (float(r[c]) for r in (first, second)
+                              for c in ("score", "score_low", "score_high"))
+    assert row["score"] == pytest.approx(s2 - s1)
+    assert row["score_low"] == pytest.approx(s2 - s1 - math.hypot(s2 - l2, h1 - s1))
+    assert row["score_high"] == pytest.approx(s2 - s1 + math.hypot(h2 - s2, s1 - l1))
+    assert row["elo"] == pytest.approx(float(second["elo"]) - float(first["elo"]))
+    verdict = comparison.verdict()
+    assert verdict.count("\n") == 0 and verdict.startswith("Verdict: A's score is ")
+    low = (s2 - s1 - math.hypot(s2 - l2, h1 - s1)) * 100
+    assert f"in v2 than in v1 (95% interval [{low:+.2f}, " in verdict
+    significant = row["score_low"] > 0 or row["score_high"] < 0
+    assert verdict.endswith("a difference at 95%." if significant else "(the interval holds 0).")
+    assert list(comparison.table["run"]) == ["v1", "v2", "gauntlet", "gauntlet"]
+
+
+def test_labels_name_the_runs_on_the_command_line(runs: list[Path], tmp_path: Path) -> None:
+    code, output = arena("report", "--compare", str(runs[0]), str(runs[1]), "--label", "1=v1",
+                         "--label", "B=v2", "--out", str(tmp_path / "out"))
+    assert code == 0, output
+    lines = output.splitlines()
+    assert lines[1].startswith("v1 ") and lines[2].startswith("v2 ")
+    assert "in v2 than in v1" in output
+    page = (tmp_path / "out" / "report.md").read_text()
+    assert "| v2 |" in page and "**Verdict**: A's score is " in page
+    for bad, message in ((["--label", "3=x"], "expected WHICH=NAME"),
+                         (["--label", "1=x", "--label", "2=x"], "given to two runs")):
+        code, output = arena("report", "--compare", str(runs[0]), str(runs[1]), *bad)
+        assert code == 2 and message in output and output.count("\n") == 1
+    code, output = arena("report", str(runs[0]), "--label", "1=x")
+    assert code == 2 and "--label goes with --compare" in output
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -207,7 +207,7 @@ def test_an_experiment_runs_resumes_and_writes_its_page(arena: click.Group,
     assert page.startswith("# Experiment: tiny\n\nA tiny experiment.\n")
     assert f"immediate-win [{wins}, {ties}, {losses}] random (6)" in page
     assert "[three/report.md](three/report.md)" in page
-    assert "Ratings (Elo, `random` = 0; 95% bootstrap intervals):" in page
+    assert "Ratings (Elo, random = 0; 95% bootstrap intervals):" in page
     assert "| rank | agent | Elo | 95% interval | games | score |" in page
     assert f"| [{wins}, {ties}, {losses}] | [0, 0, 6] |" in page
     assert (root / "comparison.png").is_file()
@@ -223,6 +223,45 @@ def test_an_experiment_runs_resumes_and_writes_its_page(arena: click.Group,
     assert again.stdout.splitlines()[2] == (f"  reference [{wins}, {ties}, {losses}]: within "
                                             "noise (chi-square p = 1)")
     assert {e: (root / e / "games.csv").read_text() for e in played} == played
+
+
+LABELLED = """
+[labels]
+"negamax:depth=2" = "Shallow"
+"negamax:depth=4" = "Deep"
+
+[[match]]
+name = "m"
+a = "negamax:depth=2"
+b = "negamax"
+games = 2
+reference = [1, 0, 1]
+
+[[tournament]]
+name = "t"
+agents = ["negamax:depth=2", "negamax:depth=4", "random"]
+games = 2
+"""
+
+
+def test_the_files_labels_name_the_agents_on_its_page_and_in_its_entries_reports(
+        arena: click.Group, tmp_path: Path) -> None:
+    """[labels] name the agents in the printed lines, the experiment's page (its results,
+    ratings and comparison, the spec beside the name there) and each entry's report, whose
+    spec columns show the depth of negamax at its default."""
+    root = tmp_path / "results"
+    result = run(arena, write(tmp_path / "labelled.toml", LABELLED), "--out", str(root))
+    assert result.exit_code == 0, result.output
+    assert "  Shallow [" in result.stdout and "] Deep (2)" in result.stdout
+    page = (root / "report.md").read_text()
+    assert "negamax:depth=2 [" not in page and "] negamax (2)" not in page
+    assert "Shallow [" in page and "] Deep (2)" in page and "| Deep |" in page
+    assert "| m | Shallow (`negamax:depth=2`) vs Deep (`negamax:depth=4`) |" in page
+    for entry in ("m", "t"):
+        report = (root / entry / "report.md").read_text()
+        assert "**Deep**" in report or "| Deep |" in report
+    tournament = (root / "t" / "report.md").read_text()
+    assert "| Deep | `negamax:depth=4` |" in tournament and "`negamax`" not in tournament
 
 
 def test_an_interrupted_entry_is_finished_by_running_the_file_again(arena: click.Group,

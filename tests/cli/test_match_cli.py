@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import click
+import pandas as pd
 import pytest
 
 from arena.cli import main
@@ -43,6 +44,18 @@ def test_a_small_match_prints_the_table_and_the_seeds_line(tmp_path: Path) -> No
     assert (games["result"] == "win").sum() == wins
     assert {"summary.csv", "meta.json", "report.md", "wtl.png"} <= {
         p.name for p in (tmp_path / "run").iterdir()}
+
+
+def test_the_printed_elo_interval_is_the_one_summary_csv_holds(tmp_path: Path) -> None:
+    """Not the mean of its two half-widths: the score interval mapped to Elo is lopsided."""
+    result = invoke("match", "random", "random", "-n", "40", "--jobs", "1", "--no-report",
+                    "--out", str(tmp_path / "run"))
+    assert result.exit_code == 0, result.output
+    table = dict(line.split(maxsplit=1) for line in result.output.splitlines()[1:])
+    summary = pd.read_csv(tmp_path / "run" / "summary.csv").iloc[0]
+    assert summary["interval"] == "normal"
+    assert table["Elo"] == (f"{summary['elo']:.2f}  [{summary['elo_low']:.2f}, "
+                            f"{summary['elo_high']:.2f}]")
 
 
 @pytest.mark.slow

@@ -20,6 +20,20 @@ def test_a_match_line_is_the_report_s(tmp_path: Path) -> None:
     assert f"\n{line}\n" in (out / "report.md").read_text()
 
 
+def test_a_resumed_run_keeps_the_names_it_was_given(tmp_path: Path) -> None:
+    """The names are the run's (its meta.json's): the same command without --label, on the
+    finished run, prints them as its report does."""
+    out = tmp_path / "run"
+    first = invoke("match", "random", "immediate-win", "-n", "4", "-j", "1", "-q",
+                   "--label", "A=Foo", "--no-report", "--out", str(out))
+    assert first.exit_code == 0, first.output
+    again = invoke("match", "random", "immediate-win", "-n", "4", "-j", "1", "-q",
+                   "--no-report", "--out", str(out))
+    assert again.exit_code == 0, again.output
+    assert again.stdout.splitlines()[0] == first.stdout.splitlines()[0]
+    assert again.stdout.startswith("Foo [")
+
+
 def test_a_tournament_prints_labels_in_its_lines_crosstable_and_ratings(tmp_path: Path) -> None:
     out = tmp_path / "rr"
     result = invoke("tournament", "random", "immediate-win", "immediate-win:block=true", "-n",

@@ -71,6 +71,35 @@ def test_show_prints_players_result_and_final_board(run_dir: Path) -> None:
     assert out.rstrip().endswith(render_plain(from_moves(game.row.moves), game.columns[-1]))
 
 
+def test_show_and_the_replay_page_name_the_agents_by_the_runs_labels(tmp_path: Path) -> None:
+    """The name given with --label, and the spec with its depth beside it in `show`; in the
+    result line and on the replay page, the name alone."""
+    run = tmp_path / "run"
+    code, output = arena("match", "negamax:depth=4,heuristic=positional", "negamax:depth=3",
+                         "-n", "2", "-j", "1", "--label", "A=Positional", "--out", str(run),
+                         "--quiet", "--no-report")
+    assert code == 0, output
+    names = {"negamax:heuristic=positional": "Positional", "negamax:depth=3": "negamax d3"}
+    for game in load_recorded_games(run):
+        code, out = arena("show", str(run), str(game.game))
+        assert code == 0, out
+        x, o = game.players
+        assert f"X (player 1, moved first): {names[x]} (negamax:depth=" in out
+        specs = {"Positional": "negamax:depth=4,heuristic=positional",
+                 "negamax d3": "negamax:depth=3"}
+        assert f"O (player 2): {names[o]} ({specs[names[o]]})" in out
+        winner = names[game.players[game.winner - 1]] if game.winner else None
+        assert (f"{winner} ({'XO'[game.winner - 1]}) wins by" in out) if winner else \
+            "Draw by" in out
+    code, out = arena("export", "html", str(run))
+    assert code == 0, out
+    page = (run / "replay.html").read_text()
+    assert "<title>Replays: Positional vs negamax d3</title>" in page
+    for record in page_data(page):
+        assert {record["x"], record["o"]} == {"Positional", "negamax d3"}
+        assert "negamax:" not in str(record["result"])
+
+
 def test_show_step_and_ply(run_dir: Path) -> None:
     (game,) = load_recorded_games(run_dir, [1])
     code, out = arena("show", str(run_dir), "1", "--step")
@@ -197,7 +226,7 @@ def test_the_replay_page_is_self_contained_and_holds_the_games(run_dir: Path) ->
 def test_game_data_cannot_close_the_script_element(run_dir: Path) -> None:
     (game,) = load_recorded_games(run_dir, [0])
     hostile = dataclasses.replace(game, row=game.row._replace(error="</script><script>alert(1)"))
-    page = replay_page([hostile], "t</title>")
+    page = replay_page([hostile], "t</title>", {player: player for player in game.players})
     assert "</script><script>alert" not in page and "t&lt;/title&gt;" in page
     assert page_data(page)[0]["result"].endswith("Error: </script><script>alert(1)")
 

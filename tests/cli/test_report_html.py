@@ -67,10 +67,13 @@ def markdown_tables(text: str) -> list[list[list[str]]]:
 
 @pytest.fixture(scope="module")
 def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A round robin of three agents, 8 games a pairing (24 games), reported."""
+    """A round robin of three agents, 8 games a pairing (24 games), reported; two with names
+    as long as a paper's (the Results table is wide)."""
     out = tmp_path_factory.mktemp("tournament") / "run"
     code, output = arena("tournament", "random", "immediate-win", "negamax:depth=2", "-n", "8",
-                         "-j", "1", "--out", str(out), "--quiet")
+                         "-j", "1", "--out", str(out), "--quiet", "--label",
+                         "B=Immediate win, blocks nothing", "--label",
+                         "C=Negamax depth 2, threats + positional")
     assert code == 0, output
     return out
 
@@ -126,7 +129,7 @@ def test_markdown_becomes_the_same_html_subset() -> None:
     assert "<li><strong>seed</strong>: 3</li>" in html
     assert '<p>A <code>x|y</code> and <a href="run/report.html">the run</a>.</p>' in html
     assert '<th scope="col">B | C</th>' in html
-    assert "<td><code>negamax:depth=2</code></td><td>1</td>" in html
+    assert '<td><code>negamax:depth=2</code></td><td class="number">1</td>' in html
     assert "<pre><code>a &lt; b</code></pre>" in html
     assert '<figure aria-label="Wins"><svg></svg></figure>' in html
     assert "<details><summary>3 pairings</summary>" in html and "</details>" in html
@@ -183,6 +186,46 @@ def test_pages_fit_the_width_in_chromium(tournament: Path, tmp_path: Path, width
             assert scroll <= inner, f"{name} is {scroll} px wide in a {inner} px viewport"
         board = page.evaluate("document.getElementById('board').getBoundingClientRect().right")
         assert board <= WIDTHS[width][0]
+
+
+TABLE_WIDTHS = ("Array.from(document.querySelectorAll('.scroll'), (box) =>"
+                " [box.querySelector('th').textContent, box.scrollWidth, box.clientWidth])")
+CHART_TEXT = """Array.from(document.querySelectorAll('svg.chart'), (svg) => {
+  const box = svg.getBoundingClientRect();
+  const scale = box.width / svg.viewBox.baseVal.width;
+  return Array.from(svg.querySelectorAll('text'), (text) => {
+    const b = text.getBBox(), m = text.getScreenCTM();
+    const corners = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height],
+                     [b.x + b.width, b.y + b.height]].map(([x, y]) =>
+      new DOMPoint(x, y).matrixTransform(m));
+    const inside = corners.every((c) => c.x >= box.left - 0.5 && c.y >= box.top - 0.5 &&
+      c.x <= box.right + 0.5 && c.y <= box.bottom + 0.5);
+    return [text.textContent, parseFloat(getComputedStyle(text).fontSize) * scale, inside];
+  });
+}).flat()"""
+"""Every chart text of the page: its text, its size in CSS pixels as drawn, and whether its
+drawn corners (the browser's font, rotated with the text) lie inside its chart."""
+
+
+@pytest.mark.chromium
+@pytest.mark.slow
+def test_tables_fit_a_desktop_and_charts_stay_readable_on_a_phone(tournament: Path,
+                                                                  tmp_path: Path) -> None:
+    """At 1280 px every table of report.html fits its box (headings and names wrap, numbers
+    do not); at 390 px tables scroll in their boxes and charts keep their printed size (text
+    at least 8 px), scrolling sideways in theirs; at both, every chart's text lies inside it
+    as the browser draws it."""
+    with Browser(chromium() or "chromium", tmp_path / "profile") as browser:
+        desktop = open_page(browser, tournament / "report.html", "desktop")
+        for heading, wide, box in desktop.evaluate(TABLE_WIDTHS):
+            assert wide <= box, f"the table under {heading!r} is {wide} px wide in {box} px"
+        phone = open_page(browser, tournament / "report.html", "phone")
+        for page in (desktop, phone):
+            texts = page.evaluate(CHART_TEXT)
+            assert texts and all(inside for _, _, inside in texts), [
+                text for text, _, inside in texts if not inside]
+        smallest = min(size for _, size, _ in phone.evaluate(CHART_TEXT))
+        assert smallest >= 8, f"chart text of {smallest:.1f} px on a phone"
 
 
 @pytest.mark.chromium

@@ -3,6 +3,7 @@ itself: tests/integration/test_sprt.py)."""
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,10 @@ def test_the_command_prints_the_verdict_and_writes_the_chart(arena: click.Group,
     assert table["Games"].startswith(f"{games}  ({games // 2} pairs: LL ")
     assert table["Intervals"].endswith(f"pentanomial variance of {games // 2} game pairs")
     assert table["SPRT"] == "H0 nElo 0.00, H1 nElo 50.00 (normalized model)"
+    with (out / "summary.csv").open(newline="") as file:
+        [summary] = csv.DictReader(file)
+    assert table["Elo"] == "  [".join([f"{float(summary['elo']):.2f}", ", ".join(
+        f"{float(summary[bound]):.2f}" for bound in ("elo_low", "elo_high"))]) + "]"
     assert table["LLR"] == f"{last['llr']:.2f} (exact)" and table["Bounds"] == "-2.94, 2.94"
     assert table["Verdict"] == "accept H1"
     assert table["Batches"] == f"{last['batch']} (5 pairs each); at most 400 games"

@@ -24,7 +24,11 @@ def test_cli_trinomial_vector() -> None:
     assert re.search(r"^Score\s+55\.83%\s+\[51\.52%, 60\.14%\]$", out, re.M)
     assert re.search(r"^Intervals\s+95%, normal approximation with the trinomial variance of "
                      r"343 games$", out, re.M)
-    assert re.search(r"^Elo\s+40\.70 ± 30\.43$", out, re.M)
+    elo = re.search(r"^Elo\s+40\.70  \[(\S+), (\S+)\]$", out, re.M)
+    assert elo is not None  # the interval summary.csv holds: the score's bounds in Elo
+    low, high = float(elo[1]), float(elo[2])
+    assert (low, high) == (10.59, 71.44)
+    assert (high - low) / 2 == pytest.approx(30.43, abs=0.01)  # fastchess's "40.70 +/- 30.43"
     assert re.search(r"^nElo\s+49\.77 ± 36\.77$", out, re.M)
     assert re.search(r"^LOS\s+99\.60%$", out, re.M)
     assert "LLR" not in out

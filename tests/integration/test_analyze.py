@@ -165,7 +165,7 @@ def test_the_command_and_the_report(tmp_path: Path) -> None:
     result = invoke("analyze", str(run), "--from-ply", "2", "-j", "1")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("Games       6 analysed (6 now), moves from ply 2 on")
-    assert "negamax:depth=2: " in result.stdout and "random: " in result.stdout
+    assert "negamax d2: " in result.stdout and "random: " in result.stdout  # as report.md
     assert result.stdout.splitlines()[-1] == (f"Report      arena report {run} adds the blunders "
                                               "per agent and per phase to report.md")
     again = invoke("analyze", str(run), "--from-ply", "2", "-j", "1")

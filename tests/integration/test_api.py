@@ -112,6 +112,27 @@ def test_functions_and_named_agents(tmp_path: Path) -> None:
     assert page == tmp_path / "report" / "report.md" and "Ratings" in page.read_text()
 
 
+def test_one_name_per_agent_in_the_repr_the_tables_and_the_chart() -> None:
+    """A name given as (name, spec) names the agent in the repr, beside its spec in the
+    summary, ratings and crosstable, and on the chart; an agent without one is named by a
+    label that shows its depth (the default's too)."""
+    result = arena.tournament([("deep", "negamax:depth=4"), "negamax:depth=3", "random"], 2,
+                              jobs=1, progress=False)
+    names = {"negamax": "deep", "negamax:depth=3": "negamax d3", "random": "random"}
+    assert result.ratings is not None and result.crosstable is not None
+    assert dict(zip(result.ratings["agent"], result.ratings["name"], strict=True)) == names
+    assert list(result.ratings.columns[:3]) == ["rank", "agent", "name"]
+    for a, name_a, b, name_b in result.summary[["agent_a", "name_a", "agent_b", "name_b"]
+                                               ].itertuples(index=False):
+        assert (names[a], names[b]) == (name_a, name_b)
+    assert set(result.crosstable["opponent_name"]) == set(names.values())
+    text = repr(result)
+    assert "deep vs negamax d3" in text and "negamax vs" not in text and "negamax:" not in text
+    assert "<td>deep</td>" in result._repr_html_()
+    shown = {t.get_text() for t in result.plot("ratings").axes[0].get_yticklabels()}
+    assert {"1. deep", "2. deep", "3. deep"} & shown
+
+
 def test_two_agents_with_one_name_must_be_named() -> None:
     with pytest.raises(AgentSpecError, match="both called 'leftmost'"):
         arena.match(leftmost, ("leftmost", lambda position, rng: 0), 2, progress=False)

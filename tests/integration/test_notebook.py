@@ -28,12 +28,13 @@ def test_the_repr_is_a_few_lines_of_the_summary(result: TournamentResult) -> Non
     assert lines[0] == "TournamentResult: 12 games on 6 x 7 connect 4, seed 42, kept in memory"
     assert len(lines) == 1 + 3 + 1  # the line, one per pairing, the ratings
     for row, line in zip(result.summary.to_dict("records"), lines[1:4], strict=True):
-        assert line == (f"  {row['agent_a']} vs {row['agent_b']}: {row['games']} games, "
+        assert line == (f"  {row['name_a']} vs {row['name_b']}: {row['games']} games, "
                         f"W {row['wins']} D {row['draws']} L {row['losses']}, A's score "
                         f"{row['score']:.1%} [{row['score_low']:.1%}, {row['score_high']:.1%}]")
     best = result.ratings.iloc[0] if result.ratings is not None else None
     assert best is not None and lines[4].startswith(
-        f"  ratings: 1. {best['agent']} {best['rating']:+.0f}")
+        f"  ratings: 1. {best['name']} {best['rating']:+.0f}")
+    assert "negamax d1" in text and "negamax:depth=1" not in text  # named as the pages name it
     assert "moves" not in text and "rows x" not in text  # no DataFrame printed
 
 
@@ -41,7 +42,7 @@ def test_the_html_summary_is_a_table_of_the_pairings(result: TournamentResult) -
     page = result._repr_html_()
     assert page.count("<table>") == 2  # pairings and ratings
     for row in result.summary.to_dict("records"):
-        assert (f"<td>{row['agent_a']}</td><td>{row['agent_b']}</td><td>{row['games']}</td>"
+        assert (f"<td>{row['name_a']}</td><td>{row['name_b']}</td><td>{row['games']}</td>"
                 f"<td>{row['wins']}</td><td>{row['draws']}</td><td>{row['losses']}</td>") in page
     assert "<script" not in page
 

@@ -1,21 +1,33 @@
-"""Nothing overflows a chart: with long agent labels, every text of every chart kind lies
-inside its figure once drawn, and labels are wrapped whole, never cut."""
+"""Nothing overflows a chart, in any format: with long agent labels, every text of every
+chart kind lies inside its figure as each format draws it (PNG, SVG and PDF each measure text
+their own way; rotated labels by their drawn corners, not their axis-aligned box), and labels
+are wrapped whole, never cut."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 import pytest
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.path import Path as MplPath
 from matplotlib.text import Text
+from matplotlib.transforms import Affine2D, Bbox
 
 from arena.report import charts
 from arena.report.analysis_charts import accuracy_chart, phase_accuracy_chart
+from arena.report.compare import compare_chart
+from arena.report.experiment_page import _comparison_chart
+from arena.report.style import save
+from arena.stats.elo import homogeneity
 
-pytestmark = pytest.mark.slow  # about a second a chart
+pytestmark = pytest.mark.slow  # about a second a chart and format
+
+FORMATS = ("png", "svg", "pdf")
 
 AGENTS = [f"agent {i}: negamax with threats and positional heuristics, depth {i}, tiebreak "
           "left to right" for i in range(5)]
@@ -24,9 +36,12 @@ LABELS = dict(zip(SPECS, AGENTS, strict=True))
 
 
 def pairings() -> pd.DataFrame:
+    """Every pair of the agents; the last pairing's normal approximation failed (Wilson)."""
     rows = [{"agent_a": a, "agent_b": b, "games": 10, "wins": 5, "draws": 2, "losses": 3,
              "score": 0.6, "score_low": 0.3, "score_high": 0.85, "interval": "normal"}
             for i, a in enumerate(SPECS) for b in SPECS[i + 1:]]
+    rows[-1].update(wins=10, draws=0, losses=0, score=1.0, score_low=0.72, score_high=1.0,
+                    interval="wilson")
     return pd.DataFrame(rows)
 
 
@@ -73,75 +88,181 @@ BUILDERS: dict[str, Callable[[], Figure]] = {
         [{"agent": a, "phase": phase, "rate": 0.1, "low": 0.05, "high": 0.2}
          for a in SPECS[:3] for phase in ("opening (plies 0-13)", "middle game (plies 14-27)",
                                           "endgame (plies 28-41)")]), LABELS),
+    "compare": lambda: compare_chart(pairings().tail(3).assign(
+        run=[f"run-{i}-of-a-long-name_seed42_1a2b3c4d" for i in range(3)], date="2026-11-25"),
+        LABELS),
+    "comparison": lambda: _comparison_chart([SimpleNamespace(  # type: ignore[list-item]
+        entry=SimpleNamespace(name=f"entry-{i}"), ours=(120, 30, 250), reference=(110, 40, 250),
+        test=homogeneity((120, 30, 250), (110, 40, 250))) for i in range(2)],
+        [(AGENTS[i], AGENTS[i + 1]) for i in range(2)]),
 }
 
 
-def drawn_texts(fig: Figure, monkeypatch: pytest.MonkeyPatch) -> list[Text]:
-    """The texts drawing ``fig`` draws (tick labels beyond an axis's limits are not)."""
-    drawn: list[Text] = []
-    draw = Text.draw
+class Drawn:
+    """A text as a format drew it: the corners of its box (rotated with it), matplotlib's
+    axis-aligned box around it and the figure's box, in that format's units."""
 
-    def recording(text: Text, renderer: object) -> None:
+    def __init__(self, text: Text, renderer: object, figure: Bbox) -> None:
+        self.text = text
+        self.figure = figure
+        self.aligned = text.get_window_extent(renderer)
+        _, _, (corner, (width, height)) = text._get_layout(renderer)  # type: ignore[attr-defined]
+        x, y = text.get_transform().transform(text.get_unitless_position())
+        box = np.array([(0, 0), (width, 0), (width, height), (0, height)], dtype=float)
+        turned = Affine2D().rotate_deg(text.get_rotation()).transform(box)
+        self.corners = turned + np.add(corner, (x, y))
+        self.box = Bbox.from_extents(*self.corners.min(axis=0), *self.corners.max(axis=0))
+
+    @property
+    def inside(self) -> bool:
+        """Every corner within the figure (half a point of slack for rounding)."""
+        (left, bottom), (right, top) = self.figure.get_points()
+        xs, ys = self.corners[:, 0], self.corners[:, 1]
+        return bool(xs.min() >= left - 0.5 and ys.min() >= bottom - 0.5
+                    and xs.max() <= right + 0.5 and ys.max() <= top + 0.5)
+
+
+def drawn_texts(fig: Figure, kind: str, tmp_path: Path,
+                monkeypatch: pytest.MonkeyPatch) -> list[Drawn]:
+    """The texts that saving ``fig`` as ``kind`` (png, svg or pdf) draws in the file, as they
+    are drawn there (tick labels beyond an axis's limits are not)."""
+    drawn: list[Drawn] = []
+    draw_figure, draw_text = Figure.draw, Text.draw
+
+    def figure_drawn(figure: Figure, renderer: object) -> None:
+        drawn.clear()  # the file is the last drawing: layouts draw the figure before it
+        draw_figure(figure, renderer)  # type: ignore[arg-type]
+
+    def text_drawn(text: Text, renderer: object) -> None:
+        draw_text(text, renderer)  # type: ignore[arg-type]
         if text.get_visible() and text.get_text().strip():
-            drawn.append(text)
-        draw(text, renderer)  # type: ignore[arg-type]
+            drawn.append(Drawn(text, renderer, fig.bbox.frozen()))
 
     with monkeypatch.context() as patch:
-        patch.setattr(Text, "draw", recording)
-        FigureCanvasAgg(fig).draw()
+        patch.setattr(Figure, "draw", figure_drawn)
+        patch.setattr(Text, "draw", text_drawn)
+        [path] = save(fig, tmp_path / "chart", [kind])
+    assert path.stat().st_size > 0
     return drawn
 
 
-@pytest.mark.parametrize("kind", list(BUILDERS))
-def test_every_text_lies_inside_the_figure(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    fig = BUILDERS[kind]()
-    texts = drawn_texts(fig, monkeypatch)
-    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
-    bounds = fig.bbox
+@pytest.mark.parametrize("kind", FORMATS)
+@pytest.mark.parametrize("chart", list(BUILDERS))
+def test_every_text_lies_inside_the_figure(chart: str, kind: str, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = drawn_texts(BUILDERS[chart](), kind, tmp_path, monkeypatch)
     assert texts
     for text in texts:
-        box = text.get_window_extent(renderer)
-        assert box.x0 >= bounds.x0 - 1 and box.y0 >= bounds.y0 - 1, (kind, text.get_text())
-        assert box.x1 <= bounds.x1 + 1 and box.y1 <= bounds.y1 + 1, (kind, text.get_text())
-    shown = " ".join(t.get_text().replace("\n", " ") for t in texts)
+        assert text.inside, (chart, kind, text.text.get_text(), text.corners, text.figure)
+    shown = " ".join(t.text.get_text().replace("\n", " ") for t in texts)
     assert "…" not in shown  # wrapped, never cut
-    if kind not in ("sweep", "sprt"):
+    if chart not in ("sweep", "sprt", "comparison"):
         assert "tiebreak left to right" in shown
 
 
-@pytest.mark.parametrize("kind", ["accuracy", "cost", "elo_cost"])
-def test_log_axes_label_ticks_apart(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rotated_labels_are_checked_by_their_drawn_corners(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The crosstable's opponents are turned 35 degrees: their drawn corners lie inside their
+    axis-aligned box, touching each of its sides, and not on its own corners."""
+    texts = drawn_texts(BUILDERS["crosstable"](), "pdf", tmp_path, monkeypatch)
+    turned = [t for t in texts if t.text.get_rotation() == 35]
+    assert len(turned) == len(SPECS)
+    for text in turned:
+        box = text.aligned
+        assert np.allclose(text.box.get_points(), box.get_points(), atol=0.01)
+        corner = np.array([box.x0, box.y0])
+        assert np.linalg.norm(text.corners - corner, axis=1).min() > 5
+
+
+def tick_boxes(texts: list[Drawn], axis: object) -> list[Bbox]:
+    """The drawn boxes of ``axis``'s tick labels among ``texts``."""
+    ticks = {id(t) for t in axis.get_ticklabels(which="both")}  # type: ignore[attr-defined]
+    return [t.box for t in texts if id(t.text) in ticks]
+
+
+@pytest.mark.parametrize("kind", FORMATS)
+@pytest.mark.parametrize("chart", ["accuracy", "cost", "elo_cost"])
+def test_log_axes_label_ticks_apart(chart: str, kind: str, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The tick labels of the log axes stand apart, even over less than a decade (the
     accuracy chart's costs: 0.01 to 0.025 ms)."""
-    fig = BUILDERS[kind]()
-    texts = drawn_texts(fig, monkeypatch)
-    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    fig = BUILDERS[chart]()
+    texts = drawn_texts(fig, kind, tmp_path, monkeypatch)
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
-            ticks = {id(t) for t in axis.get_ticklabels(which="both")}
-            boxes = [t.get_window_extent(renderer) for t in texts if id(t) in ticks]
+            boxes = tick_boxes(texts, axis)
             for i, one in enumerate(boxes):
                 for other in boxes[i + 1:]:
-                    assert not one.overlaps(other), (kind, axis.axis_name)
+                    assert not one.overlaps(other), (chart, kind, axis.axis_name)
 
 
-@pytest.mark.parametrize("kind", ["wtl", "ladder", "cost", "length"])
+@pytest.mark.parametrize("kind", FORMATS)
+@pytest.mark.parametrize("chart", ["wtl", "ladder", "cost", "length"])
 def test_long_labels_on_a_categorical_axis_stand_apart(
-        kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        chart: str, kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Wrapped over several lines, the agents' labels of one axis do not run into each other
-    (nor do the win/draw/loss counts beside them), and every one lies inside the figure."""
-    fig = BUILDERS[kind]()
-    texts = drawn_texts(fig, monkeypatch)
-    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    (nor do the win/draw/loss counts beside them)."""
+    fig = BUILDERS[chart]()
+    texts = drawn_texts(fig, kind, tmp_path, monkeypatch)
     checked = 0
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
-            ticks = {id(t) for t in axis.get_ticklabels(which="both")}
-            boxes = [t.get_window_extent(renderer) for t in texts if id(t) in ticks]
+            boxes = tick_boxes(texts, axis)
             for i, one in enumerate(boxes):
-                assert fig.bbox.contains(one.x0 + 1, one.y0 + 1), (kind, i)
-                assert fig.bbox.contains(one.x1 - 1, one.y1 - 1), (kind, i)
                 for other in boxes[i + 1:]:
-                    assert not one.overlaps(other), (kind, axis.axis_name)
+                    assert not one.overlaps(other), (chart, kind, axis.axis_name)
             checked += len(boxes) > 1
     assert checked  # an axis with several labels was looked at
+
+
+def test_the_elo_cost_notes_stay_off_the_front_line(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every agent of the chart is on the front, a rising line: no agent's note crosses it
+    where the PDF draws them."""
+    lines: list[MplPath] = []
+    draw_line = Line2D.draw
+
+    def line_drawn(line: Line2D, renderer: object) -> None:
+        draw_line(line, renderer)  # type: ignore[arg-type]
+        if line.axes is not None and str(line.get_label()).startswith("trade-off front"):
+            lines[:] = [MplPath(line.get_transform().transform(line.get_xydata()))]
+
+    monkeypatch.setattr(Line2D, "draw", line_drawn)
+    texts = drawn_texts(BUILDERS["elo_cost"](), "pdf", tmp_path, monkeypatch)
+    notes = [t for t in texts if t.text.get_text().startswith("agent ")]
+    [front] = lines
+    assert len(notes) == len(SPECS) and len(front) == len(SPECS)
+    for note in notes:
+        assert not front.intersects_bbox(note.box, filled=False), note.text.get_text()
+
+
+@pytest.mark.parametrize(("ms", "unit"), [([0.004, 0.009, 0.02], "microseconds"),
+                                          ([0.5, 2.0, 40.0], "milliseconds")])
+def test_times_under_a_millisecond_read_in_microseconds(ms: list[float], unit: str) -> None:
+    table = pd.DataFrame({"agent": SPECS[:3], "ms_per_move": ms, "nodes_per_move": np.nan})
+    fig = charts.cost_chart(table, LABELS)
+    assert fig.axes[0].get_xlabel() == f"{unit} per move (log scale)"
+    shown = [text.get_text() for text in fig.axes[0].texts]
+    factor, symbol = (1000, "µs") if unit == "microseconds" else (1, "ms")
+    assert shown == [f"{value * factor:.3g} {symbol}" for value in ms]
+    ratings = pd.DataFrame({"agent": SPECS[:3], "rating": [0.0, 50.0, 100.0], "low": np.nan,
+                            "high": np.nan})
+    elo = charts.elo_cost_chart(ratings, table, LABELS)
+    assert elo.axes[0].get_xlabel() == f"{unit} per move (log scale)"
+
+
+@pytest.mark.parametrize("chart", ["wtl", "compare"])
+def test_a_figure_names_the_interval_method_of_each_score(chart: str) -> None:
+    """One method: named once. Pairings whose normal approximation failed: their scores get
+    a marker of their own and the legend names the Wilson interval beside the normal one."""
+    for table, expected in ((pairings().head(3), ["normal approximation"]),
+                            (pairings().tail(3), ["normal approximation", "Wilson score "
+                                                  "interval, where the normal approximation "
+                                                  "fails"])):
+        fig = (charts.wtl_chart(table, LABELS) if chart == "wtl" else compare_chart(
+            table.assign(run="r", date=""), LABELS))
+        [legend] = fig.legends
+        named = [t.get_text() for t in legend.get_texts() if "95% interval" in t.get_text()]
+        assert named == [f"A's score and its 95% interval ({name})" for name in expected]
+        markers = {line.get_marker() for line in fig.axes[0].get_lines()} & {"D", "o"}
+        assert len(markers) == len(expected)  # a marker per method (caps and bars aside)

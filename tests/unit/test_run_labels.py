@@ -10,6 +10,8 @@ import pytest
 from arena.api import _players
 from arena.competitions.experiments import ExperimentError, load_experiment
 from arena.competitions.tournaments import tournament_plan
+from arena.protocol.labels import shown_spec
+from arena.protocol.players import canonical_player
 from arena.runs.plan import NAME_LENGTH, MatchSetupError, default_out_dir
 from arena.runs.request import RunRequest
 from tests.helpers.runs import plan_of
@@ -70,3 +72,20 @@ def test_experiment_labels_file_wide_and_per_entry(tmp_path: Path) -> None:
                     '[[match]]\nname = "m"\na = "random"\nb = "random"\ngames = 2\n')
     with pytest.raises(ExperimentError, match="dpth"):
         load_experiment(path)
+
+
+@pytest.mark.parametrize(("stored", "shown"), [
+    ("negamax", "negamax:depth=4"),
+    ("negamax:heuristic=threats", "negamax:depth=4,heuristic=threats"),
+    ("negamax:depth=3", "negamax:depth=3"),
+    ("minimax:pruning=false", "minimax:depth=4,pruning=false"),
+    ("negamax@time=0.5", "negamax:depth=4@time=0.5"),
+    ("random", "random"),
+    ("gone:depth=7", "gone:depth=7"),  # a spec that no longer loads: as it is
+])
+def test_a_spec_shown_to_people_carries_its_depth(stored: str, shown: str) -> None:
+    """Runs store the canonical spec (the default depth left out, as the ladder's anchors are
+    named); tables and pages show the depth, and the shown spec reads back to the stored one."""
+    assert shown_spec(stored) == shown
+    if stored != "gone:depth=7":
+        assert canonical_player(shown) == stored

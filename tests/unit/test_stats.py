@@ -25,6 +25,7 @@ from arena.stats.elo import (
     Interval,
     SprtBounds,
     Verdict,
+    difference,
     elo_from_score,
     los,
     normal_cdf,
@@ -589,3 +590,32 @@ def test_pairs_of_identical_games_match_trinomial_score(c: tuple[int, int, int])
     # pairs LL, DD, WW only: same mean score as the games played twice
     w, d, lo = c
     assert pentanomial((lo, 0, 0, d, 0, w)).score == pytest.approx(trinomial(w, d, lo).score)
+
+
+# --------------------------------------------------------------------------- differences
+
+
+def test_the_difference_of_two_wilson_scores_is_newcombes_square_and_add() -> None:
+    """Newcombe (1998, Statistics in Medicine 17: 873-890), Table II, 56/70 - 48/80 by the
+    score method without continuity correction (his method 10): [0.0524, 0.3339]."""
+    value, interval = difference(48 / 80, wilson(48, 80), 56 / 70, wilson(56, 70))
+    assert value == pytest.approx(0.2)
+    assert (round(interval.low, 4), round(interval.high, 4)) == (0.0524, 0.3339)
+
+
+@given(st.floats(0.05, 0.95), st.floats(0.001, 0.04), st.floats(0.05, 0.95),
+       st.floats(0.001, 0.04))
+def test_the_difference_of_two_normal_intervals_adds_their_variances(
+        first: float, first_se: float, second: float, second_se: float) -> None:
+    value, interval = difference(
+        first, Interval(first - Z95 * first_se, first + Z95 * first_se),
+        second, Interval(second - Z95 * second_se, second + Z95 * second_se))
+    half = Z95 * math.hypot(first_se, second_se)
+    assert value == pytest.approx(second - first)
+    assert interval.low == pytest.approx(value - half)
+    assert interval.high == pytest.approx(value + half)
+
+
+def test_an_infinite_estimate_has_no_finite_difference() -> None:
+    value, interval = difference(100.0, Interval(50.0, 150.0), math.inf, Interval(300.0, math.inf))
+    assert math.isnan(value) and interval == Interval(-math.inf, math.inf)
