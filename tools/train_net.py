@@ -1,14 +1,17 @@
-"""Train the built-in ``net`` agent's policy-value network on a solver-labelled dataset and
+"""Train the built-in ``net`` agent's policy-value network on solver-labelled datasets and
 export it to ONNX (needs the ``train`` extra: torch; never the tests or the main install).
 
-    arena dataset -n 8000 --plies 6-42 --max-nodes 300000 --seed 1 --out train.npz
-    python3 tools/train_net.py train.npz --minutes 10 --out agents/data/net.onnx
+    arena dataset -n 8000 -j 2 --seed 1 --out random.npz
+    python3 tools/train_net.py random.npz --epochs 12 --out agents/data/net.onnx
 
 The targets of a position come from the solver's column scores: the policy, the best columns
 shared equally; the value, the sign of the best score (+1 the side to move wins, 0 a draw,
--1 it loses). Every position is also learnt mirrored. Training stops after the last epoch
-that fits in ``--minutes`` of one CPU thread, and prints the held-out share of positions
-where the net's best legal column is a best column.
+-1 it loses). Each distinct position is learnt once, whatever its duplicates in the data, and
+again mirrored (unless it is its own mirror image). A share of the distinct positions, a
+position and its mirror image counted as one, is held out: neither they nor their mirror
+images are trained on. The learning rate rises then falls over the epochs (one cycle); after
+each epoch the script prints the held-out share of positions where the net's best legal
+column is a best column, and at the end that share by number of discs.
 """
 
 from __future__ import annotations
@@ -23,29 +26,30 @@ import torch
 from torch import nn
 
 from arena.analysis.dataset_files import read_dataset
-from arena.analysis.datasets import NO_SCORE, planes
+from arena.analysis.datasets import NO_SCORE, Dataset, planes
+from arena.rules.board import Rules
 
-CHANNELS = 32
-BLOCKS = 3
+PHASES = ((0, 11), (12, 16), (17, 24), (25, 41))  # disc counts of the held-out report
 
 
 class PolicyValueNet(nn.Module):
-    """A small convolutional net: ``BLOCKS`` residual blocks of 3 x 3 convolutions, then a
-    policy head (a logit per column) and a value head (tanh)."""
+    """A small convolutional net: ``blocks`` residual blocks of 3 x 3 convolutions of
+    ``channels`` channels, then a policy head (a logit per column) and a value head (tanh)."""
 
-    def __init__(self, rows: int, cols: int):
+    def __init__(self, rules: Rules, channels: int, blocks: int):
         super().__init__()
-        self.stem = nn.Sequential(nn.Conv2d(2, CHANNELS, 3, padding=1),
-                                  nn.BatchNorm2d(CHANNELS), nn.ReLU())
+        cells = rules.rows * rules.cols
+        self.stem = nn.Sequential(nn.Conv2d(2, channels, 3, padding=1),
+                                  nn.BatchNorm2d(channels), nn.ReLU())
         self.blocks = nn.ModuleList(
-            nn.Sequential(nn.Conv2d(CHANNELS, CHANNELS, 3, padding=1), nn.BatchNorm2d(CHANNELS),
-                          nn.ReLU(), nn.Conv2d(CHANNELS, CHANNELS, 3, padding=1),
-                          nn.BatchNorm2d(CHANNELS))
-            for _ in range(BLOCKS))
-        self.policy = nn.Sequential(nn.Conv2d(CHANNELS, 4, 1), nn.ReLU(), nn.Flatten(),
-                                    nn.Linear(4 * rows * cols, cols))
-        self.value = nn.Sequential(nn.Conv2d(CHANNELS, 2, 1), nn.ReLU(), nn.Flatten(),
-                                   nn.Linear(2 * rows * cols, 64), nn.ReLU(), nn.Linear(64, 1),
+            nn.Sequential(nn.Conv2d(channels, channels, 3, padding=1), nn.BatchNorm2d(channels),
+                          nn.ReLU(), nn.Conv2d(channels, channels, 3, padding=1),
+                          nn.BatchNorm2d(channels))
+            for _ in range(blocks))
+        self.policy = nn.Sequential(nn.Conv2d(channels, 4, 1), nn.ReLU(), nn.Flatten(),
+                                    nn.Linear(4 * cells, rules.cols))
+        self.value = nn.Sequential(nn.Conv2d(channels, 2, 1), nn.ReLU(), nn.Flatten(),
+                                   nn.Linear(2 * cells, 64), nn.ReLU(), nn.Linear(64, 1),
                                    nn.Tanh())
 
     def forward(self, board: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -53,6 +57,46 @@ class PolicyValueNet(nn.Module):
         for block in self.blocks:
             x = torch.relu(x + block(x))
         return self.policy(x), self.value(x)
+
+
+def load(paths: list[Path]) -> Dataset:
+    """The labelled datasets in ``paths``, one after the other (all on one board)."""
+    parts = [read_dataset(path) for path in paths]
+    for path, part in zip(paths, parts, strict=True):
+        if part.scores is None:
+            sys.exit(f"{path} has no solver scores: make it with --solve")
+        if part.rules != parts[0].rules:
+            sys.exit(f"{path} is on {part.rules}, {paths[0]} on {parts[0].rules}")
+    if len(parts) == 1:
+        return parts[0]
+    fields = {name: np.concatenate([getattr(p, name) for p in parts])
+              for name in ("game", "ply", "side_to_move", "current", "mask", "moves", "move",
+                           "result", "duplicate", "scores")}
+    return Dataset(parts[0].rules, **fields)
+
+
+def mirrored(bits: np.ndarray, rules: Rules) -> np.ndarray:
+    """Bitboards (uint64, the layout of ``arena.rules.board``) reflected left to right."""
+    height = rules.rows + 1
+    column = np.uint64((1 << height) - 1)
+    out = np.zeros_like(bits)
+    for c in range(rules.cols):
+        out |= ((bits >> np.uint64(c * height)) & column) << np.uint64((rules.cols - 1 - c)
+                                                                       * height)
+    return out
+
+
+def split(data: Dataset, share: float,
+          rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row indices of the distinct training and held-out positions (one row each, a position
+    and its mirror image one position), and whether each training row is its own mirror."""
+    key = data.current + data.mask
+    mirror_key = mirrored(key, data.rules)
+    _, first = np.unique(np.minimum(key, mirror_key), return_index=True)
+    order = first[rng.permutation(len(first))]
+    held = round(len(order) * share)
+    train, held_out = np.sort(order[held:]), np.sort(order[:held])
+    return train, held_out, key[train] == mirror_key[train]
 
 
 def targets(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -65,54 +109,60 @@ def targets(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return policy, np.sign(best[:, 0]).astype(np.float32)
 
 
-def best_move_rate(net: PolicyValueNet, boards: torch.Tensor, scores: np.ndarray) -> float:
-    """The share of positions where the net's best legal column is a best column."""
+def best_moves(net: PolicyValueNet, boards: torch.Tensor, scores: np.ndarray) -> np.ndarray:
+    """Whether the net's best legal column is a best column, position by position."""
     net.eval()
     with torch.no_grad():
-        logits = net(boards)[0].numpy()
+        logits = torch.cat([net(boards[i:i + 4096])[0] for i in range(0, len(boards), 4096)])
     legal = scores != NO_SCORE
-    chosen = np.where(legal, logits, -np.inf).argmax(axis=1)
-    best = np.where(legal, scores, -1000).max(axis=1)
-    return float(np.mean(scores[np.arange(len(scores)), chosen] == best))
+    chosen = np.where(legal, logits.numpy(), -np.inf).argmax(axis=1)
+    best = np.where(legal, scores.astype(np.int16), -1000).max(axis=1)
+    return scores[np.arange(len(scores)), chosen] == best
 
 
 def main(argv: list[str] | None = None) -> int:
     """Train, report, export."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dataset", type=Path, help="a labelled dataset (arena dataset)")
+    parser.add_argument("datasets", type=Path, nargs="+",
+                        help="labelled datasets (arena dataset), all on one board")
     parser.add_argument("--out", type=Path, default=Path("agents/data/net.onnx"))
-    parser.add_argument("--minutes", type=float, default=10.0, help="training time budget")
+    parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=3e-3, help="the highest learning rate")
+    parser.add_argument("--held-out", type=float, default=0.05,
+                        help="share of distinct positions held out")
+    parser.add_argument("--channels", type=int, default=32)
+    parser.add_argument("--blocks", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=1, help="torch's CPU threads")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    data = read_dataset(args.dataset)
-    if data.scores is None:
-        parser.error(f"{args.dataset} has no solver scores: make it with --solve")
-    rules = data.rules
-    boards = planes(data).astype(np.float32)
-    scores = data.scores
-    boards = np.concatenate([boards, boards[..., ::-1]])  # mirrored copies
-    scores = np.concatenate([scores, scores[:, ::-1]])
     rng = np.random.default_rng(args.seed)
-    order = rng.permutation(len(boards))
-    held = order[: len(order) // 20]
-    train = order[len(order) // 20:]
-    policy, value = targets(scores)
-    x = torch.from_numpy(np.ascontiguousarray(boards))
+    data = load(args.datasets)
+    train, held, symmetric = split(data, args.held_out, rng)
+    boards = planes(data).astype(np.float32)
+    assert data.scores is not None
+    scores = data.scores
+    flip = train[~symmetric]
+    rows = np.concatenate([boards[train], boards[flip][..., ::-1]])
+    policy, value = targets(np.concatenate([scores[train], scores[flip][:, ::-1]]))
+    x = torch.from_numpy(np.ascontiguousarray(rows))
     p, v = torch.from_numpy(policy), torch.from_numpy(value)
-    net = PolicyValueNet(rules.rows, rules.cols)
-    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    held_boards = torch.from_numpy(boards[held])
+    net = PolicyValueNet(data.rules, args.channels, args.blocks)
+    steps = -(-len(x) // args.batch)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr,
+                                                   total_steps=args.epochs * steps)
+    print(f"{len(data)} rows, {len(train) + len(held)} distinct positions (a mirror image "
+          f"the same): {len(train)} trained on ({len(x)} rows with mirror images), "
+          f"{len(held)} held out; {sum(t.numel() for t in net.parameters()):,} parameters")
     start = time.process_time()
-    budget = args.minutes * 60
-    epoch, epoch_seconds = 0, 0.0
-    print(f"{len(data)} positions ({len(train)} training rows with mirrors), "
-          f"{sum(t.numel() for t in net.parameters()):,} parameters")
-    while time.process_time() - start + epoch_seconds <= budget:
+    for epoch in range(1, args.epochs + 1):
         began = time.process_time()
         net.train()
-        shuffled = torch.from_numpy(rng.permutation(train))
+        shuffled = torch.from_numpy(rng.permutation(len(x)))
         total = 0.0
         for first in range(0, len(shuffled), args.batch):
             batch = shuffled[first:first + args.batch]
@@ -122,13 +172,18 @@ def main(argv: list[str] | None = None) -> int:
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
+            schedule.step()
             total += loss.item() * len(batch)
-        epoch += 1
-        epoch_seconds = time.process_time() - began
-        rate = best_move_rate(net, x[held], scores[held.tolist()])
-        print(f"epoch {epoch}: loss {total / len(train):.4f}, held-out best-move rate "
-              f"{rate:.3f}, {epoch_seconds:.0f} CPU-s")
-    print(f"trained {epoch} epochs in {(time.process_time() - start) / 60:.1f} CPU-minutes")
+        rate = best_moves(net, held_boards, scores[held]).mean()
+        print(f"epoch {epoch}: loss {total / len(x):.4f}, held-out best-move rate "
+              f"{rate:.3f}, {time.process_time() - began:.0f} CPU-s", flush=True)
+    print(f"trained {args.epochs} epochs in {(time.process_time() - start) / 60:.1f} "
+          f"CPU-minutes")
+    hits, plies = best_moves(net, held_boards, scores[held]), data.ply[held]
+    for low, high in PHASES:
+        phase = (plies >= low) & (plies <= high)
+        print(f"held out, {low}-{high} discs: {int(phase.sum())} positions, best-move rate "
+              f"{hits[phase].mean():.3f}")
     net.eval()
     torch.onnx.export(net, (x[:1],), str(args.out), input_names=["planes"],
                       output_names=["policy", "value"], dynamo=False,
