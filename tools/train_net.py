@@ -2,7 +2,8 @@
 export it to ONNX (needs the ``train`` extra: torch; never the tests or the main install).
 
     arena dataset -n 8000 -j 2 --seed 1 --out random.npz
-    python3 tools/train_net.py random.npz --epochs 12 --out agents/data/net.onnx
+    arena dataset -n 2500 --agents mcts mcts -j 2 --seed 2 --out mcts.npz
+    python3 tools/train_net.py random.npz mcts.npz --epochs 12 --out agents/data/net.onnx
 
 The targets of a position come from the solver's column scores: the policy, the best columns
 shared equally; the value, the sign of the best score (+1 the side to move wins, 0 a draw,
