@@ -56,8 +56,8 @@ __all__ = [
 ]
 
 _AGENTS = ("agent_a", "agent_b")
-_TEXT = (*_AGENTS, "first", "result", "termination")
-_USED = (*_TEXT, "game", "plies", "time_a", "time_b", "turns_a", "turns_b", "nodes_a", "nodes_b")
+_USED = (*_AGENTS, "first", "result", "termination", "game", "plies", "time_a", "time_b",
+         "turns_a", "turns_b", "nodes_a", "nodes_b")
 """The columns of games.csv the report reads; moves, openings and errors stay on disk."""
 
 
@@ -110,17 +110,13 @@ def _require(table: pd.DataFrame, columns: Iterable[str], path: Path) -> None:
 
 
 def _read_games(reading: RunReading) -> pd.DataFrame:
-    """The checked rows' columns the report uses, with each game's score and first mover."""
-    # The text columns stay categories (a byte a row each, not an 8-byte pointer), the agents'
-    # four sharing one set of names so that they compare and combine with each other.
-    with reading.open_games() as file:
-        games = pd.read_csv(file, usecols=list(_USED), dtype={c: "category" for c in _TEXT})
+    """The checked rows' columns the report uses (``RunReading.games``: games.csv's one
+    reader and its dtypes), with each game's score and first mover; the agents' two columns
+    share one set of names, so that they compare and combine with each other."""
+    games = reading.games(_USED)
     names = union_categoricals([games["agent_a"], games["agent_b"]]).categories
-    for column in _TEXT:
-        text = games[column].cat.set_categories(names) if column in _AGENTS else games[column]
-        games[column] = text.cat.add_categories("").fillna("") if text.isna().any() else text
-    for column in ("plies", "turns_a", "turns_b"):  # a byte a game, not eight
-        games[column] = pd.to_numeric(games[column], downcast="integer")
+    for column in _AGENTS:
+        games[column] = games[column].cat.set_categories(names)
     a_first = (games["first"] == "a").to_numpy()
     score = games["result"].map({str(result): result.score for result in Result}).astype(float)
     agent_a, agent_b = games["agent_a"].cat.codes.to_numpy(), games["agent_b"].cat.codes.to_numpy()
@@ -247,7 +243,7 @@ def cost_per_move(games: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
     totals = []
     for me in ("a", "b"):  # each side summed on its own: no table of every game twice
         side = pd.DataFrame({"seconds": games[f"time_{me}"], "turns": games[f"turns_{me}"],
-                             "nodes": games[f"nodes_{me}"]})
+                             "nodes": games[f"nodes_{me}"].astype(float)})  # <NA>: NaN
         side["node_turns"] = side["turns"].where(side["nodes"].notna(), 0)
         totals.append(side.groupby(games[f"agent_{me}"]).sum(min_count=1))
     total = totals[0].add(totals[1], fill_value=0).reindex(agents)
