@@ -18,6 +18,7 @@ from agents.random_agent import RandomAgent
 from arena.cli.report import report_command
 from arena.protocol.agent import Agent
 from arena.protocol.labels import short_name
+from arena.report import loading
 from arena.report import run_page as report
 from arena.report.run_page import (
     NoRunError,
@@ -355,7 +356,7 @@ def test_a_current_summary_is_read_and_an_edited_one_recomputed_without_writing(
     meta.summary = summary_fingerprint(files, meta)
     write_meta(directory, meta)
     with monkeypatch.context() as patched:  # current: read as it is, nothing recomputed
-        patched.setattr(report, "summarize", None)
+        patched.setattr(loading, "summarize", None)
         assert pairings(load_run(directory))["wins"].tolist() == [3]
     fresh.assign(wins=99).to_csv(files.summary, index=False)  # edited since
     assert pairings(load_run(directory))["wins"].tolist() == [3]
