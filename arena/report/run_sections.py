@@ -16,7 +16,7 @@ from arena.protocol.labels import shown_spec
 from arena.report.charts import INTERVAL_NAMES
 from arena.report.loading import Run
 from arena.report.markdown import markdown_table
-from arena.report.run_tables import agent_scores, crosstable
+from arena.report.run_tables import agent_scores
 from arena.runs.summary import seeds_line
 
 __all__ = ["agents_section", "bracket_section", "chart_lines", "crosstable_section",
@@ -100,12 +100,15 @@ def results_section(table: pd.DataFrame, labels: Mapping[str, str]) -> list[str]
             "one-sided results); the Elo interval is the score interval mapped to Elo."]
 
 
-def crosstable_section(run: Run, labels: Mapping[str, str]) -> list[str]:
-    points, played = (t.to_numpy(dtype=float) for t in crosstable(run.games, run.agents))
+def crosstable_section(matrices: tuple[pd.DataFrame, pd.DataFrame],
+                       labels: Mapping[str, str]) -> list[str]:
+    """The crosstable (``run_tables.crosstable``'s points and games) as a table of scores."""
+    agents = [str(agent) for agent in matrices[0].index]
+    points, played = (t.to_numpy(dtype=float) for t in matrices)
     rows = [[labels[a], *(f"{p / n:.0%} ({n:.0f})" if n else "" for p, n in zip(
-        points[i], played[i], strict=True))] for i, a in enumerate(run.agents)]
+        points[i], played[i], strict=True))] for i, a in enumerate(agents)]
     return ["## Crosstable", "", "The row agent's score against each opponent (games).", "",
-            markdown_table(("", *(labels[b] for b in run.agents)), rows)]
+            markdown_table(("", *(labels[b] for b in agents)), rows)]
 
 
 def ratings_section(ratings: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:

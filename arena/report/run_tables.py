@@ -1,22 +1,26 @@
 """The tables a run's report is made of, computed from a ``Run`` (nothing read or written):
 its pairings, the crosstable, each agent's score, cost per move, the first player's
-advantage, game lengths and the strength of agents that differ in one numeric parameter."""
+advantage, game lengths and the strength of agents that differ in one numeric parameter;
+``RunTables`` holds a run with those its report shows, each computed once."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
 
+from arena.competitions.round_tables import is_knockout, points_by_round
 from arena.competitions.tournaments import crosstable as tournament_crosstable
 from arena.protocol.labels import sweeps
+from arena.report.blunders import Blunders, load_blunders
 from arena.report.charts import BOOTSTRAP
-from arena.report.loading import Run
+from arena.report.loading import Run, run_labels
 from arena.stats.elo import wilson
 
-__all__ = ["AXIS_NAMES", "SweepSeries", "agent_scores", "cost_per_move", "crosstable",
+__all__ = ["AXIS_NAMES", "RunTables", "SweepSeries", "agent_scores", "cost_per_move", "crosstable",
            "first_player", "game_lengths", "pairings", "sweep_series"]
 
 
@@ -147,3 +151,47 @@ def sweep_series(run: Run) -> list[SweepSeries]:
         columns=["parameter", "key"]).reset_index(drop=True), ylabel, percent)
         for name in order]
 
+
+
+@dataclass(frozen=True)
+class RunTables:
+    """A run, its agents' names and the tables its report shows, each computed once, when it
+    is first asked for (a chart and its section, or a chart's predicate, share them)."""
+
+    run: Run
+
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        """Every agent's name (``run_labels``)."""
+        return run_labels(self.run)
+
+    @cached_property
+    def pairings(self) -> pd.DataFrame:
+        """summary.csv's rows (``pairings``)."""
+        return pairings(self.run)
+
+    @cached_property
+    def cost(self) -> pd.DataFrame:
+        """Time and nodes per move of each agent (``cost_per_move``)."""
+        return cost_per_move(self.run.games, self.run.agents)
+
+    @cached_property
+    def crosstable(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """Points and games of each agent against each other (``crosstable``)."""
+        return crosstable(self.run.games, self.run.agents)
+
+    @cached_property
+    def sweeps(self) -> list[SweepSeries]:
+        """Strength against each swept parameter (``sweep_series``)."""
+        return sweep_series(self.run)
+
+    @cached_property
+    def standings(self) -> pd.DataFrame | None:
+        """A Swiss tournament's points after each round (None for any other run)."""
+        rounds = self.run.rounds
+        return None if rounds is None or is_knockout(rounds) else points_by_round(rounds)
+
+    @cached_property
+    def blunders(self) -> Blunders | None:
+        """The run's blunders after ``arena analyze`` (None without an analysis)."""
+        return load_blunders(self.run.directory)

@@ -18,8 +18,7 @@ from agents.random_agent import RandomAgent
 from arena.cli.report import report_command
 from arena.protocol.agent import Agent
 from arena.protocol.labels import short_name
-from arena.report import loading
-from arena.report import run_page as report
+from arena.report import chart_kinds, loading
 from arena.report.run_page import (
     NoRunError,
     cost_per_move,
@@ -335,7 +334,7 @@ def test_positions_of_synthetic_games_are_real() -> None:
 
 @pytest.mark.slow
 def test_many_pairings_leave_out_the_bars(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(report, "MAX_BAR_PAIRINGS", 5)  # the round robin has 6 pairings
+    monkeypatch.setattr(chart_kinds, "MAX_BAR_PAIRINGS", 5)  # the round robin has 6 pairings
     run = tournament_run(tmp_path / "rr")
     page = write_report(run).read_text()
     assert "(6 pairings: too many for readable bars" in page
