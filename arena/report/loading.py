@@ -69,7 +69,6 @@ class Run:
         return [str(spec) for spec in dict.fromkeys(specs)]
 
 
-
 def _read_csv(path: Path, **options: Any) -> pd.DataFrame:
     try:
         return pd.read_csv(path, **options)
@@ -177,7 +176,6 @@ def load_rounds(directory: Path) -> Run:
                summary=summary.reset_index(level=0).reset_index(drop=True),
                ratings=_read_optional(RunFiles(directory).ratings, RATING_COLUMNS), sprt=None,
                meta=meta, rounds=table)
-
 
 
 def run_labels(run: Run) -> dict[str, str]:

@@ -65,11 +65,12 @@ def run_facts(run: Run) -> list[str]:
 
 
 def records(table: pd.DataFrame) -> list[dict[str, Any]]:
+    """The table's rows as dictionaries."""
     return typing.cast(list[dict[str, Any]], table.to_dict("records"))
 
 
-
 def agents_section(run: Run, labels: Mapping[str, str]) -> list[str]:
+    """Each agent's score against all the others, with its Wilson interval."""
     rows = [(labels[r["agent"]], f"`{shown_spec(r['agent'])}`", r["games"],
              _interval(r["score"], r["low"], r["high"]))
             for r in records(agent_scores(run.games, run.agents))]
@@ -80,6 +81,7 @@ def agents_section(run: Run, labels: Mapping[str, str]) -> list[str]:
 
 
 def results_section(table: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
+    """Each pairing's results (summary.csv's rows), also in the seeds' table format."""
     rows_of = records(table)
     seeds = [seeds_line(labels[r["agent_a"]], r["wins"], r["draws"], r["losses"],
                         labels[r["agent_b"]], r["games"]) for r in rows_of]
@@ -112,6 +114,7 @@ def crosstable_section(matrices: tuple[pd.DataFrame, pd.DataFrame],
 
 
 def ratings_section(ratings: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
+    """The ratings (ratings.csv), best first, with their bootstrap intervals."""
     rows = [(r["rank"], labels[r["agent"]], f"`{shown_spec(r['agent'])}`",
              _number(r["rating"], 0), f"[{_number(r['low'], 0)}, {_number(r['high'], 0)}]",
              r["games"], f"{r['score']:.1%}") for r in records(ratings)]
@@ -122,6 +125,7 @@ def ratings_section(ratings: pd.DataFrame, labels: Mapping[str, str]) -> list[st
 
 
 def sprt_section(sprt: pd.DataFrame) -> list[str]:
+    """The SPRT's last look at the log-likelihood ratio (sprt.csv) and its verdict."""
     last = records(sprt)[-1]
     verdict = _sprt_verdict(last)
     return ["## SPRT", "", markdown_table(("games", "LLR", "lower", "upper", "verdict"), [(
@@ -130,6 +134,7 @@ def sprt_section(sprt: pd.DataFrame) -> list[str]:
 
 
 def sprt_title(table: pd.DataFrame, labels: Mapping[str, str]) -> str:
+    """The SPRT chart's title: the pairing tested, by its agents' names."""
     if len(table) != 1:
         return "SPRT: log-likelihood ratio against games"
     pairing = records(table)[0]
@@ -168,9 +173,9 @@ def standings_section(table: pd.DataFrame, labels: Mapping[str, str]) -> list[st
 
 
 def terminations_section(games: pd.DataFrame) -> list[str]:
+    """How many games ended each way."""
     counts = games["termination"].replace("", "unknown").value_counts()
     return ["## Terminations", "", markdown_table(("termination", "games"), counts.items())]
-
 
 
 def chart_lines(alt: str, names: Sequence[str]) -> list[str]:

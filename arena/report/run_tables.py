@@ -152,7 +152,6 @@ def sweep_series(run: Run) -> list[SweepSeries]:
         for name in order]
 
 
-
 @dataclass(frozen=True)
 class RunTables:
     """A run, its agents' names and the tables its report shows, each computed once, when it
