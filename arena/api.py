@@ -101,10 +101,10 @@ class RunResult:
                            self.directory, **self._extras())
 
     def plot(self, kind: str) -> Figure:
-        """The report's chart ``kind`` as a matplotlib Figure (``wtl``, ``cost``,
-        ``length``, and as the run has them ``sprt``, ``ratings``, ``elo-cost``,
-        ``crosstable``, ``depth``, ``blunders``); ValueError listing this run's charts for
-        another."""
+        """The report's chart ``kind`` as a matplotlib Figure, drawn as the report draws it:
+        one of the charts this run's report shows (every kind, and when a run has it, is
+        declared in ``arena.report.chart_kinds.CHART_KINDS``); ValueError listing this run's
+        charts for another."""
         return report_figure(self.directory, self._files, kind)
 
     def write_report(self, directory: str | Path | None = None, *,

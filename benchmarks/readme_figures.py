@@ -7,8 +7,9 @@ Every block of README.md between ``<!-- results: NAME -->`` and ``<!-- /results 
 written here, from files only: the MCTS ratings (results/mcts/), seed 002's table and what
 its rules cost (results/seed-table/), the blunders by phase of an analysed match
 (results/readme/analysed/), the colour distances of the chart palette (arena.report.vision)
-and the gallery of every chart kind, shown from the runs' own PNG files (a Swiss tournament's
-standings from results/readme/swiss/, played by ``--run`` too).
+and the gallery of every chart kind (those of a run's report from the registry,
+``arena.report.chart_kinds.CHART_KINDS``), shown from the runs' own PNG files (a Swiss
+tournament's standings from results/readme/swiss/, played by ``--run`` too).
 tests/integration/test_readme_figures.py fails when a number in the README differs from
 those files.
 
@@ -36,6 +37,7 @@ from matplotlib.colors import to_rgb
 
 from arena.protocol.labels import table_labels
 from arena.report.blunders import blunder_section
+from arena.report.chart_kinds import CHART_KINDS
 from arena.report.markdown import markdown_table
 from arena.report.palette import DRAW, LOSS, SCORE_MAP, WIN
 from arena.report.vision import DEFICIENCIES, delta_e, lightness, simulate, to_lab
@@ -85,29 +87,47 @@ COST_ROWS = {
 }
 """The seed's rules played against the modern search, by seed-table entry."""
 
-GALLERY = (
-    ("wtl_chart", ANALYSED / "wtl.png", "Wins, draws and losses per pairing, with A's score"),
-    ("length_chart", ANALYSED / "length.png",
-     "Game length by result, and each agent's score moving first and second"),
-    ("cost_chart", MCTS / "cost.png", "Milliseconds and nodes per move"),
-    ("ladder_chart", MCTS / "ratings.png", "The rating ladder"),
-    ("elo_cost_chart", MCTS / "elo-cost.png",
-     "Elo against milliseconds per move, with the trade-off front"),
-    ("crosstable_chart", MCTS / "crosstable.png", "The crosstable"),
-    ("sweep_chart", MCTS / "depth.png", "Strength against a parameter: search depth"),
-    ("sweep_chart", MCTS / "sweep-iterations.png",
-     "Strength against a parameter: MCTS iterations, on a log scale"),
-    ("sprt_chart", SPRT / "sprt.png", "An SPRT's log-likelihood ratio and its bounds"),
-    ("standings_chart", SWISS / "standings.png",
-     "A Swiss tournament's standings after each round (`--swiss 3`)"),
-    ("phase_accuracy_chart", ANALYSED / "blunders.png",
-     "Accuracy against perfect play by phase (after `arena analyze`)"),
+EXAMPLES = {
+    "wtl": (ANALYSED / "wtl.png", "Wins, draws and losses per pairing, with A's score"),
+    "length": (ANALYSED / "length.png",
+               "Game length by result, and each agent's score moving first and second"),
+    "cost": (MCTS / "cost.png", "Milliseconds and nodes per move"),
+    "ratings": (MCTS / "ratings.png", "The rating ladder"),
+    "elo-cost": (MCTS / "elo-cost.png",
+                 "Elo against milliseconds per move, with the trade-off front"),
+    "crosstable": (MCTS / "crosstable.png", "The crosstable"),
+    "depth": (MCTS / "depth.png", "Strength against a parameter: search depth"),
+    "sweep-PARAMETER": (MCTS / "sweep-iterations.png",
+                        "Strength against a parameter: MCTS iterations, on a log scale"),
+    "sprt": (SPRT / "sprt.png", "An SPRT's log-likelihood ratio and its bounds"),
+    "standings": (SWISS / "standings.png",
+                  "A Swiss tournament's standings after each round (`--swiss 3`)"),
+    "blunders": (ANALYSED / "blunders.png",
+                 "Accuracy against perfect play by phase (after `arena analyze`)"),
+}
+"""A committed example of each kind of chart of a run's report (``CHART_KINDS``), by kind:
+its PNG and a caption, in the gallery's order."""
+OTHER_CHARTS = (
     ("accuracy_chart", ACCURACY / "accuracy.png",
      "Accuracy against cost per move (`arena accuracy`)"),
     ("comparison_chart", SEED_TABLE / "comparison.png",
      "An experiment's results beside their published reference"),
 )
-"""Every chart kind: the function that draws it, the committed PNG and a caption."""
+"""The charts drawn outside a run's report: the function that draws each, its committed PNG
+and a caption."""
+
+
+def gallery() -> list[tuple[str, Path, str]]:
+    """Every chart kind: the function that draws it, the committed PNG and a caption; a run's
+    report's kinds are those of the registry, each shown from its example (a kind without
+    one is an error), then the other charts."""
+    kinds = {entry.kind: entry for entry in CHART_KINDS}
+    missing, unknown = sorted(set(kinds) - set(EXAMPLES)), sorted(set(EXAMPLES) - set(kinds))
+    if missing or unknown:
+        raise SystemExit(f"chart kinds without an example in the gallery: {missing}; "
+                         f"examples of no chart kind: {unknown} (see EXAMPLES)")
+    return [(kinds[kind].builder.__name__, path, caption)
+            for kind, (path, caption) in EXAMPLES.items()] + list(OTHER_CHARTS)
 
 
 # --------------------------------------------------------------------------- numbers
@@ -217,7 +237,7 @@ def colour_check(root: Path) -> str:
 def chart_gallery(root: Path) -> str:
     """Every chart kind, shown from a committed run's PNG, with its caption."""
     lines = []
-    for _, path, caption in GALLERY:
+    for _, path, caption in gallery():
         if not (root / path).is_file():
             raise SystemExit(f"{path} is missing: run `python benchmarks/readme_figures.py --run`")
         lines += [f"**{caption}** (`{path}`)", "", f"![{caption}]({path.as_posix()})", ""]

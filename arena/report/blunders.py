@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -63,17 +64,34 @@ def blunder_rates(analysis: pd.DataFrame, blunders: pd.DataFrame, cells: int) ->
                              if column.name == "phase" else column, ignore_index=True)
 
 
-def blunder_section(directory: Path, labels: Mapping[str, str]) -> tuple[list[str], Figure] | None:
-    """The report's lines on blunders and their chart, or None without an analysis."""
+@dataclass(frozen=True)
+class Blunders:
+    """A run's analysis (analysis.csv: a row per game) and its blunder rates
+    (``blunder_rates``) on a board of ``cells`` cells."""
+
+    analysis: pd.DataFrame
+    rates: pd.DataFrame
+    cells: int
+
+
+def load_blunders(directory: Path) -> Blunders | None:
+    """The blunders of the run in ``directory`` (after ``arena analyze``), or None without
+    an analysis."""
     tables = load_analysis(directory)
     if tables is None:
         return None
     analysis, blunders = tables
     rules = load_meta(directory).rules
     cells = rules.rows * rules.cols
-    rates = blunder_rates(analysis, blunders, cells)
+    return Blunders(analysis, blunder_rates(analysis, blunders, cells), cells)
+
+
+def blunder_lines(blunders: Blunders, labels: Mapping[str, str]) -> list[str]:
+    """The report's lines on blunders: how moves were graded, and a table of each agent's
+    blunder rates over all its moves and by phase."""
+    analysis, rates = blunders.analysis, blunders.rates
     first = analysis["first_blunder_agent"].value_counts()
-    names = phase_names(cells)
+    names = phase_names(blunders.cells)
     rows = []
     for agent, group in rates.groupby("agent", sort=False):
         by_phase = group.set_index("phase")
@@ -81,14 +99,21 @@ def blunder_section(directory: Path, labels: Mapping[str, str]) -> tuple[list[st
         rows.append((labels.get(str(agent), str(agent)), by_phase.at[ALL, "moves"],
                      first.get(agent, 0), *cells_of))
     from_plies = sorted(set(analysis["from_ply"]))
-    lines = ["## Blunders", "",
-             f"Every move from ply {', '.join(map(str, from_plies))} on, graded by the exact "
-             f"solver ({len(analysis)} games): a blunder changes the game's theoretical "
-             "result (win, draw or loss with perfect play) for the worse for the side that "
-             "plays it. Rates are per move, with 95% intervals and counts.", "",
-             markdown_table(("agent", "moves", "first blunder of a game", "all moves", *names),
-                            rows)]
-    return lines, phase_accuracy_chart(rates, labels)
+    return ["## Blunders", "",
+            f"Every move from ply {', '.join(map(str, from_plies))} on, graded by the exact "
+            f"solver ({len(analysis)} games): a blunder changes the game's theoretical "
+            "result (win, draw or loss with perfect play) for the worse for the side that "
+            "plays it. Rates are per move, with 95% intervals and counts.", "",
+            markdown_table(("agent", "moves", "first blunder of a game", "all moves", *names),
+                           rows)]
+
+
+def blunder_section(directory: Path, labels: Mapping[str, str]) -> tuple[list[str], Figure] | None:
+    """The report's lines on blunders and their chart, or None without an analysis."""
+    blunders = load_blunders(directory)
+    if blunders is None:
+        return None
+    return blunder_lines(blunders, labels), phase_accuracy_chart(blunders.rates, labels)
 
 
 def _rate(by_phase: pd.DataFrame, phase: str) -> str:

@@ -1,9 +1,10 @@
 """The report's charts, as matplotlib figures built without pyplot (no display needed).
 
-Each builder takes tidy tables (see ``arena.report.run_page`` for how they are computed) and
-a map from agent spec to its label, and returns a Figure in the one style of
+Each builder takes tidy tables (see ``arena.report.run_tables`` for how they are computed)
+and a map from agent spec to its label, and returns a Figure in the one style of
 ``arena.report.style``; ``arena.report.style.save`` writes it as PNG, SVG or PDF. Agent A's
-results read win, draw and loss everywhere; every interval names its method.
+results read win, draw and loss everywhere; every interval names its method. Which of them
+a run's report shows, and when, is declared in ``arena.report.chart_kinds``.
 """
 
 from __future__ import annotations

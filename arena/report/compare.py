@@ -25,10 +25,11 @@ from arena.protocol.labels import TABLE_WIDTH, short_names
 from arena.report.charts import LABEL_WIDTH, TICK_LINE, draw_scores
 from arena.report.html_page import write_html_page
 from arena.report.inline_svg import figure_svg
+from arena.report.loading import read_summary
 from arena.report.markdown import markdown_table
 from arena.report.markdown_html import markdown_html
 from arena.report.palette import FIRST, INK
-from arena.report.run_page import chart_lines, read_summary
+from arena.report.run_sections import chart_lines
 from arena.report.style import SMALL, figure, save, styled, wrap
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError

@@ -30,7 +30,7 @@ from arena.report.inline_svg import figure_svg
 from arena.report.markdown import markdown_table
 from arena.report.markdown_html import markdown_html
 from arena.report.palette import DRAW, LOSS, WIN
-from arena.report.run_page import chart_lines
+from arena.report.run_sections import chart_lines
 from arena.report.style import SMALL, figure, save, styled, wrap
 from arena.runs.files import RunFiles
 from arena.runs.request import ChartOptions

@@ -98,16 +98,12 @@ def write_files(directory: Path, files: Mapping[str, bytes]) -> None:
 
 def report_figure(directory: Path | None, files: Mapping[str, bytes], kind: str) -> Figure:
     """The chart ``kind`` of the run's report (the run in ``directory``, or made of ``files``
-    when it was kept in memory); ValueError naming the report's charts for another kind."""
-    from arena.report.run_page import load_run, report_figures
+    when it was kept in memory), drawn alone (``arena.report.chart_kinds.run_figure``);
+    ValueError naming the report's charts for another kind."""
+    from arena.report.chart_kinds import run_figure
 
     if directory is not None:
-        figures = report_figures(load_run(directory))
-    else:
-        with tempfile.TemporaryDirectory(prefix="arena-plot-") as scratch:
-            write_files(Path(scratch), files)
-            figures = report_figures(load_run(Path(scratch)))
-    if kind not in figures:
-        raise ValueError(f"no chart {kind!r} in this run's report; its charts are "
-                         f"{', '.join(map(repr, figures))}")
-    return figures[kind]
+        return run_figure(directory, kind)
+    with tempfile.TemporaryDirectory(prefix="arena-plot-") as scratch:
+        write_files(Path(scratch), files)
+        return run_figure(Path(scratch), kind)

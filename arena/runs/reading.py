@@ -14,7 +14,7 @@ made the run again repairs the file.
 from __future__ import annotations
 
 import os
-from collections.abc import Container, Iterator
+from collections.abc import Container, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -59,11 +59,11 @@ class RunReading:
         self._same_file()
         return read_rows(self.files.games, self.length, games)
 
-    def games(self) -> pd.DataFrame:
+    def games(self, columns: Sequence[str] | None = None) -> pd.DataFrame:
         """The checked rows as a DataFrame sorted by game, with proper dtypes (see
-        ``arena.runs.rows.games_table``)."""
+        ``arena.runs.rows.games_table``): every column, or only ``columns`` (and ``game``)."""
         self._same_file()
-        return games_table(self.files.games, self.length)
+        return games_table(self.files.games, self.length, columns)
 
     def open_games(self) -> BinaryIO:
         """games.csv opened to read the checked rows' bytes (the header first)."""

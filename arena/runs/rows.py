@@ -119,9 +119,11 @@ def read_rows(path: Path, length: int | None = None,
                 raise GamesTableError(f"{path}, line {reader.line_num}: {error}") from None
 
 
-def games_table(path: Path, length: int | None = None) -> pd.DataFrame:
+def games_table(path: Path, length: int | None = None,
+                columns: Sequence[str] | None = None) -> pd.DataFrame:
     """games.csv (its first ``length`` bytes) as a DataFrame sorted by game index, with
-    proper dtypes, read as it is (``arena.runs.reading.load_games`` checks it first).
+    proper dtypes, read as it is (``arena.runs.reading.load_games`` checks it first); only
+    ``columns`` (with ``game``, in the file's order) when given, the others left unread.
 
     Move strings and openings stay strings (``""`` for none), agents, first mover, result and
     termination are categories, ``pair`` and the node counts nullable integers (``<NA>`` where
@@ -132,9 +134,11 @@ def games_table(path: Path, length: int | None = None) -> pd.DataFrame:
     dtypes: dict[str, str] = {"opening": "str", "moves": "str", "error": "str", "pair": "Int64",
                               "nodes_a": "Int64", "nodes_b": "Int64",
                               **dict.fromkeys(CATEGORIES, "category")}
+    read = None if columns is None else [c for c in COLUMNS if c == "game" or c in columns]
     with open_prefix(path, length) as file:
         table = pd.read_csv(
             file,
+            usecols=read,
             dtype=dtypes,
             keep_default_na=False,
             na_values={"pair": [""], "nodes_a": [""], "nodes_b": [""]},

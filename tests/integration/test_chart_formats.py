@@ -18,7 +18,7 @@ from arena.report.run_page import write_report
 from arena.runs.plan import MatchSetupError
 from arena.runs.request import ChartOptions, RunRequest
 from tests.helpers.cli import invoke
-from tests.integration.test_report import match_run
+from tests.integration.test_report import match_run, shown_kinds
 
 SVG = "{http://www.w3.org/2000/svg}"
 STRONG = "negamax:depth=6,heuristic=threats+positional"
@@ -35,7 +35,7 @@ def svg_text(path: Path) -> str:
 def test_svg_charts_parse_and_keep_their_labels_as_text(tmp_path: Path) -> None:
     run = match_run(tmp_path / "match")
     page = write_report(run, ChartOptions(("svg",))).read_text()
-    for chart in ("wtl", "cost", "length"):
+    for chart in shown_kinds(run):
         assert f"]({chart}.svg)" in page and not (run / f"{chart}.png").exists()
         text = svg_text(run / f"{chart}.svg")
         assert short_name(STRONG).split()[0] in text and "random" in text

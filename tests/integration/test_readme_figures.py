@@ -18,6 +18,7 @@ import pytest
 from matplotlib.image import imread
 
 from arena.report import analysis_charts, charts, experiment_page
+from arena.report.chart_kinds import CHART_KINDS
 from arena.stats.elo import homogeneity
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,8 +145,10 @@ def test_the_colour_check_is_vision_s() -> None:
 
 
 def _chart_builders() -> set[str]:
-    """Every function that draws a chart: the report's, the analysis', the experiment's."""
-    names = {name for name in charts.__all__ if name.endswith("_chart")}
+    """Every function that draws a chart: the registry's, the report's, the analysis', the
+    experiment's."""
+    names = {entry.builder.__name__ for entry in CHART_KINDS}
+    names |= {name for name in charts.__all__ if name.endswith("_chart")}
     for module in (analysis_charts, experiment_page):
         names |= {name.lstrip("_") for name, _ in inspect.getmembers(module, inspect.isfunction)
                   if name.endswith("_chart") and _.__module__ == module.__name__}
@@ -153,9 +156,12 @@ def _chart_builders() -> set[str]:
 
 
 def test_the_gallery_shows_every_chart_kind_from_a_committed_png() -> None:
-    assert {builder for builder, _, _ in figures.GALLERY} == _chart_builders()
+    """Every kind of the registry and every other chart function, each from its PNG."""
+    gallery = figures.gallery()
+    assert {builder for builder, _, _ in gallery} == _chart_builders()
+    assert set(figures.EXAMPLES) == {entry.kind for entry in CHART_KINDS}
     shown = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", BLOCKS["chart-gallery"])
-    assert shown == [path.as_posix() for _, path, _ in figures.GALLERY]
+    assert shown == [path.as_posix() for _, path, _ in gallery]
     for path in shown:
         image = imread(ROOT / path)
         assert 200 <= image.shape[1] <= 1000 and image.shape[0] >= 150  # one or two columns

@@ -18,7 +18,8 @@ from agents.random_agent import RandomAgent
 from arena.cli.report import report_command
 from arena.protocol.agent import Agent
 from arena.protocol.labels import short_name
-from arena.report import run_page as report
+from arena.report import chart_kinds, loading
+from arena.report.chart_kinds import CHART_KINDS, run_charts
 from arena.report.run_page import (
     NoRunError,
     cost_per_move,
@@ -28,6 +29,7 @@ from arena.report.run_page import (
     sweep_series,
     write_report,
 )
+from arena.report.run_tables import RunTables
 from arena.rules.board import Position
 from arena.rules.notation import from_moves, parse_moves
 from arena.runs.files import RunFiles
@@ -173,6 +175,26 @@ def sprt_run(directory: Path) -> Path:
     return write_run(directory, rows, sprt=pd.DataFrame(batches))
 
 
+def shown_kinds(run: Path) -> list[str]:
+    """The kinds of the charts the registry shows for the run (``run_charts``), in the order
+    of the page."""
+    return [chart.kind for chart in run_charts(RunTables(load_run(run)))]
+
+
+def assert_charts_of_the_registry(run: Path, page: str) -> list[str]:
+    """The page shows, and the report wrote, the charts the registry has for the run and no
+    other (no kind of ``CHART_KINDS`` it has not); their kinds."""
+    shown = shown_kinds(run)
+    assert shown and sorted(path.stem for path in run.glob("*.png")) == sorted(shown)
+    for chart in shown:
+        assert f"]({chart}.png)" in page
+        assert_chart(run / f"{chart}.png")
+    missing = [entry.kind.removesuffix("PARAMETER") for entry in CHART_KINDS
+               if not entry.charts(RunTables(load_run(run)))]
+    assert not [kind for kind in missing if f"]({kind}" in page]
+    return shown
+
+
 def assert_chart(path: Path) -> None:
     """The PNG exists, reads back as a reasonably sized image and is not blank."""
     image = imread(path)
@@ -236,11 +258,7 @@ def test_hand_checked_report_from_the_command(tmp_path: Path) -> None:
 def test_match_report(tmp_path: Path) -> None:
     run = match_run(tmp_path / "match")
     page = write_report(run).read_text()
-    for chart in ("wtl", "cost", "length"):
-        assert f"]({chart}.png)" in page
-        assert_chart(run / f"{chart}.png")
-    for absent in ("crosstable", "ratings", "depth", "sprt"):
-        assert not (run / f"{absent}.png").exists() and f"{absent}.png" not in page
+    assert_charts_of_the_registry(run, page)
     spec = "negamax:depth=6,heuristic=threats+positional"
     assert f"| {short_name(spec)} | random | 20 |" in page
     assert "| pentanomial |" in page  # every game has its colour-swapped partner
@@ -250,11 +268,8 @@ def test_match_report(tmp_path: Path) -> None:
 def test_tournament_report(tmp_path: Path) -> None:
     run = tournament_run(tmp_path / "rr")
     page = write_report(run).read_text()
-    for chart in ("wtl", "crosstable", "ratings", "depth", "cost", "length"):
-        assert f"]({chart}.png)" in page
-        assert_chart(run / f"{chart}.png")
+    assert_charts_of_the_registry(run, page)
     assert "## Crosstable" in page and "## Ratings" in page
-    assert not (run / "sprt.png").exists()
     [sweep] = sweep_series(load_run(run))
     ratings = pd.read_csv(run / "ratings.csv").set_index("agent")["rating"]
     assert (sweep.parameter, sweep.kind, sweep.percent, sweep.log) == ("depth", "depth", False,
@@ -334,7 +349,7 @@ def test_positions_of_synthetic_games_are_real() -> None:
 
 @pytest.mark.slow
 def test_many_pairings_leave_out_the_bars(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(report, "MAX_BAR_PAIRINGS", 5)  # the round robin has 6 pairings
+    monkeypatch.setattr(chart_kinds, "MAX_BAR_PAIRINGS", 5)  # the round robin has 6 pairings
     run = tournament_run(tmp_path / "rr")
     page = write_report(run).read_text()
     assert "(6 pairings: too many for readable bars" in page
@@ -355,7 +370,7 @@ def test_a_current_summary_is_read_and_an_edited_one_recomputed_without_writing(
     meta.summary = summary_fingerprint(files, meta)
     write_meta(directory, meta)
     with monkeypatch.context() as patched:  # current: read as it is, nothing recomputed
-        patched.setattr(report, "summarize", None)
+        patched.setattr(loading, "summarize", None)
         assert pairings(load_run(directory))["wins"].tolist() == [3]
     fresh.assign(wins=99).to_csv(files.summary, index=False)  # edited since
     assert pairings(load_run(directory))["wins"].tolist() == [3]

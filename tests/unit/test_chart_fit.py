@@ -20,6 +20,7 @@ from matplotlib.transforms import Affine2D, Bbox
 
 from arena.report import charts
 from arena.report.analysis_charts import accuracy_chart, phase_accuracy_chart
+from arena.report.chart_kinds import CHART_KINDS
 from arena.report.compare import compare_chart
 from arena.report.experiment_page import _comparison_chart
 from arena.report.style import save
@@ -57,45 +58,51 @@ def cost() -> pd.DataFrame:
 
 
 BUILDERS: dict[str, Callable[[], Figure]] = {
-    "wtl": lambda: charts.wtl_chart(pairings(), LABELS),
-    "crosstable": lambda: charts.crosstable_chart(
+    "wtl_chart": lambda: charts.wtl_chart(pairings(), LABELS),
+    "crosstable_chart": lambda: charts.crosstable_chart(
         pd.DataFrame(np.full((5, 5), 3.0), SPECS, SPECS),
         pd.DataFrame(np.full((5, 5), 6) - 6 * np.eye(5, dtype=int), SPECS, SPECS), LABELS),
-    "ladder": lambda: charts.ladder_chart(ratings(), LABELS),
-    "cost": lambda: charts.cost_chart(cost(), LABELS),
-    "elo_cost": lambda: charts.elo_cost_chart(ratings(), cost(), LABELS),
-    "length": lambda: charts.length_chart(
+    "ladder_chart": lambda: charts.ladder_chart(ratings(), LABELS),
+    "cost_chart": lambda: charts.cost_chart(cost(), LABELS),
+    "elo_cost_chart": lambda: charts.elo_cost_chart(ratings(), cost(), LABELS),
+    "length_chart": lambda: charts.length_chart(
         pd.DataFrame({"outcome": ["first", "draw", "second"] * 4, "plies": range(7, 19)}),
         pd.DataFrame([{"agent": a, "side": side, "score": 0.5, "low": 0.3, "high": 0.7}
                       for a in ["", *SPECS[:3]] for side in ("first", "second")
                       if a or side == "first"]), LABELS),
-    "sweep": lambda: charts.sweep_chart(pd.DataFrame(
+    "sweep_chart": lambda: charts.sweep_chart(pd.DataFrame(
         {"family": [AGENTS[0]] * 3, "value_of": [1, 2, 3], "value": [0.2, 0.5, 0.7],
          "low": [0.1, 0.4, 0.6], "high": [0.3, 0.6, 0.8]}), "search depth (plies)",
         "score against all opponents (95% Wilson score interval)", True),
-    "standings": lambda: charts.standings_chart(pd.DataFrame(
+    "standings_chart": lambda: charts.standings_chart(pd.DataFrame(
         [[2.0, 4.0, 6.0], [2.0, 3.5, 4.5], [0.0, 2.0, 3.0], [2.0, 2.5, 2.5], [0.0, 0.0, 2.0]],
         SPECS, [1, 2, 3]), LABELS),
-    "sprt": lambda: charts.sprt_chart(pd.DataFrame(
+    "sprt_chart": lambda: charts.sprt_chart(pd.DataFrame(
         {"games": [20, 40], "llr": [0.5, 3.1], "lower": -2.94, "upper": 2.94}),
         f"SPRT: {AGENTS[0]} vs {AGENTS[1]}"),
-    "accuracy": lambda: accuracy_chart(pd.DataFrame(
+    "accuracy_chart": lambda: accuracy_chart(pd.DataFrame(
         [{"set": name, "agent": a, "ms_per_move": 0.01 + 0.005 * i, "accuracy": 0.5 + 0.1 * i,
           "accuracy_low": 0.4 + 0.1 * i, "accuracy_high": 0.55 + 0.1 * i}
          for name in ("random:17-24", "random:25-34") for i, a in enumerate(SPECS[:4])]),
         LABELS),
-    "phase_accuracy": lambda: phase_accuracy_chart(pd.DataFrame(
+    "phase_accuracy_chart": lambda: phase_accuracy_chart(pd.DataFrame(
         [{"agent": a, "phase": phase, "rate": 0.1, "low": 0.05, "high": 0.2}
          for a in SPECS[:3] for phase in ("opening (plies 0-13)", "middle game (plies 14-27)",
                                           "endgame (plies 28-41)")]), LABELS),
-    "compare": lambda: compare_chart(pairings().tail(3).assign(
+    "compare_chart": lambda: compare_chart(pairings().tail(3).assign(
         run=[f"run-{i}-of-a-long-name_seed42_1a2b3c4d" for i in range(3)], date="2026-11-25"),
         LABELS),
-    "comparison": lambda: _comparison_chart([SimpleNamespace(  # type: ignore[list-item]
+    "comparison_chart": lambda: _comparison_chart([SimpleNamespace(  # type: ignore[list-item]
         entry=SimpleNamespace(name=f"entry-{i}"), ours=(120, 30, 250), reference=(110, 40, 250),
         test=homogeneity((120, 30, 250), (110, 40, 250))) for i in range(2)],
         [(AGENTS[i], AGENTS[i + 1]) for i in range(2)]),
 }
+"""Every chart function, by its name, drawn with the long labels."""
+
+
+def test_every_kind_of_the_registry_is_checked() -> None:
+    """Every chart function the registry draws with has its case here (by its name)."""
+    assert {entry.builder.__name__ for entry in CHART_KINDS} <= set(BUILDERS)
 
 
 class Drawn:
@@ -156,7 +163,7 @@ def test_every_text_lies_inside_the_figure(chart: str, kind: str, tmp_path: Path
         assert text.inside, (chart, kind, text.text.get_text(), text.corners, text.figure)
     shown = " ".join(t.text.get_text().replace("\n", " ") for t in texts)
     assert "…" not in shown  # wrapped, never cut
-    if chart not in ("sweep", "sprt", "comparison"):
+    if chart not in ("sweep_chart", "sprt_chart", "comparison_chart"):
         assert "tiebreak left to right" in shown
 
 
@@ -164,7 +171,7 @@ def test_rotated_labels_are_checked_by_their_drawn_corners(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The crosstable's opponents are turned 35 degrees: their drawn corners lie inside their
     axis-aligned box, touching each of its sides, and not on its own corners."""
-    texts = drawn_texts(BUILDERS["crosstable"](), "pdf", tmp_path, monkeypatch)
+    texts = drawn_texts(BUILDERS["crosstable_chart"](), "pdf", tmp_path, monkeypatch)
     turned = [t for t in texts if t.text.get_rotation() == 35]
     assert len(turned) == len(SPECS)
     for text in turned:
@@ -181,7 +188,7 @@ def tick_boxes(texts: list[Drawn], axis: object) -> list[Bbox]:
 
 
 @pytest.mark.parametrize("kind", FORMATS)
-@pytest.mark.parametrize("chart", ["accuracy", "cost", "elo_cost"])
+@pytest.mark.parametrize("chart", ["accuracy_chart", "cost_chart", "elo_cost_chart"])
 def test_log_axes_label_ticks_apart(chart: str, kind: str, tmp_path: Path,
                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """The tick labels of the log axes stand apart, even over less than a decade (the
@@ -197,7 +204,7 @@ def test_log_axes_label_ticks_apart(chart: str, kind: str, tmp_path: Path,
 
 
 @pytest.mark.parametrize("kind", FORMATS)
-@pytest.mark.parametrize("chart", ["wtl", "ladder", "cost", "length"])
+@pytest.mark.parametrize("chart", ["wtl_chart", "ladder_chart", "cost_chart", "length_chart"])
 def test_long_labels_on_a_categorical_axis_stand_apart(
         chart: str, kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Wrapped over several lines, the agents' labels of one axis do not run into each other
@@ -228,7 +235,7 @@ def test_the_elo_cost_notes_stay_off_the_front_line(tmp_path: Path,
             lines[:] = [MplPath(line.get_transform().transform(line.get_xydata()))]
 
     monkeypatch.setattr(Line2D, "draw", line_drawn)
-    texts = drawn_texts(BUILDERS["elo_cost"](), "pdf", tmp_path, monkeypatch)
+    texts = drawn_texts(BUILDERS["elo_cost_chart"](), "pdf", tmp_path, monkeypatch)
     notes = [t for t in texts if t.text.get_text().startswith("agent ")]
     [front] = lines
     assert len(notes) == len(SPECS) and len(front) == len(SPECS)
@@ -251,7 +258,7 @@ def test_times_under_a_millisecond_read_in_microseconds(ms: list[float], unit: s
     assert elo.axes[0].get_xlabel() == f"{unit} per move (log scale)"
 
 
-@pytest.mark.parametrize("chart", ["wtl", "compare"])
+@pytest.mark.parametrize("chart", ["wtl_chart", "compare_chart"])
 def test_a_figure_names_the_interval_method_of_each_score(chart: str) -> None:
     """One method: named once. Pairings whose normal approximation failed: their scores get
     a marker of their own and the legend names the Wilson interval beside the normal one."""
@@ -259,7 +266,7 @@ def test_a_figure_names_the_interval_method_of_each_score(chart: str) -> None:
                             (pairings().tail(3), ["normal approximation", "Wilson score "
                                                   "interval, where the normal approximation "
                                                   "fails"])):
-        fig = (charts.wtl_chart(table, LABELS) if chart == "wtl" else compare_chart(
+        fig = (charts.wtl_chart(table, LABELS) if chart == "wtl_chart" else compare_chart(
             table.assign(run="r", date=""), LABELS))
         [legend] = fig.legends
         named = [t.get_text() for t in legend.get_texts() if "95% interval" in t.get_text()]

@@ -15,11 +15,11 @@ LAYERS = ("rules", "system", "stats", "search", "protocol", "hosting", "kaggle",
 """arena's layers, bottom to top (docs/architecture.md)."""
 
 DEFERRED = {"arena.search.solver", "arena.search.kernels.endings", "arena.search.kernels.games",
-            "arena.search.kernels.row_text", "arena.report.run_page",
+            "arena.search.kernels.row_text", "arena.report.run_page", "arena.report.chart_kinds",
             "arena.play.gui.controller", "arena.play.thinker", "arena.play.gui.window"}
 """The only modules of the arena imported inside functions outside the commands: the solver's,
 the replay's and the fused game loop's numba kernels (its games and their rows' text),
-matplotlib's report, pygame's window."""
+matplotlib's report and its charts (for ``plot``), pygame's window."""
 
 
 def module_name(path: Path) -> str:
