@@ -65,6 +65,7 @@ from arena.rules.notation import format_moves, from_moves
 from arena.search.database import DATABASE_ENV, OFF, PLIES
 from arena.search.solver import Solver
 from arena.system.cachedir import CACHE_ENV
+from benchmarks.text_table import aligned
 
 if TYPE_CHECKING:
     from bitbully import BitBully
@@ -355,10 +356,7 @@ def format_figures(figures: Sequence[Figure]) -> str:
     header = ("measure", "this", "reference", "ratio", "goal", "met")
     rows = [header] + [(f.measure, f.this, f.reference, f.ratio, f.goal,
                         "" if f.met is None else "yes" if f.met else "no") for f in figures]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    return "\n".join("  ".join(cell.ljust(width) if i == 0 else cell.rjust(width)
-                               for i, (cell, width) in enumerate(zip(row, widths, strict=True)))
-                     for row in rows)
+    return aligned(rows)
 
 
 def main() -> int:

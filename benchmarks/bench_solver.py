@@ -46,6 +46,7 @@ from arena.analysis.scored_positions import ScoredPosition, load_set
 from arena.search.database import DATABASE_ENV, OFF
 from arena.search.kernels import solver as kernels
 from arena.search.solver import Solver
+from benchmarks.text_table import aligned
 
 DEFAULT_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2:50")
 FULL_SETS = ("Test_L1_R2", "Test_L1_R3")
@@ -175,10 +176,7 @@ def format_rows(timings: list[Timing]) -> str:
             f"{ours.mnodes_per_second:.2f}",
             f"{ours.wrong}" + (f" / {theirs.wrong}" if theirs else ""),
         ))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    return "\n".join("  ".join(cell.ljust(width) if i == 0 else cell.rjust(width)
-                               for i, (cell, width) in enumerate(zip(row, widths, strict=True)))
-                     for row in rows)
+    return aligned(rows)
 
 
 def main() -> int:
