@@ -14,7 +14,8 @@ def where(checkout: Path = CHECKOUT) -> str:
     """Where to read the documentation: the built site, else its sources, else the README."""
     site, sources = checkout / "site" / "index.html", checkout / "docs" / "index.md"
     if site.is_file():
-        return f"The documentation: {site.as_uri()} (open it in a browser)."
+        return (f"The documentation: {site.as_uri()} (open it in a browser; its search box "
+                f"works when the site is served: python3 -m http.server -d {site.parent}).")
     if sources.is_file():
         return (f"The documentation's sources: {sources.parent} (Markdown, starting at "
                 f"{sources.name}). To build the site: python3 -m pip install -e "
