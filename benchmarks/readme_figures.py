@@ -1,23 +1,23 @@
-"""The README's tables of results, its chart gallery and its colour check, made from the
-committed reference results in results/ so that they cannot go stale (not a test).
+"""The documentation's tables of results, its chart gallery and its colour check, made from
+the committed reference results in results/ so that they cannot go stale (not a test).
 
     python benchmarks/readme_figures.py [--run] [--check]
 
-Every block of README.md between ``<!-- results: NAME -->`` and ``<!-- /results -->`` is
-written here, from files only: the MCTS ratings (results/mcts/), seed 002's table and what
-its rules cost (results/seed-table/), the blunders by phase of an analysed match
-(results/readme/analysed/), the colour distances of the chart palette (arena.report.vision)
-and the gallery of every chart kind (those of a run's report from the registry,
-``arena.report.chart_kinds.CHART_KINDS``), shown from the runs' own PNG files (a Swiss
-tournament's standings from results/readme/swiss/, played by ``--run`` too).
-tests/integration/test_readme_figures.py fails when a number in the README differs from
+Every block of the docs' pages (docs/**/*.md) between ``<!-- results: NAME -->`` and
+``<!-- /results -->`` is written here, from files only: the MCTS ratings (results/mcts/),
+seed 002's table and what its rules cost (results/seed-table/), the blunders by phase of an
+analysed match (results/readme/analysed/), the colour distances of the chart palette
+(arena.report.vision) and the gallery of every chart kind (those of a run's report from the
+registry, ``arena.report.chart_kinds.CHART_KINDS``), shown from the runs' own PNG files (a
+Swiss tournament's standings from results/readme/swiss/, played by ``--run`` too).
+tests/integration/test_readme_figures.py fails when a number in the docs differs from
 those files.
 
 ``--run`` first runs the experiments again (experiments/mcts.toml, seed-table.toml and
 readme.toml, then `arena analyze` and `arena accuracy` for the analysis charts): runs are
 deterministic, so finished runs are only reported again, with this code's charts, and a
 missing one is played to the same games. ``--check`` writes nothing and exits 1 when a
-block of the README is not what the results give.
+block of the docs is not what the results give.
 """
 
 from __future__ import annotations
@@ -46,7 +46,10 @@ from arena.stats.elo import homogeneity
 ROOT = Path(__file__).resolve().parent.parent
 BLOCK = re.compile(r"(<!-- results: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /results -->)",
                    re.DOTALL)
-"""A generated block of the README: its opening comment, its text, its closing comment."""
+"""A generated block of a page: its opening comment, its text, its closing comment."""
+DOCS = ROOT / "docs"
+GALLERY_PAGE = Path("docs/explanation/charts.md")
+"""The page that shows the chart gallery: its images are linked relative to it."""
 
 MCTS = Path("results/mcts/round-robin")
 SEED_TABLE = Path("results/seed-table")
@@ -152,7 +155,7 @@ def wtl(counts: Sequence[int]) -> str:
 
 
 def p_value(p: float) -> str:
-    """Two significant digits, as the README quotes them."""
+    """Two significant digits, as the docs quote them."""
     return f"{p:.2g}"
 
 
@@ -240,7 +243,8 @@ def chart_gallery(root: Path) -> str:
     for _, path, caption in gallery():
         if not (root / path).is_file():
             raise SystemExit(f"{path} is missing: run `python benchmarks/readme_figures.py --run`")
-        lines += [f"**{caption}** (`{path}`)", "", f"![{caption}]({path.as_posix()})", ""]
+        link = "../" * (len(GALLERY_PAGE.parts) - 2) + path.as_posix()
+        lines += [f"**{caption}** (`{path}`)", "", f"![{caption}]({link})", ""]
     return "\n".join(lines[:-1])
 
 
@@ -252,15 +256,32 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "colour-check": colour_check,
     "chart-gallery": chart_gallery,
 }
-"""Every generated block of the README, by name."""
+"""Every generated block of the docs, by name."""
 
 
-# --------------------------------------------------------------------------- the README
+# --------------------------------------------------------------------------- the docs
 
 
 def readme_blocks(text: str) -> dict[str, str]:
-    """The README's generated blocks by name, their text without the comments."""
+    """A page's generated blocks by name, their text without the comments."""
     return {m["name"]: m["body"] for m in BLOCK.finditer(text)}
+
+
+def pages(root: Path = ROOT) -> dict[Path, str]:
+    """Every page of the docs that holds a generated block, with its text."""
+    texts = {path: path.read_text() for path in sorted((root / "docs").rglob("*.md"))}
+    return {path: text for path, text in texts.items() if BLOCK.search(text)}
+
+
+def docs_blocks(root: Path = ROOT) -> dict[str, str]:
+    """Every generated block of the docs by name (a name used twice is an error)."""
+    found: dict[str, str] = {}
+    for path, text in pages(root).items():
+        for name, body in readme_blocks(text).items():
+            if name in found:
+                raise SystemExit(f"block {name} is in more than one page ({path} too)")
+            found[name] = body
+    return found
 
 
 def render(root: Path = ROOT) -> dict[str, str]:
@@ -269,12 +290,11 @@ def render(root: Path = ROOT) -> dict[str, str]:
 
 
 def updated(text: str, blocks: dict[str, str]) -> str:
-    """The README's text with each block replaced; a block the README lacks or one it has
-    that nothing makes is an error."""
-    found = readme_blocks(text)
-    if set(found) != set(blocks):
-        missing, unknown = sorted(set(blocks) - set(found)), sorted(set(found) - set(blocks))
-        raise SystemExit(f"README blocks missing: {missing}; unknown: {unknown}")
+    """A page's text with each of its blocks replaced; a block that nothing makes is an
+    error."""
+    unknown = sorted(set(readme_blocks(text)) - set(blocks))
+    if unknown:
+        raise SystemExit(f"unknown blocks: {unknown}")
     return BLOCK.sub(lambda m: m[1] + blocks[m["name"]] + m[4], text)
 
 
@@ -292,21 +312,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--run", action="store_true",
                         help="run the experiments first (finished runs are only reported again)")
     parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 if a README block differs from the results")
+                        help="write nothing; exit 1 if a block of docs/ differs from the results")
     options = parser.parse_args(argv)
     if options.run:
         run_experiments(ROOT)
-    readme = ROOT / "README.md"
-    text = readme.read_text()
-    new = updated(text, render(ROOT))
+    missing = sorted(set(BLOCKS) - set(docs_blocks(ROOT)))
+    if missing:
+        raise SystemExit(f"blocks in no page of docs/: {missing}")
+    rendered, stale = render(ROOT), []
+    for page, text in pages(ROOT).items():
+        new = updated(text, rendered)
+        stale += [name for name, body in readme_blocks(text).items()
+                  if readme_blocks(new)[name] != body]
+        if new != text and not options.check:
+            page.write_text(new)
     if options.check:
-        stale = [name for name, body in readme_blocks(text).items()
-                 if readme_blocks(new)[name] != body]
-        print("stale blocks: " + ", ".join(stale) if stale else "README is up to date")
+        print("stale blocks: " + ", ".join(stale) if stale else "the docs are up to date")
         return 1 if stale else 0
-    if new != text:
-        readme.write_text(new)
-    print(f"{readme}: {len(BLOCKS)} blocks written", flush=True)
+    print(f"docs/: {len(BLOCKS)} blocks written", flush=True)
     return 0
 
 

@@ -48,6 +48,9 @@ COMMANDS = {
     "dataset": Lazy(
         "arena.cli.dataset:dataset_command",
         "Play GAMES games and write their positions as a dataset, labelled by the solver."),
+    "docs": Lazy(
+        "arena.cli.docs:docs_command",
+        "Tell where the documentation is: the built site, else the docs/ folder."),
     "export": Lazy(
         "arena.cli.export:export_command",
         "Write a run's games in another form, or an agent as a Kaggle submission."),
@@ -162,5 +165,6 @@ def main() -> None:
     """Connect Four Arena: play Connect Four agents against each other and measure them.
 
     Agents are named by spec strings such as `random`, `immediate-win:block=true` or
-    `negamax:depth=6,heuristic=threats+positional`; `arena agents` lists them all.
+    `negamax:depth=6,heuristic=threats+positional`; `arena agents` lists them all, and
+    `arena docs` tells where the documentation is.
     """

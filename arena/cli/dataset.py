@@ -103,7 +103,7 @@ def dataset_command(games: int, agents: tuple[str, str], seed: int, rules: Rules
 
     One row per position before a move: the board as bitboards, side to move, ply, the
     move played, the game's result for the mover and (with --solve, the default) the exact
-    score of every column. The schema is in the README (Learned agents).
+    score of every column. The columns are in the docs (docs/reference/datasets.md).
 
     \b
     Examples:
@@ -130,7 +130,7 @@ def export_dataset_command(directories: tuple[Path, ...], **options: Any) -> Non
     """Write the positions of the games of the runs in DIRECTORIES as a dataset.
 
     Every run is checked as a resume checks it and must be on the same board. The columns
-    are those of arena dataset (see the README, Learned agents).
+    are those of arena dataset (docs/reference/datasets.md).
 
     \b
     Examples:

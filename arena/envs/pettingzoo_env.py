@@ -7,9 +7,9 @@
 A win gives +1 to the winner and -1 to the loser, a draw 0 to both; a column that cannot be
 played ends the game with -1 for the agent that named it and +1 for the other.
 
-On 6 x 7 it plays the games of PettingZoo's ``connect_four_v3`` but for the differences the
-README lists (planes first, no mask once the game is over, an illegal column a forfeit),
-each checked against it by tests/unit/test_pettingzoo_env.py.
+On 6 x 7 it plays the games of PettingZoo's ``connect_four_v3`` but for the differences
+docs/tutorials/training.md lists (planes first, no mask once the game is over, an illegal
+column a forfeit), each checked against it by tests/unit/test_pettingzoo_env.py.
 """
 
 from __future__ import annotations

@@ -32,6 +32,8 @@ NEEDS: dict[str, tuple[Callable[[], bool], str]] = {
     "chromium": (lambda: chromium() is not None, "needs Chromium: apt-get install chromium"),
     "pdftoppm": (lambda: shutil.which("pdftoppm") is not None,
                  "needs pdftoppm: apt-get install poppler-utils"),
+    "docs": (lambda: all(_module(name)() for name in ("mkdocs", "material", "mkdocstrings")),
+             "needs MkDocs, Material and mkdocstrings: pip install -e '.[docs]'"),
 }
 """Marker -> (whether what it needs is here, what to install)."""
 

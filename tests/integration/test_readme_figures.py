@@ -1,4 +1,4 @@
-"""The README's figures equal the committed results they come from: every number of its
+"""The docs' figures equal the committed results they come from: every number of their
 generated tables is read back and compared with results/ (or with the colour check's own
 computation), and every chart kind is shown from a committed PNG."""
 
@@ -22,7 +22,6 @@ from arena.report.chart_kinds import CHART_KINDS
 from arena.stats.elo import homogeneity
 
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text()
 
 
 def _script() -> ModuleType:
@@ -36,11 +35,11 @@ def _script() -> ModuleType:
 
 
 figures = _script()
-BLOCKS = figures.readme_blocks(README)
+BLOCKS = figures.docs_blocks(ROOT)
 
 
 def table(name: str) -> list[list[str]]:
-    """The rows of the README's generated table ``name`` (header and rule left out)."""
+    """The rows of the docs' generated table ``name`` (header and rule left out)."""
     lines = [line for line in BLOCKS[name].splitlines() if line.startswith("|")]
     return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[2:]]
 
@@ -56,11 +55,11 @@ def counts(text: str) -> list[int]:
 
 @pytest.mark.slow
 def test_every_block_is_what_the_results_give() -> None:
-    """The README as the script writes it from results/ now: a stale number fails here."""
+    """The docs as the script writes them from results/ now: a stale number fails here."""
     assert set(BLOCKS) == set(figures.BLOCKS)
     rendered = figures.render(ROOT)
     stale = [name for name in BLOCKS if BLOCKS[name] != rendered[name]]
-    assert not stale, f"stale README blocks {stale}: run python benchmarks/readme_figures.py"
+    assert not stale, f"stale blocks in docs/ {stale}: run python benchmarks/readme_figures.py"
 
 
 def test_the_mcts_ratings_are_those_of_ratings_csv() -> None:
@@ -160,7 +159,8 @@ def test_the_gallery_shows_every_chart_kind_from_a_committed_png() -> None:
     gallery = figures.gallery()
     assert {builder for builder, _, _ in gallery} == _chart_builders()
     assert set(figures.EXAMPLES) == {entry.kind for entry in CHART_KINDS}
-    shown = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", BLOCKS["chart-gallery"])
+    shown = [link.removeprefix("../") for link in
+             re.findall(r"!\[[^\]]*\]\(([^)]+)\)", BLOCKS["chart-gallery"])]
     assert shown == [path.as_posix() for _, path, _ in gallery]
     for path in shown:
         image = imread(ROOT / path)
