@@ -15,11 +15,11 @@ from arena.protocol.players import is_interactive
 from arena.report.prepared import prepared_writer
 from arena.report.stamp import current_report
 from arena.rules.results import Side
-from arena.runs.plan import DEFAULT_RESULTS_DIR, default_out_dir
-from arena.runs.progress import ProgressBar
-from arena.runs.request import RunRequest
-from arena.runs.runner import MatchRun, run_games
-from arena.runs.summary import FORFEITS, PairingSummary, seeds_lines
+from arena.runs.planning.plan import DEFAULT_RESULTS_DIR, default_out_dir
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.progress import ProgressBar
+from arena.runs.playing.runner import MatchRun, run_games
+from arena.runs.store.summary import FORFEITS, PairingSummary, seeds_lines
 
 
 def format_summary(summary: PairingSummary, directory: Path,

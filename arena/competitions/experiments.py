@@ -41,7 +41,7 @@ An experiment file reads::
     alpha = 0.05          # optional: alpha, beta, model, llr, max_games, batch_pairs
     openings = "random:8" # an SPRT plays opening pairs (default random:8)
 
-The options are those of ``arena.runs.request.RunRequest`` (the keys of ``[defaults]`` and
+The options are those of ``arena.runs.planning.request.RunRequest`` (the keys of ``[defaults]`` and
 of every entry), but for ``out`` (each entry's directory is its name), ``progress``
 (``arena run --quiet``) and ``engines`` (the top-level key, for every entry).
 
@@ -82,14 +82,15 @@ from arena.hosting.engines.engines_file import EnginesTable, load_engines
 from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
-from arena.runs.batches import AgentCache
-from arena.runs.directory import check_directory
-from arena.runs.files import RunFiles
-from arena.runs.openings import names_a_file
-from arena.runs.plan import MatchPlan, Pairing
-from arena.runs.request import DEFAULT_DPI, ChartOptions, RunRequest, parse_formats
-from arena.runs.runner import Progress, check_workers, resolve_agents, run_games
-from arena.runs.summary import PairingSummary, summarize, wtl_text
+from arena.runs.planning.charts import DEFAULT_DPI, ChartOptions, parse_formats
+from arena.runs.planning.openings import names_a_file
+from arena.runs.planning.plan import MatchPlan, Pairing
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.batches import AgentCache
+from arena.runs.playing.runner import Progress, check_workers, resolve_agents, run_games
+from arena.runs.store.directory import check_directory
+from arena.runs.store.files import RunFiles
+from arena.runs.store.summary import PairingSummary, summarize, wtl_text
 from arena.stats.elo import Homogeneity, homogeneity
 from arena.system.schema import (
     BOOLEAN,

@@ -33,13 +33,13 @@ from typing import Any
 from arena.protocol.players import canonical_player
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result
-from arena.runs.files import RunFiles
-from arena.runs.openings import load_openings
-from arena.runs.plan import MatchPlan, Pairing, default_out_dir
-from arena.runs.request import RunRequest
-from arena.runs.rows import read_rows
-from arena.runs.runner import MatchRun, Progress, run_games
-from arena.runs.summary import PairingSummary, csv_cells
+from arena.runs.planning.openings import load_openings
+from arena.runs.planning.plan import MatchPlan, Pairing, default_out_dir
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.runner import MatchRun, Progress, run_games
+from arena.runs.store.files import RunFiles
+from arena.runs.store.rows import read_rows
+from arena.runs.store.summary import PairingSummary, csv_cells
 from arena.stats.elo import (
     DEFAULT_ALPHA,
     DEFAULT_BETA,

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 from arena.protocol.players import canonical_player
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result
-from arena.runs.files import RunFiles
-from arena.runs.openings import load_openings
-from arena.runs.plan import MatchPlan, Pairing
-from arena.runs.request import RunRequest
-from arena.runs.rows import games_table
-from arena.runs.runner import MatchRun, Progress, run_games
-from arena.runs.seeds import ratings_rng
+from arena.runs.planning.openings import load_openings
+from arena.runs.planning.plan import MatchPlan, Pairing
+from arena.runs.planning.request import RunRequest
+from arena.runs.planning.seeds import ratings_rng
+from arena.runs.playing.runner import MatchRun, Progress, run_games
+from arena.runs.store.files import RunFiles
+from arena.runs.store.rows import games_table
 from arena.stats.ratings import rate
 from arena.stats.tally import Tally
 from arena.system.files import write_atomically

@@ -39,12 +39,12 @@ from arena.report.run_html import write_run_html
 from arena.report.stamp import current_report, report_fingerprint, write_stamp
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result
-from arena.runs.directory import RunDirectory, RunDirectoryError
-from arena.runs.files import RunFiles
-from arena.runs.meta import RunMeta
-from arena.runs.reading import NoRunError, RunReading, open_run
-from arena.runs.request import ChartOptions
-from arena.runs.summary import current_summary, seeds_line, summarize, summary_csv
+from arena.runs.planning.charts import ChartOptions
+from arena.runs.store.directory import RunDirectory, RunDirectoryError
+from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import RunMeta
+from arena.runs.store.reading import NoRunError, RunReading, open_run
+from arena.runs.store.summary import current_summary, seeds_line, summarize, summary_csv
 from arena.stats.elo import wilson
 from arena.stats.ratings import RATING_COLUMNS
 from arena.system.files import write_atomically
@@ -155,7 +155,7 @@ def read_summary(reading: RunReading) -> pd.DataFrame:
 
 def load_run(run_dir: Path) -> Run:
     """Read a run directory (locked by the caller), checked as a resume checks it
-    (``arena.runs.reading.open_run``: NoRunError without a game, MetaError, GamesTableError
+    (``arena.runs.store.reading.open_run``: NoRunError without a game, MetaError, GamesTableError
     naming the first row that does not fit). Nothing in it is written.
 
     The summary is ``read_summary``'s. A tournament played in rounds is read from its round

@@ -1,5 +1,5 @@
 """Many games: seeds, colours, openings, forfeits, workers, resuming, dask (the plans alone:
-tests/unit/test_plan.py)."""
+tests/unit/runs/planning/test_plan.py)."""
 
 from __future__ import annotations
 
@@ -15,13 +15,13 @@ from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError
 from arena.rules.notation import format_moves, from_moves
-from arena.runs.directory import RunDirectoryError
-from arena.runs.plan import GameSettings, MatchSetupError, match_plan
-from arena.runs.reading import load_games
-from arena.runs.request import RunRequest
-from arena.runs.rows import read_rows
-from arena.runs.runner import run_games
-from arena.runs.summary import summarize, summary_csv
+from arena.runs.planning.plan import GameSettings, MatchSetupError, match_plan
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.runner import run_games
+from arena.runs.store.directory import RunDirectoryError
+from arena.runs.store.reading import load_games
+from arena.runs.store.rows import read_rows
+from arena.runs.store.summary import summarize, summary_csv
 from tests.helpers.runs import games_without_timing, plan_of
 
 TEST_AGENTS = '''

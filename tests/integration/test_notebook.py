@@ -12,7 +12,7 @@ import arena
 from arena.api import TournamentResult
 from arena.report.run_page import write_report
 from arena.report.style import save
-from arena.runs.request import DEFAULT_DPI
+from arena.runs.planning.charts import DEFAULT_DPI
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arena.runs import directory as directory_module
-from arena.runs.batches import AgentCache, play_task
-from arena.runs.directory import (
+from arena.runs.planning.plan import GameSettings, match_plan
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.batches import AgentCache, play_task
+from arena.runs.playing.runner import run_games
+from arena.runs.store import directory as directory_module
+from arena.runs.store.directory import (
     GamesTable,
     RunDirectory,
     RunDirectoryError,
@@ -20,13 +23,10 @@ from arena.runs.directory import (
     complete_length,
     sort_games,
 )
-from arena.runs.files import RunFiles
-from arena.runs.meta import MetaError, RunMeta, load_meta, write_meta
-from arena.runs.plan import GameSettings, match_plan
-from arena.runs.reading import load_games
-from arena.runs.request import RunRequest
-from arena.runs.rows import COLUMNS, TIMING_COLUMNS, games_table
-from arena.runs.runner import run_games
+from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import MetaError, RunMeta, load_meta, write_meta
+from arena.runs.store.reading import load_games
+from arena.runs.store.rows import COLUMNS, TIMING_COLUMNS, games_table
 from arena.system.files import write_atomically
 from tests.helpers.cli import arena_command, checkout_env
 from tests.helpers.runs import LEFTMOST_AGENT

@@ -27,8 +27,8 @@ from arena.protocol.players import canonical_player
 from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.errors import ArenaError
 from arena.rules.results import Side
-from arena.runs.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
-from arena.runs.seeds import DEFAULT_SEED, GAME_BITS, MAX_SEED
+from arena.runs.planning.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
+from arena.runs.planning.seeds import DEFAULT_SEED, GAME_BITS, MAX_SEED
 
 DEFAULT_RESULTS_DIR = Path("results") / "matches"
 

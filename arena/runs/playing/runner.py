@@ -1,13 +1,13 @@
 """Running a plan into a run directory: agents checked, missing games played, summary written.
 
 ``run_games`` plays the games a run directory does not hold yet, in batches on the workers of
-``arena.runs.pool``, appending each finished batch to games.csv, then writes summary.csv. While
-an agent of the user's plays inline (its native crash would end the process that plays it),
-games are appended as they end (``arena.runs.pool``), and a crash of this process is reported
-(``arena.runs.crashes``). With a ``StoppingRule`` (an SPRT, say) it plays the games stage by
-stage and stops when the rule says so. The user's first Ctrl-C while games are played hands
-out no more games: those in progress finish and are written, then ``Stopped`` (a
-KeyboardInterrupt) ends the call; a second Ctrl-C ends it at once.
+``arena.runs.playing.pool``, appending each finished batch to games.csv, then writes
+summary.csv. While an agent of the user's plays inline (its native crash would end the process
+that plays it), games are appended as they end (``arena.runs.playing.pool``), and a crash of
+this process is reported (``arena.runs.playing.crashes``). With a ``StoppingRule`` (an SPRT,
+say) it plays the games stage by stage and stops when the rule says so. The user's first Ctrl-C
+while games are played hands out no more games: those in progress finish and are written, then
+``Stopped`` (a KeyboardInterrupt) ends the call; a second Ctrl-C ends it at once.
 """
 
 from __future__ import annotations
@@ -36,9 +36,13 @@ from arena.protocol.players import check_limit, effective_limit, split_limit
 from arena.protocol.registry import AgentSpec, is_builtin, parse_spec
 from arena.rules.errors import AgentSpecError
 from arena.rules.results import Side
-from arena.runs.batches import AgentCache, warm_fused
-from arena.runs.crashes import crash_report
-from arena.runs.directory import (
+from arena.runs.planning.openings import FileOpenings
+from arena.runs.planning.plan import MatchPlan, MatchSetupError
+from arena.runs.planning.request import Backend, RunRequest
+from arena.runs.playing.batches import AgentCache, warm_fused
+from arena.runs.playing.crashes import crash_report
+from arena.runs.playing.pool import BatchSizer, Pool, batches, open_pool
+from arena.runs.store.directory import (
     GamesTable,
     RunDirectory,
     RunDirectoryError,
@@ -46,12 +50,8 @@ from arena.runs.directory import (
     sort_games,
     write_outputs,
 )
-from arena.runs.meta import AgentRecord, RunMeta
-from arena.runs.openings import FileOpenings
-from arena.runs.plan import MatchPlan, MatchSetupError
-from arena.runs.pool import Backend, BatchSizer, Pool, batches, open_pool
-from arena.runs.request import RunRequest
-from arena.runs.summary import (
+from arena.runs.store.meta import AgentRecord, RunMeta
+from arena.runs.store.summary import (
     PairingSummary,
     SummaryColumns,
     games_as_left,
@@ -59,7 +59,7 @@ from arena.runs.summary import (
     summary_fingerprint,
     write_summary,
 )
-from arena.runs.validation import held_games
+from arena.runs.store.validation import held_games
 from arena.stats.tally import Tally
 from arena.system.heap import release_free_memory
 from arena.system.interrupts import Stopped, finish_on_interrupt, watch_interrupts

@@ -37,9 +37,9 @@ from arena.protocol.players import effective_limit, split_limit
 from arena.rules.board import Position, Rules
 from arena.rules.notation import parse_moves, play_moves
 from arena.rules.results import Side, Termination
-from arena.runs.plan import GameBatch, GameSettings
-from arena.runs.seeds import GAME_BITS
-from arena.runs.summary import RESULT_CODES, TERMINATION_CODES, GameColumns
+from arena.runs.planning.plan import GameBatch, GameSettings
+from arena.runs.planning.seeds import GAME_BITS
+from arena.runs.store.summary import RESULT_CODES, TERMINATION_CODES, GameColumns
 from arena.stats.tally import Tally
 
 CALIBRATION_SECONDS = 0.002
@@ -50,7 +50,7 @@ MICROS = 1_000_000
 
 
 class KernelHosts(Protocol):
-    """The hosts a process plays with (``arena.runs.batches.AgentCache``)."""
+    """The hosts a process plays with (``arena.runs.playing.batches.AgentCache``)."""
 
     def get(self, spec: str, side: Side, hosting: Hosting, engines: object = None) -> Host:
         """The host of ``spec`` playing as ``side``."""
@@ -114,7 +114,7 @@ class FusedGames:
     def text(self) -> tuple[bytes, np.ndarray]:
         """The games' rows of games.csv (the bytes the csv module writes for their
         ``GameRow``), and the hash of who moved first and the moves of each
-        (``arena.runs.summary.GameColumns``)."""
+        (``arena.runs.store.summary.GameColumns``)."""
         from arena.search.kernels.row_text import ROW_BYTES, fused_rows, move_hashes
 
         batch, out = self.batch, self.outcomes

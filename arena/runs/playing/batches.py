@@ -22,13 +22,13 @@ from arena.protocol.players import effective_limit, split_limit
 from arena.rules.board import Position, Rules
 from arena.rules.notation import parse_moves, play_moves
 from arena.rules.results import Side
-from arena.runs.adjudication import Adjudicator
-from arena.runs.directory import AgentOutput
-from arena.runs.fused import FusedGames, fused_players, play_fused
-from arena.runs.game import play_game
-from arena.runs.plan import GameBatch, GameSettings, GameTask, MatchPlan
-from arena.runs.rows import GameRow
-from arena.runs.seeds import game_rng, game_seed
+from arena.runs.planning.plan import GameBatch, GameSettings, GameTask, MatchPlan
+from arena.runs.planning.seeds import game_rng, game_seed
+from arena.runs.playing.adjudication import Adjudicator
+from arena.runs.playing.fused import FusedGames, fused_players, play_fused
+from arena.runs.playing.game import play_game
+from arena.runs.store.directory import AgentOutput
+from arena.runs.store.rows import GameRow
 from arena.stats.tally import Tally
 from arena.system.interrupts import ignore_interrupts
 
@@ -106,7 +106,7 @@ def play_task(task: GameTask, settings: GameSettings, agents: AgentCache,
 
 def play_fusable(settings: GameSettings, batch: GameBatch,
                  agents: AgentCache) -> tuple[list[FusedGames], GameBatch]:
-    """Play the games of ``batch`` whose pairing can be fused (``arena.runs.fused``), each
+    """Play the games of ``batch`` whose pairing can be fused (``arena.runs.playing.fused``), each
     pairing's in one compiled call: their games, and the games left for the hosts."""
     played: list[FusedGames] = []
     hosted = np.zeros(len(batch), dtype=bool)
