@@ -44,10 +44,10 @@ CHILD = """
 import sys, time
 from pathlib import Path
 began = time.perf_counter()
-from arena.runs.playing import batches
-from arena.runs.planning.plan import GameSettings, match_plan
-from arena.runs.planning.request import RunRequest
-from arena.runs.playing.runner import run_games
+from arena.runs import batches  # the names before runs/ had rooms: any checkout has them
+from arena.runs.plan import GameSettings, match_plan
+from arena.runs.request import RunRequest
+from arena.runs.runner import run_games
 agent_a, agent_b, games, out, path = sys.argv[1:6]
 in_loop = [0.0]
 if path == "hosted":

@@ -110,7 +110,7 @@ def speed(games: int) -> None:
 
 SCALING_AGENTS = ("negamax:depth=6", "negamax:depth=6,heuristic=threats")
 TIMED_GAMES = """import atexit, os, sys, time
-import arena.runs.playing.pool as pool
+import arena.runs.pool as pool  # its name before runs/ had rooms: any checkout has it
 results, steps, phase = pool.LocalPool.results, getattr(pool, "play_steps", None), [0.0]
 def timed(self, *args):
     began = time.perf_counter()
