@@ -35,12 +35,12 @@ if TYPE_CHECKING:  # what type checkers and editors see of _API (tests/unit/test
     from arena.report.compare import compare as compare
     from arena.rules.board import Position as Position
     from arena.rules.board import Rules as Rules
-    from arena.runs.request import RunRequest as RunRequest
+    from arena.runs.planning.request import RunRequest as RunRequest
 
 __version__ = "0.1.0"
 
 _API = {"match": "arena.api", "tournament": "arena.api", "sprt": "arena.api",
-        "load_games": "arena.api", "RunRequest": "arena.runs.request",
+        "load_games": "arena.api", "RunRequest": "arena.runs.planning.request",
         "compare": "arena.report.compare", "BaseAgent": "arena.protocol.agent",
         "Choice": "arena.protocol.agent", "Limit": "arena.protocol.agent",
         "GameStart": "arena.protocol.agent", "Position": "arena.rules.board",
@@ -49,11 +49,33 @@ _API = {"match": "arena.api", "tournament": "arena.api", "sprt": "arena.api",
 __all__ = sorted(_API)
 
 MOVED = {"arena.agent": "arena.protocol.agent", "arena.notation": "arena.rules.notation",
-         "arena.records": "arena.runs.reading", "arena.oracle": "arena.search.oracle",
+         "arena.records": "arena.runs.store.reading", "arena.oracle": "arena.search.oracle",
          "arena.experiment": "arena.competitions.experiments",
          "arena.bridges": "arena.hosting.engines",
-         "arena.bridges.pons": "arena.hosting.engines.pons"}
-"""Old module names, as earlier READMEs gave them, and the modules that hold their names now."""
+         "arena.bridges.pons": "arena.hosting.engines.pons",
+         "arena.runs.request": "arena.runs.planning.request",
+         "arena.runs.plan": "arena.runs.planning.plan",
+         "arena.runs.seeds": "arena.runs.planning.seeds",
+         "arena.runs.openings": "arena.runs.planning.openings",
+         "arena.runs.files": "arena.runs.store.files",
+         "arena.runs.meta": "arena.runs.store.meta",
+         "arena.runs.validation": "arena.runs.store.validation",
+         "arena.runs.directory": "arena.runs.store.directory",
+         "arena.runs.summary": "arena.runs.store.summary",
+         "arena.runs.reading": "arena.runs.store.reading",
+         "arena.runs.recorded": "arena.runs.store.recorded",
+         "arena.runs.adjudication": "arena.runs.playing.adjudication",
+         "arena.runs.game": "arena.runs.playing.game",
+         "arena.runs.fused": "arena.runs.playing.fused",
+         "arena.runs.batches": "arena.runs.playing.batches",
+         "arena.runs.pool": "arena.runs.playing.pool",
+         "arena.runs.crashes": "arena.runs.playing.crashes",
+         "arena.runs.crash_watcher": "arena.runs.playing.crash_watcher",
+         "arena.runs.runner": "arena.runs.playing.runner",
+         "arena.runs.progress": "arena.runs.playing.progress"}
+"""Old module names, as earlier READMEs gave them, and the modules that hold their names now;
+``arena.runs``' modules before they went into its rooms (``arena.runs.rows`` is a module of
+its own: it also offers ``load_games``, as it once did)."""
 
 
 def __getattr__(name: str) -> object:

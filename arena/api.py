@@ -4,7 +4,7 @@ Agents are spec strings (``"negamax:depth=4"``), agent objects, agent classes or
 functions (``f(position, rng)``, or Kaggle's ``f(observation, configuration)``), also defined in
 a notebook; ``(name, agent)`` names one (a spec string too): the name is its label in every
 table, chart and page. Every other keyword is an option of the run: a field of
-``arena.runs.request.RunRequest`` (``seed``, ``openings``, ``time_per_move``, ``jobs``,
+``arena.runs.planning.request.RunRequest`` (``seed``, ``openings``, ``time_per_move``, ``jobs``,
 ``out``, ...), the same options the commands take; a ``RunRequest`` may also be given whole.
 The result holds the games as a DataFrame with proper dtypes, the summary (and for a
 tournament the ratings and the crosstable, for an SPRT its steps), and writes the report on
@@ -37,13 +37,14 @@ from arena.competitions.tournaments import (
 from arena.protocol.objects import register
 from arena.report.notebook import report_figure, result_html, result_text, write_files
 from arena.rules.errors import AgentSpecError
-from arena.runs.files import RunFiles
-from arena.runs.meta import RunMeta, load_meta
-from arena.runs.progress import ProgressBar, TournamentProgressBar
-from arena.runs.reading import load_games as load_run_games
-from arena.runs.reading import open_run
-from arena.runs.request import DEFAULT_DPI, ChartOptions, RunRequest, parse_formats
-from arena.runs.runner import run_games
+from arena.runs.planning.charts import DEFAULT_DPI, ChartOptions, parse_formats
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.progress import ProgressBar, TournamentProgressBar
+from arena.runs.playing.runner import run_games
+from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import RunMeta, load_meta
+from arena.runs.store.reading import load_games as load_run_games
+from arena.runs.store.reading import open_run
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -287,7 +288,7 @@ def _rounds_tournament(specs: list[str], games: int, request: RunRequest, rounds
 
 def load_games(path: str | Path) -> pd.DataFrame:
     """A run's games.csv as a DataFrame sorted by game, with proper dtypes, once every row is
-    checked against the run's meta.json (``arena.runs.reading.load_games``); the games.csv
+    checked against the run's meta.json (``arena.runs.store.reading.load_games``); the games.csv
     at the top of a Swiss or knockout tournament gives every round's games so, a ``round``
     column first."""
     path = Path(path)

@@ -34,9 +34,9 @@ import numpy as np
 
 from arena.protocol.agent import BaseAgent
 from arena.rules.board import Position
-from arena.runs.reading import load_games
-from arena.runs.request import RunRequest
-from arena.runs.runner import run_games
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.runner import run_games
+from arena.runs.store.reading import load_games
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "engine.py"

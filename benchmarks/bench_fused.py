@@ -5,7 +5,7 @@
     python benchmarks/bench_fused.py --base /tmp/base-fused   # fused runs, that checkout's
                                                      # (before) alternating with this one's
 
-Each measure runs whole runs (``arena.runs.runner.run_games``, one job, into a fresh
+Each measure runs whole runs (``arena.runs.playing.runner.run_games``, one job, into a fresh
 temporary directory: games played, games.csv written, sorted and summarised) in a fresh
 Python process each, alternating the hosted path (the fused loop switched off in that process)
 and the fused loop, and prints for each the median games a second of the run (from the call
@@ -44,7 +44,7 @@ CHILD = """
 import sys, time
 from pathlib import Path
 began = time.perf_counter()
-from arena.runs import batches
+from arena.runs import batches  # the names before runs/ had rooms: any checkout has them
 from arena.runs.plan import GameSettings, match_plan
 from arena.runs.request import RunRequest
 from arena.runs.runner import run_games

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from arena.competitions.ladder.store import open_ladder
 from arena.rules.board import Rules
-from arena.runs.request import RunRequest
-from arena.runs.runner import run_games
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.runner import run_games
 
 ROOT = Path(__file__).resolve().parent.parent
 

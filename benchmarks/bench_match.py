@@ -45,8 +45,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from arena.analysis.bench import game_positions, measure
-from arena.runs.request import RunRequest
-from arena.runs.runner import run_games
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.runner import run_games
 
 ROOT = Path(__file__).resolve().parents[1]
 # The `arena` command, run with this interpreter.
@@ -110,7 +110,7 @@ def speed(games: int) -> None:
 
 SCALING_AGENTS = ("negamax:depth=6", "negamax:depth=6,heuristic=threats")
 TIMED_GAMES = """import atexit, os, sys, time
-import arena.runs.pool as pool
+import arena.runs.pool as pool  # its name before runs/ had rooms: any checkout has it
 results, steps, phase = pool.LocalPool.results, getattr(pool, "play_steps", None), [0.0]
 def timed(self, *args):
     began = time.perf_counter()

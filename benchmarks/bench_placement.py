@@ -23,7 +23,7 @@ from arena.competitions.ladder.anchors import fix_anchors
 from arena.competitions.ladder.placement import DEFAULT_BATCH, Placement, place
 from arena.competitions.ladder.store import open_ladder
 from arena.rules.board import Rules
-from arena.runs.request import RunRequest
+from arena.runs.planning.request import RunRequest
 
 REFERENCE = Path(__file__).resolve().parent.parent / "results" / "ladder" / "reference-5x6"
 DEFAULT_SPECS = ("negamax:depth=3", "mcts:iterations=200")

@@ -47,7 +47,7 @@ def marked(module, name, before=None, after=None):
     setattr(module, name, wrapper)
 import arena.cli.match as command
 from arena.cli import main
-import arena.runs.runner as runner
+import arena.runs.playing.runner as runner
 mark("imported")
 marked(runner, "resolve_agents", "planned", "agents")
 marked(runner, "_play", None, "games")

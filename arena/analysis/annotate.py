@@ -27,10 +27,10 @@ from arena.analysis.parallel import SolverSettings, chunked_map, solver_settings
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result, Side
-from arena.runs.files import RunFiles
-from arena.runs.meta import load_meta
-from arena.runs.reading import open_run
-from arena.runs.rows import GameRow
+from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import load_meta
+from arena.runs.store.reading import open_run
+from arena.runs.store.rows import GameRow
 from arena.search.database import database_used
 from arena.search.oracle import outcome_class
 from arena.system.files import truncate_partial_line
@@ -222,7 +222,7 @@ class Pending(NamedTuple):
 
 
 def pending_games(directory: Path, from_ply: int | None = None) -> Pending:
-    """The games of the run in ``directory`` (checked as ``arena.runs.reading.open_run``
+    """The games of the run in ``directory`` (checked as ``arena.runs.store.reading.open_run``
     checks them) not analysed yet, graded from ``from_ply``; None: as the run's analysis so
     far, else from ``default_from_ply`` of its board."""
     run = open_run(directory)

@@ -40,7 +40,7 @@ from arena.protocol.agent import GameStart
 from arena.protocol.registry import make_agent, registered
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError, MalformedInputError
-from arena.runs.game import play_game
+from arena.runs.playing.game import play_game
 from arena.system.files import write_atomically
 from arena.system.processes import child_environment
 

@@ -36,9 +36,9 @@ from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
 from arena.rules.notation import format_moves, parse_moves
 from arena.rules.results import Result, Side
-from arena.runs.game import play_game
-from arena.runs.reading import open_run
-from arena.runs.seeds import game_rng
+from arena.runs.planning.seeds import game_rng
+from arena.runs.playing.game import play_game
+from arena.runs.store.reading import open_run
 from arena.search.kernels.bitboard import board_array
 from arena.search.kernels.vector import observe
 

@@ -21,8 +21,8 @@ import numpy as np
 from arena.analysis.scored_positions import load_set
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
-from arena.runs.openings import random_walk
-from arena.runs.reading import open_run
+from arena.runs.planning.openings import random_walk
+from arena.runs.store.reading import open_run
 
 SET_HELP = ("a shipped set (Test_L2_R1 or L2_R1), a file of move strings, random:A-B "
             "(random play stopped at A to B discs) or games:DIR[:A-B] (positions from a "
@@ -119,7 +119,7 @@ def random_play(rules: Rules, low: int, high: int, count: int, seed: int,
 def game_positions(directory: Path, plies: tuple[int, int] | None, count: int | None,
                    seed: int, spec: str) -> PositionSet:
     """The distinct positions before each move of the games in ``directory`` (checked as
-    ``arena.runs.reading.open_run`` checks them)."""
+    ``arena.runs.store.reading.open_run`` checks them)."""
     try:
         reading = open_run(directory)
     except ArenaError as error:

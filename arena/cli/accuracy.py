@@ -10,12 +10,12 @@ import click
 
 from arena.cli.options import board_options, chart_options, solver_options
 from arena.rules.board import Rules
-from arena.runs.progress import progress_bar
+from arena.runs.playing.progress import progress_bar
 from arena.system.processes import worker_count
 
 if TYPE_CHECKING:
     from arena.analysis.accuracy import AccuracyRow
-    from arena.runs.request import ChartOptions
+    from arena.runs.planning.charts import ChartOptions
 
 DEFAULT_SETS_HELP = ("random:4-12 (on 6 x 7, where the solver has the published 12-ply "
                      "database), random:12-16, random:17-24 and random:25-34")

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from arena.cli.options import FROM_PLY_HELP, solver_options
-from arena.runs.progress import progress_bar
+from arena.runs.playing.progress import progress_bar
 from arena.system.processes import worker_count
 
 
@@ -47,8 +47,8 @@ def analyze_command(directory: Path, from_ply: int | None, jobs: int | None,
         pending_games,
     )
     from arena.report.blunders import ALL, blunder_rates
-    from arena.runs.files import RunFiles
-    from arena.runs.meta import load_meta
+    from arena.runs.store.files import RunFiles
+    from arena.runs.store.meta import load_meta
 
     todo, total, from_ply = pending_games(directory, from_ply)
     with progress_bar(total, "analysing", not quiet, unit="game",

@@ -9,7 +9,7 @@ import click
 
 from arena.cli.options import board_options, solver_options
 from arena.rules.board import Rules
-from arena.runs.progress import progress_bar
+from arena.runs.playing.progress import progress_bar
 from arena.system.processes import worker_count
 
 DEFAULT_DEPTH = 2

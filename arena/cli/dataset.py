@@ -12,7 +12,7 @@ import click
 
 from arena.cli.options import board_options, solver_options
 from arena.rules.board import Rules
-from arena.runs.progress import progress_bar
+from arena.runs.playing.progress import progress_bar
 from arena.system.processes import worker_count
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ import click
 
 from arena.cli.dataset import export_dataset_command
 from arena.rules.errors import MalformedInputError
-from arena.runs.progress import progress_bar
+from arena.runs.playing.progress import progress_bar
 
 
 @click.group("export")
@@ -55,7 +55,7 @@ def export_html_command(directory: Path, games: tuple[str, ...], out: Path | Non
     arrow keys, change game with the up and down arrows.
     """
     from arena.report.replay_page import write_replay_page
-    from arena.runs.recorded import load_recorded_games
+    from arena.runs.store.recorded import load_recorded_games
 
     recorded = load_recorded_games(directory, parse_game_indices(games))
     with progress_bar(len(recorded), "replays", enabled=True, unit="game") as advance:

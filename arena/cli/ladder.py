@@ -26,8 +26,8 @@ from arena.competitions.ladder.tables import boards, history, score_text, skill_
 from arena.protocol.labels import short_name
 from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
-from arena.runs.progress import elapsed_line
-from arena.runs.request import RunRequest
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.progress import elapsed_line
 from arena.system.files import write_atomically
 
 DEFAULT_DB = Path("results") / "ladder" / "ladder.sqlite"

@@ -11,15 +11,14 @@ from arena.cli.options import command_record, finish_run, name_agents, run_optio
 from arena.cli.progress import with_progress
 from arena.cli.stats import format_report
 from arena.competitions.round_tables import run_names
-from arena.protocol.players import is_interactive
 from arena.report.prepared import prepared_writer
 from arena.report.stamp import current_report
 from arena.rules.results import Side
-from arena.runs.plan import DEFAULT_RESULTS_DIR, default_out_dir
-from arena.runs.progress import ProgressBar
-from arena.runs.request import RunRequest
-from arena.runs.runner import MatchRun, run_games
-from arena.runs.summary import FORFEITS, PairingSummary, seeds_lines
+from arena.runs.planning.plan import DEFAULT_RESULTS_DIR, default_out_dir
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.progress import ProgressBar
+from arena.runs.playing.runner import MatchRun, run_games
+from arena.runs.store.summary import FORFEITS, PairingSummary, seeds_lines
 
 
 def format_summary(summary: PairingSummary, directory: Path,
@@ -88,7 +87,7 @@ def match_command(agent_a: str, agent_b: str, games: int, request: RunRequest,
     """
     request = name_agents(request, (agent_a, agent_b), labels)
     plan = request.match_plan(agent_a, agent_b, games)
-    interactive = any(is_interactive(spec, request.engines) for spec in plan.specs)
+    interactive = any(player.spec.interactive for player in plan.players.values())
     directory = request.out or default_out_dir(plan, labels=dict(request.labels))
     charts = request.charts()
     # The report's libraries load in a child beside the games, unless the report is current.

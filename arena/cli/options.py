@@ -16,7 +16,8 @@ from arena.rules.board import Rules
 
 if TYPE_CHECKING:
     from arena.report.prepared import ReportWriter
-    from arena.runs.request import ChartOptions, RunRequest
+    from arena.runs.planning.charts import ChartOptions
+    from arena.runs.planning.request import RunRequest
 
 
 def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -68,7 +69,7 @@ def _dpi_option(default: int | None) -> Callable[[Callable[..., Any]], Callable[
 
 def chart_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add --format and --dpi; the command receives them as ``charts`` (ChartOptions)."""
-    from arena.runs.request import DEFAULT_DPI, ChartOptions
+    from arena.runs.planning.charts import DEFAULT_DPI, ChartOptions
 
     @functools.wraps(command)
     def with_charts(*args: Any, formats: str, dpi: int, **kwargs: Any) -> Any:
@@ -80,8 +81,8 @@ def chart_options(command: Callable[..., Any]) -> Callable[..., Any]:
 def parse_formats_option(text: str) -> tuple[str, ...]:
     """--format's text as formats; a bad one is click's usage error (exit 2), which names
     the flags of a tournament's format when ``text`` is one."""
-    from arena.runs.plan import MatchSetupError
-    from arena.runs.request import parse_formats
+    from arena.runs.planning.charts import parse_formats
+    from arena.runs.planning.plan import MatchSetupError
 
     try:
         return parse_formats(text)
@@ -116,7 +117,7 @@ def name_agents(request: RunRequest, specs: Sequence[str], labels: Sequence[str]
                 ) -> RunRequest:
     """``request`` with the agents named by --label WHICH=NAME (``which_names``); a bad one
     is click's usage error (exit 2)."""
-    from arena.runs.plan import MatchSetupError
+    from arena.runs.planning.plan import MatchSetupError
 
     try:
         return request.with_labels(which_names(labels, specs, "agents"))
@@ -148,8 +149,8 @@ def finish_run(directory: Path, report: bool, charts: ChartOptions | None = None
     ``writer`` when one was made ready); then, if an agent forfeited every one of its games
     for one reason, a one-line error naming it and exit status 1."""
     from arena.competitions.round_tables import is_rounds_tournament, played_rounds
-    from arena.runs.files import RunFiles
-    from arena.runs.summary import unanimous_forfeits
+    from arena.runs.store.files import RunFiles
+    from arena.runs.store.summary import unanimous_forfeits
 
     if report:
         write_run_report(directory, charts, writer)
@@ -171,10 +172,10 @@ def run_options(results_dir: Path, openings: str = "none", first: bool = False
     the default the help names (the run's own)."""
     from arena.hosting.base import BUILD_BOUND, DEFAULT_MOVE_BOUND, GRACE_SECONDS, HOSTINGS
     from arena.hosting.engines.engines_file import load_engines
-    from arena.runs.plan import FIRST_CHOICES
-    from arena.runs.pool import BACKENDS
-    from arena.runs.request import DEFAULT_DPI, RunRequest
-    from arena.runs.seeds import DEFAULT_SEED
+    from arena.runs.planning.charts import DEFAULT_DPI
+    from arena.runs.planning.plan import FIRST_CHOICES
+    from arena.runs.planning.request import BACKENDS, RunRequest
+    from arena.runs.planning.seeds import DEFAULT_SEED
 
     options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,

@@ -10,7 +10,7 @@ from arena.cli.options import board_options
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
 from arena.rules.perft import perft
-from arena.runs.progress import progress_bar
+from arena.runs.playing.progress import progress_bar
 
 
 @click.command("perft")

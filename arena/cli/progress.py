@@ -12,8 +12,8 @@ import click
 
 from arena.cli.status import INTERRUPTED, NO_ROOM, WORKER_DIED
 from arena.protocol.agent import GameAbandoned
-from arena.runs.pool import WorkerDiedError
-from arena.runs.progress import ProgressBar
+from arena.runs.playing.pool import WorkerDiedError
+from arena.runs.playing.progress import ProgressBar
 from arena.system.files import NoRoomError
 
 T = TypeVar("T")

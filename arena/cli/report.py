@@ -8,8 +8,8 @@ import click
 
 from arena.cli.options import chart_options, report_run, which_names
 from arena.rules.errors import MalformedInputError
-from arena.runs.files import RunFiles
-from arena.runs.request import ChartOptions
+from arena.runs.planning.charts import ChartOptions
+from arena.runs.store.files import RunFiles
 
 __all__ = ["report_command"]
 

@@ -21,10 +21,10 @@ from arena.competitions.experiments import (
 from arena.competitions.round_tables import run_names
 from arena.report.experiment_page import write_experiment_report
 from arena.report.run_page import write_report
-from arena.runs.progress import ProgressBar, TournamentProgressBar
-from arena.runs.request import ChartOptions
-from arena.runs.runner import Progress
-from arena.runs.summary import PairingSummary, seeds_lines
+from arena.runs.planning.charts import ChartOptions
+from arena.runs.playing.progress import ProgressBar, TournamentProgressBar
+from arena.runs.playing.runner import Progress
+from arena.runs.store.summary import PairingSummary, seeds_lines
 
 __all__ = ["run_command"]
 

@@ -11,9 +11,9 @@ from arena.cli.options import FROM_PLY_HELP
 from arena.report.game_text import header_lines, move_lines
 from arena.rules.errors import MalformedInputError
 from arena.rules.render import render_for_stdout
-from arena.runs.meta import load_meta
-from arena.runs.progress import progress_bar
-from arena.runs.recorded import RecordedGame, load_recorded_games
+from arena.runs.playing.progress import progress_bar
+from arena.runs.store.meta import load_meta
+from arena.runs.store.recorded import RecordedGame, load_recorded_games
 from arena.search.oracle import Oracle
 
 

@@ -22,9 +22,9 @@ from arena.competitions.sprt import (
     run_sprt,
     sprt_plan,
 )
-from arena.runs.progress import ProgressBar
-from arena.runs.request import RunRequest
-from arena.runs.summary import seeds_lines
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.progress import ProgressBar
+from arena.runs.store.summary import seeds_lines
 from arena.stats.elo import LLR_METHODS, MODELS, LlrMethod, Model
 from arena.stats.tally import Tally
 

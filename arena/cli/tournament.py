@@ -25,10 +25,10 @@ from arena.competitions.tournaments import (
     run_tournament,
     tournament_plan,
 )
-from arena.runs.plan import default_out_dir
-from arena.runs.progress import TournamentProgressBar
-from arena.runs.request import RunRequest
-from arena.runs.summary import seeds_lines
+from arena.runs.planning.plan import default_out_dir
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.progress import TournamentProgressBar
+from arena.runs.store.summary import seeds_lines
 
 if TYPE_CHECKING:
     import pandas as pd

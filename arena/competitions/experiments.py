@@ -41,7 +41,7 @@ An experiment file reads::
     alpha = 0.05          # optional: alpha, beta, model, llr, max_games, batch_pairs
     openings = "random:8" # an SPRT plays opening pairs (default random:8)
 
-The options are those of ``arena.runs.request.RunRequest`` (the keys of ``[defaults]`` and
+The options are those of ``arena.runs.planning.request.RunRequest`` (the keys of ``[defaults]`` and
 of every entry), but for ``out`` (each entry's directory is its name), ``progress``
 (``arena run --quiet``) and ``engines`` (the top-level key, for every entry).
 
@@ -79,17 +79,17 @@ from arena.competitions.tournaments import (
     tournament_plan,
 )
 from arena.hosting.engines.engines_file import EnginesTable, load_engines
-from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
-from arena.runs.batches import AgentCache
-from arena.runs.directory import check_directory
-from arena.runs.files import RunFiles
-from arena.runs.openings import names_a_file
-from arena.runs.plan import MatchPlan, Pairing
-from arena.runs.request import DEFAULT_DPI, ChartOptions, RunRequest, parse_formats
-from arena.runs.runner import Progress, check_workers, resolve_agents, run_games
-from arena.runs.summary import PairingSummary, summarize, wtl_text
+from arena.runs.planning.charts import DEFAULT_DPI, ChartOptions, parse_formats
+from arena.runs.planning.openings import names_a_file
+from arena.runs.planning.plan import MatchPlan, Pairing, plan_players
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.batches import AgentCache
+from arena.runs.playing.runner import Progress, check_workers, resolve_agents, run_games
+from arena.runs.store.directory import check_directory
+from arena.runs.store.files import RunFiles
+from arena.runs.store.summary import PairingSummary, summarize, wtl_text
 from arena.stats.elo import Homogeneity, homogeneity
 from arena.system.schema import (
     BOOLEAN,
@@ -354,12 +354,11 @@ class SprtEntry(Entry):
     def agent_plan(self) -> MatchPlan:
         """A or B against the other, where a rank stands for every agent of its tournament."""
         settings = self.request.settings()
-        a, b = ([canonical_player(spec, settings.rules, settings.engines) for spec in
-                 ([x] if isinstance(x, str) else x.tournament.schedule.specs)]
-                for x in (self.a, self.b))
-        pairings = [Pairing(name, b[0], 1) for name in a] + [Pairing(a[0], name, 1)
-                                                             for name in b[1:]]
-        return MatchPlan(tuple(pairings), settings)
+        a, b = (plan_players([x] if isinstance(x, str) else x.tournament.schedule.specs,
+                             settings) for x in (self.a, self.b))
+        pairings = [Pairing(player.name, b[0].name, 1) for player in a] + [
+            Pairing(a[0].name, player.name, 1) for player in b[1:]]
+        return MatchPlan(tuple(pairings), settings, players={p.name: p for p in (*a, *b)})
 
     def describe(self, root: Path) -> dict[str, Any] | None:
         """The run's description, None while a tournament it names is not rated."""

@@ -21,9 +21,9 @@ from dataclasses import astuple, dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from arena.runs.files import RunFiles
-from arena.runs.meta import load_meta
-from arena.runs.reading import RunReading, open_run
+from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import load_meta
+from arena.runs.store.reading import RunReading, open_run
 from arena.system.files import write_atomically
 
 if TYPE_CHECKING:

@@ -44,12 +44,12 @@ from arena.competitions.tournaments import (
     tournament_plan,
     write_standings,
 )
-from arena.runs.files import RunFiles
-from arena.runs.plan import MatchPlan, Pairing
-from arena.runs.request import RunRequest
-from arena.runs.rows import games_table
-from arena.runs.runner import Progress, run_games
-from arena.runs.summary import PairingSummary
+from arena.runs.planning.plan import MatchPlan, Pairing
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.runner import Progress, run_games
+from arena.runs.store.files import RunFiles
+from arena.runs.store.rows import games_table
+from arena.runs.store.summary import PairingSummary
 from arena.stats.tally import Tally
 
 __all__ = ["RoundsRun", "check_rounds_directory", "knockout_pairings", "planned_games",

@@ -30,16 +30,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.protocol.players import canonical_player
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result
-from arena.runs.files import RunFiles
-from arena.runs.openings import load_openings
-from arena.runs.plan import MatchPlan, Pairing, default_out_dir
-from arena.runs.request import RunRequest
-from arena.runs.rows import read_rows
-from arena.runs.runner import MatchRun, Progress, run_games
-from arena.runs.summary import PairingSummary, csv_cells
+from arena.runs.planning.openings import load_openings
+from arena.runs.planning.plan import MatchPlan, Pairing, default_out_dir, plan_players
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.runner import MatchRun, Progress, run_games
+from arena.runs.store.files import RunFiles
+from arena.runs.store.rows import read_rows
+from arena.runs.store.summary import PairingSummary, csv_cells
 from arena.stats.elo import (
     DEFAULT_ALPHA,
     DEFAULT_BETA,
@@ -266,13 +265,14 @@ def sprt_plan(
             f"the maximum number of games must be even and at least 2 (whole pairs), "
             f"got {max_games}"
         )
-    name_a, name_b = (canonical_player(text, settings.rules, settings.engines)
-                      for text in (agent_a, agent_b))
+    player_a, player_b = plan_players((agent_a, agent_b), settings)
+    name_a, name_b = player_a.name, player_b.name
     if name_a == name_b:
         raise SprtSetupError(
             f"A and B are both {name_a!r}: an SPRT tells two different agents apart (to pit "
             "an agent against itself, play a match)")
-    plan = MatchPlan((Pairing(name_a, name_b, max_games),), settings, book)
+    plan = MatchPlan((Pairing(name_a, name_b, max_games),), settings, book,
+                     {name_a: player_a, name_b: player_b})
     check_sprt_plan(plan)
     return plan
 

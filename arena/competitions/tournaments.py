@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING, Any
 from arena.protocol.players import canonical_player
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result
-from arena.runs.files import RunFiles
-from arena.runs.openings import load_openings
-from arena.runs.plan import MatchPlan, Pairing
-from arena.runs.request import RunRequest
-from arena.runs.rows import games_table
-from arena.runs.runner import MatchRun, Progress, run_games
-from arena.runs.seeds import ratings_rng
+from arena.runs.planning.openings import load_openings
+from arena.runs.planning.plan import MatchPlan, Pairing, plan_player
+from arena.runs.planning.player import Player
+from arena.runs.planning.request import RunRequest
+from arena.runs.planning.seeds import ratings_rng
+from arena.runs.playing.runner import MatchRun, Progress, run_games
+from arena.runs.store.files import RunFiles
+from arena.runs.store.rows import games_table
 from arena.stats.ratings import rate
 from arena.stats.tally import Tally
 from arena.system.files import write_atomically
@@ -117,16 +118,18 @@ def tournament_plan(specs: Sequence[str], games: int, request: RunRequest | None
                               f"first {request.first!r} applies to a match")
     settings = request.settings()
     names: dict[str, str] = {}
+    players: dict[str, Player] = {}
     for text in specs:
-        name = canonical_player(text, settings.rules, settings.engines)
-        if name in names:
+        player = plan_player(text, settings)
+        if player.name in names:
             raise TournamentError(
-                f"agent {name!r} is given twice ({names[name]!r} and {text!r}); a "
-                "tournament needs distinct agents"
+                f"agent {player.name!r} is given twice ({names[player.name]!r} and {text!r}); "
+                "a tournament needs distinct agents"
             )
-        names[name] = text
+        names[player.name], players[player.name] = text, player
     return MatchPlan(tournament_pairings(list(names), games, gauntlet), settings,
-                     load_openings(request.openings_or("none"), settings.rules, settings.seed))
+                     load_openings(request.openings_or("none"), settings.rules, settings.seed),
+                     players)
 
 
 def resolve_anchor(anchor: str | None, agents: Sequence[str], engines: object = None

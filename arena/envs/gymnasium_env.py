@@ -5,7 +5,7 @@ limit if it has one (``solver:blunder=0.2``, ``mcts@time=0.05``, ``my_bot.py:Bot
 opponent runs as in a match: in the host ``hosting`` chooses (``auto``: built-ins in this
 process, the user's agents in a child process of their own), told of each game by
 ``new_game``, and drawing from the generator a match gives game ``g`` of run seed ``s``
-(``arena.runs.seeds.game_rng``): ``reset(seed=s)`` starts game 0 of run ``s``, each later
+(``arena.runs.planning.seeds.game_rng``): ``reset(seed=s)`` starts game 0 of run ``s``, each later
 ``reset()`` the next game. Who moves first: the learner in even games and the opponent in odd
 ones (``first="alternate"``, as a match swaps colours), or always one of them.
 
@@ -33,8 +33,8 @@ from arena.protocol.players import check_limit, effective_limit, split_limit
 from arena.rules.board import DEFAULT_RULES, Position, Rules
 from arena.rules.render import render_plain
 from arena.rules.results import Termination
-from arena.runs.game import Clock, illegal_column
-from arena.runs.seeds import MAX_SEED, game_rng
+from arena.runs.planning.seeds import MAX_SEED, game_rng
+from arena.runs.playing.game import Clock, illegal_column
 
 First = Literal["alternate", "learner", "opponent"]
 FIRSTS: tuple[First, ...] = ("alternate", "learner", "opponent")

@@ -95,7 +95,7 @@ class InlineHost(Host):
     def move(self, position: Position, rng: np.random.Generator,
              bound: float | None) -> tuple[int | Choice, float]:
         """Ask for a move; ``bound`` is not enforced here (the game loop times the answer, with
-        garbage collection held off: see ``arena.runs.game.play_game``)."""
+        garbage collection held off: see ``arena.runs.playing.game.play_game``)."""
         agent = self._agent
         assert agent is not None, "InlineHost.move before start"
         began = time.perf_counter()

@@ -19,7 +19,7 @@ from arena.rules.board import Position, Rules
 from arena.rules.errors import IllegalMoveError
 from arena.rules.notation import format_moves
 from arena.rules.results import Termination
-from arena.runs.game import Clock, GameRecord, illegal_column
+from arena.runs.playing.game import Clock, GameRecord, illegal_column
 
 SYMBOLS = {1: "red, X", 2: "yellow, O"}
 FIRST_CHOICES = ("human", "agent", "random")

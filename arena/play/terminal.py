@@ -22,7 +22,7 @@ from arena.protocol.agent import GameAbandoned
 from arena.rules.board import Position
 from arena.rules.notation import format_moves
 from arena.rules.render import render_for_stdout
-from arena.runs.game import GameRecord
+from arena.runs.playing.game import GameRecord
 
 try:
     import termios

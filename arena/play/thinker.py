@@ -22,7 +22,7 @@ from arena.hosting.process import ProcessHost
 from arena.play.human_game import AgentReply, ask_agent, tell_new_game
 from arena.protocol.agent import Limit
 from arena.rules.board import Position
-from arena.runs.game import Clock
+from arena.runs.playing.game import Clock
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,10 @@ different player.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
-from arena.protocol.agent import Limit, check_agent_rules
-from arena.protocol.registry import canonical_spec, is_builtin, parse_spec
+from arena.protocol.agent import Agent, Limit, check_agent_rules
+from arena.protocol.registry import AgentSpec, canonical_spec, is_builtin, parse_spec
 from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError
 
@@ -19,6 +20,35 @@ SEPARATOR = "@"
 KEYS = ("time", "depth", "nodes")
 LIMITS = "time=SECONDS, depth=PLIES and nodes=N"
 """The limits a player may set, as told to users."""
+
+
+class ParsedPlayer(NamedTuple):
+    """A player's text parsed: its name (the canonical spec, then its own limit if any), its
+    spec as written and as canonical, and its own limit."""
+
+    name: str
+    spec: AgentSpec  # as written: errors of building it quote the user's text
+    canonical: str  # the spec without default values: the name without its limit
+    own: Limit | None
+
+
+def parse_player(text: str, engines: object = None) -> ParsedPlayer:
+    """``SPEC[@LIMIT]`` parsed once: the limit, then the spec (imported; ``engines``: the
+    engines file in effect, for ``engine:NAME``). Nothing is built."""
+    spec, limit = split_limit(text.strip())
+    parsed = parse_spec(spec, engines)
+    canonical = canonical_spec(parsed)
+    return ParsedPlayer(join_limit(canonical, limit), parsed, canonical, limit)
+
+
+def board_checked(spec: AgentSpec, rules: Rules) -> Agent | None:
+    """A built-in agent built and checked on ``rules`` (AgentSpecError,
+    UnsupportedBoardError); None for the user's agents, built only by their hosts."""
+    if not is_builtin(spec.name):
+        return None
+    agent = spec.build()
+    check_agent_rules(agent, rules)
+    return agent
 
 
 def canonical_player(text: str, rules: Rules | None = None, engines: object = None) -> str:
@@ -29,11 +59,10 @@ def canonical_player(text: str, rules: Rules | None = None, engines: object = No
     are built only by their hosts, when a run starts. ``engines``: the engines file in
     effect, for ``engine:NAME``.
     """
-    spec, limit = split_limit(text.strip())
-    parsed = parse_spec(spec, engines)
-    if rules is not None and is_builtin(parsed.name):
-        check_agent_rules(parsed.build(), rules)
-    return join_limit(canonical_spec(parsed), limit)
+    player = parse_player(text, engines)
+    if rules is not None:
+        board_checked(player.spec, rules)
+    return player.name
 
 
 def is_interactive(text: str, engines: object = None) -> bool:

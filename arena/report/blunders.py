@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from arena.analysis.annotate import load_analysis
 from arena.report.analysis_charts import phase_accuracy_chart
 from arena.report.markdown import markdown_table
-from arena.runs.meta import load_meta
+from arena.runs.store.meta import load_meta
 from arena.stats.elo import wilson
 
 PHASES = ("opening", "middle game", "endgame")

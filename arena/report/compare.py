@@ -2,7 +2,7 @@
 every run's pairings (A's score with its 95% interval, Elo, games, the run's name or label and
 date), the difference of each later run's scores and Elo from the first run's with its 95%
 interval and a one-line verdict, and one chart of the scores, for runs played on the same
-board. Each run is read as every reader reads it (``arena.runs.reading.open_run``, checked);
+board. Each run is read as every reader reads it (``arena.runs.store.reading.open_run``, checked);
 nothing in a run is written. Numbers are rounded as the runs' own: two decimals in the
 terminal (as ``arena match`` prints), one on the page (as report.md)."""
 
@@ -33,10 +33,10 @@ from arena.report.run_sections import chart_lines
 from arena.report.style import SMALL, figure, save, styled, wrap
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
-from arena.runs.files import RunFiles
-from arena.runs.meta import RunMeta
-from arena.runs.reading import open_run
-from arena.runs.request import ChartOptions
+from arena.runs.planning.charts import ChartOptions
+from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import RunMeta
+from arena.runs.store.reading import open_run
 from arena.stats.elo import Interval, difference
 from arena.system.files import write_atomically
 

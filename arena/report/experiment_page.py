@@ -32,9 +32,9 @@ from arena.report.markdown_html import markdown_html
 from arena.report.palette import DRAW, LOSS, WIN
 from arena.report.run_sections import chart_lines
 from arena.report.style import SMALL, figure, save, styled, wrap
-from arena.runs.files import RunFiles
-from arena.runs.request import ChartOptions
-from arena.runs.summary import seeds_lines, wtl_text
+from arena.runs.planning.charts import ChartOptions
+from arena.runs.store.files import RunFiles
+from arena.runs.store.summary import seeds_lines, wtl_text
 from arena.stats.elo import HOMOGENEITY_LEVEL, MIN_EXPECTED_COUNT
 from arena.system.files import write_atomically
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.protocol.labels import shown_spec
-from arena.runs.recorded import RecordedGame
+from arena.runs.store.recorded import RecordedGame
 from arena.search.oracle import Oracle, score_text
 
 TERMINATION_WORDS = {

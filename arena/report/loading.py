@@ -1,8 +1,8 @@
 """A run directory read for its report: the typed ``Run`` (its games, summary, ratings, SPRT
 steps, meta.json and, for a tournament in rounds, its rounds), read without writing anything.
 
-games.csv is read through ``arena.runs.reading`` (the run checked as a resume checks it, its
-rows by ``arena.runs.rows.games_table``'s dtypes); a summary that is not current is computed
+games.csv is read through ``arena.runs.store.reading`` (the run checked as a resume checks it, its
+rows by ``arena.runs.store.rows.games_table``'s dtypes); a summary that is not current is computed
 in memory; ratings.csv and sprt.csv are read when present.
 """
 
@@ -27,11 +27,11 @@ from arena.competitions.round_tables import (
 )
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result
-from arena.runs.files import RunFiles
-from arena.runs.meta import RunMeta
-from arena.runs.reading import NoRunError, RunReading, open_run
-from arena.runs.request import ChartOptions
-from arena.runs.summary import current_summary, summarize, summary_csv
+from arena.runs.planning.charts import ChartOptions
+from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import RunMeta
+from arena.runs.store.reading import NoRunError, RunReading, open_run
+from arena.runs.store.summary import current_summary, summarize, summary_csv
 from arena.stats.ratings import RATING_COLUMNS
 
 __all__ = ["MalformedRunError", "NoRunError", "Run", "load_rounds", "load_run", "read_summary",
@@ -127,7 +127,7 @@ def read_summary(reading: RunReading) -> pd.DataFrame:
 
 def load_run(run_dir: Path) -> Run:
     """Read a run directory (locked by the caller), checked as a resume checks it
-    (``arena.runs.reading.open_run``: NoRunError without a game, MetaError, GamesTableError
+    (``arena.runs.store.reading.open_run``: NoRunError without a game, MetaError, GamesTableError
     naming the first row that does not fit). Nothing in it is written.
 
     The summary is ``read_summary``'s. A tournament played in rounds is read from its round

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-    from arena.runs.meta import RunMeta
+    from arena.runs.store.meta import RunMeta
 
 SHOWN = 8
 """Pairings (and ratings) a summary shows; the rest are counted."""

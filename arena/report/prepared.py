@@ -16,7 +16,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from arena.runs.request import ChartOptions
+from arena.runs.planning.charts import ChartOptions
 from arena.system.collector import uncollected
 
 __all__ = ["ReportWriter", "prepared_writer"]

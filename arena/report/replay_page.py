@@ -16,9 +16,9 @@ from typing import Any
 from arena.report.game_text import result_line
 from arena.report.html_page import self_contained_page
 from arena.rules.errors import ArenaError
-from arena.runs.files import RunFiles
-from arena.runs.meta import load_meta
-from arena.runs.recorded import RecordedGame, load_recorded_games
+from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import load_meta
+from arena.runs.store.recorded import RecordedGame, load_recorded_games
 from arena.system.files import write_atomically
 
 
@@ -58,7 +58,7 @@ def write_replay_page(directory: Path, recorded: Sequence[RecordedGame] | None =
                       out: Path | None = None,
                       progress: Callable[[int], None] | None = None) -> tuple[Path, int]:
     """Write the replay page of the games of the run in ``directory`` (all, or ``recorded``,
-    read by ``arena.runs.recorded.load_recorded_games``); returns the file written (default
+    read by ``arena.runs.store.recorded.load_recorded_games``); returns the file written (default
     DIRECTORY/replay.html) and the number of games in it. ``progress`` is told of each game
     put in."""
     directory = Path(directory)

@@ -18,8 +18,8 @@ from arena.report.inline_svg import figure_svg, svg_element
 from arena.report.markdown_html import markdown_html, table_html
 from arena.report.replay_page import write_replay_page
 from arena.rules.results import Result, Termination
-from arena.runs.files import RunFiles
-from arena.runs.recorded import load_recorded_games
+from arena.runs.store.files import RunFiles
+from arena.runs.store.recorded import load_recorded_games
 
 MAX_PAIRINGS = 40
 """Pairings whose notable games are listed (in the order of games.csv); more would bury them."""

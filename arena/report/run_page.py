@@ -52,9 +52,9 @@ from arena.report.run_tables import (
     sweep_series,
 )
 from arena.report.stamp import current_report, report_fingerprint, write_stamp
-from arena.runs.directory import RunDirectory, RunDirectoryError
-from arena.runs.files import RunFiles
-from arena.runs.request import ChartOptions
+from arena.runs.planning.charts import ChartOptions
+from arena.runs.store.directory import RunDirectory, RunDirectoryError
+from arena.runs.store.files import RunFiles
 from arena.system.files import write_atomically
 
 __all__ = [

@@ -17,7 +17,7 @@ from arena.report.charts import INTERVAL_NAMES
 from arena.report.loading import Run
 from arena.report.markdown import markdown_table
 from arena.report.run_tables import agent_scores
-from arena.runs.summary import seeds_line
+from arena.runs.store.summary import seeds_line
 
 __all__ = ["agents_section", "bracket_section", "chart_lines", "crosstable_section",
            "ratings_section", "records", "results_section", "run_facts", "sprt_section",

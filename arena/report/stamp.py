@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import arena
-from arena.runs.files import RunFiles
-from arena.runs.request import ChartOptions
+from arena.runs.planning.charts import ChartOptions
+from arena.runs.store.files import RunFiles
 from arena.system.files import write_atomically
 
 __all__ = ["current_report", "report_fingerprint", "write_stamp"]

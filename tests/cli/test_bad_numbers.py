@@ -11,12 +11,12 @@ import pytest
 
 import arena
 from arena.rules.board import Rules
-from arena.runs.meta import load_meta, write_meta
-from arena.runs.plan import MatchSetupError
-from arena.runs.reading import load_games
-from arena.runs.request import RunRequest
-from arena.runs.rows import read_rows
-from arena.runs.seeds import MAX_SEED
+from arena.runs.planning.plan import MatchSetupError
+from arena.runs.planning.request import RunRequest
+from arena.runs.planning.seeds import MAX_SEED
+from arena.runs.store.meta import load_meta, write_meta
+from arena.runs.store.reading import load_games
+from arena.runs.store.rows import read_rows
 from arena.search import solver, table_size
 from tests.helpers.cli import invoke
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.runs import directory as run_directory
-from arena.runs.directory import RunDirectory, RunDirectoryError
-from arena.runs.files import RunFiles
+from arena.runs.store import directory as run_directory
+from arena.runs.store.directory import RunDirectory, RunDirectoryError
+from arena.runs.store.files import RunFiles
 from tests.helpers.cli import invoke
 from tests.helpers.runs import snapshot
 

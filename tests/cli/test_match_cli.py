@@ -16,9 +16,9 @@ import pytest
 from arena.cli import main
 from arena.cli.match import match_command
 from arena.rules.results import Result as GameResult
-from arena.runs.progress import ProgressBar
-from arena.runs.reading import load_games
-from arena.runs.seeds import DEFAULT_SEED
+from arena.runs.planning.seeds import DEFAULT_SEED
+from arena.runs.playing.progress import ProgressBar
+from arena.runs.store.reading import load_games
 from arena.stats.tally import Tally
 from tests.helpers.cli import arena_command, checkout_env, invoke
 from tests.helpers.runs import games_without_timing

@@ -18,7 +18,7 @@ from arena.rules.board import Rules
 from arena.rules.errors import MalformedInputError
 from arena.rules.notation import from_moves
 from arena.rules.render import render_plain
-from arena.runs.recorded import load_recorded_games
+from arena.runs.store.recorded import load_recorded_games
 from tests.helpers.brute_force_oracle import BruteForceOracle
 from tests.helpers.cli import arena
 from tests.helpers.extras import chromium

@@ -12,9 +12,9 @@ import pytest
 
 from arena.report.prepared import prepared_writer
 from arena.report.run_page import write_report
-from arena.runs.directory import RunDirectoryError
-from arena.runs.files import RunFiles
-from arena.runs.request import ChartOptions
+from arena.runs.planning.charts import ChartOptions
+from arena.runs.store.directory import RunDirectoryError
+from arena.runs.store.files import RunFiles
 from tests.helpers.cli import arena_loading, invoke
 
 MATCH = ("match", "random", "immediate-win", "-n", "6", "-q")

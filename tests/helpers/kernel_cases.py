@@ -25,9 +25,9 @@ from agents.random_agent import RandomAgent
 from arena.protocol.kernel_players import kernel_player
 from arena.rules.board import Position, Rules
 from arena.rules.notation import from_moves
-from arena.runs.fused import play_fused
-from arena.runs.plan import GameSettings, MatchPlan, Pairing
-from arena.runs.rows import GameRow
+from arena.runs.planning.plan import GameSettings, MatchPlan, Pairing
+from arena.runs.playing.fused import play_fused
+from arena.runs.store.rows import GameRow
 from arena.search.heuristics import parse_heuristic, terms_array
 from arena.search.kernels import bitboard, evaluation
 from arena.search.kernels import mcts as mcts_kernels

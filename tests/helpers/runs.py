@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.rules.board import Rules
-from arena.runs.plan import GameSettings, MatchPlan, match_plan
-from arena.runs.reading import load_games
-from arena.runs.rows import TIMING_COLUMNS
+from arena.runs.planning.plan import GameSettings, MatchPlan, match_plan
+from arena.runs.store.reading import load_games
+from arena.runs.store.rows import TIMING_COLUMNS
 
 
 def plan_of(a: str, b: str, games: int, *, openings: str = "none", first: str = "alternate",

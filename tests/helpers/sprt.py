@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 
 from arena.competitions.sprt import SprtTest, sprt_plan
-from arena.runs.plan import MatchPlan
-from arena.runs.request import RunRequest
+from arena.runs.planning.plan import MatchPlan
+from arena.runs.planning.request import RunRequest
 
 STRONG, WEAK = "immediate-win", "random"
 # immediate-win scores about 75% against random: H1 of [0, 50] nElo is accepted after some

@@ -14,9 +14,9 @@ from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
 from arena.rules.notation import from_moves, parse_moves
-from arena.runs.adjudication import Adjudicator
-from arena.runs.game import play_game
-from arena.runs.plan import GameSettings
+from arena.runs.planning.plan import GameSettings
+from arena.runs.playing.adjudication import Adjudicator
+from arena.runs.playing.game import play_game
 from arena.search.solver import solve
 from tests.helpers.brute_force_oracle import BruteForceOracle
 from tests.helpers.cli import arena

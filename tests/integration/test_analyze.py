@@ -23,11 +23,11 @@ from arena.report.blunders import blunder_rates, phase_names
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
 from arena.rules.results import Result, Side, Termination
-from arena.runs.files import RunFiles
-from arena.runs.meta import AgentRecord, RunMeta, write_meta
-from arena.runs.plan import GameSettings, MatchPlan, Pairing
-from arena.runs.rows import COLUMNS, GameRow
-from arena.runs.seeds import game_seed
+from arena.runs.planning.plan import GameSettings, MatchPlan, Pairing
+from arena.runs.planning.seeds import game_seed
+from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import AgentRecord, RunMeta, write_meta
+from arena.runs.store.rows import COLUMNS, GameRow
 from arena.search.solver import solve
 from tests.helpers.cli import invoke
 
@@ -42,7 +42,7 @@ def write_run(directory: Path, games: list[tuple[str, str, str, str]], rules: Ru
     """A run directory with games (agent_a, agent_b, first, moves), each the one game of a
     pairing of its own (so that each has its first mover), ended as its moves end (an
     unfinished game is the side to move's forfeit), and its meta.json: a run that passes the
-    checks of ``arena.runs.reading``."""
+    checks of ``arena.runs.store.reading``."""
     directory.mkdir(parents=True)
     plan = MatchPlan(tuple(Pairing(a, b, 1, first) for a, b, first, _ in games),  # type: ignore[arg-type]
                      GameSettings(rules))

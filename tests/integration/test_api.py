@@ -13,9 +13,9 @@ import pytest
 import arena
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError
-from arena.runs.plan import GameSettings, MatchSetupError, match_plan
-from arena.runs.reading import load_games
-from arena.runs.runner import run_games
+from arena.runs.planning.plan import GameSettings, MatchSetupError, match_plan
+from arena.runs.playing.runner import run_games
+from arena.runs.store.reading import load_games
 
 
 def leftmost(position: Position, rng: np.random.Generator) -> int:

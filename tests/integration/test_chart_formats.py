@@ -15,8 +15,9 @@ from arena.cli.report import report_command
 from arena.competitions.experiments import ExperimentError, load_experiment
 from arena.protocol.labels import short_name
 from arena.report.run_page import write_report
-from arena.runs.plan import MatchSetupError
-from arena.runs.request import ChartOptions, RunRequest
+from arena.runs.planning.charts import ChartOptions
+from arena.runs.planning.plan import MatchSetupError
+from arena.runs.planning.request import RunRequest
 from tests.helpers.cli import invoke
 from tests.integration.test_report import match_run, shown_kinds
 

@@ -21,7 +21,7 @@ from arena.report.loading import load_run
 from arena.report.run_page import write_report
 from arena.report.run_tables import RunTables
 from arena.report.style import save
-from arena.runs.request import DEFAULT_DPI, ChartOptions
+from arena.runs.planning.charts import DEFAULT_DPI, ChartOptions
 from tests.helpers.cli import invoke
 from tests.integration.test_report import (
     match_run,

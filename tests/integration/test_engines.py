@@ -31,10 +31,10 @@ from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError, UnsupportedBoardError
 from arena.rules.notation import from_moves
 from arena.rules.results import Termination
-from arena.runs.plan import GameSettings, MatchPlan, Pairing, match_plan
-from arena.runs.reading import load_games
-from arena.runs.request import RunRequest
-from arena.runs.runner import MatchRun, run_games
+from arena.runs.planning.plan import GameSettings, MatchPlan, Pairing, match_plan
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.runner import MatchRun, run_games
+from arena.runs.store.reading import load_games
 from tests.helpers.cli import invoke
 from tests.helpers.paths import ENGINES, ROOT
 

@@ -16,7 +16,7 @@ from arena.competitions.experiments import ExperimentError, load_experiment
 from arena.hosting.engines.engines_file import EnginesFileError, load_engines
 from arena.protocol.players import canonical_player
 from arena.protocol.registry import parse_spec
-from arena.runs.reading import load_games
+from arena.runs.store.reading import load_games
 from tests.helpers.cli import invoke
 from tests.helpers.paths import ENGINES
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from arena.rules.errors import AgentSpecError
-from arena.runs.plan import GameSettings, match_plan
-from arena.runs.reading import load_games
-from arena.runs.runner import run_games
+from arena.runs.planning.plan import GameSettings, match_plan
+from arena.runs.playing.runner import run_games
+from arena.runs.store.reading import load_games
 from tests.helpers.paths import DATA
 
 HOSTED = DATA / "hosting_agents.py"

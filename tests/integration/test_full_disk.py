@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.runs.reading import load_games
+from arena.runs.store.reading import load_games
 from tests.helpers.cli import invoke
 
 MATCH = ("match", "random", "immediate-win", "-n", "120", "--seed", "5", "--no-report")

@@ -13,12 +13,12 @@ import pytest
 
 from agents.negamax import NegamaxAgent
 from arena.rules.board import Rules
-from arena.runs import batches, fused
-from arena.runs.plan import GameSettings, match_plan
-from arena.runs.request import RunRequest
-from arena.runs.rows import COLUMNS, TIMING_COLUMNS
-from arena.runs.runner import run_games
-from arena.runs.summary import summarize, summary_csv
+from arena.runs.planning.plan import GameSettings, match_plan
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing import batches, fused
+from arena.runs.playing.runner import run_games
+from arena.runs.store.rows import COLUMNS, TIMING_COLUMNS
+from arena.runs.store.summary import summarize, summary_csv
 from arena.search.solver import shared_solver
 from tests.helpers.cli import checkout_env
 
@@ -166,8 +166,8 @@ def test_only_the_declaring_class_counts() -> None:
 
 WARMED = """
 import numpy as np
-from arena.runs.batches import AgentCache, play_fusable, warm_fused
-from arena.runs.request import RunRequest
+from arena.runs.playing.batches import AgentCache, play_fusable, warm_fused
+from arena.runs.planning.request import RunRequest
 from arena.search.kernels.games import play_games
 from arena.search.kernels.row_text import fused_rows, move_hashes
 

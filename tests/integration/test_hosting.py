@@ -16,14 +16,14 @@ import pytest
 from arena.hosting.process import ProcessHost
 from arena.protocol.players import canonical_player
 from arena.rules.errors import AgentSpecError
-from arena.runs import crashes
-from arena.runs.batches import AgentCache, BatchResult, play_steps
-from arena.runs.files import RunFiles
-from arena.runs.plan import GameBatch, GameSettings, MatchPlan, Pairing, match_plan
-from arena.runs.pool import HELD_BATCHES, BatchSizer, LocalPool, batches
-from arena.runs.reading import load_games
-from arena.runs.request import RunRequest
-from arena.runs.runner import run_games
+from arena.runs.planning.plan import GameBatch, GameSettings, MatchPlan, Pairing, match_plan
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing import crashes
+from arena.runs.playing.batches import AgentCache, BatchResult, play_steps
+from arena.runs.playing.pool import HELD_BATCHES, BatchSizer, LocalPool, batches
+from arena.runs.playing.runner import run_games
+from arena.runs.store.files import RunFiles
+from arena.runs.store.reading import load_games
 from tests.helpers.cli import arena_command, checkout_env, invoke
 from tests.helpers.paths import DATA
 from tests.helpers.processes import MARK, is_running, marked, running_in_group, wait_for

@@ -15,11 +15,11 @@ from arena.protocol.registry import make_agent
 from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError
 from arena.rules.notation import from_moves
-from arena.runs.game import play_game
-from arena.runs.plan import GameSettings, match_plan
-from arena.runs.reading import load_games
-from arena.runs.request import RunRequest
-from arena.runs.runner import run_games
+from arena.runs.planning.plan import GameSettings, match_plan
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.game import play_game
+from arena.runs.playing.runner import run_games
+from arena.runs.store.reading import load_games
 from tests.helpers.cli import checkout_env, invoke
 from tests.helpers.paths import DATA
 

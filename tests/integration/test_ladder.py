@@ -19,8 +19,8 @@ from arena.competitions.ladder.store import LadderError, open_ladder
 from arena.competitions.ladder.tables import standings
 from arena.competitions.tournaments import run_tournament, tournament_plan
 from arena.rules.board import Rules
-from arena.runs.request import RunRequest
-from arena.runs.runner import run_games
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.runner import run_games
 from tests.helpers.cli import arena, arena_command, checkout_env
 from tests.helpers.runs import plan_of
 

@@ -1,27 +1,31 @@
 """Many games: seeds, colours, openings, forfeits, workers, resuming, dask (the plans alone:
-tests/unit/test_plan.py)."""
+tests/unit/runs/planning/test_plan.py)."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import arena.hosting.policy  # noqa: F401 - imported before parse_spec is counted in it
+import arena.protocol.registry as registry
 from agents.random_agent import RandomAgent
 from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError
 from arena.rules.notation import format_moves, from_moves
-from arena.runs.directory import RunDirectoryError
-from arena.runs.plan import GameSettings, MatchSetupError, match_plan
-from arena.runs.reading import load_games
-from arena.runs.request import RunRequest
-from arena.runs.rows import read_rows
-from arena.runs.runner import run_games
-from arena.runs.summary import summarize, summary_csv
+from arena.runs.planning.plan import GameSettings, MatchSetupError, match_plan
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.runner import run_games
+from arena.runs.store.directory import RunDirectoryError
+from arena.runs.store.reading import load_games
+from arena.runs.store.rows import read_rows
+from arena.runs.store.summary import summarize, summary_csv
 from tests.helpers.runs import games_without_timing, plan_of
 
 TEST_AGENTS = '''
@@ -321,3 +325,27 @@ def test_a_full_column_is_named_as_move_strings_name_it(tmp_path: Path,
     run_games(plan, tmp_path / "run")
     (error,) = load_games(tmp_path / "run" / "games.csv")["error"]
     assert error == "column 1 is full in position 111111 (the agent returned 0)"
+
+
+@pytest.mark.parametrize(("a", "b", "time_per_move"), [
+    ("random", "immediate-win", None),  # fused
+    ("random", "random", 30.0),  # hosted, an agent against itself (its host B in each worker)
+])
+def test_a_match_parses_each_agent_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        a: str, b: str, time_per_move: float | None) -> None:
+    original = registry.parse_spec
+    log = tmp_path / "parses"
+
+    def counted(text: str, engines: object = None) -> registry.AgentSpec:
+        with log.open("a") as out:  # the workers are forked: each writes its own line
+            out.write(f"{os.getpid()} {text}\n")
+        return original(text, engines)
+
+    for module in list(sys.modules.values()):  # every module that took the name
+        if getattr(module, "parse_spec", None) is original:
+            monkeypatch.setattr(module, "parse_spec", counted)
+    request = RunRequest(jobs=2, time_per_move=time_per_move, progress=False)
+    run_games(request.match_plan(a, b, 8), tmp_path / "run", request)
+    parses = [line.split(" ", 1) for line in log.read_text().splitlines()]
+    assert [text for _, text in parses] == [a, b]  # the plan's, one per agent
+    assert {int(pid) for pid, _ in parses} == {os.getpid()}  # none in the worker

@@ -13,7 +13,7 @@ import arena
 from arena.api import TournamentResult
 from arena.report.run_page import write_report
 from arena.report.style import save
-from arena.runs.request import DEFAULT_DPI
+from arena.runs.planning.charts import DEFAULT_DPI
 from tests.integration.test_report import shown_kinds
 
 

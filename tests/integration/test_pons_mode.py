@@ -22,9 +22,9 @@ from arena.protocol.players import canonical_player
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, UnsupportedBoardError
 from arena.rules.notation import from_moves
-from arena.runs.plan import GameSettings, match_plan
-from arena.runs.reading import load_games
-from arena.runs.runner import run_games
+from arena.runs.planning.plan import GameSettings, match_plan
+from arena.runs.playing.runner import run_games
+from arena.runs.store.reading import load_games
 from tests.helpers.brute_force_oracle import BruteForceOracle
 from tests.helpers.paths import DATA, PONS
 

@@ -1,5 +1,5 @@
 """Every command that reads a run (report, show, export html, analyze, accuracy's games: sets)
-and the API's load_games check it as a resume does (``arena.runs.reading``): a damaged run is
+and the API's load_games check it as a resume does (``arena.runs.store.reading``): a damaged run is
 one line, exit 2, and nothing in it changes; a last line cut short by a kill is left unread,
 and nothing is said about it."""
 
@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 import arena
-from arena.runs.directory import GamesTable
-from arena.runs.meta import MetaError, load_meta
-from arena.runs.reading import NoRunError, load_games, open_run
-from arena.runs.rows import COLUMNS, GamesTableError
+from arena.runs.store.directory import GamesTable
+from arena.runs.store.meta import MetaError, load_meta
+from arena.runs.store.reading import NoRunError, load_games, open_run
+from arena.runs.store.rows import COLUMNS, GamesTableError
 from arena.system.files import write_atomically
 from tests.helpers.cli import invoke
 from tests.helpers.runs import snapshot
@@ -219,7 +219,7 @@ def test_a_run_as_it_left_itself_is_read_without_a_new_check(
     def no_check(*args: object) -> None:
         raise AssertionError("checked again")
 
-    monkeypatch.setattr("arena.runs.reading.check_games", no_check)
+    monkeypatch.setattr("arena.runs.store.reading.check_games", no_check)
     reading = open_run(run)
     assert reading.finished.sum() == GAMES and len(reading.games()) == GAMES
     meta = run / "meta.json"

@@ -7,10 +7,10 @@ from pathlib import Path
 import pandas as pd
 
 from arena.rules.results import Result, Side, Termination
-from arena.runs.plan import GameSettings, match_plan
-from arena.runs.reading import load_games
-from arena.runs.rows import GameRow, read_rows
-from arena.runs.runner import run_games
+from arena.runs.planning.plan import GameSettings, match_plan
+from arena.runs.playing.runner import run_games
+from arena.runs.store.reading import load_games
+from arena.runs.store.rows import GameRow, read_rows
 
 
 def test_load_games_gives_proper_dtypes(tmp_path: Path) -> None:

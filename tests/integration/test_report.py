@@ -32,14 +32,14 @@ from arena.report.run_page import (
 from arena.report.run_tables import RunTables
 from arena.rules.board import Position
 from arena.rules.notation import from_moves, parse_moves
-from arena.runs.files import RunFiles
-from arena.runs.game import play_game
-from arena.runs.meta import load_meta, write_meta
-from arena.runs.openings import FileOpenings, NoOpenings
-from arena.runs.plan import GameSettings, MatchPlan, Pairing
-from arena.runs.rows import COLUMNS, GamesTableError
-from arena.runs.seeds import game_seed
-from arena.runs.summary import summarize, summary_fingerprint, write_summary
+from arena.runs.planning.openings import FileOpenings, NoOpenings
+from arena.runs.planning.plan import GameSettings, MatchPlan, Pairing
+from arena.runs.planning.seeds import game_seed
+from arena.runs.playing.game import play_game
+from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import load_meta, write_meta
+from arena.runs.store.rows import COLUMNS, GamesTableError
+from arena.runs.store.summary import summarize, summary_fingerprint, write_summary
 from arena.stats.elo import sprt, trinomial
 from arena.stats.ratings import rate
 from tests.helpers.cli import invoke

@@ -15,7 +15,7 @@ from arena.cli import ArenaGroup
 from arena.cli.tournament import tournament_command
 from arena.competitions.rounds import planned_games, run_rounds
 from arena.rules.board import Rules
-from arena.runs.request import RunRequest
+from arena.runs.planning.request import RunRequest
 from arena.stats.tally import Tally
 from tests.helpers.cli import arena as run_arena
 from tests.helpers.cli import invoke

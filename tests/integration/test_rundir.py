@@ -10,9 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arena.runs import directory as directory_module
-from arena.runs.batches import AgentCache, play_task
-from arena.runs.directory import (
+from arena.runs.planning.plan import GameSettings, MatchPlan, match_plan
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.batches import AgentCache, play_task
+from arena.runs.playing.runner import run_games
+from arena.runs.store import directory as directory_module
+from arena.runs.store.directory import (
     GamesTable,
     RunDirectory,
     RunDirectoryError,
@@ -20,13 +23,10 @@ from arena.runs.directory import (
     complete_length,
     sort_games,
 )
-from arena.runs.files import RunFiles
-from arena.runs.meta import MetaError, RunMeta, load_meta, write_meta
-from arena.runs.plan import GameSettings, match_plan
-from arena.runs.reading import load_games
-from arena.runs.request import RunRequest
-from arena.runs.rows import COLUMNS, TIMING_COLUMNS, games_table
-from arena.runs.runner import run_games
+from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import MetaError, RunMeta, load_meta, write_meta
+from arena.runs.store.reading import load_games
+from arena.runs.store.rows import COLUMNS, TIMING_COLUMNS, GameRow, games_table
 from arena.system.files import write_atomically
 from tests.helpers.cli import arena_command, checkout_env
 from tests.helpers.runs import LEFTMOST_AGENT
@@ -43,9 +43,16 @@ def test_the_complete_part_ends_at_the_last_newline(tmp_path: Path, content: byt
     assert complete_length(path) == len(kept)
 
 
+def _played(plan: MatchPlan, game: int) -> GameRow:
+    """Game ``game`` of ``plan``, played as a worker plays it."""
+    task = plan.task(game)
+    players = plan.players[task.agent_a], plan.players[task.agent_b]
+    return play_task(task, players, plan.settings, AgentCache(), [])
+
+
 def test_a_new_table_gets_the_header_then_rows_as_they_come(tmp_path: Path) -> None:
     plan = match_plan("random", "immediate-win", 4, GameSettings(seed=1))
-    rows = [play_task(plan.task(game), plan.settings, AgentCache(), []) for game in (3, 0)]
+    rows = [_played(plan, game) for game in (3, 0)]
     path = tmp_path / "games.csv"
     with GamesTable(path, plan) as table:
         assert not table.finished.any()
@@ -60,7 +67,7 @@ def test_a_new_table_gets_the_header_then_rows_as_they_come(tmp_path: Path) -> N
 
 def test_error_messages_stay_on_one_line(tmp_path: Path) -> None:
     plan = match_plan("random", "immediate-win", 1, GameSettings(seed=1))
-    row = play_task(plan.task(0), plan.settings, AgentCache(), [])
+    row = _played(plan, 0)
     with GamesTable(tmp_path / "games.csv", plan) as table:
         table.append([row._replace(error='ValueError: bad\nthing, "x"')])
     assert (tmp_path / "games.csv").read_text().count("\n") == 2

@@ -21,12 +21,12 @@ from arena.competitions.sprt import (
     run_sprt,
     sprt_plan,
 )
-from arena.runs.directory import RunDirectoryError
-from arena.runs.openings import load_openings
-from arena.runs.plan import GameSettings, MatchPlan, Pairing
-from arena.runs.reading import load_games
-from arena.runs.request import RunRequest
-from arena.runs.runner import run_games
+from arena.runs.planning.openings import load_openings
+from arena.runs.planning.plan import GameSettings, MatchPlan, Pairing
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.runner import run_games
+from arena.runs.store.directory import RunDirectoryError
+from arena.runs.store.reading import load_games
 from arena.stats.elo import NELO_SCALE, pentanomial, sprt_bounds, sprt_llr
 from tests.helpers.runs import LEFTMOST_AGENT, games_without_timing
 from tests.helpers.sprt import H0_H1, STRONG, TWINS, WEAK, plan, sprt_rows

@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from arena.runs.files import RunFiles
+from arena.runs.store.files import RunFiles
 from tests.helpers.cli import arena_command, checkout_env
 from tests.helpers.paths import DATA, ENGINES
 from tests.helpers.processes import wait_for

@@ -7,7 +7,7 @@ from pathlib import Path
 import arena
 from arena.competitions.experiments import load_experiment, run_experiment
 from arena.rules.board import Rules
-from arena.runs.meta import load_meta
+from arena.runs.store.meta import load_meta
 from tests.helpers.cli import arena as run_arena
 from tests.helpers.runs import games_without_timing
 

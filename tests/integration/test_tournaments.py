@@ -20,11 +20,11 @@ from arena.competitions.tournaments import (
     tournament_pairings,
     tournament_plan,
 )
-from arena.runs.plan import MatchPlan, Pairing
-from arena.runs.progress import TournamentProgressBar
-from arena.runs.reading import load_games
-from arena.runs.request import RunRequest
-from arena.runs.runner import run_games
+from arena.runs.planning.plan import MatchPlan, Pairing
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.progress import TournamentProgressBar
+from arena.runs.playing.runner import run_games
+from arena.runs.store.reading import load_games
 from arena.stats.elo import elo_from_score
 from arena.stats.tally import Tally
 from tests.helpers.cli import invoke

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from arena.rules.board import Position, Rules
 from arena.rules.notation import format_moves
-from arena.runs.plan import GameSettings, match_plan
-from arena.runs.rows import COLUMNS, GamesTableError
-from arena.runs.runner import run_games
+from arena.runs.planning.plan import GameSettings, match_plan
+from arena.runs.playing.runner import run_games
+from arena.runs.store.rows import COLUMNS, GamesTableError
 from arena.search.kernels.endings import BAD_COLUMN, FULL, ONGOING, PAST_END, WON, game_endings
 from tests.helpers.cli import invoke
 

@@ -11,8 +11,8 @@ import pytest
 from arena.protocol.agent import BaseAgent
 from arena.rules.board import Position, Rules
 from arena.rules.notation import play_moves
-from arena.runs.game import play_game
-from arena.runs.seeds import game_rng
+from arena.runs.planning.seeds import game_rng
+from arena.runs.playing.game import play_game
 
 pytestmark = pytest.mark.rl
 SMALL = Rules(4, 5, 4)

@@ -17,7 +17,7 @@ from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, IllegalMoveError
 from arena.rules.notation import from_moves
 from arena.rules.results import Termination
-from arena.runs.game import play_game
+from arena.runs.playing.game import play_game
 from arena.search.kernels import mcts as kernels
 from arena.search.kernels.bitboard import board_array
 from tests.helpers.positions import (

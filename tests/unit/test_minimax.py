@@ -12,7 +12,7 @@ from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, IllegalMoveError, MalformedInputError
 from arena.rules.notation import from_array, from_moves, to_array
-from arena.runs.game import play_game
+from arena.runs.playing.game import play_game
 from arena.search.heuristics import WIN_SCORE
 
 STANDARD = Rules()

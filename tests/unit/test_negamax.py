@@ -15,7 +15,7 @@ from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError, IllegalMoveError
 from arena.rules.notation import from_moves, to_array
 from arena.rules.results import Termination
-from arena.runs.game import play_game
+from arena.runs.playing.game import play_game
 from arena.search.heuristics import HEURISTICS, WIN_SCORE, positional_weights
 from arena.search.kernels import negamax as kernels
 from arena.search.kernels.bitboard import board_tables

@@ -126,9 +126,9 @@ def test_a_match_names_it_by_a_spec_that_parses_back(model: tuple[LinearNet, Pat
     """The canonical spec keeps the kind's form, onnx:PATH,key=value (not PATH:key=value,
     which would name another file), and the match is played."""
     from arena.protocol.players import canonical_player
-    from arena.runs.plan import GameSettings, match_plan
-    from arena.runs.reading import load_games
-    from arena.runs.runner import run_games
+    from arena.runs.planning.plan import GameSettings, match_plan
+    from arena.runs.playing.runner import run_games
+    from arena.runs.store.reading import load_games
 
     _, path = model
     assert canonical_player(f"onnx:{path},sims=0,c_puct=2") == f"onnx:{path},c_puct=2.0"

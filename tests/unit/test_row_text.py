@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from arena.rules.results import Result, Termination
-from arena.runs.fused import MICROS, FusedGames
-from arena.runs.openings import load_openings
-from arena.runs.plan import GameSettings, MatchPlan, Pairing
-from arena.runs.rows import GameRow
-from arena.runs.summary import GameColumns
+from arena.runs.planning.openings import load_openings
+from arena.runs.planning.plan import GameSettings, MatchPlan, Pairing
+from arena.runs.playing.fused import MICROS, FusedGames
+from arena.runs.store.rows import GameRow
+from arena.runs.store.summary import GameColumns
 from arena.search.kernels.games import new_outcomes
 
 CELLS = 42

@@ -12,8 +12,8 @@ from arena.competitions.experiments import ExperimentError, load_experiment
 from arena.competitions.tournaments import tournament_plan
 from arena.protocol.labels import shown_spec
 from arena.protocol.players import canonical_player
-from arena.runs.plan import NAME_LENGTH, MatchSetupError, default_out_dir
-from arena.runs.request import RunRequest
+from arena.runs.planning.plan import NAME_LENGTH, MatchSetupError, default_out_dir
+from arena.runs.planning.request import RunRequest
 from tests.helpers.runs import plan_of
 
 STRONG = "negamax:depth=4,heuristic=threats+positional"

@@ -16,7 +16,7 @@ from arena.protocol.registry import make_agent
 from arena.rules.board import DEFAULT_RULES, Position, Rules
 from arena.rules.errors import AgentSpecError
 from arena.rules.notation import from_moves
-from arena.runs.game import play_game
+from arena.runs.playing.game import play_game
 from arena.search.solver import column_scores
 from tests.helpers.cli import invoke
 

@@ -30,6 +30,18 @@ assert arena.agent.__spec__.name == "arena.protocol.agent"
 """
 """Every import an earlier README gave, the old name imported first (no second copy)."""
 
+OLD_RUNS_IMPORTS = """
+from arena.runs.rows import GameRow, load_games, read_rows
+from arena.runs.request import DEFAULT_DPI, ChartOptions, RunRequest, parse_formats
+from arena.runs.pool import BACKENDS, Backend
+from arena.runs.meta import RunMeta
+from arena.runs.files import RunFiles
+import arena.runs.plan, arena.runs.planning.plan, arena.runs.store.reading
+assert arena.runs.plan is arena.runs.planning.plan
+assert load_games is arena.runs.store.reading.load_games
+"""
+"""Imports of ``arena.runs``' modules from before they went into its rooms, in a fresh process."""
+
 
 def test_dir_lists_the_api_and_the_names_for_agents() -> None:
     for name in ("match", "tournament", "sprt", "load_games", "compare", "RunRequest",
@@ -52,6 +64,12 @@ def test_type_checkers_see_the_names_served() -> None:
 
 def test_the_imports_earlier_readmes_gave_still_work() -> None:
     done = subprocess.run([sys.executable, "-c", OLD_IMPORTS], env=checkout_env(),
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_modules_of_runs_keep_their_earlier_names() -> None:
+    done = subprocess.run([sys.executable, "-c", OLD_RUNS_IMPORTS], env=checkout_env(),
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 

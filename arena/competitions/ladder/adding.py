@@ -18,8 +18,8 @@ import pandas as pd
 
 from arena.competitions.ladder.skill import update_skills
 from arena.competitions.ladder.store import Ladder, LadderError, board_key
-from arena.runs.meta import RunMeta
-from arena.runs.reading import RunReading, open_run
+from arena.runs.store.meta import RunMeta
+from arena.runs.store.reading import RunReading, open_run
 
 __all__ = ["AddedRun", "add_run", "agent_id"]
 

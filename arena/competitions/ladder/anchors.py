@@ -39,8 +39,8 @@ from arena.competitions.ladder.store import (
     memory_ladder,
     open_ladder,
 )
-from arena.runs.reading import RunReading
-from arena.runs.seeds import ratings_rng
+from arena.runs.planning.seeds import ratings_rng
+from arena.runs.store.reading import RunReading
 from arena.stats.ratings import rate
 
 __all__ = ["PERFECT_PLAY", "REFERENCE_AGENTS", "SHIPPED_COLUMNS", "ZERO", "anchor_table",

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pandas as pd
 
 from arena.competitions.ladder.store import Ladder, LadderError
-from arena.runs.seeds import ratings_rng
+from arena.runs.planning.seeds import ratings_rng
 from arena.stats.ratings import rate
 
 __all__ = ["BOOTSTRAP", "FIT_SEED", "Estimate", "anchors_of", "board_games", "fit_agent",

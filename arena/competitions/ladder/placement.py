@@ -35,11 +35,11 @@ from arena.competitions.ladder.fit import Estimate, anchors_of, fit_agent, refit
 from arena.competitions.ladder.store import Ladder, LadderError, board_key
 from arena.competitions.tournaments import tournament_plan
 from arena.protocol.players import canonical_player
-from arena.runs.meta import load_meta
-from arena.runs.plan import MatchPlan
-from arena.runs.reading import NoRunError, open_run
-from arena.runs.request import RunRequest
-from arena.runs.runner import run_games
+from arena.runs.planning.plan import MatchPlan
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.runner import run_games
+from arena.runs.store.meta import load_meta
+from arena.runs.store.reading import NoRunError, open_run
 
 __all__ = ["DEFAULT_BATCH", "DEFAULT_MAX_GAMES", "DEFAULT_TARGET", "Placement", "Step", "place"]
 

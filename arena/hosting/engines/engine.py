@@ -287,7 +287,7 @@ class EngineHost(StartedOnDemand):
 
 def _bank_left(game: GameStart, bound: float | None) -> float | None:
     """The seconds left in the game's time bank: the game gives a move the limit, what is
-    left of the bank and the grace (``arena.runs.game``)."""
+    left of the bank and the grace (``arena.runs.playing.game``)."""
     if game.time_bank is None or game.limit.time is None or bound is None:
         return None
     return max(0.0, bound - game.limit.time - GRACE_SECONDS)

@@ -1,6 +1,6 @@
 """numpy's ``Generator(PCG64(seed))`` in compiled code, draw for draw.
 
-A game's agents draw from ``Generator(PCG64(seed))`` (``arena.runs.seeds``). To play whole
+A game's agents draw from ``Generator(PCG64(seed))`` (``arena.runs.planning.seeds``). To play whole
 games inside one compiled call with the same moves, the stream is rebuilt here exactly as
 numpy builds and uses it (numpy 1.17 and later; ``tests/unit/test_streams.py`` checks it
 against numpy):

@@ -19,8 +19,8 @@ from typing import Any
 from arena.protocol.labels import table_labels
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
-from arena.runs.files import RunFiles
-from arena.runs.plan import MatchPlan, plan_from_description
+from arena.runs.planning.plan import MatchPlan, plan_from_description
+from arena.runs.store.files import RunFiles
 from arena.system.files import write_atomically
 
 

@@ -14,7 +14,7 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -23,12 +23,12 @@ import numpy as np
 from arena.hosting.base import HOSTINGS, Hosting
 from arena.hosting.engines.engines_file import EnginesTable
 from arena.protocol.labels import short_names
-from arena.protocol.players import canonical_player
 from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.errors import ArenaError
 from arena.rules.results import Side
-from arena.runs.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
-from arena.runs.seeds import DEFAULT_SEED, GAME_BITS, MAX_SEED
+from arena.runs.planning.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
+from arena.runs.planning.player import Player, make_player, make_players
+from arena.runs.planning.seeds import DEFAULT_SEED, GAME_BITS, MAX_SEED
 
 DEFAULT_RESULTS_DIR = Path("results") / "matches"
 
@@ -136,6 +136,9 @@ class GameBatch:
     opening_index: np.ndarray  # int64: each game's opening, an index into ``openings``
     openings: tuple[str, ...]  # the batch's distinct openings
     agents: tuple[tuple[str, str], ...]  # agents A and B of every pairing of the plan
+    players: tuple[tuple[Player, Player], ...] = ()
+    """The players A and B of every pairing of the plan (none from a plan without them:
+    ``MatchPlan.with_players``)."""
 
     def __len__(self) -> int:
         return len(self.games)
@@ -144,7 +147,7 @@ class GameBatch:
         """The games at the positions (or mask) ``chosen``."""
         return GameBatch(self.games[chosen], self.pairings[chosen], self.a_first[chosen],
                          self.pairs[chosen], self.opening_index[chosen], self.openings,
-                         self.agents)
+                         self.agents, self.players)
 
     def tasks(self) -> list[GameTask]:
         """The games one by one, as ``MatchPlan.task`` gives them."""
@@ -184,9 +187,13 @@ class MatchPlan:
     pairings: tuple[Pairing, ...]
     settings: GameSettings = GameSettings()
     openings: OpeningBook = field(default_factory=NoOpenings)
+    players: Mapping[str, Player] = field(default_factory=dict, repr=False, compare=False)
+    """The players the pairings name, by name, made when the plan is made (a plan made from
+    names alone, as one read from meta.json, has none: ``with_players``)."""
 
     _segments: tuple[_Segment, ...] = field(init=False, repr=False, compare=False)
     _total: int = field(init=False, repr=False, compare=False)
+    _paired: tuple[tuple[Player, Player], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         segments, game, round_ = [], 0, 0
@@ -199,6 +206,10 @@ class MatchPlan:
             raise MatchSetupError(f"a run holds 1 to {(1 << GAME_BITS) - 1} games, got {game}")
         object.__setattr__(self, "_segments", tuple(segments))
         object.__setattr__(self, "_total", game)
+        paired = tuple((self.players.get(p.agent_a), self.players.get(p.agent_b))
+                       for p in self.pairings)
+        object.__setattr__(self, "_paired", () if any(None in pair for pair in paired)
+                           else paired)
 
     @property
     def total(self) -> int:
@@ -209,6 +220,16 @@ class MatchPlan:
     def specs(self) -> list[str]:
         """Every agent spec in the plan, once each, in order of appearance."""
         return list(dict.fromkeys(s for p in self.pairings for s in (p.agent_a, p.agent_b)))
+
+    def with_players(self) -> MatchPlan:
+        """This plan with a ``Player`` for every name in its pairings: its own, and those it
+        lacks made here from their names (each parsed once; its agents are not built)."""
+        missing = [name for name in self.specs if name not in self.players]
+        if not missing:
+            return self
+        settings = self.settings
+        made = make_players(missing, None, settings.engines, settings.time_per_move)
+        return replace(self, players={**self.players, **{p.name: p for p in made}})
 
     def describe(self) -> dict[str, Any]:
         """What decides the games (JSON-friendly): equal descriptions give equal games."""
@@ -267,7 +288,8 @@ class MatchPlan:
             keys, opening_index = np.unique(pairs if paired else games, return_inverse=True)
             openings = tuple(self.openings.opening(key) for key in keys.tolist())
         return GameBatch(games, pairings, a_first, pairs, opening_index.astype(np.int64),
-                         openings, tuple((p.agent_a, p.agent_b) for p in self.pairings))
+                         openings, tuple((p.agent_a, p.agent_b) for p in self.pairings),
+                         self._paired)
 
 
 NAME_LENGTH = 48
@@ -301,14 +323,25 @@ def _slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9=+.]+", "-", name).strip("-") or "agent"
 
 
+def plan_players(texts: Sequence[str], settings: GameSettings) -> list[Player]:
+    """The players ``texts`` name, for a plan with ``settings``: one per text, each parsed
+    once, checked on the board and named canonically (``make_players``)."""
+    return make_players(texts, settings.rules, settings.engines, settings.time_per_move)
+
+
+def plan_player(text: str, settings: GameSettings) -> Player:
+    """The player ``text`` names, for a plan with ``settings`` (``plan_players``)."""
+    return make_player(text, settings.rules, settings.engines, settings.time_per_move)
+
+
 def match_plan(agent_a: str, agent_b: str, games: int, settings: GameSettings,
                openings: str = "none", first: First = "alternate") -> MatchPlan:
     """The plan of ``games`` games of ``agent_a`` against ``agent_b`` (players checked and
     named canonically; openings as ``--openings`` takes them)."""
-    name_a, name_b = (canonical_player(text, settings.rules, settings.engines)
-                      for text in (agent_a, agent_b))
-    return MatchPlan((Pairing(name_a, name_b, games, first),), settings,
-                     load_openings(openings, settings.rules, settings.seed))
+    player_a, player_b = plan_players((agent_a, agent_b), settings)
+    return MatchPlan((Pairing(player_a.name, player_b.name, games, first),), settings,
+                     load_openings(openings, settings.rules, settings.seed),
+                     {player_a.name: player_a, player_b.name: player_b})
 
 
 def plan_from_description(run: Mapping[str, Any],

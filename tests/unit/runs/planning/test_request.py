@@ -14,9 +14,9 @@ from arena.cli.match import match_command
 from arena.cli.sprt import sprt_command
 from arena.cli.tournament import tournament_command
 from arena.competitions.experiments import RUN_OPTIONS
-from arena.runs.plan import MatchSetupError
-from arena.runs.request import RunRequest
-from arena.runs.seeds import DEFAULT_SEED
+from arena.runs.planning.plan import MatchSetupError
+from arena.runs.planning.request import RunRequest
+from arena.runs.planning.seeds import DEFAULT_SEED
 
 FIELDS = [field.name for field in fields(RunRequest)]
 

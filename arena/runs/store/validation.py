@@ -22,9 +22,9 @@ import numpy as np
 
 from arena.rules.board import Rules
 from arena.rules.results import FORFEITS, Result, Side, Termination
-from arena.runs.plan import MatchPlan
-from arena.runs.rows import COLUMNS, GamesTableError, read_header
-from arena.runs.seeds import game_seed
+from arena.runs.planning.plan import MatchPlan
+from arena.runs.planning.seeds import game_seed
+from arena.runs.store.rows import COLUMNS, GamesTableError, read_header
 
 CHUNK = 100_000
 """Rows replayed by the kernel at a time (bounded memory for any run)."""

@@ -10,7 +10,7 @@ import pytest
 
 from arena.rules.board import Position, Rules
 from arena.rules.notation import format_moves, from_moves
-from arena.runs.openings import (
+from arena.runs.planning.openings import (
     FileOpenings,
     NoOpenings,
     OpeningsError,

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from arena.runs.rows import COLUMNS, GameRow
-from arena.runs.summary import (
+from arena.runs.store.rows import COLUMNS, GameRow
+from arena.runs.store.summary import (
     SUMMARY_COLUMNS,
     Unanimous,
     summarize,

@@ -10,16 +10,20 @@ surface spells a field differently, the field's docstring says so.
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from arena.hosting.base import Hosting
 from arena.hosting.engines.engines_file import EnginesTable, load_engines
 from arena.protocol.players import canonical_player
 from arena.rules.board import DEFAULT_RULES, Rules
-from arena.runs.plan import (
+from arena.runs.planning.charts import CHART_FORMATS as CHART_FORMATS  # the names it had
+from arena.runs.planning.charts import DEFAULT_DPI, ChartOptions
+from arena.runs.planning.charts import MAX_DPI as MAX_DPI
+from arena.runs.planning.charts import parse_formats as parse_formats
+from arena.runs.planning.plan import (
     FIRST_CHOICES,
     First,
     GameSettings,
@@ -27,42 +31,12 @@ from arena.runs.plan import (
     MatchSetupError,
     match_plan,
 )
-from arena.runs.pool import BACKENDS, Backend
-from arena.runs.seeds import DEFAULT_SEED
+from arena.runs.planning.seeds import DEFAULT_SEED
 from arena.system.processes import available_cores
 
-CHART_FORMATS = ("png", "svg", "pdf")
-"""The formats charts are written in: a bitmap, and two vector formats for papers."""
-DEFAULT_DPI = 120
-"""Pixels per inch of a PNG chart (a two-column chart is then 840 pixels wide)."""
-MAX_DPI = 1200
-
-
-def parse_formats(text: str | Sequence[str]) -> tuple[str, ...]:
-    """``png,svg,pdf`` (or a list of them) as a tuple of formats, checked: at least one, each
-    known, none twice."""
-    items = text.split(",") if isinstance(text, str) else list(text)
-    formats = tuple(str(item).strip().lower() for item in items)
-    unknown = [f for f in formats if f not in CHART_FORMATS]
-    if not formats or unknown or len(set(formats)) != len(formats):
-        raise MatchSetupError(f"chart format {','.join(map(str, items))!r}: expected one or more "
-                              f"of {', '.join(CHART_FORMATS)}, comma-separated, each once")
-    return formats
-
-
-@dataclass(frozen=True)
-class ChartOptions:
-    """How charts are written: their formats and the PNG's pixels per inch."""
-
-    formats: tuple[str, ...] = ("png",)
-    dpi: int = DEFAULT_DPI
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "formats", parse_formats(self.formats))
-        if isinstance(self.dpi, bool) or not isinstance(self.dpi, int) or not (
-                10 <= self.dpi <= MAX_DPI):
-            raise MatchSetupError(f"--dpi {self.dpi!r}: expected a whole number from 10 to "
-                                  f"{MAX_DPI}")
+Backend = Literal["local", "dask"]
+"""Where the workers of a run are: processes on this machine, or a dask.distributed cluster."""
+BACKENDS: tuple[Backend, ...] = ("local", "dask")
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,9 @@ import numpy as np
 
 from arena.rules.game_hash import move_hashes
 from arena.rules.results import FORFEITS, Result, Side, Termination
-from arena.runs.files import RunFiles
-from arena.runs.meta import RunMeta
-from arena.runs.rows import GameRow, read_rows
+from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import RunMeta
+from arena.runs.store.rows import GameRow, read_rows
 from arena.stats.elo import EloEstimate
 from arena.stats.tally import Tally
 from arena.system.files import file_digest, write_atomically

@@ -35,24 +35,23 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
-from arena.runs.batches import (
+from arena.runs.planning.plan import GameBatch, GameSettings, MatchPlan, MatchSetupError
+from arena.runs.planning.request import BACKENDS as BACKENDS  # the names it had
+from arena.runs.planning.request import Backend
+from arena.runs.playing.batches import (
     AgentCache,
     BatchResult,
     close_worker_agents,
     play_batch,
     play_steps,
 )
-from arena.runs.crashes import crashes_logged, reported_by_faulthandler
-from arena.runs.plan import GameBatch, GameSettings, MatchPlan, MatchSetupError
+from arena.runs.playing.crashes import crashes_logged, reported_by_faulthandler
 from arena.system.interrupts import ignore_interrupts, interrupts_held
 from arena.system.processes import die_with_parent
-
-Backend = Literal["local", "dask"]
-BACKENDS: tuple[Backend, ...] = ("local", "dask")
 
 BATCH_SECONDS = 0.25
 """Batches are sized so that one takes about this long in a worker."""

@@ -8,10 +8,10 @@ import pytest
 
 from arena.protocol.players import canonical_player
 from arena.rules.board import Position, Rules
-from arena.runs.openings import NoOpenings, load_openings
-from arena.runs.plan import GameSettings, MatchPlan, MatchSetupError, Pairing
-from arena.runs.pool import BatchSizer
-from arena.runs.seeds import game_seed
+from arena.runs.planning.openings import NoOpenings, load_openings
+from arena.runs.planning.plan import GameSettings, MatchPlan, MatchSetupError, Pairing
+from arena.runs.planning.seeds import game_seed
+from arena.runs.playing.pool import BatchSizer
 from tests.helpers.runs import plan_of
 
 

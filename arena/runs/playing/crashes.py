@@ -6,8 +6,8 @@ No Python runs in a process after a fatal signal, so a small watcher process
 reads, and when this process ends with a traceback in the pipe, the watcher writes it to
 agents.log and prints the line. The games finished before the crash are in games.csv already
 (the pool hands them over as they end while such an agent plays), so the same command resumes
-the run. A worker process's crash is its parent's to tell (``arena.runs.pool``): the worker's
-faulthandler writes to agents.log itself (``crashes_logged``).
+the run. A worker process's crash is its parent's to tell (``arena.runs.playing.pool``): the
+worker's faulthandler writes to agents.log itself (``crashes_logged``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from arena.runs.files import RunFiles
+from arena.runs.store.files import RunFiles
 
 WATCHER = Path(__file__).with_name("crash_watcher.py")
 FATAL_SIGNALS = (signal.SIGSEGV, signal.SIGFPE, signal.SIGABRT, signal.SIGBUS, signal.SIGILL)

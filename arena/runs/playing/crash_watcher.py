@@ -1,7 +1,7 @@
 """The watcher of a run's process: what is said when that process dies in native code.
 
 Run as a script, ``python -I -S crash_watcher.py PID DIRECTORY GAMES LOG TOTAL``, by
-``arena.runs.crashes``: standard library only, so that it starts fast and shares nothing
+``arena.runs.playing.crashes``: standard library only, so that it starts fast and shares nothing
 with the arena whose process may crash. Its standard input is the read end of the pipe that
 process's faulthandler writes to. When process PID ends with a traceback in the pipe (a fatal
 signal: a segmentation fault, say), the traceback is appended to LOG (the run's agents.log)

@@ -1,6 +1,6 @@
 """The run directory, claimed by a run: ``meta.json`` (what the run is), ``games.csv`` (one row
 per finished game) and ``summary.csv`` (derived from games.csv), plus ``agents.log`` and what
-competitions, the analysis and the report add (their names: ``arena.runs.files``).
+competitions, the analysis and the report add (their names: ``arena.runs.store.files``).
 
 A run claims its directory with an exclusive lock before it writes anything; every file but
 games.csv is written atomically under a unique temporary name. games.csv is appended to as
@@ -27,11 +27,11 @@ import numpy as np
 
 from arena.rules.errors import ArenaError
 from arena.rules.results import Side
-from arena.runs.files import RunFiles
-from arena.runs.meta import RunMeta, load_meta, write_meta
-from arena.runs.plan import MatchPlan
-from arena.runs.rows import COLUMNS, GameRow
-from arena.runs.validation import check_games, held_games
+from arena.runs.planning.plan import MatchPlan
+from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import RunMeta, load_meta, write_meta
+from arena.runs.store.rows import COLUMNS, GameRow
+from arena.runs.store.validation import check_games, held_games
 from arena.system.files import (
     UnwritableError,
     check_writable,
@@ -226,7 +226,7 @@ class GamesTable:
     indices the file holds. A last line without its newline (a write cut short by a kill) is
     cut off, once the rest of the file has passed the check. ``in_order``: the file holds
     nothing but the rows this table appended, in the order of their games (no sort needed).
-    ``trusted``: the file is as the run left it (``arena.runs.summary.games_as_left``), so
+    ``trusted``: the file is as the run left it (``arena.runs.store.summary.games_as_left``), so
     its rows are not checked again, only their game indices read.
     """
 

@@ -24,7 +24,7 @@ import numpy as np
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError, IllegalMoveError, MalformedInputError
 from arena.rules.notation import format_moves, from_moves
-from arena.runs.seeds import openings_rng, uniform_opening_rng
+from arena.runs.planning.seeds import openings_rng, uniform_opening_rng
 
 # Tries for one random opening that is legal (no line, no immediate win for the side to move).
 VALID_ATTEMPTS = 1000

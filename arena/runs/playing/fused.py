@@ -33,13 +33,13 @@ from arena.protocol.kernel_players import (
     SolverPlayer,
     kernel_player,
 )
-from arena.protocol.players import effective_limit, split_limit
 from arena.rules.board import Position, Rules
 from arena.rules.notation import parse_moves, play_moves
 from arena.rules.results import Side, Termination
-from arena.runs.plan import GameBatch, GameSettings
-from arena.runs.seeds import GAME_BITS
-from arena.runs.summary import RESULT_CODES, TERMINATION_CODES, GameColumns
+from arena.runs.planning.plan import GameBatch, GameSettings
+from arena.runs.planning.player import Player
+from arena.runs.planning.seeds import GAME_BITS
+from arena.runs.store.summary import RESULT_CODES, TERMINATION_CODES, GameColumns
 from arena.stats.tally import Tally
 
 CALIBRATION_SECONDS = 0.002
@@ -50,32 +50,31 @@ MICROS = 1_000_000
 
 
 class KernelHosts(Protocol):
-    """The hosts a process plays with (``arena.runs.batches.AgentCache``)."""
+    """The hosts a process plays with (``arena.runs.playing.batches.AgentCache``)."""
 
-    def get(self, spec: str, side: Side, hosting: Hosting, engines: object = None) -> Host:
-        """The host of ``spec`` playing as ``side``."""
+    def get(self, player: Player, side: Side, hosting: Hosting) -> Host:
+        """The host of ``player``'s agent playing as ``side``."""
 
 
-def fused_players(settings: GameSettings, agent_a: str, agent_b: str,
+def fused_players(settings: GameSettings, pair: tuple[Player, Player],
                   agents: KernelHosts) -> tuple[KernelPlayer, KernelPlayer] | None:
-    """The kernel players of agents A and B when their games can be fused, else None: both
-    agents hosted in this process, declaring a kernel player for the board, with no limit
-    per move (their own or the run's) and no time bank."""
+    """The kernel players of ``pair``'s agents A and B when their games can be fused, else
+    None: both agents hosted in this process, declaring a kernel player for the board, with
+    no limit per move (their own or the run's) and no time bank."""
     if settings.time_per_move is not None or settings.time_bank is not None:
         return None
-    players = []
-    for side, name in ((Side.A, agent_a), (Side.B, agent_b)):
-        spec, own = split_limit(name)
-        if effective_limit(own, None) != Limit():
+    kernels = []
+    for side, player in zip((Side.A, Side.B), pair, strict=True):
+        if player.limit != Limit():
             return None
-        host = agents.get(spec, side, settings.hosting, settings.engines)
+        host = agents.get(player, side, settings.hosting)
         if not isinstance(host, InlineHost):
             return None
-        player = kernel_player(host.agent, settings.rules)
-        if player is None:
+        kernel = kernel_player(host.agent, settings.rules)
+        if kernel is None:
             return None
-        players.append(player)
-    return players[0], players[1]
+        kernels.append(kernel)
+    return kernels[0], kernels[1]
 
 
 @dataclass(frozen=True)
@@ -114,7 +113,7 @@ class FusedGames:
     def text(self) -> tuple[bytes, np.ndarray]:
         """The games' rows of games.csv (the bytes the csv module writes for their
         ``GameRow``), and the hash of who moved first and the moves of each
-        (``arena.runs.summary.GameColumns``)."""
+        (``arena.runs.store.summary.GameColumns``)."""
         from arena.search.kernels.row_text import ROW_BYTES, fused_rows, move_hashes
 
         batch, out = self.batch, self.outcomes

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, BinaryIO
 import numpy as np
 
 from arena.rules.errors import ArenaError
-from arena.runs.files import RunFiles
-from arena.runs.meta import RunMeta, load_meta
-from arena.runs.rows import GameRow, GamesTableError, games_table, read_rows
-from arena.runs.summary import games_as_left
-from arena.runs.validation import check_games, held_games
+from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import RunMeta, load_meta
+from arena.runs.store.rows import GameRow, GamesTableError, games_table, read_rows
+from arena.runs.store.summary import games_as_left
+from arena.runs.store.validation import check_games, held_games
 from arena.system.files import complete_length, open_prefix
 
 if TYPE_CHECKING:
@@ -61,7 +61,8 @@ class RunReading:
 
     def games(self, columns: Sequence[str] | None = None) -> pd.DataFrame:
         """The checked rows as a DataFrame sorted by game, with proper dtypes (see
-        ``arena.runs.rows.games_table``): every column, or only ``columns`` (and ``game``)."""
+        ``arena.runs.store.rows.games_table``): every column, or only ``columns`` (and
+        ``game``)."""
         self._same_file()
         return games_table(self.files.games, self.length, columns)
 

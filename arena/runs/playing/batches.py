@@ -1,7 +1,7 @@
 """What a worker does: play the games of a batch with the hosts of its agents.
 
-Hosts are made from spec strings on first use and reused for every game the process plays,
-so an agent must not let one game influence the next (reset in ``new_game``).
+Hosts are made from the batch's players on first use and reused for every game the process
+plays, so an agent must not let one game influence the next (reset in ``new_game``).
 """
 
 from __future__ import annotations
@@ -17,35 +17,35 @@ from arena.hosting.base import Host, Hosting
 from arena.hosting.engines.engine import EngineHost
 from arena.hosting.policy import make_host
 from arena.hosting.process import ProcessHost
-from arena.protocol.agent import Limit
-from arena.protocol.players import effective_limit, split_limit
 from arena.rules.board import Position, Rules
 from arena.rules.notation import parse_moves, play_moves
 from arena.rules.results import Side
-from arena.runs.adjudication import Adjudicator
-from arena.runs.directory import AgentOutput
-from arena.runs.fused import FusedGames, fused_players, play_fused
-from arena.runs.game import play_game
-from arena.runs.plan import GameBatch, GameSettings, GameTask, MatchPlan
-from arena.runs.rows import GameRow
-from arena.runs.seeds import game_rng, game_seed
+from arena.runs.planning.plan import GameBatch, GameSettings, GameTask, MatchPlan
+from arena.runs.planning.player import Player
+from arena.runs.planning.seeds import game_rng, game_seed
+from arena.runs.playing.adjudication import Adjudicator
+from arena.runs.playing.fused import FusedGames, fused_players, play_fused
+from arena.runs.playing.game import play_game
+from arena.runs.store.directory import AgentOutput
+from arena.runs.store.rows import GameRow
 from arena.stats.tally import Tally
 from arena.system.interrupts import ignore_interrupts
 
 
 class AgentCache:
-    """The hosts of the agents a process plays: one per spec, side (A or B) and hosting."""
+    """The hosts of the agents a process plays: one per spec (a player's without its limit),
+    side (A or B) and hosting."""
 
     def __init__(self) -> None:
         self._hosts: dict[tuple[str, Side, Hosting], Host] = {}
 
-    def get(self, spec: str, side: Side, hosting: Hosting, engines: object = None) -> Host:
-        """The host of ``spec`` playing as ``side`` (made on first use, started by its game;
-        ``engines``: the engines file of the run)."""
-        key = (spec, side, hosting)
+    def get(self, player: Player, side: Side, hosting: Hosting) -> Host:
+        """The host of ``player``'s agent playing as ``side`` (made on first use, started by
+        its game)."""
+        key = (player.text, side, hosting)
         host = self._hosts.get(key)
         if host is None:
-            host = self._hosts[key] = make_host(spec, hosting, engines)
+            host = self._hosts[key] = make_host(player, hosting)
         return host
 
     def after_fork(self) -> None:
@@ -74,28 +74,21 @@ def _start(rules: Rules, opening: str) -> tuple[tuple[int, ...], Position]:
     return columns, play_moves(Position.empty(rules), columns)
 
 
-@lru_cache(maxsize=256)
-def _player(text: str, time_per_move: float | None) -> tuple[str, Limit]:
-    """The spec and the effective limit of a player named ``SPEC[@LIMIT]``."""
-    spec, own = split_limit(text)
-    return spec, effective_limit(own, time_per_move)
-
-
-def play_task(task: GameTask, settings: GameSettings, agents: AgentCache,
-              outputs: list[AgentOutput]) -> GameRow:
-    """Play one game and return its row; what the agents printed is added to ``outputs``."""
+def play_task(task: GameTask, players: tuple[Player, Player], settings: GameSettings,
+              agents: AgentCache, outputs: list[AgentOutput]) -> GameRow:
+    """Play one game of ``players`` (A and B) and return its row; what the agents printed is
+    added to ``outputs``."""
     seed, rng = game_seed(settings.seed, task.game), game_rng(settings.seed, task.game)
-    spec_a, limit_a = _player(task.agent_a, settings.time_per_move)
-    spec_b, limit_b = _player(task.agent_b, settings.time_per_move)
-    host_a = agents.get(spec_a, Side.A, settings.hosting, settings.engines)
-    host_b = agents.get(spec_b, Side.B, settings.hosting, settings.engines)
-    players, limits = [host_a, host_b], [limit_a, limit_b]
+    player_a, player_b = players
+    host_a = agents.get(player_a, Side.A, settings.hosting)
+    host_b = agents.get(player_b, Side.B, settings.hosting)
+    hosts, limits = [host_a, host_b], [player_a.limit, player_b.limit]
     if task.first is Side.B:
-        players.reverse()
+        hosts.reverse()
         limits.reverse()
     opening, start = _start(settings.rules, task.opening)
     adjudicator = None if settings.adjudicate is None else Adjudicator(settings.adjudicate)
-    record = play_game(players, (rng, rng), start, opening, limits, settings.time_bank,
+    record = play_game(hosts, (rng, rng), start, opening, limits, settings.time_bank,
                        adjudicator=adjudicator)
     for side, name, host in ((Side.A, task.agent_a, host_a), (Side.B, task.agent_b, host_b)):
         text = host.take_output()
@@ -106,14 +99,13 @@ def play_task(task: GameTask, settings: GameSettings, agents: AgentCache,
 
 def play_fusable(settings: GameSettings, batch: GameBatch,
                  agents: AgentCache) -> tuple[list[FusedGames], GameBatch]:
-    """Play the games of ``batch`` whose pairing can be fused (``arena.runs.fused``), each
+    """Play the games of ``batch`` whose pairing can be fused (``arena.runs.playing.fused``), each
     pairing's in one compiled call: their games, and the games left for the hosts."""
     played: list[FusedGames] = []
     hosted = np.zeros(len(batch), dtype=bool)
     for pairing in np.flatnonzero(np.bincount(batch.pairings)).tolist():
         games = batch.pairings == pairing
-        agent_a, agent_b = batch.agents[pairing]
-        players = fused_players(settings, agent_a, agent_b, agents)
+        players = fused_players(settings, batch.players[pairing], agents)
         if players is None:
             hosted |= games
         else:
@@ -128,8 +120,8 @@ def warm_fused(plan: MatchPlan, agents: AgentCache) -> None:
     it), and this process does not stop to load the row writer while its workers wait."""
     first = plan.batch(np.arange(len(plan.pairings)))  # round 0: each pairing's first game
     none = first.select(np.zeros(len(first), dtype=bool))
-    for agent_a, agent_b in first.agents:
-        players = fused_players(plan.settings, agent_a, agent_b, agents)
+    for pair in first.players:
+        players = fused_players(plan.settings, pair, agents)
         if players is not None:
             play_fused(plan.settings, none, players).text()
 
@@ -176,13 +168,16 @@ def play_steps(settings: GameSettings, batch: GameBatch, agents: AgentCache,
     played so far are the last part, untimed (a compiled call of fused games is not cut; a
     batch that ``stop()`` finds unbegun comes back empty).
     """
+    if len(batch) and not batch.players:
+        raise ValueError("a batch is played with its players: make it from a plan that has "
+                         "them (MatchPlan.with_players)")
     began = handed = time.perf_counter()
     if stop is not None and stop():
         yield BatchResult([], [], 0.0, last=True)
         return
     fused, left = play_fusable(settings, batch, agents)
     part = BatchResult([], [], 0.0, fused)
-    for task in left.tasks():
+    for task, pairing in zip(left.tasks(), left.pairings.tolist(), strict=True):
         if stop is not None and stop():
             part.last = True
             yield part
@@ -192,7 +187,8 @@ def play_steps(settings: GameSettings, batch: GameBatch, agents: AgentCache,
             part, handed = BatchResult([], [], 0.0), time.perf_counter()
         else:
             yield None
-        part.rows.append(play_task(task, settings, agents, part.outputs))
+        part.rows.append(play_task(task, left.players[pairing], settings, agents,
+                                   part.outputs))
     part.seconds, part.timed, part.last = time.perf_counter() - began, len(batch), True
     yield part
 

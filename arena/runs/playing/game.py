@@ -24,7 +24,7 @@ from arena.rules.board import Position
 from arena.rules.errors import ArenaError
 from arena.rules.notation import format_moves
 from arena.rules.results import Termination
-from arena.runs.adjudication import Adjudicator
+from arena.runs.playing.adjudication import Adjudicator
 
 NO_LIMITS = (Limit(), Limit())
 

@@ -1,13 +1,13 @@
 """Running a plan into a run directory: agents checked, missing games played, summary written.
 
 ``run_games`` plays the games a run directory does not hold yet, in batches on the workers of
-``arena.runs.pool``, appending each finished batch to games.csv, then writes summary.csv. While
-an agent of the user's plays inline (its native crash would end the process that plays it),
-games are appended as they end (``arena.runs.pool``), and a crash of this process is reported
-(``arena.runs.crashes``). With a ``StoppingRule`` (an SPRT, say) it plays the games stage by
-stage and stops when the rule says so. The user's first Ctrl-C while games are played hands
-out no more games: those in progress finish and are written, then ``Stopped`` (a
-KeyboardInterrupt) ends the call; a second Ctrl-C ends it at once.
+``arena.runs.playing.pool``, appending each finished batch to games.csv, then writes
+summary.csv. While an agent of the user's plays inline (its native crash would end the process
+that plays it), games are appended as they end (``arena.runs.playing.pool``), and a crash of
+this process is reported (``arena.runs.playing.crashes``). With a ``StoppingRule`` (an SPRT,
+say) it plays the games stage by stage and stops when the rule says so. The user's first Ctrl-C
+while games are played hands out no more games: those in progress finish and are written, then
+``Stopped`` (a KeyboardInterrupt) ends the call; a second Ctrl-C ends it at once.
 """
 
 from __future__ import annotations
@@ -32,13 +32,17 @@ from arena.hosting.engines.engine import EngineHost
 from arena.hosting.process import ProcessHost
 from arena.protocol.agent import GameStart, Limit, Traits, traits_of
 from arena.protocol.objects import PREFIX as LOCAL_PREFIX
-from arena.protocol.players import check_limit, effective_limit, split_limit
-from arena.protocol.registry import AgentSpec, is_builtin, parse_spec
+from arena.protocol.players import check_limit
+from arena.protocol.registry import AgentSpec, is_builtin
 from arena.rules.errors import AgentSpecError
 from arena.rules.results import Side
-from arena.runs.batches import AgentCache, warm_fused
-from arena.runs.crashes import crash_report
-from arena.runs.directory import (
+from arena.runs.planning.openings import FileOpenings
+from arena.runs.planning.plan import MatchPlan, MatchSetupError
+from arena.runs.planning.request import Backend, RunRequest
+from arena.runs.playing.batches import AgentCache, warm_fused
+from arena.runs.playing.crashes import crash_report
+from arena.runs.playing.pool import BatchSizer, Pool, batches, open_pool
+from arena.runs.store.directory import (
     GamesTable,
     RunDirectory,
     RunDirectoryError,
@@ -46,12 +50,8 @@ from arena.runs.directory import (
     sort_games,
     write_outputs,
 )
-from arena.runs.meta import AgentRecord, RunMeta
-from arena.runs.openings import FileOpenings
-from arena.runs.plan import MatchPlan, MatchSetupError
-from arena.runs.pool import Backend, BatchSizer, Pool, batches, open_pool
-from arena.runs.request import RunRequest
-from arena.runs.summary import (
+from arena.runs.store.meta import AgentRecord, RunMeta
+from arena.runs.store.summary import (
     PairingSummary,
     SummaryColumns,
     games_as_left,
@@ -59,7 +59,7 @@ from arena.runs.summary import (
     summary_fingerprint,
     write_summary,
 )
-from arena.runs.validation import held_games
+from arena.runs.store.validation import held_games
 from arena.stats.tally import Tally
 from arena.system.heap import release_free_memory
 from arena.system.interrupts import Stopped, finish_on_interrupt, watch_interrupts
@@ -82,24 +82,23 @@ def resolve_agents(plan: MatchPlan, agents: AgentCache) -> list[ResolvedAgent]:
     AgentSpecError (a spec that cannot be built, a constructor that fails, a board or a limit
     the agent refuses) before any game is played.
     """
+    plan = plan.with_players()
     settings = plan.settings
     sides = {p.agent_b: Side.B for p in reversed(plan.pairings)}
     sides.update({p.agent_a: Side.A for p in reversed(plan.pairings)})
     resolved = []
     for name in plan.specs:
-        text, own = split_limit(name)
-        spec = parse_spec(text, settings.engines)
-        limit = effective_limit(own, settings.time_per_move)
-        host = agents.get(text, sides[name], settings.hosting, settings.engines)
+        player = plan.players[name]
+        host = agents.get(player, sides[name], settings.hosting)
         try:
-            host.new_game(GameStart(settings.rules, 1, limit, settings.time_bank))
+            host.new_game(GameStart(settings.rules, 1, player.limit, settings.time_bank))
             traits = host.traits
         except AgentFault as fault:
-            raise AgentSpecError(fault.prefixed(f"agent spec {text!r}")) from None
-        check_limit(name, limit, traits.supported_limits)
+            raise AgentSpecError(fault.prefixed(f"agent spec {player.text!r}")) from None
+        check_limit(name, player.limit, traits.supported_limits)
         kind = "engine" if isinstance(host, EngineHost) else \
             "process" if isinstance(host, ProcessHost) else "inline"
-        resolved.append(ResolvedAgent(name, spec, limit, kind, traits))
+        resolved.append(ResolvedAgent(name, player.spec, player.limit, kind, traits))
     return resolved
 
 
@@ -114,17 +113,16 @@ def recorded_agents(plan: MatchPlan, meta: RunMeta, games: Path) -> list[Resolve
     """
     if not held_games(games, plan.total).all():
         return None
-    settings = plan.settings
+    plan = plan.with_players()
     resolved = []
     for name in plan.specs:
-        text, own = split_limit(name)
+        player = plan.players[name]
         record = meta.agents.get(name)
-        limit = effective_limit(own, settings.time_per_move)
-        if record is None or record.hosting == "engine" or record.limit != asdict(limit) \
-                or text.startswith(f"{LOCAL_PREFIX}:"):
+        if record is None or record.hosting == "engine" or record.limit != asdict(player.limit) \
+                or player.text.startswith(f"{LOCAL_PREFIX}:"):
             return None
-        spec = parse_spec(text, settings.engines)
-        resolved.append(ResolvedAgent(name, spec, limit, record.hosting, traits_of(spec.factory)))
+        resolved.append(ResolvedAgent(name, player.spec, player.limit, record.hosting,
+                                      traits_of(player.spec.factory)))
     return resolved
 
 
@@ -224,6 +222,7 @@ def run_games(
     code changed, and checks the agents (AgentSpecError, MatchSetupError) before any game.
     """
     request = request or RunRequest()
+    plan = plan.with_players()  # a plan made from names alone gets its players here
     if stopping is not None and stopping.stage < 1:
         raise MatchSetupError(f"a stage holds at least 1 game, got {stopping.stage}")
     run = {**plan.describe(), **(stopping.describe() if stopping is not None else {})}
@@ -294,7 +293,7 @@ def plays_user_code_here(agents: Sequence[ResolvedAgent], request: RunRequest) -
     """Whether the processes of this machine play an agent of the user's (not one that comes
     with the arena) inline: its native crash would end the process that plays it."""
     return request.backend == "local" and any(
-        agent.hosting == "inline" and not is_builtin(split_limit(agent.name)[0])
+        agent.hosting == "inline" and not is_builtin(agent.spec.text)
         for agent in agents)
 
 

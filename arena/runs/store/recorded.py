@@ -2,7 +2,7 @@
 
 A game's row in games.csv says who played (agent A and B, who moved first), the moves, the
 result from A's point of view and how the game ended; the board comes from the run's
-meta.json. Every row is checked against the run before it is shown (``arena.runs.reading``).
+meta.json. Every row is checked against the run before it is shown (``arena.runs.store.reading``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
 from arena.rules.notation import parse_moves
 from arena.rules.results import Side
-from arena.runs.reading import open_run
-from arena.runs.rows import GameRow
+from arena.runs.store.reading import open_run
+from arena.runs.store.rows import GameRow
 
 
 class UnknownGameError(ArenaError):
@@ -67,7 +67,7 @@ class RecordedGame:
 def load_recorded_games(directory: Path, games: Sequence[int] | None = None
                         ) -> list[RecordedGame]:
     """The games of a run directory (all of them, or the indices ``games``) in that order,
-    read as ``arena.runs.reading.open_run`` checks them."""
+    read as ``arena.runs.store.reading.open_run`` checks them."""
     reading = open_run(directory)
     rows = {row.game: row for row in reading.rows(None if games is None else set(games))}
     rules = reading.meta.rules

@@ -1,0 +1,1 @@
+"""Tests of the modules of arena.runs.planning, one file a module."""

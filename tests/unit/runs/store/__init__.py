@@ -1,0 +1,1 @@
+"""Tests of the modules of arena.runs.store, one file a module."""
