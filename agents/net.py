@@ -14,9 +14,10 @@ MODEL = Path(__file__).parent / "data" / "net.onnx"
 
 
 class NetAgent(OnnxAgent):
-    """The project's own network, trained for 6 x 7 connect 4 (the only board it plays): its
-    best legal column, or a PUCT search of ``sims`` simulations guided by its policy and
-    value (``c_puct``)."""
+    """The project's own policy-value network for 6 x 7 connect 4, with optional search.
+
+    Its best legal column, or a PUCT search of ``sims`` simulations guided by its policy and
+    value (``c_puct``); 6 x 7 connect 4 is the only board it was trained for and plays."""
 
     def __init__(self, sims: int = 0, c_puct: float = 1.5):
         super().__init__(str(MODEL), sims=sims, c_puct=c_puct)

@@ -80,6 +80,14 @@ def test_builtin_parameters_and_description() -> None:
     assert registry()["random"].params() == ()
 
 
+def test_every_builtin_description_is_a_whole_sentence() -> None:
+    """``arena agents`` shows the docstring's first line: a sentence cut at the line's end
+    ('... (the only board it plays): its') read as a defect there."""
+    for name, entry in registry().items():
+        description = entry.description()
+        assert description and description.endswith("."), (name, description)
+
+
 @pytest.mark.parametrize("text", ["true", "TRUE", "yes", "on", "1"])
 def test_true_values(text: str) -> None:
     assert parse_spec(f"{HERE}:Tunable:greedy={text}").values == {"greedy": True}
