@@ -82,13 +82,15 @@ def _parse(spec: str) -> _Spec:
         items = tuple(values.items())
         return _Spec(name, items, items)
     defaults = {p.name: p.default for p in parsed.params if not p.required}
+    name = parsed.name.rpartition(":")[2]
     given = tuple(
         (key, _text(value))
         for key, value in parsed.resolved().items()
-        if key in ALWAYS_SHOWN or key not in defaults or defaults[key] != value
+        if (key in ALWAYS_SHOWN or key not in defaults or defaults[key] != value)
+        and _text(value) != name  # the file a kaggle: or onnx: agent is named after
     )
     resolved = tuple((key, _text(value)) for key, value in parsed.resolved().items())
-    return _Spec(parsed.name.rpartition(":")[2], given, resolved)
+    return _Spec(name, given, resolved)
 
 
 @cache

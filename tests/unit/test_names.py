@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agents.net import MODEL as NET
 from arena.protocol.labels import WIDTH, depth_family, short_name, short_names
 
 # No registered agent of this name exists, so these labels come from the text alone.
@@ -34,6 +37,14 @@ def test_default_values_are_dropped_when_the_spec_resolves() -> None:
 def test_the_depth_shows_even_at_its_default() -> None:
     assert short_name("negamax") == "negamax d4"
     assert short_name("negamax:heuristic=threats") == "negamax d4 threats"
+
+
+def test_a_file_agent_is_named_once(tmp_path: Path) -> None:
+    """A kaggle: or onnx: agent is named after its file; the file is not said twice."""
+    submission = tmp_path / "main.py"
+    submission.write_text("def agent(observation, configuration):\n    return 3\n")
+    assert short_name(f"kaggle:{submission}", width=80) == str(submission)
+    assert short_name(f"onnx:{NET},sims=20", width=80) == f"{NET} sims=20"
 
 
 def test_long_labels_are_truncated_with_an_ellipsis() -> None:
