@@ -73,8 +73,9 @@ def write_dataset(dataset: Dataset, path: Path, force: bool = False) -> None:
             pq.write_table(table, temporary)
 
 
-def read_dataset(path: Path) -> Dataset:
+def read_dataset(path: Path | str) -> Dataset:
     """The dataset in ``path`` (as ``write_dataset`` wrote it)."""
+    path = Path(path)
     if path.suffix == ".npz":
         with np.load(path, allow_pickle=False) as arrays:
             rows, cols, connect = (int(v) for v in arrays["rules"])

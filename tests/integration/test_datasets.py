@@ -111,6 +111,7 @@ def test_npz_round_trip_and_pandas(tmp_path: Path) -> None:
     for name in ("game", "ply", "current", "mask", "move", "result", "duplicate", "scores"):
         assert np.array_equal(getattr(again, name), getattr(dataset, name))
     assert list(again.moves) == list(dataset.moves)
+    assert list(read_dataset(str(path)).moves) == list(dataset.moves)  # a str path too
     table = frame(again)
     assert table["score_0"].dtype == "Int8"
     assert table["score_0"].isna().sum() == (dataset.scores[:, 0] == NO_SCORE).sum()
