@@ -245,6 +245,9 @@ class LlmAgent(BaseAgent):
                 time.sleep(self._pause(attempt, error))
                 continue
             except openai.APIStatusError as error:
+                if error.status_code in (401, 403):  # its message may quote part of the key
+                    raise ServerFailure(f"{self.where} refused the API key (HTTP "
+                                        f"{error.status_code})") from None
                 raise ServerFailure(f"{self.where} refused the request: HTTP "
                                     f"{error.status_code}: {self._message(error)}") from None
             usage = getattr(response, "usage", None)

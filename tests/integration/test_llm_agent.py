@@ -176,3 +176,11 @@ def test_bad_input_is_one_line_before_any_game(server: Server, tmp_path: Path,
     with pytest.raises(AgentSpecError, match=r"refused the API key \(HTTP 401\)") as caught:
         make_agent(spec(server))
     assert "0000" not in str(caught.value)
+
+
+def test_a_key_refused_during_a_game_is_not_quoted(server: Server) -> None:
+    agent = make_agent(spec(server))
+    server.model.key = "sk-another-key-9999"  # the server stops taking ours mid-run
+    with pytest.raises(Exception, match=r"refused the API key \(HTTP 401\)") as caught:
+        agent.choose(Position.empty(), np.random.default_rng(0))
+    assert KEY[-4:] not in str(caught.value)
