@@ -1,7 +1,7 @@
 """Fixtures and hooks for the whole suite: hypothesis strategies for ``st.from_type(Rules)`` and
 ``st.from_type(Position)``, a private cache directory for the whole session, tests marked
 with an optional extra (dask, kaggle, gui, rl, datasets,
-onnx, chromium) skipped where it is not installed, and the
+onnx, llm, chromium) skipped where it is not installed, and the
 ``slow`` tests left out unless ``--all`` is given, and ``without_database`` for tests of the
 solver's search on 6 x 7.
 

@@ -28,6 +28,7 @@ NEEDS: dict[str, tuple[Callable[[], bool], str]] = {
     "datasets": (_module("pyarrow"), "needs pyarrow: pip install -e '.[datasets]'"),
     "onnx": (lambda: _module("onnxruntime")() and _module("onnx")(),
              "needs onnxruntime and onnx: pip install -e '.[dev,onnx]'"),
+    "llm": (_module("openai"), "needs the openai client: pip install -e '.[llm]'"),
     "bitbully": (_module("bitbully"), "needs bitbully (dev extra): pip install -e '.[dev]'"),
     "chromium": (lambda: chromium() is not None, "needs Chromium: apt-get install chromium"),
     "pdftoppm": (lambda: shutil.which("pdftoppm") is not None,

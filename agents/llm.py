@@ -1,0 +1,343 @@
+"""Language models as agents: ``llm:MODEL``, through any server that speaks the OpenAI Chat
+Completions API (OpenAI, vLLM, llama.cpp's server, Ollama, LM Studio), with the official
+``openai`` client (the ``llm`` extra).
+
+Each move is one conversation: a system prompt with the rules, the side played, the legal
+columns and the answer format, then the position as the board's rows or the game's moves
+(``agents.llm_prompts``, versioned). An answer that names no legal column is asked again
+with the reason, up to ``retries`` times; then ``on_invalid`` decides: ``forfeit`` (the game
+is lost, recorded as an ``agent_error`` whose message starts with ``invalid answers:``) or
+``random`` (a random legal column). Rate limits (HTTP 429), server errors (5xx), dropped
+connections and unreadable responses are asked again after a pause that doubles each time,
+at most ``http_retries`` times, and are not invalid answers.
+
+The API key is read from the environment variable ``key_env`` (``OPENAI_API_KEY`` by
+default; ``none`` for a local server that wants none). It is never part of the spec, and
+every message the agent writes or raises has it blanked out.
+
+Each move prints one line of JSON (``llm-move {...}``) that the run keeps in agents.log: the
+ply, the column, the requests made, the invalid answers and their reasons, the requests
+asked again and why, the tokens and the seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from agents.llm_prompts import (
+    PROMPT_VERSION,
+    PromptKind,
+    read_answer,
+    retry_prompt,
+    system_prompt,
+    user_prompt,
+)
+from arena.protocol.agent import BaseAgent, Choice, GameStart
+from arena.protocol.registry import AgentSpec, SpecKind, parse_values, version_of
+from arena.rules.board import Position
+from arena.rules.errors import AgentSpecError, IllegalMoveError
+
+PREFIX = "llm"
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+NO_KEY = "none"
+"""``key_env=none``: the server wants no key (a placeholder is sent)."""
+PLACEHOLDER_KEY = "no-key"
+MAX_BACKOFF = 30.0
+"""The longest pause before asking again, in seconds."""
+LOG_PREFIX = "llm-move "
+"""What starts the line each move prints (agents.log)."""
+SHOWN_ANSWER = 300
+"""Characters of an invalid answer kept in the move's line."""
+
+
+class InvalidAnswers(Exception):
+    """The model named no legal column in all its answers to one move (``on_invalid=forfeit``)."""
+
+
+class ServerFailure(Exception):
+    """The server could not be asked: refused, unreachable, or failing after every retry."""
+
+
+@dataclass
+class MoveLog:
+    """What one move cost: requests, invalid answers, requests asked again, tokens, time."""
+
+    ply: int
+    column: int | None = None
+    requests: int = 0
+    invalid: list[str] = field(default_factory=list)
+    retried: list[str] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    fallback: str = ""
+
+    def line(self) -> str:
+        """The move as one line of JSON after ``LOG_PREFIX``."""
+        return LOG_PREFIX + json.dumps(asdict(self), separators=(",", ":"))
+
+
+class LlmAgent(BaseAgent):
+    """A language model behind an OpenAI-compatible API, asked for each move in words
+    (``prompt``: the board's rows or the move list); answers that name no legal column are
+    asked again ``retries`` times, then forfeit or play at random (``on_invalid``)."""
+
+    reproducible = False
+
+    def __init__(self, model: str, base_url: str = "", prompt: PromptKind = "board",
+                 temperature: float = 0.0, max_tokens: int = 512, retries: int = 2,
+                 on_invalid: Literal["forfeit", "random"] = "forfeit",
+                 key_env: str = DEFAULT_KEY_ENV, timeout: float = 60.0,
+                 http_retries: int = 6, backoff: float = 1.0):
+        for name, value, low in (("max_tokens", max_tokens, 1), ("retries", retries, 0),
+                                 ("http_retries", http_retries, 0)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(f"{name} must be a whole number >= {low}, got {value!r}")
+        for name, number in (("timeout", timeout), ("backoff", backoff)):
+            if not 0 <= number < float("inf") or (name == "timeout" and number == 0):
+                raise ValueError(f"{name} must be a number of seconds > 0, got {number!r}")
+        if not 0 <= temperature <= 2:
+            raise ValueError(f"temperature must be from 0 to 2, got {temperature!r}")
+        self.model = model
+        self.base_url = base_url or None
+        self.prompt: PromptKind = prompt
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.retries = retries
+        self.on_invalid = on_invalid
+        self.timeout = timeout
+        self.http_retries = http_retries
+        self.backoff = backoff
+        self._key = api_key(key_env)
+        self._client = self._make_client()
+        self._moves: list[int] = []
+        self._seen = 0  # the mask after this agent's last move (or the opening)
+        self.check_server()
+
+    def _make_client(self) -> Any:
+        try:
+            import openai
+        except ImportError:
+            raise ValueError("llm agents need the openai client: pip install -e '.[llm]'"
+                             ) from None
+        return openai.OpenAI(api_key=self._key, base_url=self.base_url, timeout=self.timeout,
+                             max_retries=0)
+
+    @property
+    def where(self) -> str:
+        """The server's address as told to users."""
+        return str(self._client.base_url).rstrip("/")
+
+    def redact(self, text: str) -> str:
+        """``text`` with the API key blanked out."""
+        return text.replace(self._key, "***") if self._key != PLACEHOLDER_KEY else text
+
+    def check_server(self) -> None:
+        """ValueError, before any game, when the server cannot be reached or refuses the key,
+        or lists its models and not this one."""
+        import openai
+
+        try:
+            listed = [model.id for model in self._client.models.list()]
+        except openai.AuthenticationError as error:
+            raise ValueError(f"{self.where} refused the API key (HTTP {error.status_code})"
+                             ) from None
+        except openai.APIConnectionError as error:
+            raise ValueError(f"cannot reach {self.where}: {self._cause(error)}") from None
+        except openai.APIError:
+            return  # a server without a list of models: the first move will tell
+        if listed and self.model not in listed and f"{self.model}:latest" not in listed:
+            shown = ", ".join(listed[:10]) + (", ..." if len(listed) > 10 else "")
+            raise ValueError(f"{self.where} has no model {self.model!r}; it has {shown}")
+
+    def new_game(self, game: GameStart) -> None:
+        """Remember the game and its opening, and use its time per move as the requests'
+        timeout."""
+        super().new_game(game)
+        self._moves = list(game.opening)
+        start = Position.empty(game.rules)
+        for column in game.opening:
+            start = start.play(column)
+        self._seen = start.mask
+        if game.limit.time is not None:
+            self._client = self._client.with_options(timeout=game.limit.time)
+
+    def choose(self, position: Position, rng: np.random.Generator) -> Choice:
+        """Ask the model; re-ask with the reason after an invalid answer."""
+        if position.is_terminal:
+            raise IllegalMoveError(f"llm: the game is already over in {position.describe()}")
+        self._follow(position)
+        player = position.side_to_move
+        messages: list[dict[str, str]] = [
+            {"role": "system", "content": system_prompt(position, player)},
+            {"role": "user", "content": user_prompt(self.prompt, position, self._moves)},
+        ]
+        log = MoveLog(ply=position.plies + 1)
+        started = time.perf_counter()
+        try:
+            for _ in range(self.retries + 1):
+                answer = self._ask(messages, log)
+                reading = read_answer(answer, position)
+                if reading.column is not None:
+                    log.column = reading.column
+                    break
+                log.invalid.append(f"{reading.reason} Answer: {answer[:SHOWN_ANSWER]!r}")
+                messages += [{"role": "assistant", "content": answer},
+                             {"role": "user", "content": retry_prompt(reading.reason, position)}]
+            else:
+                if self.on_invalid == "forfeit":
+                    raise InvalidAnswers(
+                        f"invalid answers: no legal column in {len(log.invalid)} answers to "
+                        f"move {log.ply} (the last: {log.invalid[-1]})")
+                log.fallback = "random"
+                log.column = int(rng.choice(position.legal_moves()))
+        finally:
+            log.seconds = round(time.perf_counter() - started, 4)
+            print(self.redact(log.line()), flush=True)
+        self._moves.append(log.column)
+        self._seen = position.play(log.column).mask
+        return Choice(log.column)
+
+    def _follow(self, position: Position) -> None:
+        """Bring the move list up to ``position``: the opponent's move since this agent's
+        (or, when the position is not the one expected, one move list that reaches it)."""
+        new = position.mask & ~self._seen
+        if position.plies == len(self._moves) and not new:
+            return
+        height = position.rules.rows + 1
+        column_bits = (1 << height) - 1
+        columns = [c for c in range(position.rules.cols) if new >> (c * height) & column_bits]
+        if len(columns) == 1 and position.plies == len(self._moves) + 1:
+            self._moves.append(columns[0])
+            return
+        from arena.rules.notation import parse_moves, to_moves
+
+        self._moves = parse_moves(to_moves(position), position.rules)
+
+    def _ask(self, messages: list[dict[str, str]], log: MoveLog) -> str:
+        """One answer of the model, asking again after transient failures (not invalid
+        answers: they are the caller's); ServerFailure when it cannot be had."""
+        import openai
+
+        for attempt in range(self.http_retries + 1):
+            log.requests += 1
+            try:
+                response = self._client.chat.completions.create(
+                    model=self.model, messages=messages, temperature=self.temperature,
+                    max_tokens=self.max_tokens)
+                text = response.choices[0].message.content
+                if not isinstance(text, str):
+                    raise ValueError("the response has no message text")
+            except (openai.RateLimitError, openai.InternalServerError,
+                    openai.APIConnectionError, openai.APIResponseValidationError,
+                    ValueError, IndexError, AttributeError, TypeError) as error:
+                why = self._transient(error)
+                log.retried.append(why)
+                if attempt == self.http_retries:
+                    raise ServerFailure(f"{self.where} failed {attempt + 1} times; the last: "
+                                        f"{why}") from None
+                time.sleep(self._pause(attempt, error))
+                continue
+            except openai.APIStatusError as error:
+                if error.status_code in (401, 403):  # its message may quote part of the key
+                    raise ServerFailure(f"{self.where} refused the API key (HTTP "
+                                        f"{error.status_code})") from None
+                raise ServerFailure(f"{self.where} refused the request: HTTP "
+                                    f"{error.status_code}: {self._message(error)}") from None
+            usage = getattr(response, "usage", None)
+            if usage is not None:
+                log.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
+                log.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
+            return text
+        raise AssertionError("unreachable")
+
+    def _transient(self, error: BaseException) -> str:
+        """A failure worth asking again for, in a few words."""
+        import openai
+
+        if isinstance(error, openai.APIStatusError):
+            return f"HTTP {error.status_code}"
+        if isinstance(error, openai.APITimeoutError):
+            return "timeout"
+        if isinstance(error, openai.APIConnectionError):
+            return "connection: " + self._cause(error)
+        return "unreadable response: " + self.redact(f"{type(error).__name__}: {error}")[:200]
+
+    def _cause(self, error: BaseException) -> str:
+        """What lies under a connection error, on one line, the key blanked out."""
+        cause = error.__cause__ or error
+        while cause.__cause__ is not None and not str(cause):
+            cause = cause.__cause__
+        return " ".join(self.redact(str(cause) or type(cause).__name__).split())[:200]
+
+    def _pause(self, attempt: int, error: BaseException) -> float:
+        """Seconds to wait before asking again: what the server's Retry-After says, else
+        ``backoff`` doubled each time, at most MAX_BACKOFF."""
+        response = getattr(error, "response", None)
+        header = response.headers.get("retry-after") if response is not None else None
+        try:
+            asked = float(header) if header is not None else None
+        except ValueError:
+            asked = None
+        pause = asked if asked is not None else self.backoff * 2 ** attempt
+        return float(min(max(pause, 0.0), MAX_BACKOFF))
+
+    def _message(self, error: Any) -> str:
+        """The server's message of a refused request, on one line, the key blanked out."""
+        body = getattr(error, "body", None)
+        text = body.get("message") if isinstance(body, dict) else None
+        return " ".join(self.redact(str(text or error)).split())[:300]
+
+    def close(self) -> None:
+        """Close the client's connections."""
+        self._client.close()
+
+
+def api_key(variable: str) -> str:
+    """The API key in the environment variable ``variable`` (``none``: no key)."""
+    if variable.lower() == NO_KEY:
+        return PLACEHOLDER_KEY
+    key = os.environ.get(variable)
+    if not key:
+        raise ValueError(f"the environment variable {variable} holds no API key (set it, or "
+                         f"give key_env=NAME, or key_env=none for a server that needs none)")
+    return key
+
+
+class LlmSpec(AgentSpec):
+    """A parsed ``llm:`` spec (``llm:MODEL,prompt=moves``): identified by the arena's
+    version and the prompts' (``PROMPT_VERSION``)."""
+
+    separator = ","
+
+    def fingerprint(self) -> str:
+        """The arena's version and the prompts' version."""
+        return f"connect-four-arena {version_of('connect-four-arena')}, {PROMPT_VERSION}"
+
+
+def parse_llm(text: str, engines: object = None) -> AgentSpec:
+    """Parse ``llm:MODEL[,key=value,...]``; the server is asked when the agent is built."""
+    _, _, rest = text.strip().partition(":")
+    model, _, assignments = rest.partition(",")
+    model = model.strip()
+    if not model or "=" in model:
+        raise AgentSpecError(f"agent spec {text!r}: give llm:MODEL[,key=value,...], e.g. "
+                             "llm:gpt-4o-mini,prompt=moves")
+    params = llm_spec.params()
+    values: dict[str, Any] = {"model": model, **parse_values(assignments, params, text)}
+    return LlmSpec(text, f"{PREFIX}:{model}", TARGET, values, params)
+
+
+TARGET = f"{__name__}:LlmAgent"
+llm_spec = SpecKind(
+    (f"{PREFIX}:MODEL[,key=value,...]",),
+    "A language model behind an OpenAI-compatible Chat Completions API (the llm extra), "
+    "asked for each move in words; the key from $OPENAI_API_KEY or key_env=NAME.",
+    parse_llm, TARGET)
+"""The registry's ``llm`` kind."""
