@@ -25,12 +25,14 @@ def click_option(option: Option, **changes: Any
                  ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The click option of a declared ``option``: its flags, help, kind of value, default and
     how ``--help`` shows them; ``changes`` replace some for one command (``default``,
-    ``show_default``, ``more_help`` appended to the help, ``context`` filling its places)."""
+    ``show_default``, ``required``, ``more_help`` appended to the help, ``context`` filling
+    its places)."""
     value = option.value
     settings: dict[str, Any] = {
         "default": changes.get("default", option.default),
         "show_default": changes.get("show_default", option.show_default),
         "metavar": option.metavar,
+        "required": changes.get("required"),
         "help": option.described(**changes.get("context", {})) + changes.get("more_help", ""),
     }
     if value.kind == "flag":
@@ -42,8 +44,9 @@ def click_option(option: Option, **changes: Any
         settings["type"] = int if value.minimum is None and value.maximum is None else \
             click.IntRange(min=_whole(value.minimum), max=_whole(value.maximum))
     elif value.kind == "number":
-        settings["type"] = float if value.minimum is None else \
-            click.FloatRange(min=value.minimum, min_open=value.above)
+        settings["type"] = float if value.minimum is None and value.maximum is None else \
+            click.FloatRange(min=value.minimum, max=value.maximum, min_open=value.above,
+                             max_open=value.below)
     elif value.kind == "choice":
         settings["type"] = click.Choice(value.choices)
     elif value.kind in ("file", "directory"):

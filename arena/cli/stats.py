@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import click
 
+from arena.cli.options import click_option
 from arena.stats.elo import (
-    DEFAULT_ALPHA,
-    DEFAULT_BETA,
-    LLR_METHODS,
     MAX_UNITS,
-    MODELS,
     EloEstimate,
     LlrMethod,
     Model,
@@ -21,6 +20,7 @@ from arena.stats.elo import (
     sprt,
     trinomial,
 )
+from arena.stats.sprt_options import SPRT_TEST_OPTIONS
 
 __all__ = ["format_report", "stats_command"]
 
@@ -188,7 +188,15 @@ def format_report(estimate: EloEstimate, test: SprtResult | None = None) -> str:
 
 
 _COUNT = CountType()
-_PROB = click.FloatRange(0.0, 1.0, min_open=True, max_open=True)
+AGENTS = {"a": "A", "b": "B", "lead": "With --elo1, also run an SPRT: "}
+"""How the help of ``SPRT_TEST_OPTIONS`` names the agents here."""
+
+
+def sprt_option(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The click option of the SPRT's option ``name`` (``SPRT_TEST_OPTIONS``)."""
+    [option] = [option for option in SPRT_TEST_OPTIONS if option.name == name]
+    return click_option(option, context=AGENTS)
+
 _SPRT_OPTIONS = ("alpha", "beta", "model", "llr")
 
 
@@ -204,11 +212,8 @@ _SPRT_OPTIONS = ("alpha", "beta", "model", "llr")
     "loss-loss, loss-draw, win-loss, draw-draw, win-draw, win-win; "
     "e.g. --penta 34,54,31,32,64,75. Use instead of --wins/--draws/--losses.",
 )
-@click.option("--elo0", type=float, metavar="ELO0",
-              help="Also run an SPRT: H0 says A is ELO0 stronger than B (with --elo1), e.g. 0. "
-                   "Normalized Elo for the normalized model, logistic Elo for the logistic one.")
-@click.option("--elo1", type=float, metavar="ELO1",
-              help="The SPRT's H1: A is ELO1 stronger than B, ELO1 > ELO0, e.g. 2.")
+@sprt_option("elo0")
+@sprt_option("elo1")
 @click.option(
     "--sprt",
     "bounds",
@@ -216,35 +221,10 @@ _SPRT_OPTIONS = ("alpha", "beta", "model", "llr")
     metavar="ELO0,ELO1",
     help="The same as --elo0 ELO0 --elo1 ELO1, e.g. --sprt 0,2.",
 )
-@click.option(
-    "--alpha",
-    type=_PROB,
-    default=DEFAULT_ALPHA,
-    show_default=True,
-    help="SPRT false-positive rate (accepting H1 when H0 holds), e.g. --alpha 0.05.",
-)
-@click.option(
-    "--beta",
-    type=_PROB,
-    default=DEFAULT_BETA,
-    show_default=True,
-    help="SPRT false-negative rate (accepting H0 when H1 holds), e.g. --beta 0.05.",
-)
-@click.option(
-    "--model",
-    type=click.Choice(MODELS),
-    default="normalized",
-    show_default=True,
-    help="SPRT model: normalized (ELO0, ELO1 in normalized Elo) or logistic (in Elo).",
-)
-@click.option(
-    "--llr",
-    type=click.Choice(LLR_METHODS),
-    default="exact",
-    show_default=True,
-    help="SPRT log-likelihood ratio: exact (the generalised likelihood ratio of fishtest and "
-    "fastchess) or approximate (its closed form).",
-)
+@sprt_option("alpha")
+@sprt_option("beta")
+@sprt_option("model")
+@sprt_option("llr")
 @click.pass_context
 def stats_command(
     ctx: click.Context,

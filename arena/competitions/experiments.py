@@ -68,6 +68,7 @@ from arena.competitions.round_tables import is_rounds_tournament, played_rounds
 from arena.competitions.rounds import check_rounds_directory, planned_games, run_rounds
 from arena.competitions.sprt import (
     DEFAULT_MAX_GAMES,
+    SPRT_OPTIONS,
     SprtTest,
     run_sprt,
     sprt_plan,
@@ -90,9 +91,9 @@ from arena.runs.store.directory import check_directory
 from arena.runs.store.files import RunFiles
 from arena.runs.store.summary import PairingSummary, summarize, wtl_text
 from arena.stats.elo import Homogeneity, homogeneity
+from arena.system.options import file_keys
 from arena.system.schema import (
     BOOLEAN,
-    NUMBER,
     STRING,
     STRINGS,
     TABLE,
@@ -578,9 +579,7 @@ _BUILDERS: dict[str, Builder] = {
                            "gauntlet": BOOLEAN, "anchor": STRING, "format": STRING,
                            "rounds": WHOLE},
                           ("name", "agents", "games"), _make_tournament),
-    "sprt": Builder({"name": STRING, "a": AGENT, "b": AGENT, "elo0": NUMBER, "elo1": NUMBER,
-                     "alpha": NUMBER, "beta": NUMBER, "model": STRING, "llr": STRING,
-                     "max_games": WHOLE, "batch_pairs": WHOLE},
+    "sprt": Builder({"name": STRING, "a": AGENT, "b": AGENT, **file_keys(SPRT_OPTIONS)},
                     ("name", "a", "b", "elo0", "elo1"), _make_sprt),
 }
 

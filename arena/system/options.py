@@ -17,13 +17,15 @@ ValueKind = Literal["whole", "number", "text", "choice", "flag", "file", "direct
 @dataclass(frozen=True)
 class Value:
     """What an option takes: a whole number or a number (with bounds: ``minimum``, excluded
-    when ``above``, and ``maximum``), a text, one of ``choices``, an on/off flag, a file's or
-    a directory's path, or texts given once each (a repeated flag)."""
+    when ``above``, and ``maximum``, excluded when ``below``), a text, one of ``choices``, an
+    on/off flag, a file's or a directory's path, or texts given once each (a repeated
+    flag)."""
 
     kind: ValueKind
     minimum: float | None = None
     maximum: float | None = None
     above: bool = False
+    below: bool = False
     choices: tuple[str, ...] = ()
 
     def file_kind(self) -> Kind | None:
@@ -37,9 +39,11 @@ def whole(minimum: int | None = None, maximum: int | None = None) -> Value:
     return Value("whole", minimum, maximum)
 
 
-def number(minimum: float | None = None, above: bool = False) -> Value:
-    """A number, at least ``minimum`` (more than it with ``above``) where given."""
-    return Value("number", minimum, above=above)
+def number(minimum: float | None = None, above: bool = False, maximum: float | None = None,
+           below: bool = False) -> Value:
+    """A number, at least ``minimum`` (more than it with ``above``) and at most ``maximum``
+    (less than it with ``below``) where given."""
+    return Value("number", minimum, maximum, above, below)
 
 
 def choice(choices: Sequence[str]) -> Value:
