@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from arena.cli.match import repeated_games_warning
 from arena.cli.options import (
     apply,
     click_option,
@@ -16,8 +15,8 @@ from arena.cli.options import (
     name_agents,
     run_options,
 )
+from arena.cli.printed import LABEL_WIDTH, format_report, repeated_games_warning
 from arena.cli.progress import with_progress
-from arena.cli.stats import format_report
 from arena.competitions.round_tables import run_names
 from arena.competitions.sprt import (
     DEFAULT_OPENINGS,
@@ -37,9 +36,6 @@ from arena.stats.elo import LlrMethod, Model
 from arena.stats.tally import Tally
 
 __all__ = ["format_sprt", "sprt_command"]
-
-LABEL_WIDTH = 12
-"""Width of the labels of the printed table, as on the Report line written after it."""
 
 AGENTS = {"a": "AGENT_A", "b": "AGENT_B", "lead": ""}
 """How the help of ``SPRT_OPTIONS`` names the agents here."""

@@ -9,12 +9,11 @@ from typing import Any
 import click
 
 from arena.cli.options import click_option
+from arena.cli.printed import PENTA_ORDER, format_report
 from arena.stats.elo import (
     MAX_UNITS,
-    EloEstimate,
     LlrMethod,
     Model,
-    SprtResult,
     check_hypotheses,
     pentanomial,
     sprt,
@@ -24,7 +23,6 @@ from arena.stats.sprt_options import SPRT_TEST_OPTIONS
 
 __all__ = ["format_report", "stats_command"]
 
-_PENTA_HELP = "LL,LD,WL,DD,WD,WW"
 
 
 def _count(text: str) -> int:
@@ -62,7 +60,7 @@ def _parse_penta(
     parts = value.split(",")
     if len(parts) != 6:
         raise click.BadParameter(
-            f"expected six non-negative integers {_PENTA_HELP}, e.g. 34,54,31,32,64,75; "
+            f"expected six non-negative integers {PENTA_ORDER}, e.g. 34,54,31,32,64,75; "
             f"got {len(parts)} item{'s' * (len(parts) != 1)}",
             ctx=ctx, param=param,
         )
@@ -70,7 +68,7 @@ def _parse_penta(
         return tuple(_count(p) for p in parts)
     except ValueError as error:
         raise click.BadParameter(
-            f"expected six non-negative integers {_PENTA_HELP}, e.g. 34,54,31,32,64,75: {error}",
+            f"expected six non-negative integers {PENTA_ORDER}, e.g. 34,54,31,32,64,75: {error}",
             ctx=ctx, param=param,
         ) from None
 
@@ -97,96 +95,6 @@ def _parse_sprt(
     return elo0, elo1
 
 
-def _num(x: float) -> str:
-    return f"{x:.2f}"
-
-
-def _pct(x: float) -> str:
-    return f"{100.0 * x:.2f}%"
-
-
-def _units(estimate: EloEstimate) -> str:
-    """'343 games' or '100 game pairs'."""
-    if estimate.kind == "pentanomial":
-        return f"{estimate.n} game pair{'s' * (estimate.n != 1)}"
-    return f"{estimate.n} game{'s' * (estimate.n != 1)}"
-
-
-def _alike(estimate: EloEstimate) -> str:
-    """Why a sample has no variance."""
-    return "every pair scored the same" if estimate.kind == "pentanomial" else \
-        "every game ended alike"
-
-
-def _interval_text(estimate: EloEstimate) -> str:
-    """Which 95% interval the Score and Elo rows show, and why."""
-    if estimate.interval_method == "normal":
-        return f"95%, normal approximation with the {estimate.kind} variance of {_units(estimate)}"
-    if estimate.variance == 0.0:
-        reason = f"no variance: {_alike(estimate)}"
-    else:
-        side = "100%" if estimate.score > 0.5 else "0%"
-        reason = f"the normal approximation would pass {side}"
-    return f"95%, Wilson score interval of {_units(estimate)} ({reason})"
-
-
-def _elo_text(estimate: EloEstimate) -> str:
-    """Elo with its interval's bounds, as summary.csv holds them (the score interval mapped
-    to Elo: not symmetric), or the one finite bound of a perfect score."""
-    low, high = estimate.elo_interval.low, estimate.elo_interval.high
-    if estimate.elo == math.inf:
-        return f"at least {_num(low)} (A won every game: no finite estimate)"
-    if estimate.elo == -math.inf:
-        return f"at most {_num(high)} (A lost every game: no finite estimate)"
-    return f"{_num(estimate.elo)}  [{_bound(low)}, {_bound(high)}]"
-
-
-def _bound(x: float) -> str:
-    return _num(x) if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
-
-
-def _nelo_text(estimate: EloEstimate) -> str:
-    """nElo ± error, nElo alone when there is no normal interval, or why it is undefined."""
-    if estimate.variance == 0.0:
-        return f"undefined (no variance: {_alike(estimate)})"
-    if estimate.interval_method == "normal":
-        return f"{_num(estimate.nelo)} ± {_num(estimate.nelo_error)}"
-    return f"{_num(estimate.nelo)} (no interval: the normal approximation fails here)"
-
-
-def format_report(estimate: EloEstimate, test: SprtResult | None = None) -> str:
-    """The plain-text table printed by `arena stats` (and by `arena match` and `arena sprt`)."""
-    if estimate.kind == "trinomial":
-        w, d, lo = estimate.counts
-        detail = f"(W {w}, D {d}, L {lo})"
-    else:
-        labels = _PENTA_HELP.split(",")
-        pairs = ", ".join(f"{k} {v}" for k, v in zip(labels, estimate.counts, strict=True))
-        detail = f"({estimate.n} pairs: {pairs})"
-    ci = estimate.score_interval
-    rows = [
-        ("Games", f"{estimate.games}  {detail}"),
-        ("Score", f"{_pct(estimate.score)}  [{_pct(ci.low)}, {_pct(ci.high)}]"),
-        ("Elo", _elo_text(estimate)),
-        ("nElo", _nelo_text(estimate)),
-        ("LOS", _pct(estimate.los)),
-        ("Intervals", _interval_text(estimate)),
-    ]
-    if test is not None:
-        unit = "nElo" if test.model == "normalized" else "Elo"
-        rows += [
-            (
-                "SPRT",
-                f"H0 {unit} {_num(test.elo0)}, H1 {unit} {_num(test.elo1)} ({test.model} model)",
-            ),
-            ("LLR", f"{_num(test.llr)} ({test.method})"),
-            ("Bounds", f"{_num(test.bounds.lower)}, {_num(test.bounds.upper)}"),
-            ("Verdict", str(test.verdict)),
-        ]
-    width = max(len(label) for label, _ in rows) + 2
-    return "\n".join(f"{label:<{width}}{text}" for label, text in rows)
-
-
 _COUNT = CountType()
 AGENTS = {"a": "A", "b": "B", "lead": "With --elo1, also run an SPRT: "}
 """How the help of ``SPRT_TEST_OPTIONS`` names the agents here."""
@@ -207,7 +115,7 @@ _SPRT_OPTIONS = ("alpha", "beta", "model", "llr")
 @click.option(
     "--penta",
     callback=_parse_penta,
-    metavar=_PENTA_HELP,
+    metavar=PENTA_ORDER,
     help="Game-pair counts for paired openings (colours swapped), in the order "
     "loss-loss, loss-draw, win-loss, draw-draw, win-draw, win-win; "
     "e.g. --penta 34,54,31,32,64,75. Use instead of --wins/--draws/--losses.",
