@@ -54,8 +54,9 @@ def click_option(option: Option, **changes: Any
                                       file_okay=value.kind == "file", path_type=Path)
     flags = [*option.flags] if option.flags[-1] == "--" + option.name.replace("_", "-") \
         else [*option.flags, option.name]
-    return click.option(*flags, **{k: v for k, v in settings.items()
-                                   if v is not None or k == "default"})
+    kept = {key: v for key, v in settings.items()  # a required option has no default
+            if v is not None or (key == "default" and not settings["required"])}
+    return click.option(*flags, **kept)
 
 
 def _whole(bound: float | None) -> int | None:
