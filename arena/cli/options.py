@@ -30,16 +30,14 @@ def click_option(option: Option, **changes: Any
     value = option.value
     settings: dict[str, Any] = {
         "default": changes.get("default", option.default),
-        "show_default": changes.get("show_default", option.show_default),
+        "show_default": changes.get("show_default", option.show_default) or None,
         "metavar": option.metavar,
         "required": changes.get("required"),
         "help": option.described(**changes.get("context", {})) + changes.get("more_help", ""),
     }
-    if value.kind == "flag":
-        settings["is_flag"] = True
-    elif value.kind == "texts":
-        settings["multiple"] = True
-        settings["default"] = None
+    if value.kind in ("flag", "texts"):  # off, or none given: click's own default
+        settings["is_flag" if value.kind == "flag" else "multiple"] = True
+        del settings["default"]
     elif value.kind == "whole":
         settings["type"] = int if value.minimum is None and value.maximum is None else \
             click.IntRange(min=_whole(value.minimum), max=_whole(value.maximum))
