@@ -1,13 +1,15 @@
 """``arena export``: a run's games in other forms (``html``: a replay page; ``dataset``: training
-data, from ``arena.cli.dataset``), and agents as Kaggle ConnectX submissions (``kaggle``)."""
+data, with ``arena dataset``'s options), and agents as Kaggle ConnectX submissions
+(``kaggle``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from arena.cli.dataset import export_dataset_command
+from arena.cli.positions import dataset_options, write
 from arena.rules.errors import MalformedInputError
 from arena.runs.playing.progress import progress_bar
 
@@ -98,4 +100,24 @@ def export_kaggle_command(spec: str, out: Path, force: bool) -> None:
                f"({out.stat().st_size // 1024} KB, standard library only)")
 
 
-export_command.add_command(export_dataset_command)
+@export_command.command("dataset")
+@click.argument("directories", nargs=-1, required=True,
+                type=click.Path(file_okay=False, path_type=Path))
+@dataset_options
+def export_dataset_command(directories: tuple[Path, ...], **options: Any) -> None:
+    """Write the positions of the games of the runs in DIRECTORIES as a dataset.
+
+    Every run is checked as a resume checks it and must be on the same board. The columns
+    are those of arena dataset (docs/reference/datasets.md).
+
+    \b
+    Examples:
+      arena export dataset results/matches/RUN --out run.parquet
+      arena export dataset RUN1 RUN2 --plies 10-42 --drop-duplicates --out both.npz
+    """
+    from arena.analysis.dataset_files import check_out
+    from arena.analysis.datasets import run_games
+
+    check_out(options["out"], options["force"])
+    rules, games = run_games(directories)
+    write(rules, games, **options)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from arena.cli.options import board_options, name_agents, run_options
-from arena.cli.tournament import aligned
+from arena.cli.printed import aligned
 from arena.competitions.ladder.adding import add_run, finished_run
 from arena.competitions.ladder.anchors import anchored_ladder, fix_anchors, readable_ladder
 from arena.competitions.ladder.distance import distance_table

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from arena.cli.options import command_record, finish_run, name_agents, run_options
+from arena.cli.printed import format_report, repeated_games_warning
 from arena.cli.progress import with_progress
-from arena.cli.stats import format_report
 from arena.competitions.round_tables import run_names
 from arena.report.prepared import prepared_writer
 from arena.report.stamp import current_report
@@ -48,16 +48,6 @@ def format_summary(summary: PairingSummary, directory: Path,
     table = "\n".join(f"{label:<{width}}{text}" for label, text in rows)
     [line] = seeds_lines([summary], labels)
     return f"{line}\n{table}"
-
-
-def repeated_games_warning(summary: PairingSummary, labels: Mapping[str, str]) -> str | None:
-    """A warning when fewer than half the games are distinct (deterministic agents), the
-    agents named by ``labels``."""
-    if 2 * summary.distinct_games >= summary.games:
-        return None
-    return (f"only {summary.distinct_games} distinct games in {summary.games} of "
-            f"{labels[summary.agent_a]} against {labels[summary.agent_b]}: the agents replay "
-            "the same games; give --openings random:K or an openings file for varied games")
 
 
 @click.command("match")

@@ -13,6 +13,7 @@ import click
 
 from arena.cli.status import BROKEN_AGENT
 from arena.rules.board import Rules
+from arena.system.options import FLAG, Option
 
 if TYPE_CHECKING:
     from arena.report.prepared import ReportWriter
@@ -20,24 +21,64 @@ if TYPE_CHECKING:
     from arena.runs.planning.request import RunRequest
 
 
+def click_option(option: Option, **changes: Any
+                 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The click option of a declared ``option``: its flags, help, kind of value, default and
+    how ``--help`` shows them; ``changes`` replace some for one command (``default``,
+    ``show_default``, ``required``, ``more_help`` appended to the help, ``context`` filling
+    its places)."""
+    value = option.value
+    settings: dict[str, Any] = {
+        "default": changes.get("default", option.default),
+        "show_default": changes.get("show_default", option.show_default) or None,
+        "metavar": option.metavar,
+        "required": changes.get("required"),
+        "help": option.described(**changes.get("context", {})) + changes.get("more_help", ""),
+    }
+    if value.kind in ("flag", "texts"):  # off, or none given: click's own default
+        settings["is_flag" if value.kind == "flag" else "multiple"] = True
+        del settings["default"]
+    elif value.kind == "whole":
+        settings["type"] = int if value.minimum is None and value.maximum is None else \
+            click.IntRange(min=_whole(value.minimum), max=_whole(value.maximum))
+    elif value.kind == "number":
+        settings["type"] = float if value.minimum is None and value.maximum is None else \
+            click.FloatRange(min=value.minimum, max=value.maximum, min_open=value.above,
+                             max_open=value.below)
+    elif value.kind == "choice":
+        settings["type"] = click.Choice(value.choices)
+    elif value.kind in ("file", "directory"):
+        settings["type"] = click.Path(dir_okay=value.kind == "directory",
+                                      file_okay=value.kind == "file", path_type=Path)
+    flags = [*option.flags] if option.flags[-1] == "--" + option.name.replace("_", "-") \
+        else [*option.flags, option.name]
+    kept = {key: v for key, v in settings.items()  # a required option has no default
+            if v is not None or (key == "default" and not settings["required"])}
+    return click.option(*flags, **kept)
+
+
+def _whole(bound: float | None) -> int | None:
+    return None if bound is None else int(bound)
+
+
+def apply(decorators: Sequence[Callable[[Callable[..., Any]], Callable[..., Any]]],
+          command: Callable[..., Any]) -> Callable[..., Any]:
+    """``command`` with ``decorators`` applied, the first one's option listed first."""
+    for decorator in reversed(decorators):
+        command = decorator(command)
+    return command
+
+
 def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Add --rows, --cols and --connect; the command receives them as ``rules``."""
+    """Add --rows, --cols and --connect (``BOARD_OPTIONS``); the command receives them as
+    ``rules``."""
+    from arena.runs.planning.board_options import BOARD_OPTIONS
 
     @functools.wraps(command)
     def with_rules(*args: Any, rows: int, cols: int, connect: int, **kwargs: Any) -> Any:
         return command(*args, rules=Rules(rows=rows, cols=cols, connect=connect), **kwargs)
 
-    options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
-        click.option("--rows", type=int, default=6, show_default=True, help="Board rows."),
-        click.option("--cols", type=int, default=7, show_default=True,
-                     help="Board columns (at most 9; columns x (rows + 1) <= 64)."),
-        click.option("--connect", type=int, default=4, show_default=True,
-                     help="Discs in a row that win (3 to max(rows, cols))."),
-    ]
-    decorated: Callable[..., Any] = with_rules
-    for option in reversed(options):
-        decorated = option(decorated)
-    return decorated
+    return apply([click_option(option) for option in BOARD_OPTIONS], with_rules)
 
 
 def command_line() -> str:
@@ -50,32 +91,34 @@ def command_record() -> dict[str, Any]:
     return {"command": command_line(), "options": click.get_current_context().params}
 
 
-FORMAT_HELP = ("Chart formats, comma-separated: png, svg, pdf (vector, for papers), e.g. "
-               "--format png,pdf.")
-DPI_HELP = "Pixels per inch of PNG charts (300 for print)."
+def __getattr__(name: str) -> Any:
+    """The names this module had for the help of --format and --dpi, now declared with the
+    options (``arena.runs.planning.request``)."""
+    if name in ("FORMAT_HELP", "DPI_HELP"):
+        from arena.runs.planning import request
+
+        return getattr(request, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _format_option(default: str | None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    return click.option("--format", "formats", default=default, metavar="FORMATS",
-                        show_default=default is not None,
-                        help=FORMAT_HELP + ("" if default else "  [default: png]"))
+def chart_option(name: str, **changes: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The click option of the run option ``name`` (``formats`` or ``dpi``), changed as
+    ``click_option`` allows."""
+    from arena.runs.planning.request import REQUEST_OPTIONS
 
-
-def _dpi_option(default: int | None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    return click.option("--dpi", type=click.IntRange(min=10, max=1200), default=default,
-                        show_default=default is not None,
-                        help=DPI_HELP + ("" if default else "  [default: 120]"))
+    [option] = [option for option in REQUEST_OPTIONS if option.name == name]
+    return click_option(option, **changes)
 
 
 def chart_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add --format and --dpi; the command receives them as ``charts`` (ChartOptions)."""
-    from arena.runs.planning.charts import DEFAULT_DPI, ChartOptions
+    from arena.runs.planning.charts import ChartOptions
 
     @functools.wraps(command)
     def with_charts(*args: Any, formats: str, dpi: int, **kwargs: Any) -> Any:
         return command(*args, charts=ChartOptions(parse_formats_option(formats), dpi), **kwargs)
 
-    return _format_option("png")(_dpi_option(DEFAULT_DPI)(with_charts))
+    return apply([chart_option("formats"), chart_option("dpi")], with_charts)
 
 
 def parse_formats_option(text: str) -> tuple[str, ...]:
@@ -163,117 +206,36 @@ def finish_run(directory: Path, report: bool, charts: ChartOptions | None = None
         raise click.exceptions.Exit(BROKEN_AGENT)
 
 
+NO_REPORT = Option("no_report", ("--no-report",),
+                   "Skip the charts and report.md written at the end (see `arena report`).",
+                   FLAG, False)
+"""The commands' --no-report, listed among the run's options (after --quiet); not an option
+of the run itself."""
+
+
 def run_options(results_dir: Path, openings: str = "none", first: bool = False
                 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Add the options of a run (``RunRequest``'s fields): workers, seed, openings, first mover
-    (with ``first``: matches only), limits, hosting, adjudication, engines, board, output
-    directory, quiet, backend, --no-report and the charts' --format and --dpi. The command
-    receives ``request`` (a RunRequest) instead of them, and ``no_report``. ``openings`` is
-    the default the help names (the run's own)."""
-    from arena.hosting.base import BUILD_BOUND, DEFAULT_MOVE_BOUND, GRACE_SECONDS, HOSTINGS
-    from arena.hosting.engines.engines_file import load_engines
-    from arena.runs.planning.charts import DEFAULT_DPI
-    from arena.runs.planning.plan import FIRST_CHOICES
-    from arena.runs.planning.request import BACKENDS, RunRequest
-    from arena.runs.planning.seeds import DEFAULT_SEED
+    """Add the options of a run (``REQUEST_OPTIONS``, one click option each, ``first`` only
+    with ``first``: matches only) and --no-report. The command receives ``request`` (a
+    RunRequest) instead of them, ``labels`` (the --label texts, for ``name_agents``) and
+    ``no_report``. ``results_dir`` and ``openings`` are the defaults the help names (the
+    run's own)."""
+    from arena.runs.planning.request import REQUEST_OPTIONS, RunRequest
 
-    options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
-        click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-                     help="Processes playing games, this one included (default: all cores; 1 "
-                          "with an interactive agent)."),
-        click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED,
-                     show_default=True,
-                     help="Run seed: each game's seed comes from it and the game's index."),
-        click.option("--openings", default=None, metavar="SPEC",
-                     help="none, random:K (K random plies, each opening played twice with "
-                          "colours swapped), uniform:K (K uniformly random plies drawn "
-                          "afresh for every game, unpaired) or a file of move strings, one "
-                          f"per line.  [default: {openings}]"),
-        *([click.option("--first", type=click.Choice(FIRST_CHOICES), default="alternate",
-                        show_default=True,
-                        help="Who moves first: alternate between the agents (and within "
-                             "each opening pair), or always a or always b.")] if first else []),
-        click.option("--time-per-move", type=click.FloatRange(min=0, min_open=True),
-                     default=None, metavar="SECONDS",
-                     help=f"Time limit per move for both agents; a move over it (and over "
-                          f"the time bank) by more than {GRACE_SECONDS} s loses the game. "
-                          "An agent can have its own limit: SPEC@time=0.5 (also depth=D, "
-                          "nodes=N for agents that support them)."),
-        click.option("--time-bank", type=click.FloatRange(min=0), default=None,
-                     metavar="SECONDS",
-                     help="Overtime reserve of each agent per game (as Kaggle's overage): a "
-                          "move over its time limit draws the excess from it."),
-        click.option("--hosting", type=click.Choice(HOSTINGS), default="auto",
-                     show_default=True,
-                     help="Where agents run. auto: built-in agents in the worker, agents from "
-                          "your files and modules each in a child process (a hang is stopped "
-                          "at the limit, a crash costs one game). process: every agent in a "
-                          "child process. inline: every agent in the worker (fastest; trust "
-                          f"your code). Without a time limit, a child process gets "
-                          f"{DEFAULT_MOVE_BOUND:g} s a move ({BUILD_BOUND:g} s to be built). "
-                          "Engines (engine:..., pons:...) "
-                          "always run in a process of their own."),
-        click.option("--adjudicate", type=click.IntRange(min=0), default=None,
-                     metavar="PLY",
-                     help="End each game once PLY discs are on the board, with the result "
-                          "the exact solver proves from there (termination adjudicated), as "
-                          "engine testers adjudicate with tablebases. On 6 x 7 a game costs "
-                          "milliseconds at any ply, rarely more than a second (the published "
-                          "12-ply database); on other big boards plies before about 12 cost "
-                          "seconds to minutes unless `arena book` has been run."),
-        click.option("--engines", type=click.Path(dir_okay=False, path_type=Path),
-                     default=None, metavar="FILE",
-                     help="An engines file (TOML): named engines with their command, "
-                          "arguments, directory and options, played as engine:NAME."),
-        board_options,
-        click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-                     help=f"Run directory (default: under {results_dir}, named after the "
-                          "command). The same command again resumes it."),
-        click.option("-q", "--quiet", is_flag=True,
-                     help="No progress bar; only the final tables."),
-        click.option("--no-report", is_flag=True,
-                     help="Skip the charts and report.md written at the end (see "
-                          "`arena report`)."),
-        _format_option("png"),
-        _dpi_option(DEFAULT_DPI),
-        click.option("--label", "labels", multiple=True, metavar="WHICH=NAME",
-                     help="A name for an agent in every table, chart and page and in the run "
-                          "directory's name: WHICH is A for the first agent named, B for the "
-                          "second, and so on (or its position, 1, 2, ...), e.g. --label "
-                          "A=deep --label B='baseline d4'. Repeat for each agent."),
-        click.option("--allow-changed-agents", is_flag=True,
-                     help="Resume a run although an agent's code changed since it began "
-                          "(recorded in meta.json; by default that is refused)."),
-        click.option("--backend", type=click.Choice(BACKENDS), default="local",
-                     show_default=True,
-                     help="local: processes on this machine; dask: a dask cluster."),
-        click.option("--scheduler", default=None, metavar="ADDRESS",
-                     help="With --backend dask: join this scheduler, e.g. tcp://10.0.0.5:8786 "
-                          "(default: start a local cluster)."),
-    ]
+    declared = [option for option in REQUEST_OPTIONS if first or option.name != "first"]
+    names = [option.name for option in declared if option.name != "labels"]
+    context = {"results_dir": str(results_dir), "openings": openings}
+    options = [click_option(option, context=context) for option in declared]
+    options.insert(names.index("quiet") + 1, click_option(NO_REPORT))
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(command)
-        def with_request(*args: Any, rules: Rules, seed: int, openings: str | None,
-                         time_per_move: float | None, time_bank: float | None, hosting: Any,
-                         adjudicate: int | None, engines: Path | None, jobs: int | None,
-                         backend: Any, scheduler: str | None, out: Path | None, quiet: bool,
-                         allow_changed_agents: bool, formats: str, dpi: int,
-                         first: Any = "alternate", **kwargs: Any) -> Any:
-            request = RunRequest(
-                rules=rules, seed=seed, openings=openings, first=first,
-                time_per_move=time_per_move, time_bank=time_bank, hosting=hosting,
-                adjudicate=adjudicate,
-                engines=load_engines(engines) if engines is not None else None, jobs=jobs,
-                backend=backend, scheduler=scheduler, out=out,
-                allow_changed_agents=allow_changed_agents, progress=not quiet,
-                formats=parse_formats_option(formats), dpi=dpi)
-            return command(*args, request=request, **kwargs)
+        def with_request(*args: Any, **kwargs: Any) -> Any:
+            values = {name: kwargs.pop(name) for name in names}
+            values["formats"] = parse_formats_option(values["formats"])
+            return command(*args, request=RunRequest().with_values(values), **kwargs)
 
-        decorated: Callable[..., Any] = with_request
-        for option in reversed(options):
-            decorated = option(decorated)
-        return decorated
+        return apply(options, with_request)
 
     return decorate
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from arena.cli.options import DPI_HELP, FORMAT_HELP, command_line, parse_formats_option
+from arena.cli.printed import LABEL_WIDTH, format_ratings
 from arena.cli.progress import with_progress
-from arena.cli.tournament import LABEL_WIDTH, format_ratings
 from arena.competitions.experiments import (
     REPORT,
     Entry,

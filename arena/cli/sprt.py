@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import click
 
-from arena.cli.match import repeated_games_warning
-from arena.cli.options import command_record, finish_run, name_agents, run_options
+from arena.cli.options import (
+    apply,
+    click_option,
+    command_record,
+    finish_run,
+    name_agents,
+    run_options,
+)
+from arena.cli.printed import LABEL_WIDTH, format_report, repeated_games_warning
 from arena.cli.progress import with_progress
-from arena.cli.stats import format_report
 from arena.competitions.round_tables import run_names
 from arena.competitions.sprt import (
-    DEFAULT_MAX_GAMES,
     DEFAULT_OPENINGS,
     DEFAULT_SPRT_DIR,
+    SPRT_OPTIONS,
     SprtRun,
     SprtStep,
     SprtTest,
@@ -25,15 +32,22 @@ from arena.competitions.sprt import (
 from arena.runs.planning.request import RunRequest
 from arena.runs.playing.progress import ProgressBar
 from arena.runs.store.summary import seeds_lines
-from arena.stats.elo import LLR_METHODS, MODELS, LlrMethod, Model
+from arena.stats.elo import LlrMethod, Model
 from arena.stats.tally import Tally
 
 __all__ = ["format_sprt", "sprt_command"]
 
-LABEL_WIDTH = 12
-"""Width of the labels of the printed table, as on the Report line written after it."""
+AGENTS = {"a": "AGENT_A", "b": "AGENT_B", "lead": ""}
+"""How the help of ``SPRT_OPTIONS`` names the agents here."""
+MORE_HELP = {"llr": " A test resumes only with the same choice."}
 
-_PROBABILITY = click.FloatRange(0.0, 1.0, min_open=True, max_open=True)
+
+def sprt_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the SPRT's options (``SPRT_OPTIONS``): the hypotheses required, the others with
+    their defaults."""
+    return apply([click_option(option, context=AGENTS, more_help=MORE_HELP.get(option.name, ""),
+                               required=option.name in ("elo0", "elo1") or None)
+                  for option in SPRT_OPTIONS], command)
 
 
 class SprtProgressBar(ProgressBar):
@@ -79,26 +93,7 @@ def format_sprt(run: SprtRun, labels: Mapping[str, str] | None = None) -> str:
 @click.command("sprt")
 @click.argument("agent_a")
 @click.argument("agent_b")
-@click.option("--elo0", type=float, required=True,
-              help="H0: AGENT_A is ELO0 stronger than AGENT_B (negative: weaker), e.g. 0.")
-@click.option("--elo1", type=float, required=True,
-              help="H1: AGENT_A is ELO1 stronger than AGENT_B, ELO1 > ELO0, e.g. 10.")
-@click.option("--alpha", type=_PROBABILITY, default=SprtTest.alpha, show_default=True,
-              help="Chance of accepting H1 when H0 holds.")
-@click.option("--beta", type=_PROBABILITY, default=SprtTest.beta, show_default=True,
-              help="Chance of accepting H0 when H1 holds.")
-@click.option("--model", type=click.Choice(MODELS), default=SprtTest.model, show_default=True,
-              help="normalized: ELO0 and ELO1 are normalized Elo (nElo); logistic: Elo.")
-@click.option("--llr", type=click.Choice(LLR_METHODS), default=SprtTest.llr, show_default=True,
-              help="exact: the generalised log-likelihood ratio of fishtest and fastchess; "
-                   "approximate: its closed form. A test resumes only with the same choice.")
-@click.option("--max-games", type=click.IntRange(min=2), default=DEFAULT_MAX_GAMES,
-              show_default=True,
-              help="Stop with no decision after this many games (even: whole pairs).")
-@click.option("--batch-pairs", type=click.IntRange(min=1), default=SprtTest.batch_pairs,
-              show_default=True,
-              help="Game pairs played between two looks at the LLR. Where the test stops "
-                   "depends on it, not on --jobs.")
+@sprt_options
 @run_options(DEFAULT_SPRT_DIR, openings=DEFAULT_OPENINGS)
 def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: float,
                  beta: float, model: Model, llr: LlrMethod, max_games: int, batch_pairs: int,

@@ -3,28 +3,26 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import click
 
+from arena.cli.options import click_option
+from arena.cli.printed import PENTA_ORDER, format_report
 from arena.stats.elo import (
-    DEFAULT_ALPHA,
-    DEFAULT_BETA,
-    LLR_METHODS,
     MAX_UNITS,
-    MODELS,
-    EloEstimate,
     LlrMethod,
     Model,
-    SprtResult,
     check_hypotheses,
     pentanomial,
     sprt,
     trinomial,
 )
+from arena.stats.sprt_options import SPRT_TEST_OPTIONS
 
 __all__ = ["format_report", "stats_command"]
 
-_PENTA_HELP = "LL,LD,WL,DD,WD,WW"
 
 
 def _count(text: str) -> int:
@@ -62,7 +60,7 @@ def _parse_penta(
     parts = value.split(",")
     if len(parts) != 6:
         raise click.BadParameter(
-            f"expected six non-negative integers {_PENTA_HELP}, e.g. 34,54,31,32,64,75; "
+            f"expected six non-negative integers {PENTA_ORDER}, e.g. 34,54,31,32,64,75; "
             f"got {len(parts)} item{'s' * (len(parts) != 1)}",
             ctx=ctx, param=param,
         )
@@ -70,7 +68,7 @@ def _parse_penta(
         return tuple(_count(p) for p in parts)
     except ValueError as error:
         raise click.BadParameter(
-            f"expected six non-negative integers {_PENTA_HELP}, e.g. 34,54,31,32,64,75: {error}",
+            f"expected six non-negative integers {PENTA_ORDER}, e.g. 34,54,31,32,64,75: {error}",
             ctx=ctx, param=param,
         ) from None
 
@@ -97,98 +95,16 @@ def _parse_sprt(
     return elo0, elo1
 
 
-def _num(x: float) -> str:
-    return f"{x:.2f}"
-
-
-def _pct(x: float) -> str:
-    return f"{100.0 * x:.2f}%"
-
-
-def _units(estimate: EloEstimate) -> str:
-    """'343 games' or '100 game pairs'."""
-    if estimate.kind == "pentanomial":
-        return f"{estimate.n} game pair{'s' * (estimate.n != 1)}"
-    return f"{estimate.n} game{'s' * (estimate.n != 1)}"
-
-
-def _alike(estimate: EloEstimate) -> str:
-    """Why a sample has no variance."""
-    return "every pair scored the same" if estimate.kind == "pentanomial" else \
-        "every game ended alike"
-
-
-def _interval_text(estimate: EloEstimate) -> str:
-    """Which 95% interval the Score and Elo rows show, and why."""
-    if estimate.interval_method == "normal":
-        return f"95%, normal approximation with the {estimate.kind} variance of {_units(estimate)}"
-    if estimate.variance == 0.0:
-        reason = f"no variance: {_alike(estimate)}"
-    else:
-        side = "100%" if estimate.score > 0.5 else "0%"
-        reason = f"the normal approximation would pass {side}"
-    return f"95%, Wilson score interval of {_units(estimate)} ({reason})"
-
-
-def _elo_text(estimate: EloEstimate) -> str:
-    """Elo with its interval's bounds, as summary.csv holds them (the score interval mapped
-    to Elo: not symmetric), or the one finite bound of a perfect score."""
-    low, high = estimate.elo_interval.low, estimate.elo_interval.high
-    if estimate.elo == math.inf:
-        return f"at least {_num(low)} (A won every game: no finite estimate)"
-    if estimate.elo == -math.inf:
-        return f"at most {_num(high)} (A lost every game: no finite estimate)"
-    return f"{_num(estimate.elo)}  [{_bound(low)}, {_bound(high)}]"
-
-
-def _bound(x: float) -> str:
-    return _num(x) if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
-
-
-def _nelo_text(estimate: EloEstimate) -> str:
-    """nElo ± error, nElo alone when there is no normal interval, or why it is undefined."""
-    if estimate.variance == 0.0:
-        return f"undefined (no variance: {_alike(estimate)})"
-    if estimate.interval_method == "normal":
-        return f"{_num(estimate.nelo)} ± {_num(estimate.nelo_error)}"
-    return f"{_num(estimate.nelo)} (no interval: the normal approximation fails here)"
-
-
-def format_report(estimate: EloEstimate, test: SprtResult | None = None) -> str:
-    """The plain-text table printed by `arena stats` (and by `arena match` and `arena sprt`)."""
-    if estimate.kind == "trinomial":
-        w, d, lo = estimate.counts
-        detail = f"(W {w}, D {d}, L {lo})"
-    else:
-        labels = _PENTA_HELP.split(",")
-        pairs = ", ".join(f"{k} {v}" for k, v in zip(labels, estimate.counts, strict=True))
-        detail = f"({estimate.n} pairs: {pairs})"
-    ci = estimate.score_interval
-    rows = [
-        ("Games", f"{estimate.games}  {detail}"),
-        ("Score", f"{_pct(estimate.score)}  [{_pct(ci.low)}, {_pct(ci.high)}]"),
-        ("Elo", _elo_text(estimate)),
-        ("nElo", _nelo_text(estimate)),
-        ("LOS", _pct(estimate.los)),
-        ("Intervals", _interval_text(estimate)),
-    ]
-    if test is not None:
-        unit = "nElo" if test.model == "normalized" else "Elo"
-        rows += [
-            (
-                "SPRT",
-                f"H0 {unit} {_num(test.elo0)}, H1 {unit} {_num(test.elo1)} ({test.model} model)",
-            ),
-            ("LLR", f"{_num(test.llr)} ({test.method})"),
-            ("Bounds", f"{_num(test.bounds.lower)}, {_num(test.bounds.upper)}"),
-            ("Verdict", str(test.verdict)),
-        ]
-    width = max(len(label) for label, _ in rows) + 2
-    return "\n".join(f"{label:<{width}}{text}" for label, text in rows)
-
-
 _COUNT = CountType()
-_PROB = click.FloatRange(0.0, 1.0, min_open=True, max_open=True)
+AGENTS = {"a": "A", "b": "B", "lead": "With --elo1, also run an SPRT: "}
+"""How the help of ``SPRT_TEST_OPTIONS`` names the agents here."""
+
+
+def sprt_option(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The click option of the SPRT's option ``name`` (``SPRT_TEST_OPTIONS``)."""
+    [option] = [option for option in SPRT_TEST_OPTIONS if option.name == name]
+    return click_option(option, context=AGENTS)
+
 _SPRT_OPTIONS = ("alpha", "beta", "model", "llr")
 
 
@@ -199,16 +115,13 @@ _SPRT_OPTIONS = ("alpha", "beta", "model", "llr")
 @click.option(
     "--penta",
     callback=_parse_penta,
-    metavar=_PENTA_HELP,
+    metavar=PENTA_ORDER,
     help="Game-pair counts for paired openings (colours swapped), in the order "
     "loss-loss, loss-draw, win-loss, draw-draw, win-draw, win-win; "
     "e.g. --penta 34,54,31,32,64,75. Use instead of --wins/--draws/--losses.",
 )
-@click.option("--elo0", type=float, metavar="ELO0",
-              help="Also run an SPRT: H0 says A is ELO0 stronger than B (with --elo1), e.g. 0. "
-                   "Normalized Elo for the normalized model, logistic Elo for the logistic one.")
-@click.option("--elo1", type=float, metavar="ELO1",
-              help="The SPRT's H1: A is ELO1 stronger than B, ELO1 > ELO0, e.g. 2.")
+@sprt_option("elo0")
+@sprt_option("elo1")
 @click.option(
     "--sprt",
     "bounds",
@@ -216,35 +129,10 @@ _SPRT_OPTIONS = ("alpha", "beta", "model", "llr")
     metavar="ELO0,ELO1",
     help="The same as --elo0 ELO0 --elo1 ELO1, e.g. --sprt 0,2.",
 )
-@click.option(
-    "--alpha",
-    type=_PROB,
-    default=DEFAULT_ALPHA,
-    show_default=True,
-    help="SPRT false-positive rate (accepting H1 when H0 holds), e.g. --alpha 0.05.",
-)
-@click.option(
-    "--beta",
-    type=_PROB,
-    default=DEFAULT_BETA,
-    show_default=True,
-    help="SPRT false-negative rate (accepting H0 when H1 holds), e.g. --beta 0.05.",
-)
-@click.option(
-    "--model",
-    type=click.Choice(MODELS),
-    default="normalized",
-    show_default=True,
-    help="SPRT model: normalized (ELO0, ELO1 in normalized Elo) or logistic (in Elo).",
-)
-@click.option(
-    "--llr",
-    type=click.Choice(LLR_METHODS),
-    default="exact",
-    show_default=True,
-    help="SPRT log-likelihood ratio: exact (the generalised likelihood ratio of fishtest and "
-    "fastchess) or approximate (its closed form).",
-)
+@sprt_option("alpha")
+@sprt_option("beta")
+@sprt_option("model")
+@sprt_option("llr")
 @click.pass_context
 def stats_command(
     ctx: click.Context,

@@ -3,13 +3,13 @@ crosstable and Elo ratings."""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, TypeVar
 
 import click
 
 from arena.cli.options import command_record, finish_run, name_agents, run_options
+from arena.cli.printed import LABEL_WIDTH, aligned, format_ratings
 from arena.cli.progress import with_progress
 from arena.competitions.round_tables import (
     points_by_round,
@@ -31,26 +31,11 @@ from arena.runs.playing.progress import TournamentProgressBar
 from arena.runs.store.summary import seeds_lines
 
 if TYPE_CHECKING:
-    import pandas as pd
+    pass
 
-__all__ = ["format_crosstable", "format_ratings", "tournament_command"]
+__all__ = ["LABEL_WIDTH", "aligned", "format_crosstable", "format_ratings", "tournament_command"]
 
 T = TypeVar("T")
-
-LABEL_WIDTH = 12
-"""Width of the Output label, as of the Report line written after it."""
-
-
-def aligned(header: Sequence[str], rows: Sequence[Sequence[str]], right: set[int]) -> str:
-    """A plain-text table: columns padded to their widest cell, ``right`` ones to the right."""
-    cells = [list(header), *map(list, rows)]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
-    return "\n".join(
-        "  ".join(cell.rjust(w) if i in right else cell.ljust(w)
-                  for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
-        for row in cells
-    )
-
 
 def format_crosstable(standings: Standings, labels: Mapping[str, str]) -> str:
     """The crosstable as text: agents numbered by rank, each cell the row agent's W-D-L
@@ -62,19 +47,6 @@ def format_crosstable(standings: Standings, labels: Mapping[str, str]) -> str:
             for i, a in enumerate(agents, start=1)]
     header = ["W-D-L score", *(str(i) for i in range(1, len(agents) + 1))]
     return aligned(header, rows, right=set(range(1, len(agents) + 1)))
-
-
-def _signed(value: float) -> str:
-    return f"{value:+.0f}" if math.isfinite(value) else "-"
-
-
-def format_ratings(ratings: pd.DataFrame, labels: Mapping[str, str]) -> str:
-    """The ratings as text: rank, agent, Elo, 95% interval, games, score."""
-    rows = [[str(r["rank"]), labels[r["agent"]], _signed(r["rating"]),
-             f"[{_signed(r['low'])}, {_signed(r['high'])}]", str(r["games"]), f"{r['score']:.1%}"]
-            for r in ratings.to_dict("records")]
-    return aligned(["rank", "agent", "Elo", "95% interval", "games", "score"], rows,
-                   right={0, 2, 3, 4, 5})
 
 
 def _anchor_text(anchor: str | None, labels: Mapping[str, str]) -> str:

@@ -68,6 +68,7 @@ from arena.competitions.round_tables import is_rounds_tournament, played_rounds
 from arena.competitions.rounds import check_rounds_directory, planned_games, run_rounds
 from arena.competitions.sprt import (
     DEFAULT_MAX_GAMES,
+    SPRT_OPTIONS,
     SprtTest,
     run_sprt,
     sprt_plan,
@@ -79,21 +80,20 @@ from arena.competitions.tournaments import (
     tournament_plan,
 )
 from arena.hosting.engines.engines_file import EnginesTable, load_engines
-from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
 from arena.runs.planning.charts import DEFAULT_DPI, ChartOptions, parse_formats
 from arena.runs.planning.openings import names_a_file
 from arena.runs.planning.plan import MatchPlan, Pairing, plan_players
-from arena.runs.planning.request import RunRequest
+from arena.runs.planning.request import FORMATS_KIND, LABELS_KIND, RUN_FILE_KEYS, RunRequest
 from arena.runs.playing.batches import AgentCache
 from arena.runs.playing.runner import Progress, check_workers, resolve_agents, run_games
 from arena.runs.store.directory import check_directory
 from arena.runs.store.files import RunFiles
 from arena.runs.store.summary import PairingSummary, summarize, wtl_text
 from arena.stats.elo import Homogeneity, homogeneity
+from arena.system.options import file_keys
 from arena.system.schema import (
     BOOLEAN,
-    NUMBER,
     STRING,
     STRINGS,
     TABLE,
@@ -130,19 +130,12 @@ class ExperimentError(ArenaError):
 WTL = Kind("a list of three whole numbers >= 0, [W, T, L]", lambda v: isinstance(v, list)
            and len(v) == 3 and all(is_whole(x) and x >= 0 for x in v) and sum(v) > 0)
 
-FORMATS = Kind("chart formats: a list of png, svg, pdf or that text comma-separated",
-               lambda v: STRING.accepts(v) or STRINGS.accepts(v))
-LABELS = Kind("a table of agent spec = name", lambda v: isinstance(v, dict)
-               and all(isinstance(x, str) for x in v.values()))
-RUN_OPTIONS: dict[str, Kind] = {"seed": WHOLE, "openings": STRING, "rows": WHOLE,
-                                "cols": WHOLE, "connect": WHOLE, "first": STRING,
-                                "time_per_move": NUMBER, "time_bank": NUMBER,
-                                "hosting": STRING, "adjudicate": WHOLE, "jobs": WHOLE,
-                                "backend": STRING, "scheduler": STRING,
-                                "allow_changed_agents": BOOLEAN, "formats": FORMATS,
-                                "dpi": WHOLE, "labels": LABELS}
-"""The run options an entry (or ``[defaults]``) may set: ``RunRequest``'s fields, the board
-as rows, cols and connect."""
+FORMATS = FORMATS_KIND  # the names these kinds had
+LABELS = LABELS_KIND
+RUN_OPTIONS: dict[str, Kind] = RUN_FILE_KEYS
+"""The run options an entry (or ``[defaults]``) may set: those of ``REQUEST_OPTIONS`` that
+files take (``RunRequest``'s fields, the board as rows, cols and connect), made from their
+declarations."""
 AGENT = Kind("an agent spec or {tournament = NAME, rank = K}", lambda v: isinstance(v, str)
              or (isinstance(v, dict) and v.keys() == {"tournament", "rank"}
                  and isinstance(v["tournament"], str) and is_whole(v["rank"])))
@@ -504,12 +497,10 @@ def _entry(kind: str, index: int, table: dict[str, Any], context: Context) -> En
 
 def _request(options: Mapping[str, Any], context: Context) -> RunRequest:
     """The run options of an entry: its own keys over the file's ``[defaults]``."""
-    run = {key: options[key] for key in RUN_OPTIONS if key in options
-           and key not in ("rows", "cols", "connect", "labels")}
-    board = Rules(options.get("rows", 6), options.get("cols", 7), options.get("connect", 4))
+    run = {key: options[key] for key in RUN_OPTIONS if key in options}
     if "openings" in run:
         run["openings"] = _openings(run["openings"], context.path)
-    request = RunRequest(rules=board, engines=context.engines, **run)
+    request = RunRequest(engines=context.engines).with_values(run)
     return request.with_labels({**context.labels, **options.get("labels", {})})
 
 
@@ -588,9 +579,7 @@ _BUILDERS: dict[str, Builder] = {
                            "gauntlet": BOOLEAN, "anchor": STRING, "format": STRING,
                            "rounds": WHOLE},
                           ("name", "agents", "games"), _make_tournament),
-    "sprt": Builder({"name": STRING, "a": AGENT, "b": AGENT, "elo0": NUMBER, "elo1": NUMBER,
-                     "alpha": NUMBER, "beta": NUMBER, "model": STRING, "llr": STRING,
-                     "max_games": WHOLE, "batch_pairs": WHOLE},
+    "sprt": Builder({"name": STRING, "a": AGENT, "b": AGENT, **file_keys(SPRT_OPTIONS)},
                     ("name", "a", "b", "elo0", "elo1"), _make_sprt),
 }
 

@@ -42,6 +42,8 @@ from arena.runs.store.summary import PairingSummary, csv_cells
 from arena.stats.elo import (
     DEFAULT_ALPHA,
     DEFAULT_BETA,
+    DEFAULT_LLR,
+    DEFAULT_MODEL,
     EloEstimate,
     LlrMethod,
     Model,
@@ -52,7 +54,9 @@ from arena.stats.elo import (
     sprt,
     sprt_bounds,
 )
+from arena.stats.sprt_options import SPRT_TEST_OPTIONS
 from arena.stats.tally import Tally
+from arena.system.options import Option, whole
 
 __all__ = [
     "DEFAULT_BATCH_PAIRS", "DEFAULT_MAX_GAMES", "DEFAULT_OPENINGS", "DEFAULT_SPRT_DIR",
@@ -77,6 +81,19 @@ SPRT_COLUMNS = ("batch", "games", "pairs", "llr", "llr_method", "lower", "upper"
 is exact or approximate; ``interval`` says how elo_low and elo_high were found (normal or
 wilson, see arena.stats.elo); nelo and nelo_error are blank where undefined (nan)."""
 
+SPRT_OPTIONS: tuple[Option, ...] = (
+    *SPRT_TEST_OPTIONS,
+    Option("max_games", ("--max-games",),
+           "Stop with no decision after this many games (even: whole pairs).",
+           whole(minimum=2), DEFAULT_MAX_GAMES, show_default=True),
+    Option("batch_pairs", ("--batch-pairs",),
+           "Game pairs played between two looks at the LLR. Where the test stops depends on "
+           "it, not on --jobs.", whole(minimum=1), DEFAULT_BATCH_PAIRS, show_default=True),
+)
+"""The options of an SPRT of games, declared once: the test's (``SPRT_TEST_OPTIONS``), its
+maximum and its batches; ``arena sprt``'s options and the keys of an experiment file's
+``[[sprt]]`` are made from them."""
+
 NO_DECISION = "no decision"
 """The verdict of the last batch when the maximum is reached between the bounds."""
 
@@ -96,9 +113,9 @@ class SprtTest:
     elo1: float
     alpha: float = DEFAULT_ALPHA
     beta: float = DEFAULT_BETA
-    model: Model = "normalized"
+    model: Model = DEFAULT_MODEL
     batch_pairs: int = DEFAULT_BATCH_PAIRS
-    llr: LlrMethod = "exact"
+    llr: LlrMethod = DEFAULT_LLR
 
     def __post_init__(self) -> None:
         try:

@@ -99,6 +99,10 @@ fishtest and fastchess (default), or its closed-form approximation."""
 
 IntervalMethod = Literal["normal", "wilson"]
 
+DEFAULT_MODEL: Model = "normalized"
+"""An SPRT's default model: its Elo values are normalized Elo."""
+DEFAULT_LLR: LlrMethod = "exact"
+"""An SPRT's default log-likelihood ratio: the exact one."""
 DEFAULT_ALPHA = 0.05
 """An SPRT's default chance of accepting H1 when H0 holds."""
 DEFAULT_BETA = 0.05
@@ -397,8 +401,8 @@ def sprt_bounds(alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA) -> Spr
     return SprtBounds(math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha))
 
 
-def check_hypotheses(elo0: float, elo1: float, model: Model = "normalized",
-                     method: LlrMethod = "exact") -> None:
+def check_hypotheses(elo0: float, elo1: float, model: Model = DEFAULT_MODEL,
+                     method: LlrMethod = DEFAULT_LLR) -> None:
     """Raise ValueError unless elo0 < elo1 are finite and ``model`` and ``method`` are known.
 
     Under the logistic model both hypotheses must have an expected score strictly between 0
@@ -417,8 +421,8 @@ def check_hypotheses(elo0: float, elo1: float, model: Model = "normalized",
                                  "its expected score rounds to 0 or 1")
 
 
-def sprt_llr(estimate: EloEstimate, elo0: float, elo1: float, model: Model = "normalized",
-             method: LlrMethod = "exact") -> float:
+def sprt_llr(estimate: EloEstimate, elo0: float, elo1: float, model: Model = DEFAULT_MODEL,
+             method: LlrMethod = DEFAULT_LLR) -> float:
     """Log-likelihood ratio of H1 (elo1) against H0 (elo0) for a trinomial or pentanomial sample.
 
     ``model='normalized'``: elo0/elo1 are normalized Elo, fixing the t-value
@@ -479,8 +483,8 @@ def sprt(
     elo1: float,
     alpha: float = DEFAULT_ALPHA,
     beta: float = DEFAULT_BETA,
-    model: Model = "normalized",
-    method: LlrMethod = "exact",
+    model: Model = DEFAULT_MODEL,
+    method: LlrMethod = DEFAULT_LLR,
 ) -> SprtResult:
     """Run one SPRT check of H0: elo = elo0 against H1: elo = elo1 on a sample."""
     bounds = sprt_bounds(alpha, beta)

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import MISSING, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from arena.hosting.base import Hosting
+from arena.hosting.base import BUILD_BOUND, DEFAULT_MOVE_BOUND, GRACE_SECONDS, HOSTINGS, Hosting
 from arena.hosting.engines.engines_file import EnginesTable, load_engines
 from arena.protocol.players import canonical_player
 from arena.rules.board import DEFAULT_RULES, Rules
+from arena.runs.planning.board_options import BOARD_OPTIONS
 from arena.runs.planning.charts import CHART_FORMATS as CHART_FORMATS  # the names it had
 from arena.runs.planning.charts import DEFAULT_DPI, ChartOptions
 from arena.runs.planning.charts import MAX_DPI as MAX_DPI
@@ -32,7 +33,20 @@ from arena.runs.planning.plan import (
     match_plan,
 )
 from arena.runs.planning.seeds import DEFAULT_SEED
+from arena.system.options import (
+    DIRECTORY,
+    FILE,
+    FLAG,
+    TEXT,
+    TEXTS,
+    Option,
+    choice,
+    file_keys,
+    number,
+    whole,
+)
 from arena.system.processes import available_cores
+from arena.system.schema import STRING, STRINGS, Kind
 
 Backend = Literal["local", "dask"]
 """Where the workers of a run are: processes on this machine, or a dask.distributed cluster."""
@@ -153,13 +167,148 @@ class RunRequest:
         """This request with some fields replaced (the API's keywords): an unknown name is
         an error that lists the known ones; ``engines`` may be an engines file's path and
         ``out`` a string."""
-        known = [field.name for field in fields(self)]
-        unknown = [name for name in options if name not in known]
+        unknown = [name for name in options if name not in API_KEYWORDS]
         if unknown:
             raise MatchSetupError(f"unknown option {unknown[0]!r}; the options of a run are "
-                                  f"{', '.join(known)}")
-        if isinstance(options.get("engines"), str | Path):
-            options["engines"] = load_engines(options["engines"])
-        if isinstance(options.get("out"), str):
-            options["out"] = Path(options["out"])
-        return replace(self, **options)
+                                  f"{', '.join(API_KEYWORDS)}")
+        converted = {name: _BY_NAME[name].convert(value)  # type: ignore[misc]
+                     if name in _BY_NAME and _BY_NAME[name].convert is not None
+                     and _BY_NAME[name].target == name else value
+                     for name, value in options.items()}
+        return replace(self, **converted)
+
+    def with_values(self, values: Mapping[str, Any]) -> RunRequest:
+        """This request with the options of ``REQUEST_OPTIONS`` given by their names (as
+        the commands and experiment files name them: the board as ``rows``, ``cols`` and
+        ``connect``, ``quiet`` for no progress bar, ``engines`` a file's path), each
+        converted as it declares; ``labels`` are given with ``with_labels``."""
+        changes: dict[str, Any] = {}
+        board = {"rows": self.rules.rows, "cols": self.rules.cols,
+                 "connect": self.rules.connect}
+        for name, value in values.items():
+            option = _BY_NAME[name]
+            if option.target == "rules":
+                board[name] = value
+            elif option.target != "labels":
+                changes[option.target] = value if option.convert is None else \
+                    option.convert(value)
+        if board != {"rows": self.rules.rows, "cols": self.rules.cols,
+                     "connect": self.rules.connect}:
+            changes["rules"] = Rules(**board)
+        return replace(self, **changes)
+
+
+def _default(name: str) -> Any:
+    """The default of ``RunRequest``'s field ``name``: the one default an option has."""
+    default = RunRequest.__dataclass_fields__[name].default
+    assert default is not MISSING, name
+    return default
+
+
+def _engines(value: EnginesTable | str | Path | None) -> EnginesTable | None:
+    """An engines table, or the one an engines file holds (a path, as the commands take it)."""
+    return load_engines(value) if isinstance(value, str | Path) else value
+
+
+def _path(value: str | Path | None) -> Path | None:
+    return Path(value) if isinstance(value, str) else value
+
+
+FORMATS_KIND = Kind("chart formats: a list of png, svg, pdf or that text comma-separated",
+                    lambda v: STRING.accepts(v) or STRINGS.accepts(v))
+"""What an experiment file's ``formats`` takes."""
+LABELS_KIND = Kind("a table of agent spec = name", lambda v: isinstance(v, dict)
+                   and all(isinstance(x, str) for x in v.values()))
+"""What an experiment file's ``labels`` takes."""
+FORMAT_HELP = ("Chart formats, comma-separated: png, svg, pdf (vector, for papers), e.g. "
+               "--format png,pdf.")
+DPI_HELP = "Pixels per inch of PNG charts (300 for print)."
+
+
+REQUEST_OPTIONS: tuple[Option, ...] = (
+    Option("jobs", ("-j", "--jobs"),
+           "Processes playing games, this one included (default: all cores; 1 with an "
+           "interactive agent).", whole(minimum=1), _default("jobs")),
+    Option("seed", ("--seed",),
+           "Run seed: each game's seed comes from it and the game's index.",
+           whole(minimum=0), _default("seed"), show_default=True),
+    Option("openings", ("--openings",),
+           "none, random:K (K random plies, each opening played twice with colours swapped), "
+           "uniform:K (K uniformly random plies drawn afresh for every game, unpaired) or a "
+           "file of move strings, one per line.  [default: {openings}]", TEXT,
+           _default("openings"), metavar="SPEC"),
+    Option("first", ("--first",),
+           "Who moves first: alternate between the agents (and within each opening pair), or "
+           "always a or always b.", choice(FIRST_CHOICES), _default("first"),
+           show_default=True),
+    Option("time_per_move", ("--time-per-move",),
+           f"Time limit per move for both agents; a move over it (and over the time bank) by "
+           f"more than {GRACE_SECONDS} s loses the game. An agent can have its own limit: "
+           "SPEC@time=0.5 (also depth=D, nodes=N for agents that support them).",
+           number(minimum=0, above=True), _default("time_per_move"), metavar="SECONDS"),
+    Option("time_bank", ("--time-bank",),
+           "Overtime reserve of each agent per game (as Kaggle's overage): a move over its "
+           "time limit draws the excess from it.", number(minimum=0), _default("time_bank"),
+           metavar="SECONDS"),
+    Option("hosting", ("--hosting",),
+           "Where agents run. auto: built-in agents in the worker, agents from your files and "
+           "modules each in a child process (a hang is stopped at the limit, a crash costs "
+           "one game). process: every agent in a child process. inline: every agent in the "
+           "worker (fastest; trust your code). Without a time limit, a child process gets "
+           f"{DEFAULT_MOVE_BOUND:g} s a move ({BUILD_BOUND:g} s to be built). Engines "
+           "(engine:..., pons:...) always run in a process of their own.", choice(HOSTINGS),
+           _default("hosting"), show_default=True),
+    Option("adjudicate", ("--adjudicate",),
+           "End each game once PLY discs are on the board, with the result the exact solver "
+           "proves from there (termination adjudicated), as engine testers adjudicate with "
+           "tablebases. On 6 x 7 a game costs milliseconds at any ply, rarely more than a "
+           "second (the published 12-ply database); on other big boards plies before about "
+           "12 cost seconds to minutes unless `arena book` has been run.", whole(minimum=0),
+           _default("adjudicate"), metavar="PLY"),
+    Option("engines", ("--engines",),
+           "An engines file (TOML): named engines with their command, arguments, directory "
+           "and options, played as engine:NAME.", FILE, _default("engines"), metavar="FILE",
+           convert=_engines, in_files=False),
+    *BOARD_OPTIONS,
+    Option("out", ("--out",),
+           "Run directory (default: under {results_dir}, named after the command). The same "
+           "command again resumes it.", DIRECTORY, _default("out"), convert=_path,
+           in_files=False),
+    Option("quiet", ("-q", "--quiet"), "No progress bar; only the final tables.", FLAG,
+           not _default("progress"), field="progress", convert=lambda quiet: not quiet,
+           in_files=False),
+    Option("formats", ("--format",), FORMAT_HELP, TEXT, ",".join(_default("formats")),
+           metavar="FORMATS", show_default=True, file_kind=FORMATS_KIND),
+    Option("dpi", ("--dpi",), DPI_HELP, whole(minimum=10, maximum=MAX_DPI), _default("dpi"),
+           show_default=True),
+    Option("labels", ("--label",),
+           "A name for an agent in every table, chart and page and in the run directory's "
+           "name: WHICH is A for the first agent named, B for the second, and so on (or its "
+           "position, 1, 2, ...), e.g. --label A=deep --label B='baseline d4'. Repeat for "
+           "each agent.", TEXTS, _default("labels"), metavar="WHICH=NAME",
+           file_kind=LABELS_KIND),
+    Option("allow_changed_agents", ("--allow-changed-agents",),
+           "Resume a run although an agent's code changed since it began (recorded in "
+           "meta.json; by default that is refused).", FLAG, _default("allow_changed_agents")),
+    Option("backend", ("--backend",),
+           "local: processes on this machine; dask: a dask cluster.", choice(BACKENDS),
+           _default("backend"), show_default=True),
+    Option("scheduler", ("--scheduler",),
+           "With --backend dask: join this scheduler, e.g. tcp://10.0.0.5:8786 (default: "
+           "start a local cluster).", TEXT, _default("scheduler"), metavar="ADDRESS"),
+)
+"""Every option of a run, declared once, in the order ``--help`` lists them: the commands'
+options (``arena.cli.options.run_options``), experiment files' keys (``RUN_FILE_KEYS``) and,
+by the fields they fill, the API's keywords (``API_KEYWORDS``) are made from it. The board
+fills one field from three options; ``first`` is a match's only."""
+
+_BY_NAME = {option.name: option for option in REQUEST_OPTIONS}
+
+RUN_FILE_KEYS: dict[str, Kind] = file_keys(REQUEST_OPTIONS)
+"""The run options an experiment file's entry (or ``[defaults]``) may set, with their kinds."""
+
+API_KEYWORDS: tuple[str, ...] = tuple(
+    field.name for field in fields(RunRequest)
+    if any(option.target == field.name for option in REQUEST_OPTIONS))
+"""The API's keywords of a run: the fields the options fill, by their names (the board as
+``rules``, the progress bar as ``progress``), in the order of ``RunRequest``."""
