@@ -61,6 +61,9 @@ class Run:
     rounds: pd.DataFrame | None = None
     """A tournament played in rounds: its rounds.csv (the run's games and summary then have
     a ``round`` column first)."""
+    facts: dict[str, Any] = field(default_factory=dict)
+    """What the page says of the run before its description's facts (a tournament in rounds:
+    its format and number of rounds)."""
 
     @cached_property
     def agents(self) -> list[str]:
@@ -163,10 +166,7 @@ def load_rounds(directory: Path) -> Run:
     games = pd.concat([_read_games(r) for _, r in readings], keys=numbers, names=["round"])
     summary = pd.concat([read_summary(r) for _, r in readings], keys=numbers, names=["round"])
     metas = [r.meta for _, r in readings]
-    description = {"format": "knockout" if is_knockout(table) else "swiss",
-                   "rounds": len(numbers), **metas[0].run}
-    description.pop("pairings", None)
-    description["games"] = sum(meta.games for meta in metas)
+    description = replace(metas[0].run, games=sum(meta.games for meta in metas))
     labels = {name: label for meta in metas for name, label in (meta.labels or {}).items()}
     meta = replace(metas[0], run=description, labels=labels or None,
                    sessions=[session for meta in metas for session in meta.sessions],
@@ -175,7 +175,9 @@ def load_rounds(directory: Path) -> Run:
                games=games.reset_index(level=0).reset_index(drop=True),
                summary=summary.reset_index(level=0).reset_index(drop=True),
                ratings=_read_optional(RunFiles(directory).ratings, RATING_COLUMNS), sprt=None,
-               meta=meta, rounds=table)
+               meta=meta, rounds=table,
+               facts={"format": "knockout" if is_knockout(table) else "swiss",
+                      "rounds": len(numbers)})
 
 
 def run_labels(run: Run) -> dict[str, str]:

@@ -52,7 +52,7 @@ def run_facts(run: Run) -> list[str]:
     commands = list(dict.fromkeys(s["command"] for s in [meta, *sessions]
                                   if isinstance(s.get("command"), str)))  # each once
     board = plan.get("board", {}) if isinstance(plan.get("board"), dict) else {}
-    facts = {**_scalars(meta), **_scalars(plan)}
+    facts = {**_scalars(meta), **_scalars({**run.facts, **plan})}
     facts.pop("command", None)
     if "games" in facts:
         facts["games planned"] = facts.pop("games")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -92,7 +93,7 @@ def test_meta_json_is_strict_json(tmp_path: Path) -> None:
     assert isinstance(data, dict) and data["run"]["time_per_move"] == 5.0
     meta = load_meta(out)
     before = (out / "meta.json").read_bytes()
-    meta.run["time_per_move"] = math.inf  # a bug: never written
+    meta.run = replace(meta.run, time_per_move=math.inf)  # a bug: never written
     with pytest.raises(ValueError, match="not JSON compliant"):
         write_meta(out, meta)
     assert (out / "meta.json").read_bytes() == before

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import os
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from arena.rules.board import Rules
+from arena.runs.planning.description import Pairing, RunDescription
 from arena.runs.planning.plan import GameSettings, MatchPlan, match_plan
 from arena.runs.planning.request import RunRequest
 from arena.runs.playing.batches import AgentCache, play_task
@@ -162,16 +165,22 @@ def test_a_run_whose_agent_record_is_lost_is_refused(tmp_path: Path) -> None:
 
 
 def test_check_run_names_what_differs_and_accepts_a_larger_run(tmp_path: Path) -> None:
-    old = {"pairings": [["a", "b", 10, "alternate"]], "games": 10, "seed": 1,
-           "openings": "none"}
-    check_run(tmp_path, old, dict(old))
-    check_run(tmp_path, old, {**old, "pairings": [["a", "b", 20, "alternate"]],
-                                       "games": 20})
-    with pytest.raises(RunDirectoryError) as caught:
-        check_run(tmp_path, old, {**old, "seed": 2, "openings": "random:4"})
-    message = str(caught.value)
-    assert 'openings "none" there, "random:4" here' in message and "seed 1 there, 2 here" in message
-    assert "games" not in message
+    old = RunDescription((Pairing("a", "b", 10),), 10, 1, Rules())
+    check_run(tmp_path, old, replace(old))
+    check_run(tmp_path, old, replace(old, pairings=(Pairing("a", "b", 20),), games=20))
+    check_run(tmp_path, old.to_json(), {**old.to_json(), "pairings": [["a", "b", 20, "alternate"]],
+                                        "games": 20})  # meta.json's objects as well
+    for new in (replace(old, seed=2, openings="random:4"),
+                {**old.to_json(), "seed": 2, "openings": "random:4"}):
+        with pytest.raises(RunDirectoryError) as caught:
+            check_run(tmp_path, old, new)
+        message = str(caught.value)
+        assert message == (f"{tmp_path} holds a different run (openings \"none\" there, "
+                           "\"random:4\" here; seed 1 there, 2 here); give another --out or "
+                           "remove that directory")
+    with pytest.raises(RunDirectoryError, match=r"\(games 10 there, 5 here; pairings .*\); give "
+                       "more games to extend it, another --out, or remove that directory"):
+        check_run(tmp_path, old, replace(old, pairings=(Pairing("a", "b", 5),), games=5))
 
 
 def test_sort_games_leaves_a_sorted_file_alone(tmp_path: Path) -> None:

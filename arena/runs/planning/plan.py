@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -24,42 +24,19 @@ from arena.hosting.base import HOSTINGS, Hosting
 from arena.hosting.engines.engines_file import EnginesTable
 from arena.protocol.labels import short_names
 from arena.rules.board import DEFAULT_RULES, Rules
-from arena.rules.errors import ArenaError
 from arena.rules.results import Side
+from arena.runs.planning.description import (
+    FIRST_CHOICES,
+    First,
+    MatchSetupError,
+    Pairing,
+    RunDescription,
+)
 from arena.runs.planning.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
 from arena.runs.planning.player import Player, make_player, make_players
 from arena.runs.planning.seeds import DEFAULT_SEED, GAME_BITS, MAX_SEED
 
 DEFAULT_RESULTS_DIR = Path("results") / "matches"
-
-
-First = Literal["alternate", "a", "b"]
-
-
-FIRST_CHOICES: tuple[First, ...] = ("alternate", "a", "b")
-
-
-class MatchSetupError(ArenaError):
-    """Options that cannot work together, found before any game is played."""
-
-
-@dataclass(frozen=True)
-class Pairing:
-    """Agent A against agent B (canonical spec strings) for a number of games."""
-
-    agent_a: str
-    agent_b: str
-    games: int
-    first: First = "alternate"
-
-    def __post_init__(self) -> None:
-        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
-            raise MatchSetupError(
-                f"number of games must be a whole number, at least 1, got {self.games!r}")
-        if self.first not in FIRST_CHOICES:
-            raise MatchSetupError(
-                f"first mover {self.first!r}: expected one of {', '.join(FIRST_CHOICES)}"
-            )
 
 
 @dataclass(frozen=True)
@@ -231,21 +208,19 @@ class MatchPlan:
         made = make_players(missing, None, settings.engines, settings.time_per_move)
         return replace(self, players={**self.players, **{p.name: p for p in made}})
 
+    def description(self) -> RunDescription:
+        """What decides the games: equal descriptions give equal games."""
+        settings = self.settings
+        openings = self.openings.describe()
+        return RunDescription(
+            self.pairings, self.total, settings.seed, settings.rules,
+            time_per_move=settings.time_per_move, time_bank=settings.time_bank,
+            adjudicate=settings.adjudicate, openings=openings["openings"],
+            openings_count=openings.get("count"), openings_sha256=openings.get("sha256"))
+
     def describe(self) -> dict[str, Any]:
-        """What decides the games (JSON-friendly): equal descriptions give equal games."""
-        rules = self.settings.rules
-        return {
-            "pairings": [[p.agent_a, p.agent_b, p.games, p.first] for p in self.pairings],
-            "games": self.total,
-            "seed": self.settings.seed,
-            "board": {"rows": rules.rows, "cols": rules.cols, "connect": rules.connect},
-            "time_per_move": self.settings.time_per_move,
-            **({"time_bank": self.settings.time_bank} if self.settings.time_bank is not None
-               else {}),
-            **({"adjudicate": self.settings.adjudicate}
-               if self.settings.adjudicate is not None else {}),
-            **self.openings.describe(),
-        }
+        """The description as JSON (meta.json's ``run``): ``description().to_json()``."""
+        return self.description().to_json()
 
     def task(self, game: int) -> GameTask:
         """Game ``game`` of the run."""
@@ -344,25 +319,20 @@ def match_plan(agent_a: str, agent_b: str, games: int, settings: GameSettings,
                      {player_a.name: player_a, player_b.name: player_b})
 
 
-def plan_from_description(run: Mapping[str, Any],
+def plan_from_description(run: RunDescription | Mapping[str, Any],
                           opening_moves: Sequence[str] | None = None) -> MatchPlan:
-    """The plan a run description (``MatchPlan.describe``, kept in meta.json) stands for;
-    ``opening_moves`` are the openings of a run from an openings file.
+    """The plan a run description (``MatchPlan.description``, kept in meta.json, or its JSON
+    object) stands for; ``opening_moves`` are the openings of a run from an openings file.
 
     KeyError, TypeError or ValueError (an ArenaError among them) if it describes no plan.
     """
-    board = run["board"]
-    rules = Rules(board["rows"], board["cols"], board["connect"])
-    settings = GameSettings(rules=rules, seed=run["seed"], time_per_move=run.get("time_per_move"),
-                            time_bank=run.get("time_bank"),
-                            adjudicate=run.get("adjudicate"))
-    pairings = tuple(Pairing(str(a), str(b), games, first)
-                     for a, b, games, first in run["pairings"])
-    spec = run.get("openings", "none")
-    if spec == "file":
+    run = RunDescription.from_json(run)
+    settings = GameSettings(rules=run.rules, seed=run.seed, time_per_move=run.time_per_move,
+                            time_bank=run.time_bank, adjudicate=run.adjudicate)
+    if run.openings == "file":
         if not opening_moves:
             raise ValueError("the run's openings file is not recorded")
         book: OpeningBook = FileOpenings(Path(), tuple(opening_moves))
     else:
-        book = load_openings(spec, rules, settings.seed)
-    return MatchPlan(pairings, settings, book)
+        book = load_openings(run.openings, run.rules, settings.seed)
+    return MatchPlan(run.pairings, settings, book)

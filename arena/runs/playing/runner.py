@@ -18,7 +18,7 @@ import platform
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -36,6 +36,7 @@ from arena.protocol.players import check_limit
 from arena.protocol.registry import AgentSpec, is_builtin
 from arena.rules.errors import AgentSpecError
 from arena.rules.results import Side
+from arena.runs.planning.description import RunDescription
 from arena.runs.planning.openings import FileOpenings
 from arena.runs.planning.plan import MatchPlan, MatchSetupError
 from arena.runs.planning.request import Backend, RunRequest
@@ -50,7 +51,7 @@ from arena.runs.store.directory import (
     sort_games,
     write_outputs,
 )
-from arena.runs.store.meta import AgentRecord, RunMeta
+from arena.runs.store.meta import AgentRecord, RunMeta, SessionRecord
 from arena.runs.store.summary import (
     PairingSummary,
     SummaryColumns,
@@ -118,7 +119,7 @@ def recorded_agents(plan: MatchPlan, meta: RunMeta, games: Path) -> list[Resolve
     for name in plan.specs:
         player = plan.players[name]
         record = meta.agents.get(name)
-        if record is None or record.hosting == "engine" or record.limit != asdict(player.limit) \
+        if record is None or record.hosting == "engine" or record.limit != player.limit \
                 or player.text.startswith(f"{LOCAL_PREFIX}:"):
             return None
         resolved.append(ResolvedAgent(name, player.spec, player.limit, record.hosting,
@@ -225,7 +226,9 @@ def run_games(
     plan = plan.with_players()  # a plan made from names alone gets its players here
     if stopping is not None and stopping.stage < 1:
         raise MatchSetupError(f"a stage holds at least 1 game, got {stopping.stage}")
-    run = {**plan.describe(), **(stopping.describe() if stopping is not None else {})}
+    run = plan.description()
+    if stopping is not None:
+        run = run.stopped_by(stopping.describe())
     engines = plan.settings.engines
     agents = AgentCache()
     pool: Pool | None = None
@@ -243,12 +246,10 @@ def run_games(
                 resolved = resolve_agents(plan, agents)
             jobs = request.workers(any(agent.traits.interactive for agent in resolved))
             check_workers(resolved, jobs, request.backend)
-            record = {"started": _now(), "ended": None, "jobs": jobs,
-                      "backend": request.backend, "hosting": plan.settings.hosting,
-                      "scheduler": request.scheduler, "cores": os.cpu_count(),
-                      "versions": _versions(), **(command or {})}
-            if engines is not None:
-                record["engines"] = engines.describe()
+            record = SessionRecord(
+                _now(), None, jobs, request.backend, plan.settings.hosting, request.scheduler,
+                os.cpu_count(), _versions(), dict(command or {}),
+                engines=engines.describe() if engines is not None else None)
             meta = _session_meta(meta, plan, run, resolved, record,
                                  request.allow_changed_agents, out_dir)
             if request.labels:
@@ -277,8 +278,8 @@ def run_games(
                 sort_games(files.games)
             summaries = gathered.summaries() if fresh else summarize(files.games)
             write_summary(summaries, files.summary)
-            record.update(ended=_now(), games_played=played)
-            meta.ended = record["ended"]
+            record.ended, record.games_played = _now(), played
+            meta.ended = record.ended
             meta.summary = summary_fingerprint(files, meta)
             directory.write_meta(meta)
             release_free_memory()  # what sorting and summing freed, before the report
@@ -336,13 +337,13 @@ def _play(plan: MatchPlan, table: GamesTable, pool: Pool | None, sizer: BatchSiz
     return played
 
 
-def _session_meta(meta: RunMeta | None, plan: MatchPlan, run: dict[str, Any],
-                  agents: Sequence[ResolvedAgent], record: dict[str, Any],
+def _session_meta(meta: RunMeta | None, plan: MatchPlan, run: RunDescription,
+                  agents: Sequence[ResolvedAgent], record: SessionRecord,
                   allow_changed_agents: bool, directory: Path) -> RunMeta:
     """meta.json with this session added: new for a new run; else the run extended if it
     grows, and the agents' code checked against what the run began with."""
     described = {agent.name: AgentRecord(agent.spec.target, agent.spec.resolved(),
-                                         asdict(agent.limit), agent.hosting,
+                                         agent.limit, agent.hosting,
                                          agent.traits.reproducible, agent.spec.fingerprint())
                  for agent in agents}
     if meta is None:
@@ -351,7 +352,7 @@ def _session_meta(meta: RunMeta | None, plan: MatchPlan, run: dict[str, Any],
         meta = RunMeta(run, described, [], started=_now(), openings=openings)
     else:
         if meta.run != run:
-            record["extended_from"] = meta.run.get("games")
+            record.extended_from = meta.run.games
             meta.run = run
         changed = {name: [meta.agents[name].fingerprint, now.fingerprint]
                    for name, now in described.items()
@@ -363,7 +364,7 @@ def _session_meta(meta: RunMeta | None, plan: MatchPlan, run: dict[str, Any],
                 f"({before} then, {after} now); its games would mix two agents: give another "
                 "--out, or --allow-changed-agents to resume anyway (recorded in meta.json)")
         if changed:
-            record["changed_agents"] = changed
+            record.changed_agents = changed
         meta.agents = {**meta.agents, **described}
     meta.sessions.append(record)
     meta.ended = None

@@ -14,10 +14,9 @@ from __future__ import annotations
 import csv
 import io
 import itertools
-import json
 import mmap
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from pathlib import Path
 from types import TracebackType
@@ -27,6 +26,7 @@ import numpy as np
 
 from arena.rules.errors import ArenaError
 from arena.rules.results import Side
+from arena.runs.planning.description import RunDescription
 from arena.runs.planning.plan import MatchPlan
 from arena.runs.store.files import RunFiles
 from arena.runs.store.meta import RunMeta, load_meta, write_meta
@@ -169,50 +169,35 @@ def existing_meta(directory: Path) -> RunMeta | None:
     return load_meta(directory)
 
 
-def run_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    """The keys whose values differ between two run descriptions, as 'key OLD there, NEW here'."""
-    return [
-        f"{key} {_show(old.get(key))} there, {_show(new.get(key))} here"
-        for key in sorted(old.keys() | new.keys())
-        if old.get(key) != new.get(key)
-    ]
+Description = RunDescription | Mapping[str, Any]
+"""A run's description, or its JSON object (as meta.json and earlier versions hold it)."""
 
 
-def _show(value: Any) -> str:
-    return "none" if value is None else json.dumps(value, sort_keys=True)
+def run_differences(old: Description, new: Description) -> list[str]:
+    """The keys whose values differ between two run descriptions, as 'key OLD there, NEW here'
+    (``RunDescription.differences``)."""
+    return RunDescription.from_json(old).differences(RunDescription.from_json(new))
 
 
-def _counts(run: dict[str, Any]) -> list[int]:
-    return [pairing[2] for pairing in run.get("pairings", [])]
-
-
-def _without_counts(run: dict[str, Any]) -> dict[str, Any]:
-    return {**{k: v for k, v in run.items() if k != "games"},
-            "pairings": [pairing[:2] + pairing[3:] for pairing in run.get("pairings", [])]}
-
-
-def extends(old: dict[str, Any], new: dict[str, Any]) -> bool:
+def extends(old: Description, new: Description) -> bool:
     """True if ``new`` is ``old`` with more games for every pairing alike, so that every game
-    of ``old`` keeps its index (see MatchPlan's numbering)."""
-    before, after = _counts(old), _counts(new)
-    return (_without_counts(old) == _without_counts(new) and len(set(before)) == 1
-            and len(set(after)) == 1 and after[0] > before[0])
+    of ``old`` keeps its index (``RunDescription.extended_by``)."""
+    return RunDescription.from_json(old).extended_by(RunDescription.from_json(new))
 
 
-def check_run(directory: Path, old: dict[str, Any], run: dict[str, Any]) -> None:
+def check_run(directory: Path, old: Description, run: Description) -> None:
     """Refuse a directory whose run (described by ``old``) is not ``run`` and that ``run``
     does not extend."""
-    if old == run or extends(old, run):
+    old, run = RunDescription.from_json(old), RunDescription.from_json(run)
+    if old == run or old.extended_by(run):
         return
-    differences = run_differences(old, run)
     hint = ("give more games to extend it, another --out, or remove that directory"
-            if _without_counts(old) == _without_counts(run) else
-            "give another --out or remove that directory")
-    raise RunDirectoryError(f"{directory} holds a different run ({'; '.join(differences)}); "
-                            f"{hint}")
+            if old.same_but_counts(run) else "give another --out or remove that directory")
+    raise RunDirectoryError(f"{directory} holds a different run "
+                            f"({'; '.join(old.differences(run))}); {hint}")
 
 
-def check_directory(directory: Path, run: dict[str, Any]) -> None:
+def check_directory(directory: Path, run: Description) -> None:
     """Refuse, before any game, a directory that holds another run (without locking it)."""
     meta = existing_meta(directory)
     if meta is not None:
