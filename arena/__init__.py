@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # what type checkers and editors see of _API (tests/unit/test
     from arena.rules.board import Rules as Rules
     from arena.runs.planning.request import RunRequest as RunRequest
 
-__version__ = "0.1.0"
+from arena.system.version import VERSION as __version__  # noqa: F401 - the package's version
 
 _API = {"match": "arena.api", "tournament": "arena.api", "sprt": "arena.api",
         "load_games": "arena.api", "RunRequest": "arena.runs.planning.request",

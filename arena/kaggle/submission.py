@@ -12,12 +12,12 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from arena import __version__
 from arena.kaggle import template as kaggle_agent
 from arena.kaggle.template import Settings
 from arena.protocol.registry import canonical_spec, kind_of, parse_spec, registered
 from arena.rules.errors import ArenaError
 from arena.search.heuristics import ThreatRules, parse_heuristic, terms_array
+from arena.system.version import VERSION
 
 EXPORTABLE = ("negamax", "negamax-id", "mcts", "random", "immediate-win")
 WHY_NOT = {
@@ -107,7 +107,7 @@ def submission_source(settings: Settings) -> str:
     statement = _settings_statement(source)
     end = statement.end_lineno or statement.lineno
     fields = "".join(f"    {name}={value!r},\n" for name, value in settings._asdict().items())
-    header = (f"# Kaggle ConnectX submission exported by Connect Four Arena {__version__}:\n"
+    header = (f"# Kaggle ConnectX submission exported by Connect Four Arena {VERSION}:\n"
               f"#   arena export kaggle {shlex.quote(settings.spec)}\n")
     return (header + "".join(lines[:statement.lineno - 1]) + f"SETTINGS = Settings(\n{fields})\n"
             + "".join(lines[end:]))

@@ -15,10 +15,10 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-import arena
 from arena.runs.planning.charts import ChartOptions
 from arena.runs.store.files import RunFiles
 from arena.system.files import write_atomically
+from arena.system.version import VERSION
 
 __all__ = ["current_report", "report_fingerprint", "write_stamp"]
 
@@ -67,7 +67,7 @@ def _meta_shown(meta: Path) -> Any:
 
 def _code() -> list[Any]:
     """The arena package's sources (name, size, mtime) and the charting libraries' versions."""
-    root = Path(arena.__file__).parent
+    root = Path(__file__).resolve().parent.parent  # the arena package
     sources = sorted((str(p.relative_to(root)), *(_file_state(p) or []))
                      for p in root.rglob("*.py"))
     versions: list[str | None] = []
@@ -76,7 +76,7 @@ def _code() -> list[Any]:
             versions.append(version(name))
         except PackageNotFoundError:
             versions.append(None)
-    return [arena.__version__, versions, sources]
+    return [VERSION, versions, sources]
 
 
 def report_fingerprint(directory: Path, options: ChartOptions) -> str:

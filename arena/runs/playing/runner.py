@@ -26,7 +26,6 @@ from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-from arena import __version__
 from arena.hosting.base import AgentFault
 from arena.hosting.engines.engine import EngineHost
 from arena.hosting.process import ProcessHost
@@ -64,6 +63,7 @@ from arena.runs.store.validation import held_games
 from arena.stats.tally import Tally
 from arena.system.heap import release_free_memory
 from arena.system.interrupts import Stopped, finish_on_interrupt, watch_interrupts
+from arena.system.version import VERSION
 
 
 class ResolvedAgent(NamedTuple):
@@ -377,7 +377,7 @@ def _now() -> str:
 
 def _versions() -> dict[str, str]:
     found = {"python": platform.python_version(), "platform": sys.platform,
-             "arena": __version__}
+             "arena": VERSION}
     for package in ("numpy", "numba", "click", "dask", "distributed"):
         try:
             found[package] = version(package)
