@@ -270,8 +270,8 @@ def sprt_plan(
                              f"{request.first!r} applies to a match")
     settings = request.settings()
     openings = request.openings_or(DEFAULT_OPENINGS)
-    book = load_openings(openings, settings.rules, settings.seed)
-    if not book.paired:
+    opening_set = load_openings(openings, settings.rules, settings.seed)
+    if not opening_set.paired:
         raise SprtSetupError(
             f"openings {openings!r}: an SPRT plays game pairs (one opening, colours swapped); "
             "give random:K (e.g. random:8) or a file of move strings"
@@ -288,7 +288,7 @@ def sprt_plan(
         raise SprtSetupError(
             f"A and B are both {name_a!r}: an SPRT tells two different agents apart (to pit "
             "an agent against itself, play a match)")
-    plan = MatchPlan((Pairing(name_a, name_b, max_games),), settings, book,
+    plan = MatchPlan((Pairing(name_a, name_b, max_games),), settings, opening_set,
                      {name_a: player_a, name_b: player_b})
     check_sprt_plan(plan)
     return plan
