@@ -138,7 +138,7 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss
     with its result, points and, in a knockout, who goes through; games.csv and
     summary.csv hold every round's rows with a round column; crosstable.csv, ratings.csv
     and the report (standings after each round, or the bracket) cover every game. The
-    same command again replays the finished rounds and goes on (a Swiss given more
+    same command again rereads the finished rounds and goes on (a Swiss given more
     rounds plays them).
 
     The formats are --gauntlet, --swiss and --knockout here (--format names the charts'

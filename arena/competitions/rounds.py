@@ -14,7 +14,7 @@ a tie.
 
 Every pairing plays ``games`` games with colours alternating. Each round is a run of its own
 (``round-01``, ``round-02``, ... under the tournament's directory), so a round is reproducible
-and resumable like a match, and the same command again replays the finished rounds (the same
+and resumable like a match, and the same command again rereads the finished rounds (the same
 results give the same pairings) and goes on. At the top, rounds.csv, games.csv and
 summary.csv cover every round (``round_tables``), and the ratings and the crosstable are
 those of every game, written as a round robin's are (``write_standings``).

@@ -17,7 +17,8 @@ description in meta.json and of every sprt.csv row, so a run is never resumed wi
 
 Where a test stops depends only on the plan and the test, not on the workers: a batch is
 dispatched only once every game before it is in games.csv. Every session rebuilds sprt.csv
-from games.csv, so an interrupted test resumes where it was and a finished one only replays.
+from games.csv, so an interrupted test resumes where it was and a finished one only rereads
+its games.
 """
 
 from __future__ import annotations
@@ -383,7 +384,7 @@ def run_sprt(
     the plan's games are all played; write sprt.csv besides games.csv, summary.csv and meta.json.
 
     Resumes the test already in ``out_dir``; refuses (RunDirectoryError) a directory holding
-    another run or another test. ``on_step`` is told every step, those replayed from an earlier
+    another run or another test. ``on_step`` is told every step, those reread from an earlier
     session included.
     """
     check_sprt_plan(plan)
