@@ -236,7 +236,7 @@ def _ending_problem(moves: str, claim: Claim, code: int) -> str:
     if code == FULL:
         expected = Result.DRAW
     else:  # the last mover won, or the side to move (the other player) forfeited
-        expected = Result.of_winner(2 - len(moves) % 2, Side.A.player(first))
+        expected = Result.of_winner(2 - len(moves) % 2, Side.A.mover(first))
     if result != expected:
         return f"moves {moves!r} ending in {termination} make the result {expected}, not {result}"
     return ""
