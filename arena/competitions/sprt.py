@@ -36,7 +36,7 @@ from arena.rules.results import Result
 from arena.runs.planning.openings import load_openings
 from arena.runs.planning.plan import MatchPlan, Pairing, default_out_dir, plan_players
 from arena.runs.planning.request import RunRequest
-from arena.runs.playing.runner import MatchRun, Progress, run_games
+from arena.runs.playing.runner import MatchPlayed, Progress, run_games
 from arena.runs.store.files import RunFiles
 from arena.runs.store.rows import read_rows
 from arena.runs.store.summary import PairingSummary, csv_cells
@@ -61,7 +61,7 @@ from arena.system.options import Option, whole
 
 __all__ = [
     "DEFAULT_BATCH_PAIRS", "DEFAULT_MAX_GAMES", "DEFAULT_OPENINGS", "DEFAULT_SPRT_DIR",
-    "NO_DECISION", "SPRT_COLUMNS", "SprtRun", "SprtSetupError", "SprtStep",
+    "NO_DECISION", "SPRT_COLUMNS", "SprtPlayed", "SprtSetupError", "SprtStep",
     "SprtTest", "check_sprt_plan", "default_sprt_dir", "run_sprt", "sprt_plan",
 ]
 
@@ -197,13 +197,13 @@ class SprtStep:
 
 
 @dataclass
-class SprtRun:
+class SprtPlayed:
     """What ``run_sprt`` did: every step of the test (the last one decides) and the match."""
 
     directory: Path
     test: SprtTest
     steps: list[SprtStep]
-    match: MatchRun
+    match: MatchPlayed
     max_games: int
 
     @property
@@ -229,6 +229,10 @@ class SprtRun:
         bounds = last.result.bounds
         return (f"No decision after {last.estimate.games} games, the maximum: the LLR "
                 f"{last.result.llr:.2f} stayed between {bounds.lower:.2f} and {bounds.upper:.2f}")
+
+
+SprtRun = SprtPlayed
+"""The earlier name of ``SprtPlayed`` (each class of a run says which part of it it is)."""
 
 
 def _more_than(elo: float, unit: str) -> str:
@@ -379,7 +383,7 @@ def run_sprt(
     progress: Progress | None = None,
     command: dict[str, Any] | None = None,
     on_step: Callable[[SprtStep], None] | None = None,
-) -> SprtRun:
+) -> SprtPlayed:
     """Play ``plan`` (see ``sprt_plan``) batch by batch until ``test`` accepts a hypothesis or
     the plan's games are all played; write sprt.csv besides games.csv, summary.csv and meta.json.
 
@@ -391,4 +395,4 @@ def run_sprt(
     monitor = _Monitor(test, Path(out_dir), plan.total, on_step)
     match = run_games(plan, Path(out_dir), request, progress=progress, command=command,
                       stopping=monitor)
-    return SprtRun(Path(out_dir), test, monitor.steps, match, plan.total)
+    return SprtPlayed(Path(out_dir), test, monitor.steps, match, plan.total)
