@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from arena.protocol.agent import BaseAgent
-from arena.protocol.kernel_players import ImmediateWinPlayer
+from arena.protocol.kernel_agents import ImmediateWinKernel
 from arena.rules.board import Position, Rules
 
 
@@ -26,6 +26,6 @@ class ImmediateWinAgent(BaseAgent):
             candidates = position.legal_moves()
         return candidates[int(rng.integers(len(candidates)))]
 
-    def kernel_player(self, rules: Rules) -> ImmediateWinPlayer:
+    def kernel_player(self, rules: Rules) -> ImmediateWinKernel:
         """Whole games of this agent can be played in compiled code."""
-        return ImmediateWinPlayer(self.block)
+        return ImmediateWinKernel(self.block)

@@ -23,7 +23,7 @@ from agents.budget import (
     seconds_for_move,
 )
 from arena.protocol.agent import BaseAgent, Choice, GameStart
-from arena.protocol.kernel_players import MCTSPlayer
+from arena.protocol.kernel_agents import MCTSKernel
 from arena.rules.board import Position, Rules
 from arena.rules.errors import IllegalMoveError
 
@@ -111,12 +111,12 @@ class MCTSAgent(BaseAgent):
             size = self._next_batch(done, target, start, deadline)
         return self._choice(tree, done, count)
 
-    def kernel_player(self, rules: Rules) -> MCTSPlayer | None:
+    def kernel_player(self, rules: Rules) -> MCTSKernel | None:
         """Whole games can be played in compiled code when the moves are by iterations
         (no time per move) and the tree never reaches ``MAX_NODES``."""
         if self.time is not None or self.iterations >= MAX_NODES:
             return None
-        return MCTSPlayer(self.iterations, self.c, self.rollout == "immediate-win")
+        return MCTSKernel(self.iterations, self.c, self.rollout == "immediate-win")
 
     @staticmethod
     def _next_batch(done: int, target: int | None, start: float,

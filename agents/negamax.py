@@ -29,7 +29,7 @@ from agents.budget import (
     seconds_for_move,
 )
 from arena.protocol.agent import BaseAgent, Choice, GameStart
-from arena.protocol.kernel_players import NegamaxPlayer
+from arena.protocol.kernel_agents import NegamaxKernel
 from arena.rules.board import BITBOARD_BITS, Position, Rules
 from arena.rules.errors import IllegalMoveError
 from arena.search.heuristics import (
@@ -200,12 +200,12 @@ class NegamaxAgent(BaseAgent):
         self._arguments = (packed, self.terms, windows.lines, windows.points, self._table,
                            self._stats, self._stack, self.tiebreak != first_in_order)
 
-    def kernel_player(self, rules: Rules) -> NegamaxPlayer:
+    def kernel_player(self, rules: Rules) -> NegamaxKernel:
         """Whole games of this agent at its depth can be played in compiled code, with its
         own search arrays."""
         self._use_board(rules)
         packed, terms, lines, points, table, stats, stack, all_ties = self._arguments
-        return NegamaxPlayer(self.depth, self.tiebreak, all_ties, packed, terms, lines,
+        return NegamaxKernel(self.depth, self.tiebreak, all_ties, packed, terms, lines,
                              points, table, stats, stack, self._order)
 
     def warm_up(self, rules: Rules) -> None:

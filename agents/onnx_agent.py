@@ -60,12 +60,12 @@ class Network:
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = options.inter_op_num_threads = 1
         try:
-            self.session = onnxruntime.InferenceSession(
+            self.inference = onnxruntime.InferenceSession(
                 str(path), options, providers=["CPUExecutionProvider"])
         except Exception as error:  # noqa: BLE001 - onnxruntime's errors have no common base
             raise ValueError(f"{path} is not an ONNX model onnxruntime can load: "
                              f"{str(error).splitlines()[0]}") from None
-        inputs, outputs = self.session.get_inputs(), self.session.get_outputs()
+        inputs, outputs = self.inference.get_inputs(), self.inference.get_outputs()
         if len(inputs) != 1 or len(outputs) != 2:
             raise ValueError(f"{path}: expected one input (planes) and two outputs (policy, "
                              f"value), got {len(inputs)} and {len(outputs)}")
@@ -82,7 +82,7 @@ class Network:
 
     def evaluate(self, positions: list[Position]) -> tuple[np.ndarray, np.ndarray]:
         """The policy logits (batch, cols) and values (batch,) of ``positions``."""
-        policy, value = self.session.run(None, {self.input: encode(positions)})
+        policy, value = self.inference.run(None, {self.input: encode(positions)})
         return np.asarray(policy, dtype=np.float64), np.asarray(value,
                                                                 dtype=np.float64).reshape(-1)
 

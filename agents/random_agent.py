@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from arena.protocol.agent import BaseAgent
-from arena.protocol.kernel_players import RandomPlayer
+from arena.protocol.kernel_agents import RandomKernel
 from arena.rules.board import Position, Rules
 
 
@@ -17,6 +17,6 @@ class RandomAgent(BaseAgent):
         moves = position.legal_moves()
         return moves[int(rng.random() * len(moves))]  # 4x cheaper than rng.integers
 
-    def kernel_player(self, rules: Rules) -> RandomPlayer:
+    def kernel_player(self, rules: Rules) -> RandomKernel:
         """Whole games of this agent can be played in compiled code."""
-        return RandomPlayer()
+        return RandomKernel()

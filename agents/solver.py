@@ -7,7 +7,7 @@ import numpy as np
 
 from agents.budget import PLANNED_SHARE, nodes_for_move, seconds_for_move
 from arena.protocol.agent import BaseAgent, Choice
-from arena.protocol.kernel_players import SolverPlayer
+from arena.protocol.kernel_agents import SolverKernel
 from arena.rules.board import Position, Rules
 
 NOMINAL_NODES_PER_SECOND = 5_000_000
@@ -54,12 +54,12 @@ class SolverAgent(BaseAgent):
 
         shared_solver().column_scores(Position.empty(rules), max_nodes=1)
 
-    def kernel_player(self, rules: Rules) -> SolverPlayer | None:
+    def kernel_player(self, rules: Rules) -> SolverKernel | None:
         """Whole games can be played in compiled code without a temperature (numpy's and
         the compiled exp may differ in the last bit) and without ``max_nodes``."""
         if self.temperature or self.max_nodes is not None:
             return None
-        return SolverPlayer(self.blunder)
+        return SolverKernel(self.blunder)
 
     def node_budget(self) -> int | None:
         """The nodes a move may search: the smallest of ``max_nodes``, the game's node limit

@@ -72,7 +72,8 @@ MOVED = {"arena.agent": "arena.protocol.agent", "arena.notation": "arena.rules.n
          "arena.runs.crashes": "arena.runs.playing.crashes",
          "arena.runs.crash_watcher": "arena.runs.playing.crash_watcher",
          "arena.runs.runner": "arena.runs.playing.runner",
-         "arena.runs.progress": "arena.runs.playing.progress"}
+         "arena.runs.progress": "arena.runs.playing.progress",
+         "arena.protocol.kernel_players": "arena.protocol.kernel_agents"}
 """Old module names, as earlier READMEs gave them, and the modules that hold their names now;
 ``arena.runs``' modules before they went into its rooms (``arena.runs.rows`` is a module of
 its own: it also offers ``load_games``, as it once did)."""

@@ -24,7 +24,7 @@ from arena.competitions.round_tables import is_rounds_tournament, rounds_games
 from arena.competitions.rounds import run_rounds
 from arena.competitions.sprt import (
     DEFAULT_MAX_GAMES,
-    SprtRun,
+    SprtPlayed,
     SprtTest,
     run_sprt,
     sprt_plan,
@@ -319,7 +319,7 @@ def sprt(a: Any, b: Any, elo0: float, elo1: float, request: RunRequest | None = 
 
     def play(directory: Path) -> dict[str, Any]:
         with ProgressBar(enabled=request.progress) as bar:
-            done: SprtRun = run_sprt(plan, test, directory, request, progress=bar)
+            done: SprtPlayed = run_sprt(plan, test, directory, request, progress=bar)
         return {"conclusion": done.conclusion(load_meta(directory).names())}
 
     result = _in_directory(request, play, SprtResult)

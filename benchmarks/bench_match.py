@@ -286,7 +286,7 @@ class Uniform(BaseAgent):
     def choose(self, position, rng):
         return int(rng.choice(position.legal_moves()))
 """
-"""An agent of the user's (a random column, in Python: no kernel player, so never fused)."""
+"""An agent of the user's (a random column, in Python: no kernel agent, so never fused)."""
 AGAINST = {
     "random vs random, fused, 100,000 games": ("random", "random", "-n", "100000"),
     "random vs random, hosted (a limit), 20,000 games": (

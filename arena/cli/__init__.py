@@ -75,7 +75,7 @@ COMMANDS = {
         "Run the matches, tournaments and SPRTs of the experiment file FILE (TOML)."),
     "show": Lazy(
         "arena.cli.show:show_command",
-        "Replay GAME (its index, the game column of games.csv) of the run in DIRECTORY."),
+        "Show GAME (its index, the game column of games.csv) of the run in DIRECTORY."),
     "solve": Lazy(
         "arena.cli.solve:solve_command",
         "Exact score of the position after MOVES, and of every column."),

@@ -60,7 +60,7 @@ def export_html_command(directory: Path, games: tuple[str, ...], out: Path | Non
     from arena.runs.store.recorded import load_recorded_games
 
     recorded = load_recorded_games(directory, parse_game_indices(games))
-    with progress_bar(len(recorded), "replays", enabled=True, unit="game") as advance:
+    with progress_bar(len(recorded), "replay page", enabled=True, unit="game") as advance:
         path, count = write_replay_page(directory, recorded, out, advance)
     click.echo(f"Wrote {count} game{'s' if count != 1 else ''} to {path}")
 

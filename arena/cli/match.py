@@ -17,7 +17,7 @@ from arena.rules.results import Side
 from arena.runs.planning.plan import DEFAULT_RESULTS_DIR, default_out_dir
 from arena.runs.planning.request import RunRequest
 from arena.runs.playing.progress import ProgressBar
-from arena.runs.playing.runner import MatchRun, run_games
+from arena.runs.playing.runner import MatchPlayed, run_games
 from arena.runs.store.summary import FORFEITS, PairingSummary, seeds_lines
 
 
@@ -92,7 +92,7 @@ def match_command(agent_a: str, agent_b: str, games: int, request: RunRequest,
         finish_run(run.directory, not no_report, charts, writer)
 
 
-def _print_run(run: MatchRun, labels: Mapping[str, str]) -> None:
+def _print_run(run: MatchPlayed, labels: Mapping[str, str]) -> None:
     for summary in run.summaries:
         click.echo(format_summary(summary, run.directory, labels))
         warning = repeated_games_warning(summary, labels)

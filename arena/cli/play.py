@@ -45,7 +45,7 @@ from arena.rules.render import render_for_stdout
 @board_options
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed for the agent's choices and the coin toss (default: a fresh one, "
-                   "printed so the game can be replayed).")
+                   "printed so the game can be played again).")
 def play_command(agent: str, first: str, moves: str, gui: bool, hints: bool,
                  threads: int | None, time_per_move: float | None, rules: Rules,
                  seed: int | None) -> None:

@@ -145,5 +145,5 @@ def repeated_games_warning(summary: PairingSummary, labels: Mapping[str, str]) -
     if 2 * summary.distinct_games >= summary.games:
         return None
     return (f"only {summary.distinct_games} distinct games in {summary.games} of "
-            f"{labels[summary.agent_a]} against {labels[summary.agent_b]}: the agents replay "
+            f"{labels[summary.agent_a]} against {labels[summary.agent_b]}: the agents repeat "
             "the same games; give --openings random:K or an openings file for varied games")

@@ -1,4 +1,4 @@
-"""``arena show``: replay a recorded game of a run directory in the terminal."""
+"""``arena show``: show a recorded game of a run directory in the terminal."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ from arena.search.oracle import Oracle
                    f"(default: {FROM_PLY_HELP}).")
 def show_command(directory: Path, game: int, step: bool, ply: int | None,
                  list_moves: bool, scores: bool, from_ply: int | None) -> None:
-    """Replay GAME (its index, the game column of games.csv) of the run in DIRECTORY.
+    """Show GAME (its index, the game column of games.csv) of the run in DIRECTORY.
 
     Prints who played with which symbol (X moved first: the agents by the run's names, with
     their specs), the opening, the moves, the result and how the game ended, then the final

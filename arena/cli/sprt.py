@@ -22,7 +22,7 @@ from arena.competitions.sprt import (
     DEFAULT_OPENINGS,
     DEFAULT_SPRT_DIR,
     SPRT_OPTIONS,
-    SprtRun,
+    SprtPlayed,
     SprtStep,
     SprtTest,
     default_sprt_dir,
@@ -73,7 +73,7 @@ class SprtProgressBar(ProgressBar):
             self._bar.set_postfix_str(f"{self.wtl_text()}, {self.llr}")
 
 
-def format_sprt(run: SprtRun, labels: Mapping[str, str] | None = None) -> str:
+def format_sprt(run: SprtPlayed, labels: Mapping[str, str] | None = None) -> str:
     """What `arena sprt` prints: the seeds' line, the verdict in words, then a table; the
     agents named by ``labels`` (spec -> name)."""
     last, summary = run.last, run.summary

@@ -17,11 +17,11 @@ from arena.competitions.round_tables import (
     read_rounds,
     run_names,
 )
-from arena.competitions.rounds import RoundsRun, planned_games, run_rounds
+from arena.competitions.rounds import RoundsPlayed, planned_games, run_rounds
 from arena.competitions.tournaments import (
     DEFAULT_TOURNAMENTS_DIR,
     Standings,
-    TournamentRun,
+    TournamentPlayed,
     run_tournament,
     tournament_plan,
 )
@@ -53,7 +53,7 @@ def _anchor_text(anchor: str | None, labels: Mapping[str, str]) -> str:
     return f"{labels.get(anchor, anchor)} = 0" if anchor else "the field's mean = 0"
 
 
-def format_tournament(done: TournamentRun, labels: Mapping[str, str]) -> str:
+def format_tournament(done: TournamentPlayed, labels: Mapping[str, str]) -> str:
     """Everything printed after a tournament: the pairings' results, the crosstable, the
     ratings and where the files are; the agents named by ``labels`` (spec -> name)."""
     standings = done.standings
@@ -67,7 +67,7 @@ def format_tournament(done: TournamentRun, labels: Mapping[str, str]) -> str:
     ])
 
 
-def format_rounds(done: RoundsRun, labels: Mapping[str, str]) -> str:
+def format_rounds(done: RoundsPlayed, labels: Mapping[str, str]) -> str:
     """Everything printed after a Swiss or knockout tournament: each round's results, the
     winner of a knockout, the crosstable and ratings of every game, the directory (agents
     named by ``labels``)."""
@@ -138,7 +138,7 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss
     with its result, points and, in a knockout, who goes through; games.csv and
     summary.csv hold every round's rows with a round column; crosstable.csv, ratings.csv
     and the report (standings after each round, or the bracket) cover every game. The
-    same command again replays the finished rounds and goes on (a Swiss given more
+    same command again rereads the finished rounds and goes on (a Swiss given more
     rounds plays them).
 
     The formats are --gauntlet, --swiss and --knockout here (--format names the charts'

@@ -606,7 +606,7 @@ class Comparison(NamedTuple):
 # --------------------------------------------------------------------------- running
 
 
-class EntryRun(NamedTuple):
+class EntryPlayed(NamedTuple):
     """An entry of an experiment, played: its pairings' summaries."""
 
     entry: Entry
@@ -620,7 +620,7 @@ EntryPlayer = Callable[[Entry, Callable[[Progress | None], list[PairingSummary]]
 
 def run_experiment(experiment: Experiment, root: Path, *, jobs: int | None = None,
                    command: str | None = None,
-                   play: EntryPlayer | None = None) -> Iterator[EntryRun]:
+                   play: EntryPlayer | None = None) -> Iterator[EntryPlayed]:
     """Play the entries of ``experiment`` into ``root`` in order, resuming what is there,
     yielding each entry once it is played (its reports and the experiment's page are
     ``arena.report``'s to write).
@@ -640,4 +640,4 @@ def run_experiment(experiment: Experiment, root: Path, *, jobs: int | None = Non
             return entry.run(root, progress=progress, command=record, jobs=jobs)
 
         summaries = play(entry, run) if play is not None else run(None)
-        yield EntryRun(entry, summaries)
+        yield EntryPlayed(entry, summaries)

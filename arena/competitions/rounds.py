@@ -14,7 +14,7 @@ a tie.
 
 Every pairing plays ``games`` games with colours alternating. Each round is a run of its own
 (``round-01``, ``round-02``, ... under the tournament's directory), so a round is reproducible
-and resumable like a match, and the same command again replays the finished rounds (the same
+and resumable like a match, and the same command again rereads the finished rounds (the same
 results give the same pairings) and goes on. At the top, rounds.csv, games.csv and
 summary.csv cover every round (``round_tables``), and the ratings and the crosstable are
 those of every game, written as a round robin's are (``write_standings``).
@@ -52,7 +52,7 @@ from arena.runs.store.rows import games_table
 from arena.runs.store.summary import PairingSummary
 from arena.stats.tally import Tally
 
-__all__ = ["RoundsRun", "check_rounds_directory", "knockout_pairings", "planned_games",
+__all__ = ["RoundsPlayed", "check_rounds_directory", "knockout_pairings", "planned_games",
            "run_rounds", "swiss_pairings"]
 
 
@@ -98,7 +98,7 @@ def knockout_pairings(alive: Sequence[str]) -> tuple[list[tuple[str, str]], list
 
 
 @dataclass
-class RoundsRun:
+class RoundsPlayed:
     """What ``run_rounds`` did: each round's pairings' summaries and who sat it out, the
     standings of every game, and for a knockout the winner."""
 
@@ -107,6 +107,10 @@ class RoundsRun:
     standings: Standings
     winner: str | None
     anchor: str | None
+
+
+RoundsRun = RoundsPlayed
+"""The earlier name of ``RoundsPlayed`` (each class of a run says which part of it it is)."""
 
 
 def check_rounds_directory(directory: Path, agents: Sequence[str], games: int,
@@ -195,7 +199,7 @@ def _round_plan(plan: MatchPlan, pairs: list[tuple[str, str]], games: int,
 def run_rounds(specs: Sequence[str], games: int, request: RunRequest, directory: Path, *,
                swiss: int | None = None, anchor: str | None = None,
                progress: Progress | None = None,
-               command: dict[str, Any] | None = None) -> RoundsRun:
+               command: dict[str, Any] | None = None) -> RoundsPlayed:
     """A Swiss tournament of ``swiss`` rounds, or without it a knockout, of ``specs`` (see the
     module's docstring), played under ``directory``; then the tables at its top
     (``round_tables``), the ratings and the crosstable. ``progress`` is told about the
@@ -254,5 +258,5 @@ def run_rounds(specs: Sequence[str], games: int, request: RunRequest, directory:
     write_round_tables(directory, rows)
     standings = write_standings(directory, anchored, plan.settings.seed,
                                 pd.concat(tables, ignore_index=True))
-    return RoundsRun(directory, rounds, standings, alive[0] if swiss is None else None,
+    return RoundsPlayed(directory, rounds, standings, alive[0] if swiss is None else None,
                      anchored)

@@ -17,7 +17,8 @@ description in meta.json and of every sprt.csv row, so a run is never resumed wi
 
 Where a test stops depends only on the plan and the test, not on the workers: a batch is
 dispatched only once every game before it is in games.csv. Every session rebuilds sprt.csv
-from games.csv, so an interrupted test resumes where it was and a finished one only replays.
+from games.csv, so an interrupted test resumes where it was and a finished one only rereads
+its games.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from arena.rules.results import Result
 from arena.runs.planning.openings import load_openings
 from arena.runs.planning.plan import MatchPlan, Pairing, default_out_dir, plan_players
 from arena.runs.planning.request import RunRequest
-from arena.runs.playing.runner import MatchRun, Progress, run_games
+from arena.runs.playing.runner import MatchPlayed, Progress, run_games
 from arena.runs.store.files import RunFiles
 from arena.runs.store.rows import read_rows
 from arena.runs.store.summary import PairingSummary, csv_cells
@@ -60,7 +61,7 @@ from arena.system.options import Option, whole
 
 __all__ = [
     "DEFAULT_BATCH_PAIRS", "DEFAULT_MAX_GAMES", "DEFAULT_OPENINGS", "DEFAULT_SPRT_DIR",
-    "NO_DECISION", "SPRT_COLUMNS", "SprtRun", "SprtSetupError", "SprtStep",
+    "NO_DECISION", "SPRT_COLUMNS", "SprtPlayed", "SprtSetupError", "SprtStep",
     "SprtTest", "check_sprt_plan", "default_sprt_dir", "run_sprt", "sprt_plan",
 ]
 
@@ -196,13 +197,13 @@ class SprtStep:
 
 
 @dataclass
-class SprtRun:
+class SprtPlayed:
     """What ``run_sprt`` did: every step of the test (the last one decides) and the match."""
 
     directory: Path
     test: SprtTest
     steps: list[SprtStep]
-    match: MatchRun
+    match: MatchPlayed
     max_games: int
 
     @property
@@ -228,6 +229,10 @@ class SprtRun:
         bounds = last.result.bounds
         return (f"No decision after {last.estimate.games} games, the maximum: the LLR "
                 f"{last.result.llr:.2f} stayed between {bounds.lower:.2f} and {bounds.upper:.2f}")
+
+
+SprtRun = SprtPlayed
+"""The earlier name of ``SprtPlayed`` (each class of a run says which part of it it is)."""
 
 
 def _more_than(elo: float, unit: str) -> str:
@@ -270,8 +275,8 @@ def sprt_plan(
                              f"{request.first!r} applies to a match")
     settings = request.settings()
     openings = request.openings_or(DEFAULT_OPENINGS)
-    book = load_openings(openings, settings.rules, settings.seed)
-    if not book.paired:
+    opening_set = load_openings(openings, settings.rules, settings.seed)
+    if not opening_set.paired:
         raise SprtSetupError(
             f"openings {openings!r}: an SPRT plays game pairs (one opening, colours swapped); "
             "give random:K (e.g. random:8) or a file of move strings"
@@ -288,7 +293,7 @@ def sprt_plan(
         raise SprtSetupError(
             f"A and B are both {name_a!r}: an SPRT tells two different agents apart (to pit "
             "an agent against itself, play a match)")
-    plan = MatchPlan((Pairing(name_a, name_b, max_games),), settings, book,
+    plan = MatchPlan((Pairing(name_a, name_b, max_games),), settings, opening_set,
                      {name_a: player_a, name_b: player_b})
     check_sprt_plan(plan)
     return plan
@@ -378,16 +383,16 @@ def run_sprt(
     progress: Progress | None = None,
     command: dict[str, Any] | None = None,
     on_step: Callable[[SprtStep], None] | None = None,
-) -> SprtRun:
+) -> SprtPlayed:
     """Play ``plan`` (see ``sprt_plan``) batch by batch until ``test`` accepts a hypothesis or
     the plan's games are all played; write sprt.csv besides games.csv, summary.csv and meta.json.
 
     Resumes the test already in ``out_dir``; refuses (RunDirectoryError) a directory holding
-    another run or another test. ``on_step`` is told every step, those replayed from an earlier
+    another run or another test. ``on_step`` is told every step, those reread from an earlier
     session included.
     """
     check_sprt_plan(plan)
     monitor = _Monitor(test, Path(out_dir), plan.total, on_step)
     match = run_games(plan, Path(out_dir), request, progress=progress, command=command,
                       stopping=monitor)
-    return SprtRun(Path(out_dir), test, monitor.steps, match, plan.total)
+    return SprtPlayed(Path(out_dir), test, monitor.steps, match, plan.total)

@@ -24,7 +24,7 @@ from arena.runs.planning.plan import MatchPlan, Pairing, plan_player
 from arena.runs.planning.player import Player
 from arena.runs.planning.request import RunRequest
 from arena.runs.planning.seeds import ratings_rng
-from arena.runs.playing.runner import MatchRun, Progress, run_games
+from arena.runs.playing.runner import MatchPlayed, Progress, run_games
 from arena.runs.store.files import RunFiles
 from arena.runs.store.rows import games_table
 from arena.stats.ratings import rate
@@ -194,13 +194,17 @@ def write_standings(directory: Path, anchor: str | None, seed: int,
 
 
 @dataclass
-class TournamentRun:
+class TournamentPlayed:
     """What ``run_tournament`` did: the match run (directory, games played, summaries), the
     anchor used and the standings."""
 
-    run: MatchRun
+    run: MatchPlayed
     anchor: str | None
     standings: Standings
+
+
+TournamentRun = TournamentPlayed
+"""The earlier name of ``TournamentPlayed`` (each class of a run says which part of it it is)."""
 
 
 def run_tournament(
@@ -211,9 +215,9 @@ def run_tournament(
     anchor: str | None = None,
     progress: Progress | None = None,
     command: dict[str, Any] | None = None,
-) -> TournamentRun:
+) -> TournamentPlayed:
     """Play the games of ``plan`` that ``out_dir`` lacks (see ``run_games``), then write
     ratings.csv (anchored as ``resolve_anchor`` says) and crosstable.csv."""
     anchored = resolve_anchor(anchor, plan.specs, plan.settings.engines)
     run = run_games(plan, out_dir, request, progress=progress, command=command)
-    return TournamentRun(run, anchored, write_standings(out_dir, anchored, plan.settings.seed))
+    return TournamentPlayed(run, anchored, write_standings(out_dir, anchored, plan.settings.seed))

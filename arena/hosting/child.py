@@ -32,8 +32,9 @@ def _rules(rows: int, cols: int, connect: int) -> Rules:
     return Rules(rows, cols, connect)
 
 
-class Session:
-    """The agent of this process and the game it plays."""
+class ChildLoop:
+    """The child's side of its host's requests: the agent of this process and the game it
+    plays."""
 
     def __init__(self) -> None:
         self.agent: Agent | None = None
@@ -91,9 +92,13 @@ class Session:
             close()
 
 
+Session = ChildLoop
+"""The earlier name of ``ChildLoop`` (a session is a command's record in meta.json)."""
+
+
 def serve(reader: Connection, writer: Connection) -> None:
     """Answer requests until the host sends ("close",) or goes away."""
-    session = Session()
+    loop = ChildLoop()
     while True:
         try:
             request = reader.recv()
@@ -102,7 +107,7 @@ def serve(reader: Connection, writer: Connection) -> None:
         if request[0] == "close":
             break
         try:
-            reply = session.handle(request)
+            reply = loop.handle(request)
         except BaseException as error:  # noqa: BLE001 - anything the agent raises is its fault
             sys.stderr.write(traceback_text(error))  # to the run's log
             reply = ("error", describe_error(error))
@@ -113,7 +118,7 @@ def serve(reader: Connection, writer: Connection) -> None:
         except (OSError, ValueError):
             break
     with suppress(BaseException):  # nothing is left to report a failing close() to
-        session.close()
+        loop.close()
 
 
 def main(argv: list[str]) -> None:

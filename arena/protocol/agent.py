@@ -52,8 +52,8 @@ class Limit:
 
 @dataclass(frozen=True)
 class GameStart:
-    """What an agent is told when a game begins: the board, which player it is (1 moves
-    first), its limit per move, its time bank (seconds of overtime for the whole game) and
+    """What an agent is told when a game begins: the board, which mover it is (``player``:
+    1 moves first), its limit per move, its time bank (seconds of overtime for the whole game) and
     the opening (the columns played from the empty board before the agents' first move)."""
 
     rules: Rules
@@ -61,6 +61,12 @@ class GameStart:
     limit: Limit = Limit()
     time_bank: float | None = None
     opening: tuple[int, ...] = ()
+
+    @property
+    def mover(self) -> int:
+        """Which mover the agent is, 1 (moves first) or 2: the field ``player``, whose name
+        agents have used since the first version (a player is a run's ``Player``)."""
+        return self.player
 
     @property
     def time_per_move(self) -> float | None:

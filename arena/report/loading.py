@@ -1,5 +1,6 @@
-"""A run directory read for its report: the typed ``Run`` (its games, summary, ratings, SPRT
-steps, meta.json and, for a tournament in rounds, its rounds), read without writing anything.
+"""A run directory read for its report: the typed ``RunContents`` (its games, summary,
+ratings, SPRT steps, meta.json and, for a tournament in rounds, its rounds), read
+without writing anything.
 
 games.csv is read through ``arena.runs.store.reading`` (the run checked as a resume checks it, its
 rows by ``arena.runs.store.rows.games_table``'s dtypes); a summary that is not current is computed
@@ -34,8 +35,8 @@ from arena.runs.store.reading import NoRunError, RunReading, open_run
 from arena.runs.store.summary import current_summary, summarize, summary_csv
 from arena.stats.ratings import RATING_COLUMNS
 
-__all__ = ["MalformedRunError", "NoRunError", "Run", "load_rounds", "load_run", "read_summary",
-           "run_labels"]
+__all__ = ["MalformedRunError", "NoRunError", "Run", "RunContents", "load_rounds", "load_run",
+           "read_summary", "run_labels"]
 
 _AGENTS = ("agent_a", "agent_b")
 _USED = (*_AGENTS, "first", "result", "termination", "game", "plies", "time_a", "time_b",
@@ -48,7 +49,7 @@ class MalformedRunError(ArenaError):
 
 
 @dataclass(frozen=True)
-class Run:
+class RunContents:
     """What a run directory holds, as the report reads it."""
 
     directory: Path
@@ -128,7 +129,11 @@ def read_summary(reading: RunReading) -> pd.DataFrame:
     return pd.read_csv(io.StringIO(text), dtype=summary_types)
 
 
-def load_run(run_dir: Path) -> Run:
+Run = RunContents
+"""The earlier name of ``RunContents`` (a run is the games of a run directory)."""
+
+
+def load_run(run_dir: Path) -> RunContents:
     """Read a run directory (locked by the caller), checked as a resume checks it
     (``arena.runs.store.reading.open_run``: NoRunError without a game, MetaError, GamesTableError
     naming the first row that does not fit). Nothing in it is written.
@@ -145,7 +150,7 @@ def load_run(run_dir: Path) -> Run:
                          f"a round ({files.round(1)})")
     reading = open_run(run_dir)
     files = reading.files
-    return Run(
+    return RunContents(
         directory=reading.directory,
         games=_read_games(reading),
         summary=read_summary(reading),
@@ -155,7 +160,7 @@ def load_run(run_dir: Path) -> Run:
     )
 
 
-def load_rounds(directory: Path) -> Run:
+def load_rounds(directory: Path) -> RunContents:
     """A Swiss or knockout tournament: rounds.csv, and the games and summaries of the rounds
     it holds, each round's folder read as ``load_run`` reads a run, a ``round`` column
     first; its ratings are those at its top. The page's facts are the first round's, with
@@ -171,7 +176,7 @@ def load_rounds(directory: Path) -> Run:
     meta = replace(metas[0], run=description, labels=labels or None,
                    sessions=[session for meta in metas for session in meta.sessions],
                    agents={name: agent for meta in metas for name, agent in meta.agents.items()})
-    return Run(directory=Path(directory),
+    return RunContents(directory=Path(directory),
                games=games.reset_index(level=0).reset_index(drop=True),
                summary=summary.reset_index(level=0).reset_index(drop=True),
                ratings=_read_optional(RunFiles(directory).ratings, RATING_COLUMNS), sprt=None,
@@ -180,7 +185,7 @@ def load_rounds(directory: Path) -> Run:
                       "rounds": len(numbers)})
 
 
-def run_labels(run: Run) -> dict[str, str]:
+def run_labels(run: RunContents) -> dict[str, str]:
     """The name of every agent of the run (and of its ratings), its own labels first
     (``RunMeta.names``)."""
     rated = [] if run.ratings is None else [str(agent) for agent in run.ratings["agent"]]

@@ -26,6 +26,7 @@ from arena.report.loading import (
     MalformedRunError,
     NoRunError,
     Run,
+    RunContents,
     load_rounds,
     load_run,
     read_summary,
@@ -58,7 +59,7 @@ from arena.runs.store.files import RunFiles
 from arena.system.files import write_atomically
 
 __all__ = [
-    "MAX_BAR_PAIRINGS", "MalformedRunError", "NoRunError", "Run", "SweepSeries",
+    "MAX_BAR_PAIRINGS", "MalformedRunError", "NoRunError", "Run", "RunContents", "SweepSeries",
     "agent_scores", "chart_lines", "cost_per_move", "crosstable", "first_player",
     "game_lengths", "load_rounds", "load_run", "pairings", "read_summary", "report_figures",
     "run_labels", "sweep_series", "write_report",
@@ -76,7 +77,7 @@ class ChartSection(list[str]):
         self.figure = figure
 
 
-def _chart_section(chart: Chart, run: Run) -> ChartSection:
+def _chart_section(chart: Chart, run: RunContents) -> ChartSection:
     """The chart's lines of the page followed by the chart (written by ``write_report`` in
     every format asked for: shown as its PNG, else its SVG, the others linked)."""
     names = [RunFiles(run.directory).chart(chart.kind, suffix).name
@@ -118,7 +119,7 @@ def _figures(sections: Iterable[list[str]]) -> dict[str, Figure]:
             if isinstance(section, ChartSection)}
 
 
-def report_figures(run: Run) -> dict[str, Figure]:
+def report_figures(run: RunContents) -> dict[str, Figure]:
     """The charts the run's report shows, by kind (``wtl``, ``crosstable``, ...), in order."""
     return {chart.kind: chart.draw() for chart in run_charts(RunTables(run))}
 

@@ -14,7 +14,7 @@ import pandas as pd
 from arena.competitions.round_tables import is_knockout, points_by_round, points_text
 from arena.protocol.labels import shown_spec
 from arena.report.charts import INTERVAL_NAMES
-from arena.report.loading import Run
+from arena.report.loading import RunContents
 from arena.report.markdown import markdown_table
 from arena.report.run_tables import agent_scores
 from arena.runs.store.summary import seeds_line
@@ -44,7 +44,7 @@ def _scalars(mapping: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in mapping.items() if isinstance(v, (str, int, float)) and v != ""}
 
 
-def run_facts(run: Run) -> list[str]:
+def run_facts(run: RunContents) -> list[str]:
     """What the run was, a fact a line: its commands, dates, seed, board, games."""
     meta = run.meta.to_json()
     plan = meta["run"]
@@ -69,7 +69,7 @@ def records(table: pd.DataFrame) -> list[dict[str, Any]]:
     return typing.cast(list[dict[str, Any]], table.to_dict("records"))
 
 
-def agents_section(run: Run, labels: Mapping[str, str]) -> list[str]:
+def agents_section(run: RunContents, labels: Mapping[str, str]) -> list[str]:
     """Each agent's score against all the others, with its Wilson interval."""
     rows = [(labels[r["agent"]], f"`{shown_spec(r['agent'])}`", r["games"],
              _interval(r["score"], r["low"], r["high"]))
@@ -188,7 +188,8 @@ def chart_lines(alt: str, names: Sequence[str]) -> list[str]:
             *([f"{alt}: " + ", ".join(links)] if links else [])]
 
 
-def verdict_section(run: Run, table: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
+def verdict_section(run: RunContents, table: pd.DataFrame,
+                    labels: Mapping[str, str]) -> list[str]:
     """What the run found, in a sentence or two: the SPRT's decision, the strongest agent of
     a rated field, or the one pairing's score."""
     lines = ["## Verdict", ""]

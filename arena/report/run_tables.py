@@ -1,5 +1,5 @@
-"""The tables a run's report is made of, computed from a ``Run`` (nothing read or written):
-its pairings, the crosstable, each agent's score, cost per move, the first player's
+"""The tables a run's report is made of, computed from a ``RunContents`` (nothing read or
+written): its pairings, the crosstable, each agent's score, cost per move, the first mover's
 advantage, game lengths and the strength of agents that differ in one numeric parameter;
 ``RunTables`` holds a run with those its report shows, each computed once."""
 
@@ -17,14 +17,14 @@ from arena.competitions.tournaments import crosstable as tournament_crosstable
 from arena.protocol.labels import sweeps
 from arena.report.blunders import Blunders, load_blunders
 from arena.report.charts import BOOTSTRAP
-from arena.report.loading import Run, run_labels
+from arena.report.loading import RunContents, run_labels
 from arena.stats.elo import wilson
 
 __all__ = ["AXIS_NAMES", "RunTables", "SweepSeries", "agent_scores", "cost_per_move", "crosstable",
            "first_player", "game_lengths", "pairings", "sweep_series"]
 
 
-def pairings(run: Run) -> pd.DataFrame:
+def pairings(run: RunContents) -> pd.DataFrame:
     """summary.csv's rows, one per (agent_a, agent_b)."""
     return run.summary
 
@@ -127,7 +127,7 @@ AXIS_NAMES = {"depth": "search depth (plies)"}
 """Parameters whose axis says more than their name."""
 
 
-def sweep_series(run: Run) -> list[SweepSeries]:
+def sweep_series(run: RunContents) -> list[SweepSeries]:
     """Strength against every numeric spec parameter in which two or more agents of the run
     differ and in nothing else (depth first, then in the order the parameters come): Elo
     when every such agent is rated, else the score against all opponents."""
@@ -157,7 +157,7 @@ class RunTables:
     """A run, its agents' names and the tables its report shows, each computed once, when it
     is first asked for (a chart and its section, or a chart's predicate, share them)."""
 
-    run: Run
+    run: RunContents
 
     @cached_property
     def labels(self) -> dict[str, str]:

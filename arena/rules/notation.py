@@ -53,7 +53,7 @@ def play_moves(position: Position, columns: Sequence[int], text: str = "") -> Po
 def from_moves(text: str, rules: Rules = DEFAULT_RULES) -> Position:
     """The position reached by playing a move string from the empty board.
 
-    The moves are replayed on the two bitboards alone, a few times faster than one Position
+    The moves are played on the two bitboards alone, a few times faster than one Position
     a move (``arena solve`` reads a thousand positions in milliseconds): discs stay where
     they fall, so a string that lets nobody complete a line by its end never did so before.
     A full column or a line met on the way is left to ``play_moves``, which says which move

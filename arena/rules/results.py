@@ -55,9 +55,12 @@ class Side(StrEnum):
         """The other side."""
         return Side.B if self is Side.A else Side.A
 
-    def player(self, first: Side) -> int:
-        """The player this side is (1 moves first, 2) in a game where ``first`` moved first."""
+    def mover(self, first: Side) -> int:
+        """The mover this side is (1 moves first, 2) in a game where ``first`` moved first."""
         return 1 if self is first else 2
+
+    player = mover
+    """The earlier name of ``mover`` (a player is a run's ``Player``)."""
 
 
 class Termination(StrEnum):

@@ -1,4 +1,4 @@
-"""What a perfect-play oracle (the solver) offers the window and the replays: column scores,
+"""What a perfect-play oracle (the solver) offers the window and `arena show`: column scores,
 and how to read them.
 
 Scores follow Pascal Pons' convention: from the side to move's point of view, positive

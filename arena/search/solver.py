@@ -295,7 +295,7 @@ def column_scores(position: Position) -> dict[int, int]:
 
 
 class SolverOracle:
-    """The exact solver as the oracle of the window's hints and of replays
+    """The exact solver as the oracle of the window's hints and of `arena show`
     (``arena.search.oracle.Oracle``): the process's solver, one question at a time, whatever the
     thread that asks, searching with ``threads`` threads."""
 

@@ -47,7 +47,7 @@ def test_a_replay_page_shows_its_games(tmp_path: Path) -> None:
     arena.match("random", "random", 6, seed=1, jobs=1, progress=False, out=tmp_path / "run")
     code, drawn = arena_on_terminal("export", "html", "run", cwd=tmp_path)
     assert code == 0, drawn
-    assert re.search(r"replays: 100%\|[^\r]*\| 6/6 ", drawn), drawn
+    assert re.search(r"replay page: 100%\|[^\r]*\| 6/6 ", drawn), drawn
 
 
 def test_one_long_search_shows_the_time_it_has_taken(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,7 +22,7 @@ from agents.immediate_win import ImmediateWinAgent
 from agents.mcts import MCTSAgent
 from agents.negamax import NegamaxAgent
 from agents.random_agent import RandomAgent
-from arena.protocol.kernel_players import kernel_player
+from arena.protocol.kernel_agents import kernel_agent
 from arena.rules.board import Position, Rules
 from arena.rules.notation import from_moves
 from arena.runs.planning.plan import GameSettings, MatchPlan, Pairing
@@ -97,7 +97,7 @@ def fused_games() -> list[list[Any]]:
     played = []
     for agents in ((RandomAgent(), ImmediateWinAgent(block=True)),
                    (NegamaxAgent(depth=2), MCTSAgent(iterations=30))):
-        player_a, player_b = (kernel_player(agent, settings.rules) for agent in agents)
+        player_a, player_b = (kernel_agent(agent, settings.rules) for agent in agents)
         assert player_a is not None and player_b is not None
         text, _ = play_fused(settings, batch, (player_a, player_b)).text()
         played += [[row.moves, row.result.value, row.nodes_a, row.nodes_b, row.turns_a]

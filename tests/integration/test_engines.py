@@ -33,7 +33,7 @@ from arena.rules.notation import from_moves
 from arena.rules.results import Termination
 from arena.runs.planning.plan import GameSettings, MatchPlan, Pairing, match_plan
 from arena.runs.planning.request import RunRequest
-from arena.runs.playing.runner import MatchRun, run_games
+from arena.runs.playing.runner import MatchPlayed, run_games
 from arena.runs.store.reading import load_games
 from tests.helpers.cli import invoke
 from tests.helpers.paths import ENGINES, ROOT
@@ -51,7 +51,7 @@ def in_root(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def play(a: str, b: str, games: int, out: Path, jobs: int = 1,
-         **options: object) -> tuple[MatchRun, pd.DataFrame]:
+         **options: object) -> tuple[MatchPlayed, pd.DataFrame]:
     settings = GameSettings(seed=7, **options)  # type: ignore[arg-type]
     run = run_games(match_plan(a, b, games, settings), out, RunRequest(jobs=jobs))
     return run, load_games(out / "games.csv")

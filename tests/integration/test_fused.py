@@ -1,5 +1,5 @@
 """The fused game loop plays the games the hosted path plays: games.csv equal byte for byte but
-for the think times, for every kind of kernel player, on several boards, with openings,
+for the think times, for every kind of kernel agent, on several boards, with openings,
 adjudication and either first mover; and the hosted path plays whenever a condition fails."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def _hosted_and_fused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent_a: 
                       openings: str = "none", first: str = "alternate") -> tuple[Rows, Rows]:
     calls = FusedCalls(monkeypatch)
     with monkeypatch.context() as hosted_only:
-        hosted_only.setattr(batches, "fused_players", lambda *args: None)
+        hosted_only.setattr(batches, "fused_kernels", lambda *args: None)
         hosted = _run(tmp_path, "hosted", agent_a, agent_b, games, settings, openings, first)
     assert calls.games == 0
     fused_run = _run(tmp_path, "fused", agent_a, agent_b, games, settings, openings, first)
@@ -160,8 +160,8 @@ def test_only_the_declaring_class_counts() -> None:
             return position.legal_moves()[0]
 
     rules = Rules()
-    assert fused.kernel_player(NegamaxAgent(depth=2), rules) is not None
-    assert fused.kernel_player(Leftmost(depth=2), rules) is None
+    assert fused.kernel_agent(NegamaxAgent(depth=2), rules) is not None
+    assert fused.kernel_agent(Leftmost(depth=2), rules) is None
 
 
 WARMED = """

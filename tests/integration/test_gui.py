@@ -50,9 +50,9 @@ class Driver:
                  human: int = 1, oracle: Oracle | None = None):
         self.lines: list[str] = []
         humans = {1, 2} if agent is None else {human}
-        self.session = HumanGame(rules, humans, parse_moves(start, rules))
+        self.game = HumanGame(rules, humans, parse_moves(start, rules))
         self.thinker = AgentProcess(agent, np.random.SeedSequence(7)) if agent else None
-        self.controller = PlayController(self.session, self.thinker, agent or "", "human",
+        self.controller = PlayController(self.game, self.thinker, agent or "", "human",
                                          np.random.default_rng(0), oracle, self.lines.append)
         self.window = gui_window.GameWindow(self.controller, "test")
         self.layout: Layout = self.window.layout
@@ -110,9 +110,9 @@ def expected_colour(player: int) -> tuple[int, int, int]:
 
 
 def assert_frame_shows(driver: Driver, frame: pygame.Surface | None = None) -> None:
-    """Every cell's centre has the colour of the disc the session has there."""
+    """Every cell's centre has the colour of the disc the game has there."""
     frame = frame or driver.window.screen
-    position, rules = driver.session.position, driver.session.rules
+    position, rules = driver.game.position, driver.game.rules
     for col in range(rules.cols):
         for row in range(rules.rows):
             colour = tuple(frame.get_at(driver.layout.cell_centre(col, row)))[:3]
@@ -121,32 +121,32 @@ def assert_frame_shows(driver: Driver, frame: pygame.Surface | None = None) -> N
 
 def test_a_whole_game_against_random(open_window: Callable[..., Driver]) -> None:
     driver = open_window("random")
-    while not driver.session.over:
-        driver.step_until(lambda: driver.session.human_to_move or driver.session.over)
-        if driver.session.human_to_move:
-            driver.click_column(driver.session.position.legal_moves()[0])
+    while not driver.game.over:
+        driver.step_until(lambda: driver.game.human_to_move or driver.game.over)
+        if driver.game.human_to_move:
+            driver.click_column(driver.game.position.legal_moves()[0])
     driver.window.step()
-    position = play_moves(driver.session.position.empty(Rules()), driver.session.moves)
+    position = play_moves(driver.game.position.empty(Rules()), driver.game.moves)
     assert position.is_terminal
-    assert driver.session.moves[::2] == [  # the person always took the leftmost free column
+    assert driver.game.moves[::2] == [  # the person always took the leftmost free column
         next(c for c in range(7) if play_moves(position.empty(Rules()),
-                                               driver.session.moves[:ply]).can_play(c))
-        for ply in range(0, len(driver.session.moves), 2)]
-    assert driver.controller.status().startswith(driver.session.verdict())
+                                               driver.game.moves[:ply]).can_play(c))
+        for ply in range(0, len(driver.game.moves), 2)]
+    assert driver.controller.status().startswith(driver.game.verdict())
     assert_frame_shows(driver)
     for col, row in position.winning_cells():  # the winning line wears a green ring
         x, y = driver.layout.cell_centre(col, row)
         assert driver.pixel((x + driver.layout.radius - 2, y)) == gui_window.WINNING
     driver.close()
-    assert driver.lines == [f"{driver.session.verdict()} Game: {driver.session.move_string}"]
+    assert driver.lines == [f"{driver.game.verdict()} Game: {driver.game.move_string}"]
 
 
 def test_the_disc_lands_in_the_right_cell_of_a_saved_frame(
         open_window: Callable[..., Driver], tmp_path: Path) -> None:
     driver = open_window("random")
     driver.click_column(3)
-    driver.step_until(lambda: driver.session.human_to_move)
-    reply = driver.session.moves[1]
+    driver.step_until(lambda: driver.game.human_to_move)
+    reply = driver.game.moves[1]
     path = tmp_path / "frame.png"
     driver.window.save_frame(str(path))
     frame = pygame.image.load(str(path))
@@ -166,22 +166,22 @@ def test_a_click_on_a_full_column_is_refused(open_window: Callable[..., Driver])
     driver.window.step()
     assert driver.pixel(driver.layout.hover_centre(3)) == gui_window.FADED[1]
     driver.click_column(3)
-    assert driver.session.moves == [3] * 6 and not driver.controller.thinking
+    assert driver.game.moves == [3] * 6 and not driver.controller.thinking
     assert driver.controller.status() == "Column 4 is full: pick another."
     driver.click_column(2)
-    assert driver.session.moves == [3] * 6 + [2] and driver.controller.thinking
-    driver.step_until(lambda: driver.session.human_to_move)
-    assert driver.session.moves == [3] * 6 + [2, 0]  # the sleeper plays the leftmost column
+    assert driver.game.moves == [3] * 6 + [2] and driver.controller.thinking
+    driver.step_until(lambda: driver.game.human_to_move)
+    assert driver.game.moves == [3] * 6 + [2, 0]  # the sleeper plays the leftmost column
 
 
 def test_undo_takes_back_the_move_pair(open_window: Callable[..., Driver]) -> None:
     driver = open_window("random")
     driver.click_column(3)
-    driver.step_until(lambda: driver.session.human_to_move)
-    assert len(driver.session.moves) == 2
+    driver.step_until(lambda: driver.game.human_to_move)
+    assert len(driver.game.moves) == 2
     driver.click_button("undo")
     driver.window.step()
-    assert driver.session.moves == [] and driver.session.human_to_move
+    assert driver.game.moves == [] and driver.game.human_to_move
     assert_frame_shows(driver)
     assert driver.pixel(driver.layout.cell_centre(3, 0)) == gui_window.HOLE
 
@@ -192,9 +192,9 @@ def test_undo_while_the_agent_thinks_abandons_its_thought(
     driver.click_column(3)
     assert driver.controller.thinking and "is thinking" in driver.controller.status()
     driver.key(pygame.K_u)
-    assert driver.session.moves == [] and not driver.controller.thinking
+    assert driver.game.moves == [] and not driver.controller.thinking
     driver.key(pygame.K_5)  # the person plays again at once; a fresh agent process thinks
-    assert driver.session.moves == [4] and driver.controller.thinking
+    assert driver.game.moves == [4] and driver.controller.thinking
 
 
 def test_closing_the_window_while_the_agent_thinks_ends_cleanly(
@@ -217,10 +217,10 @@ def test_new_game_reports_the_game_left_and_starts_again(
         open_window: Callable[..., Driver]) -> None:
     driver = open_window(f"{AGENTS}:Sleeper:seconds=0.01", start="44")
     driver.click_column(0)
-    driver.step_until(lambda: driver.session.human_to_move)
+    driver.step_until(lambda: driver.game.human_to_move)
     driver.click_button("new")
     assert driver.lines == ["Game abandoned (new game). Moves so far: 4411"]
-    assert driver.session.moves == [3, 3] and driver.session.human_to_move
+    assert driver.game.moves == [3, 3] and driver.game.human_to_move
 
 
 def test_two_people_at_one_window(open_window: Callable[..., Driver]) -> None:
@@ -230,7 +230,7 @@ def test_two_people_at_one_window(open_window: Callable[..., Driver]) -> None:
     assert "Player 1" in driver.controller.status()
     driver.key(pygame.K_7)
     driver.window.step()
-    assert driver.session.verdict() == "Player 1 wins."
+    assert driver.game.verdict() == "Player 1 wins."
     assert_frame_shows(driver)
 
 
@@ -241,7 +241,7 @@ def test_hints_show_the_oracles_scores(open_window: Callable[..., Driver]) -> No
     driver.key(pygame.K_h)
     driver.step_until(lambda: driver.controller.hint_scores() is not None)
     scores = driver.controller.hint_scores()
-    assert scores == oracle.column_scores(driver.session.position)
+    assert scores == oracle.column_scores(driver.game.position)
     assert scores is not None and scores[2] == (16 + 1 - 4) // 2  # X wins at once in column 3
     driver.window.step()
     x, y = driver.layout.hint_centre(2)
@@ -287,7 +287,7 @@ def test_every_board_size_fits_and_plays(open_window: Callable[..., Driver],
     assert driver.layout.height <= 900 and driver.layout.width <= 900
     driver.click_column(rules.cols - 1)
     driver.window.step()
-    assert driver.session.moves == [rules.cols - 1]
+    assert driver.game.moves == [rules.cols - 1]
     assert_frame_shows(driver)
 
 

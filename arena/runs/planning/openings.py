@@ -36,15 +36,15 @@ class OpeningsError(ArenaError):
     """An openings spec or file that cannot be used on this board."""
 
 
-class OpeningBook(Protocol):
-    """Where the games of a run start."""
+class OpeningSet(Protocol):
+    """Where the games of a run start: its openings."""
 
     @property
     def paired(self) -> bool:
         """True when each opening is played twice with colours swapped."""
 
     def opening(self, index: int) -> str:
-        """The move string of opening ``index`` (0-based): a pair's when the book is paired,
+        """The move string of opening ``index`` (0-based): a pair's when the set is paired,
         else a game's (its index in the run)."""
 
     def describe(self) -> dict[str, Any]:
@@ -239,7 +239,7 @@ def _checked_opening(moves: str, rules: Rules, where: str) -> str:
     return moves
 
 
-GENERATED: dict[str, Callable[[int, Rules, int], OpeningBook]] = {
+GENERATED: dict[str, Callable[[int, Rules, int], OpeningSet]] = {
     "random": RandomOpenings, "uniform": UniformOpenings}
 
 
@@ -249,8 +249,8 @@ def names_a_file(spec: str) -> bool:
     return text != "none" and text.partition(":")[0] not in GENERATED
 
 
-def load_openings(spec: str, rules: Rules, seed: int) -> OpeningBook:
-    """The opening book named by ``spec``: ``none``, ``random:K``, ``uniform:K`` or a file."""
+def load_openings(spec: str, rules: Rules, seed: int) -> OpeningSet:
+    """The openings named by ``spec``: ``none``, ``random:K``, ``uniform:K`` or a file."""
     text = spec.strip()
     if text == "none":
         return NoOpenings()
@@ -269,3 +269,7 @@ def load_openings(spec: str, rules: Rules, seed: int) -> OpeningBook:
             "uniform:K or a file of move strings"
         )
     return read_openings_file(path, rules)
+
+
+OpeningBook = OpeningSet
+"""The earlier name of ``OpeningSet`` (a book is the solver's: docs/explanation/glossary.md)."""

@@ -32,7 +32,7 @@ from arena.runs.planning.description import (
     Pairing,
     RunDescription,
 )
-from arena.runs.planning.openings import FileOpenings, NoOpenings, OpeningBook, load_openings
+from arena.runs.planning.openings import FileOpenings, NoOpenings, OpeningSet, load_openings
 from arena.runs.planning.player import Player, make_player, make_players
 from arena.runs.planning.seeds import DEFAULT_SEED, GAME_BITS, MAX_SEED
 
@@ -163,7 +163,7 @@ class MatchPlan:
 
     pairings: tuple[Pairing, ...]
     settings: GameSettings = GameSettings()
-    openings: OpeningBook = field(default_factory=NoOpenings)
+    openings: OpeningSet = field(default_factory=NoOpenings)
     players: Mapping[str, Player] = field(default_factory=dict, repr=False, compare=False)
     """The players the pairings name, by name, made when the plan is made (a plan made from
     names alone, as one read from meta.json, has none: ``with_players``)."""
@@ -332,7 +332,7 @@ def plan_from_description(run: RunDescription | Mapping[str, Any],
     if run.openings == "file":
         if not opening_moves:
             raise ValueError("the run's openings file is not recorded")
-        book: OpeningBook = FileOpenings(Path(), tuple(opening_moves))
+        openings: OpeningSet = FileOpenings(Path(), tuple(opening_moves))
     else:
-        book = load_openings(run.openings, run.rules, settings.seed)
-    return MatchPlan(run.pairings, settings, book)
+        openings = load_openings(run.openings, run.rules, settings.seed)
+    return MatchPlan(run.pairings, settings, openings)

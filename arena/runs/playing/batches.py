@@ -24,7 +24,7 @@ from arena.runs.planning.plan import GameBatch, GameSettings, GameTask, MatchPla
 from arena.runs.planning.player import Player
 from arena.runs.planning.seeds import game_rng, game_seed
 from arena.runs.playing.adjudication import Adjudicator
-from arena.runs.playing.fused import FusedGames, fused_players, play_fused
+from arena.runs.playing.fused import FusedGames, fused_kernels, play_fused
 from arena.runs.playing.game import play_game
 from arena.runs.store.directory import AgentOutput
 from arena.runs.store.rows import GameRow
@@ -105,11 +105,11 @@ def play_fusable(settings: GameSettings, batch: GameBatch,
     hosted = np.zeros(len(batch), dtype=bool)
     for pairing in np.flatnonzero(np.bincount(batch.pairings)).tolist():
         games = batch.pairings == pairing
-        players = fused_players(settings, batch.players[pairing], agents)
-        if players is None:
+        kernels = fused_kernels(settings, batch.players[pairing], agents)
+        if kernels is None:
             hosted |= games
         else:
-            played.append(play_fused(settings, batch.select(games), players))
+            played.append(play_fused(settings, batch.select(games), kernels))
     return played, batch.select(hosted)
 
 
@@ -121,9 +121,9 @@ def warm_fused(plan: MatchPlan, agents: AgentCache) -> None:
     first = plan.batch(np.arange(len(plan.pairings)))  # round 0: each pairing's first game
     none = first.select(np.zeros(len(first), dtype=bool))
     for pair in first.players:
-        players = fused_players(plan.settings, pair, agents)
-        if players is not None:
-            play_fused(plan.settings, none, players).text()
+        kernels = fused_kernels(plan.settings, pair, agents)
+        if kernels is not None:
+            play_fused(plan.settings, none, kernels).text()
 
 
 @dataclass

@@ -52,8 +52,8 @@ def reported_by_faulthandler(exit_code: int) -> bool:
 
 def start_watcher(files: RunFiles, total: int, pipe: int) -> subprocess.Popen[bytes]:
     """The watcher of this process for the run in ``files`` (``total`` games), reading the
-    pipe whose read end is ``pipe``. It has a session of its own, so the terminal's Ctrl-C
-    is not its, and ends by itself when this process does."""
+    pipe whose read end is ``pipe``. It leads a process group of its own, apart from the
+    terminal's, so the terminal's Ctrl-C is not its, and ends by itself when this process does."""
     return subprocess.Popen(
         [sys.executable, "-I", "-S", str(WATCHER), str(os.getpid()), str(files.path),
          str(files.games), str(files.agents_log), str(total)],

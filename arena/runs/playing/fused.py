@@ -1,6 +1,6 @@
-"""The fused game loop: whole batches of games between two kernel players in one compiled call.
+"""The fused game loop: whole batches of games between two kernel agents in one compiled call.
 
-When both agents of a pairing declare a kernel player (``arena.protocol.kernel_players``), are
+When both agents of a pairing declare a kernel agent (``arena.protocol.kernel_agents``), are
 hosted in this process, and no limit, time bank or clock applies to them, a worker plays their
 games with ``arena.search.kernels.games.play_games`` instead of asking the hosts move by move.
 The games are the same (moves, results, endings, node counts, the seeds the agents draw
@@ -24,14 +24,14 @@ import numpy as np
 from arena.hosting.base import Host, Hosting
 from arena.hosting.inline import InlineHost
 from arena.protocol.agent import Limit
-from arena.protocol.kernel_players import (
-    ImmediateWinPlayer,
-    KernelPlayer,
-    MCTSPlayer,
-    NegamaxPlayer,
-    RandomPlayer,
-    SolverPlayer,
-    kernel_player,
+from arena.protocol.kernel_agents import (
+    ImmediateWinKernel,
+    KernelAgent,
+    MCTSKernel,
+    NegamaxKernel,
+    RandomKernel,
+    SolverKernel,
+    kernel_agent,
 )
 from arena.rules.board import Position, Rules
 from arena.rules.notation import parse_moves, play_moves
@@ -56,10 +56,10 @@ class KernelHosts(Protocol):
         """The host of ``player``'s agent playing as ``side``."""
 
 
-def fused_players(settings: GameSettings, pair: tuple[Player, Player],
-                  agents: KernelHosts) -> tuple[KernelPlayer, KernelPlayer] | None:
-    """The kernel players of ``pair``'s agents A and B when their games can be fused, else
-    None: both agents hosted in this process, declaring a kernel player for the board, with
+def fused_kernels(settings: GameSettings, pair: tuple[Player, Player],
+                  agents: KernelHosts) -> tuple[KernelAgent, KernelAgent] | None:
+    """The kernel agents of ``pair``'s agents A and B when their games can be fused, else
+    None: both agents hosted in this process, declaring a kernel agent for the board, with
     no limit per move (their own or the run's) and no time bank."""
     if settings.time_per_move is not None or settings.time_bank is not None:
         return None
@@ -70,7 +70,7 @@ def fused_players(settings: GameSettings, pair: tuple[Player, Player],
         host = agents.get(player, side, settings.hosting)
         if not isinstance(host, InlineHost):
             return None
-        kernel = kernel_player(host.agent, settings.rules)
+        kernel = kernel_agent(host.agent, settings.rules)
         if kernel is None:
             return None
         kernels.append(kernel)
@@ -143,8 +143,8 @@ class FusedGames:
 
 
 def play_fused(settings: GameSettings, batch: GameBatch,
-               players: tuple[KernelPlayer, KernelPlayer]) -> FusedGames:
-    """Play the games of ``batch`` (of one pairing) between ``players`` in one compiled
+               kernels: tuple[KernelAgent, KernelAgent]) -> FusedGames:
+    """Play the games of ``batch`` (of one pairing) between ``kernels`` in one compiled
     call."""
     import arena.search.kernels.games as games  # numba loads only for fused runs
 
@@ -157,7 +157,7 @@ def play_fused(settings: GameSettings, batch: GameBatch,
     firsts = (~batch.a_first).astype(np.int64)
     out = games.new_outcomes(len(batch), rules.rows * rules.cols)
     adjudicate = games.NO_ADJUDICATION if settings.adjudicate is None else settings.adjudicate
-    arguments = (seeds, positions, firsts, adjudicate, *_arguments(rules, players, settings),
+    arguments = (seeds, positions, firsts, adjudicate, *_arguments(rules, kernels, settings),
                  out)
     games.play_games(*arguments)
     return FusedGames(batch, seeds, out, _RATE.seconds_per_cycle())
@@ -182,7 +182,7 @@ ENDING_CODE = np.array([TERMINATION_CODES.index(ending) for ending in ENDING_COD
 _TIEBREAKS = {"random": 0, "first": 1, "left": 2, "right": 3}  # the kernel's codes
 
 
-def _arguments(rules: Rules, players: tuple[KernelPlayer, KernelPlayer],
+def _arguments(rules: Rules, kernels: tuple[KernelAgent, KernelAgent],
                settings: GameSettings) -> tuple[Any, ...]:
     """``play_games``' arguments from the board to the solver's arrays."""
     import arena.search.kernels.games as games
@@ -190,34 +190,34 @@ def _arguments(rules: Rules, players: tuple[KernelPlayer, KernelPlayer],
     table = np.zeros((2, games.SETTINGS), dtype=np.int64)
     reals = np.zeros((2, games.REALS), dtype=np.float64)
     searches, trees = [], []
-    for side, player in enumerate(players):
+    for side, kernel in enumerate(kernels):
         row = table[side]
         iterations = 0
         search = games.no_negamax()
-        if isinstance(player, RandomPlayer):
+        if isinstance(kernel, RandomKernel):
             row[games.KIND] = games.RANDOM
-        elif isinstance(player, ImmediateWinPlayer):
-            row[games.KIND], row[games.BLOCK] = games.IMMEDIATE_WIN, player.block
-        elif isinstance(player, NegamaxPlayer):
-            row[games.KIND], row[games.DEPTH] = games.NEGAMAX, player.depth
-            row[games.TIEBREAK] = _TIEBREAKS[player.tiebreak]
-            row[games.ALL_TIES] = player.all_ties
-            search = games.NegamaxArrays(player.search, player.terms, player.lines,
-                                         player.points, player.table, player.stats,
-                                         player.stack, np.array(player.order, dtype=np.int64),
+        elif isinstance(kernel, ImmediateWinKernel):
+            row[games.KIND], row[games.BLOCK] = games.IMMEDIATE_WIN, kernel.block
+        elif isinstance(kernel, NegamaxKernel):
+            row[games.KIND], row[games.DEPTH] = games.NEGAMAX, kernel.depth
+            row[games.TIEBREAK] = _TIEBREAKS[kernel.tiebreak]
+            row[games.ALL_TIES] = kernel.all_ties
+            search = games.NegamaxArrays(kernel.search, kernel.terms, kernel.lines,
+                                         kernel.points, kernel.table, kernel.stats,
+                                         kernel.stack, np.array(kernel.order, dtype=np.int64),
                                          np.empty(rules.cols, dtype=np.int64))
-        elif isinstance(player, MCTSPlayer):
-            row[games.KIND], row[games.ITERATIONS] = games.MCTS, player.iterations
-            row[games.ROLLOUT_WINS] = player.rollout_wins
-            reals[side, games.C] = player.c
-            iterations = player.iterations
+        elif isinstance(kernel, MCTSKernel):
+            row[games.KIND], row[games.ITERATIONS] = games.MCTS, kernel.iterations
+            row[games.ROLLOUT_WINS] = kernel.rollout_wins
+            reals[side, games.C] = kernel.c
+            iterations = kernel.iterations
         else:
             row[games.KIND] = games.SOLVER
-            reals[side, games.BLUNDER] = player.blunder
+            reals[side, games.BLUNDER] = kernel.blunder
         searches.append(search)
         trees.append(games.new_tree(iterations + 1, rules.cols))
     solving = settings.adjudicate is not None or any(
-        isinstance(player, SolverPlayer) for player in players)
+        isinstance(kernel, SolverKernel) for kernel in kernels)
     return (games.board_array(rules), table, reals, *searches, *trees,
             _solver_arrays(rules) if solving else games.no_solver())
 

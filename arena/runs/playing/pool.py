@@ -106,7 +106,7 @@ def batches(plan: MatchPlan, games: np.ndarray, sizer: BatchSizer) -> Iterator[G
 
 
 class WorkerDiedError(RuntimeError):
-    """A worker process died while playing; the games it had not returned are replayed later."""
+    """A worker process died while playing; the games it had not returned are played again later."""
 
 
 class Pool(Protocol):

@@ -193,12 +193,16 @@ class Progress(Protocol):
 
 
 @dataclass
-class MatchRun:
+class MatchPlayed:
     """What a call to ``run_games`` did: where, how many games it played, the summaries."""
 
     directory: Path
     played: int
     summaries: list[PairingSummary]
+
+
+MatchRun = MatchPlayed
+"""The earlier name of ``MatchPlayed`` (each class of a run says which part of it it is)."""
 
 
 def run_games(
@@ -209,7 +213,7 @@ def run_games(
     progress: Progress | None = None,
     command: dict[str, Any] | None = None,
     stopping: StoppingRule | None = None,
-) -> MatchRun:
+) -> MatchPlayed:
     """Play the games of ``plan`` that ``out_dir`` does not hold yet; write summary.csv.
 
     ``request`` gives the workers (jobs, backend, scheduler) and whether a resume may go on
@@ -287,7 +291,7 @@ def run_games(
         if pool is not None:
             pool.close(abort=True)
         agents.close()
-    return MatchRun(out_dir, played, summaries)
+    return MatchPlayed(out_dir, played, summaries)
 
 
 def plays_user_code_here(agents: Sequence[ResolvedAgent], request: RunRequest) -> bool:

@@ -48,7 +48,7 @@ class RecordedGame:
     def winner(self) -> int:
         """The winning player (1 or 2), 0 for a draw."""
         loser = self.row.loser
-        return 0 if loser is None else loser.other.player(self.row.first)
+        return 0 if loser is None else loser.other.mover(self.row.first)
 
     @cached_property
     def columns(self) -> list[int]:

@@ -2,11 +2,11 @@
 
 Every row must be a game of the plan (index in range, once), with the plan's pairing, seed,
 first mover and opening; a result and a termination from the known sets; numbers where numbers
-belong; and a move string that replays legally from the opening to exactly that ending: a
+belong; and a move string that plays legally from the opening to exactly that ending: a
 line by the last move for ``four_in_a_row``, a full board for ``board_full``, a game still
 going for a forfeit, with the result that follows; and for ``adjudicated``, a game still going
 at the run's adjudication ply, with any result (in a run that adjudicates, no other game goes
-past that ply). The move strings are replayed in bulk by a
+past that ply). The move strings are checked in bulk by a
 numba kernel (``arena.search.kernels.endings``), so a run of a million games is checked in seconds.
 """
 
@@ -27,7 +27,7 @@ from arena.runs.planning.seeds import game_seed
 from arena.runs.store.rows import COLUMNS, GamesTableError, read_header
 
 CHUNK = 100_000
-"""Rows replayed by the kernel at a time (bounded memory for any run)."""
+"""Rows checked by the kernel at a time (bounded memory for any run)."""
 
 RESULTS = frozenset(Result)
 TERMINATIONS = frozenset(Termination)
@@ -199,7 +199,7 @@ def _seconds(text: str) -> bool:
 
 
 def _check_endings(path: Path, pending: _Pending, rules: Rules) -> None:
-    """Replay the pending rows' moves and match each ending with the row's claim."""
+    """Play the pending rows' moves through and match each ending with the row's claim."""
     if not pending.lines:
         return
     text = "".join(pending.moves).encode("ascii", errors="replace")
@@ -218,7 +218,7 @@ def _check_endings(path: Path, pending: _Pending, rules: Rules) -> None:
 
 
 def _ending_problem(moves: str, claim: Claim, code: int) -> str:
-    """What is wrong with a row's claimed ending, given how its moves replay ('' if right)."""
+    """What is wrong with a row's claimed ending, given where its moves end ('' if right)."""
     from arena.search.kernels.endings import BAD_COLUMN, FULL, ONGOING, PAST_END, WON
 
     first, result, termination = claim
@@ -236,7 +236,7 @@ def _ending_problem(moves: str, claim: Claim, code: int) -> str:
     if code == FULL:
         expected = Result.DRAW
     else:  # the last mover won, or the side to move (the other player) forfeited
-        expected = Result.of_winner(2 - len(moves) % 2, Side.A.player(first))
+        expected = Result.of_winner(2 - len(moves) % 2, Side.A.mover(first))
     if result != expected:
         return f"moves {moves!r} ending in {termination} make the result {expected}, not {result}"
     return ""

@@ -5,9 +5,9 @@
 - ``negamax``: the alpha-beta search and its root;
 - ``mcts``: random playouts and the UCT tree search;
 - ``solver``: the exact solver's search;
-- ``endings``: how move strings end, replayed in bulk (the checks of a run's rows);
+- ``endings``: how move strings end, checked in bulk (the checks of a run's rows);
 - ``streams``: numpy's ``Generator(PCG64(seed))`` rebuilt, draw for draw;
-- ``games``: whole games between two kernel players, a batch in one call (the fused loop).
+- ``games``: whole games between two kernel agents, a batch in one call (the fused loop).
 
 A position is two uint64 bitboards in the layout of ``arena.rules.board``: ``cur`` (discs of the
 side to move) and ``mask`` (all discs). What a kernel needs to know about the board size

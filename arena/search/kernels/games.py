@@ -1,6 +1,6 @@
-"""Whole games between two kernel players, a batch of them in one compiled call.
+"""Whole games between two kernel agents, a batch of them in one compiled call.
 
-A kernel player is one of the searches of this package driven as an agent drives it: a
+A kernel agent is one of the searches of this package driven as an agent drives it: a
 uniformly random column, a win in one (or a block), negamax at a fixed depth, MCTS by
 iterations, or the exact solver. Each game draws from its own ``Generator(PCG64(seed))``
 stream (``streams``), both players in turn, exactly as the agents draw from numpy's, so a game
