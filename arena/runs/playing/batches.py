@@ -25,7 +25,7 @@ from arena.runs.planning.player import Player
 from arena.runs.planning.seeds import game_rng, game_seed
 from arena.runs.playing.adjudication import Adjudicator
 from arena.runs.playing.fused import FusedGames, fused_players, play_fused
-from arena.runs.playing.game import play_game
+from arena.runs.playing.game import RunPlace, play_game
 from arena.runs.store.directory import AgentOutput
 from arena.runs.store.rows import GameRow
 from arena.stats.tally import Tally
@@ -89,7 +89,8 @@ def play_task(task: GameTask, players: tuple[Player, Player], settings: GameSett
     opening, start = _start(settings.rules, task.opening)
     adjudicator = None if settings.adjudicate is None else Adjudicator(settings.adjudicate)
     record = play_game(hosts, (rng, rng), start, opening, limits, settings.time_bank,
-                       adjudicator=adjudicator)
+                       adjudicator=adjudicator,
+                       place=RunPlace(task.game, settings.run_dir, settings.no_cache))
     for side, name, host in ((Side.A, task.agent_a, host_a), (Side.B, task.agent_b, host_b)):
         text = host.take_output()
         if text:

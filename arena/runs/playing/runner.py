@@ -18,7 +18,7 @@ import platform
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -224,6 +224,8 @@ def run_games(
     """
     request = request or RunRequest()
     plan = plan.with_players()  # a plan made from names alone gets its players here
+    plan = replace(plan, settings=replace(plan.settings, run_dir=str(Path(out_dir).resolve()),
+                                          no_cache=request.no_cache))
     if stopping is not None and stopping.stage < 1:
         raise MatchSetupError(f"a stage holds at least 1 game, got {stopping.stage}")
     run = plan.description()
