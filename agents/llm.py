@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -103,7 +104,7 @@ class LlmAgent(BaseAgent):
                  temperature: float = 0.0, max_tokens: int = 512, retries: int = 2,
                  on_invalid: Literal["forfeit", "random"] = "forfeit",
                  key_env: str = DEFAULT_KEY_ENV, timeout: float = 60.0,
-                 http_retries: int = 6, backoff: float = 1.0):
+                 http_retries: int = 6, backoff: float = 1.0, rpm: float = 0.0):
         for name, value, low in (("max_tokens", max_tokens, 1), ("retries", retries, 0),
                                  ("http_retries", http_retries, 0)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
@@ -111,6 +112,9 @@ class LlmAgent(BaseAgent):
         for name, number in (("timeout", timeout), ("backoff", backoff)):
             if not 0 <= number < float("inf") or (name == "timeout" and number == 0):
                 raise ValueError(f"{name} must be a number of seconds > 0, got {number!r}")
+        if not 0 <= rpm < float("inf"):
+            raise ValueError(f"rpm must be a number of requests a minute >= 0 (0: no limit), "
+                             f"got {rpm!r}")
         if not 0 <= temperature <= 2:
             raise ValueError(f"temperature must be from 0 to 2, got {temperature!r}")
         self.model = model
@@ -125,6 +129,7 @@ class LlmAgent(BaseAgent):
         self.backoff = backoff
         self._key = api_key(key_env)
         self._client = self._make_client()
+        self._pacer = pacer(self.where, model, rpm) if rpm > 0 else None
         self._moves: list[int] = []
         self._seen = 0  # the mask after this agent's last move (or the opening)
         self._cache: ResponseCache | None = None
@@ -253,6 +258,8 @@ class LlmAgent(BaseAgent):
             return str(kept["answer"])
         for attempt in range(self.http_retries + 1):
             log.requests += 1
+            if self._pacer is not None:
+                self._pacer.wait()
             try:
                 response = self._client.chat.completions.create(
                     model=self.model, messages=messages, temperature=self.temperature,
@@ -339,6 +346,36 @@ class LlmAgent(BaseAgent):
     def close(self) -> None:
         """Close the client's connections."""
         self._client.close()
+
+
+class Pacer:
+    """Spaces the requests of every agent of this process that asks one model on one server
+    so that no more than ``rpm`` start in a minute (games played at once, ``--concurrency``,
+    share it; each playing process has its own)."""
+
+    def __init__(self, rpm: float):
+        self.gap = 60.0 / rpm
+        self._next = 0.0
+        self._lock = threading.Lock()
+
+    def wait(self) -> None:
+        """Return when the next request may start."""
+        with self._lock:
+            now = time.monotonic()
+            start = max(now, self._next)
+            self._next = start + self.gap
+        if start > now:
+            time.sleep(start - now)
+
+
+_PACERS: dict[tuple[str, str, float], Pacer] = {}
+_PACERS_LOCK = threading.Lock()
+
+
+def pacer(where: str, model: str, rpm: float) -> Pacer:
+    """The pacer this process shares for ``model`` at ``where`` under ``rpm``."""
+    with _PACERS_LOCK:
+        return _PACERS.setdefault((where, model, rpm), Pacer(rpm))
 
 
 def api_key(variable: str) -> str:

@@ -171,6 +171,7 @@ def test_bad_input_is_one_line_before_any_game(server: Server, tmp_path: Path,
     cases = {
         spec(server, ",retries=-1"): "retries must be a whole number >= 0, got -1",
         spec(server, ",prompt=image"): "parameter prompt must be one of board, moves",
+        spec(server, ",rpm=-5"): "rpm must be a number of requests a minute >= 0",
         spec(server).replace(KEY_ENV, "ARENA_TEST_NO_SUCH_KEY"):
             "the environment variable ARENA_TEST_NO_SUCH_KEY holds no API key",
         spec(server).replace("fake-model", "other-model"): "has no model 'other-model'",
@@ -268,3 +269,25 @@ def test_a_run_killed_midway_resumes_without_asking_twice(server: Server,
     assert played(out) == played(whole)
     assert reference <= killed + resumed <= reference + 1  # at most the one in flight
     no_key_in(out)
+
+
+@pytest.mark.slow
+def test_games_played_at_once_are_the_games_played_one_by_one(server: Server,
+                                                              tmp_path: Path) -> None:
+    server.model.delay = 0.01
+    runs = {}
+    for level in (1, 6):
+        out = tmp_path / f"c{level}"
+        status, output = arena("match", spec(server, ",rpm=6000"), "random", "-n", "12", "-j",
+                               "1", "--hosting", "inline", "--concurrency", str(level),
+                               "--no-report", "--out", str(out))
+        assert status == 0, output
+        runs[level] = played(out)
+        games = load_games(out / "games.csv")
+        lines: Counter[int] = Counter()
+        for line in (out / "agents.log").read_text().splitlines():
+            if "llm-move " in line:
+                lines[int(line.split()[1])] += 1  # each game's moves under its own number
+        assert lines == dict(zip(games["game"], games["turns_a"], strict=True))
+        assert len(list((out / "llm").glob("game-*.jsonl.gz"))) == 12
+    assert runs[1] == runs[6]

@@ -57,6 +57,8 @@ class GameSettings:
     part of the run's description."""
     no_cache: bool = False
     """The run's ``--no-cache``, told to the agents (``GameStart.no_cache``)."""
+    concurrency: int = 1
+    """Hosted games in flight at once in a worker, each in a thread (``--concurrency``)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or \

@@ -77,6 +77,9 @@ class BatchSizer:
     jobs: int = 1
     seconds: float = BATCH_SECONDS
     largest: int = LARGEST_BATCH
+    least: int = 1
+    """The fewest games a batch holds while that many are left (a worker's ``--concurrency``:
+    a batch fills its threads)."""
     _per_game: float | None = None
     _last: int = 0
 
@@ -92,7 +95,8 @@ class BatchSizer:
         else:
             wanted = int(self.seconds / self._per_game) if self._per_game > 0 else self.largest
         share = -(-remaining // (2 * self.jobs))
-        self._last = max(1, min(wanted, self.largest, 2 * self._last or 1, share))
+        self._last = max(1, min(self.least, remaining),
+                         min(wanted, self.largest, 2 * self._last or 1, share))
         return self._last
 
 

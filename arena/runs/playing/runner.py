@@ -225,7 +225,8 @@ def run_games(
     request = request or RunRequest()
     plan = plan.with_players()  # a plan made from names alone gets its players here
     plan = replace(plan, settings=replace(plan.settings, run_dir=str(Path(out_dir).resolve()),
-                                          no_cache=request.no_cache))
+                                          no_cache=request.no_cache,
+                                          concurrency=request.concurrency))
     if stopping is not None and stopping.stage < 1:
         raise MatchSetupError(f"a stage holds at least 1 game, got {stopping.stage}")
     run = plan.description()
@@ -271,7 +272,8 @@ def run_games(
                 watched = risky and pool is not None  # workers forked first: not on the pipe
                 with crash_report(files, plan.total) if watched else nullcontext(), \
                         finish_on_interrupt(lambda: _stop(pool, progress)):
-                    played = _play(plan, table, pool, BatchSizer(jobs), stopping, progress,
+                    sizer = BatchSizer(jobs, least=request.concurrency)
+                    played = _play(plan, table, pool, sizer, stopping, progress,
                                    files.agents_log, gathered)
             pool, finished = None, pool
             if finished is not None:
