@@ -68,8 +68,12 @@ class ResponseCache:
         """Keep ``entry`` (its ``answer`` and what it cost) as the next answer to
         ``request``."""
         path = self.path(self.key(request))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, canonical({"request": request, **entry}))
+        text = canonical({"request": request, **entry})
+        try:
+            write_atomically(path, text)
+        except FileNotFoundError:  # the folder's first answer
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, text)
         self._answered[canonical(request)] += 1
 
 

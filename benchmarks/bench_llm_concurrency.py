@@ -46,12 +46,13 @@ def main() -> None:
             for level in args.levels:
                 out = Path(folder) / f"c{level}"
                 games = max(args.games, 4 * level)
-                began = time.perf_counter()
+                began, cpu = time.perf_counter(), time.process_time()
                 status, output = arena("match", spec, "random", "-n", str(games), "-j", "1",
                                        "--hosting", "inline",
                                        "--concurrency", str(level), "--no-report", "-q",
                                        "--out", str(out))
                 seconds = time.perf_counter() - began
+                busy = (time.process_time() - cpu) / seconds
                 assert status == 0, output
                 moves = load_games(out / "games.csv")["turns_a"].mean()
                 rate = games / seconds
@@ -59,7 +60,7 @@ def main() -> None:
                 print(f"concurrency {level:3d}: {games} games in {seconds:6.2f} s = "
                       f"{rate:6.2f} games/s; {moves:.2f} model moves a game; goal "
                       f"{goal:6.2f} games/s: {'met' if rate >= goal else 'NOT met'} "
-                      f"({rate / goal:.2f} of it)")
+                      f"({rate / goal:.2f} of it); the playing process {busy:.0%} busy")
         finally:
             server.terminate()
             server.join()

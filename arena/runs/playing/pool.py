@@ -56,6 +56,9 @@ from arena.system.processes import die_with_parent
 BATCH_SECONDS = 0.25
 """Batches are sized so that one takes about this long in a worker."""
 LARGEST_BATCH = 5000
+GAMES_PER_THREAD = 4
+"""With ``--concurrency N``, a batch holds at least this many games per thread: its threads
+idle only while its last games end."""
 HELD_BATCHES = 2
 """Batches a local worker holds at a time: the one it plays and the next, so that it never
 waits for this process, which may be in a compiled call of its own (fused games)."""
