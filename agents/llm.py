@@ -16,16 +16,23 @@ default; ``none`` for a local server that wants none). It is never part of the s
 every message the agent writes or raises has it blanked out.
 
 Each move prints one line of JSON (``llm-move {...}``) that the run keeps in agents.log: the
-ply, the column, the requests made, the invalid answers and their reasons, the requests
-asked again and why, the tokens and the seconds.
+ply, the column, the requests made, the answers replayed from the cache, the invalid answers
+and their reasons, the requests asked again and why, the tokens and the seconds.
+
+In a run, every answer is kept in the run directory (``agents.llm_records``): a resumed run
+replays the answers of its earlier sessions instead of asking again (unless the run's
+``--no-cache``), and each game's prompts and answers are written beside games.csv
+(``llm/game-NNNNNN.jsonl.gz``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -38,10 +45,12 @@ from agents.llm_prompts import (
     system_prompt,
     user_prompt,
 )
+from agents.llm_records import ResponseCache, Transcript
 from arena.protocol.agent import BaseAgent, Choice, GameStart
 from arena.protocol.registry import AgentSpec, SpecKind, parse_values, version_of
 from arena.rules.board import Position
 from arena.rules.errors import AgentSpecError, IllegalMoveError
+from arena.runs.store.files import RunFiles
 
 PREFIX = "llm"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -71,6 +80,7 @@ class MoveLog:
     ply: int
     column: int | None = None
     requests: int = 0
+    cached: int = 0
     invalid: list[str] = field(default_factory=list)
     retried: list[str] = field(default_factory=list)
     prompt_tokens: int = 0
@@ -94,7 +104,7 @@ class LlmAgent(BaseAgent):
                  temperature: float = 0.0, max_tokens: int = 512, retries: int = 2,
                  on_invalid: Literal["forfeit", "random"] = "forfeit",
                  key_env: str = DEFAULT_KEY_ENV, timeout: float = 60.0,
-                 http_retries: int = 6, backoff: float = 1.0):
+                 http_retries: int = 6, backoff: float = 1.0, rpm: float = 0.0):
         for name, value, low in (("max_tokens", max_tokens, 1), ("retries", retries, 0),
                                  ("http_retries", http_retries, 0)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
@@ -102,6 +112,9 @@ class LlmAgent(BaseAgent):
         for name, number in (("timeout", timeout), ("backoff", backoff)):
             if not 0 <= number < float("inf") or (name == "timeout" and number == 0):
                 raise ValueError(f"{name} must be a number of seconds > 0, got {number!r}")
+        if not 0 <= rpm < float("inf"):
+            raise ValueError(f"rpm must be a number of requests a minute >= 0 (0: no limit), "
+                             f"got {rpm!r}")
         if not 0 <= temperature <= 2:
             raise ValueError(f"temperature must be from 0 to 2, got {temperature!r}")
         self.model = model
@@ -116,8 +129,11 @@ class LlmAgent(BaseAgent):
         self.backoff = backoff
         self._key = api_key(key_env)
         self._client = self._make_client()
+        self._pacer = pacer(self.where, model, rpm) if rpm > 0 else None
         self._moves: list[int] = []
         self._seen = 0  # the mask after this agent's last move (or the opening)
+        self._cache: ResponseCache | None = None
+        self._transcript: Transcript | None = None
         self.check_server()
 
     def _make_client(self) -> Any:
@@ -167,6 +183,12 @@ class LlmAgent(BaseAgent):
         self._seen = start.mask
         if game.limit.time is not None:
             self._client = self._client.with_options(timeout=game.limit.time)
+        self._cache = self._transcript = None
+        if game.run_dir is not None and game.game is not None:
+            files = RunFiles(Path(game.run_dir))
+            self._cache = ResponseCache(files.llm_cache, game.game, game.no_cache)
+            self._transcript = Transcript(files.llm_transcript(game.game))
+            self._transcript.start(game.player)
 
     def choose(self, position: Position, rng: np.random.Generator) -> Choice:
         """Ask the model; re-ask with the reason after an invalid answer."""
@@ -225,8 +247,19 @@ class LlmAgent(BaseAgent):
         answers: they are the caller's); ServerFailure when it cannot be had."""
         import openai
 
+        request = {"model": self.model, "messages": messages, "temperature": self.temperature,
+                   "max_tokens": self.max_tokens}
+        kept = self._cache.get(request) if self._cache is not None else None
+        if kept is not None:
+            log.cached += 1
+            log.prompt_tokens += int(kept.get("prompt_tokens", 0))
+            log.completion_tokens += int(kept.get("completion_tokens", 0))
+            self._keep(request, kept, log, cached=True)
+            return str(kept["answer"])
         for attempt in range(self.http_retries + 1):
             log.requests += 1
+            if self._pacer is not None:
+                self._pacer.wait()
             try:
                 response = self._client.chat.completions.create(
                     model=self.model, messages=messages, temperature=self.temperature,
@@ -251,11 +284,27 @@ class LlmAgent(BaseAgent):
                 raise ServerFailure(f"{self.where} refused the request: HTTP "
                                     f"{error.status_code}: {self._message(error)}") from None
             usage = getattr(response, "usage", None)
-            if usage is not None:
-                log.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
-                log.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
+            tokens = {"prompt_tokens": int(getattr(usage, "prompt_tokens", 0) or 0),
+                      "completion_tokens": int(getattr(usage, "completion_tokens", 0) or 0)}
+            log.prompt_tokens += tokens["prompt_tokens"]
+            log.completion_tokens += tokens["completion_tokens"]
+            entry = {"answer": text, **tokens}
+            if self._cache is not None:
+                self._cache.put(request, entry)
+            self._keep(request, entry, log, cached=False)
             return text
         raise AssertionError("unreachable")
+
+    def _keep(self, request: dict[str, Any], entry: dict[str, Any], log: MoveLog,
+              cached: bool) -> None:
+        """Add a prompt and its answer to the game's transcript, if there is one."""
+        if self._transcript is None:
+            return
+        player = self.game.player if self.game is not None else None
+        self._transcript.add({"ply": log.ply, "player": player, "cached": cached, **request,
+                              "answer": self.redact(entry["answer"]),
+                              "prompt_tokens": entry.get("prompt_tokens", 0),
+                              "completion_tokens": entry.get("completion_tokens", 0)})
 
     def _transient(self, error: BaseException) -> str:
         """A failure worth asking again for, in a few words."""
@@ -297,6 +346,36 @@ class LlmAgent(BaseAgent):
     def close(self) -> None:
         """Close the client's connections."""
         self._client.close()
+
+
+class Pacer:
+    """Spaces the requests of every agent of this process that asks one model on one server
+    so that no more than ``rpm`` start in a minute (games played at once, ``--concurrency``,
+    share it; each playing process has its own)."""
+
+    def __init__(self, rpm: float):
+        self.gap = 60.0 / rpm
+        self._next = 0.0
+        self._lock = threading.Lock()
+
+    def wait(self) -> None:
+        """Return when the next request may start."""
+        with self._lock:
+            now = time.monotonic()
+            start = max(now, self._next)
+            self._next = start + self.gap
+        if start > now:
+            time.sleep(start - now)
+
+
+_PACERS: dict[tuple[str, str, float], Pacer] = {}
+_PACERS_LOCK = threading.Lock()
+
+
+def pacer(where: str, model: str, rpm: float) -> Pacer:
+    """The pacer this process shares for ``model`` at ``where`` under ``rpm``."""
+    with _PACERS_LOCK:
+        return _PACERS.setdefault((where, model, rpm), Pacer(rpm))
 
 
 def api_key(variable: str) -> str:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import io
 import sys
+import threading
 import time
-from collections.abc import Callable
-from contextlib import suppress
-from typing import TypeVar
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from typing import TextIO, TypeVar
 
 import numpy as np
 
@@ -126,8 +127,14 @@ class InlineHost(Host):
 
     def _call(self, call: Callable[[], T], building: bool = False) -> T:
         """Run agent code: its prints captured if asked, its exceptions made AgentFaults."""
-        streams = sys.stdout, sys.stderr
         capture = self._capture and not getattr(self._agent, "interactive", False)
+        if capture and threading.current_thread() is not threading.main_thread():
+            with routed_output(self._output):
+                try:
+                    return call()
+                except BaseException as error:  # noqa: BLE001 - anything it raises is its forfeit
+                    raise self._fault(error, building) from None
+        streams = sys.stdout, sys.stderr
         if capture:
             sys.stdout = sys.stderr = self._output
         try:
@@ -149,3 +156,61 @@ class InlineHost(Host):
         if not isinstance(fault, BuildFault):  # a spec error's traceback is the arena's
             self._output.write(traceback_text(error))
         return fault
+
+
+class _Routes(threading.local):
+    """Where this thread's prints go (None: the streams the routing replaced)."""
+
+    output: io.StringIO | None = None
+
+
+_ROUTES = _Routes()
+_ROUTING = threading.Lock()
+_routed: list[tuple[TextIO, TextIO]] = []  # the streams replaced, while threads are routed
+_routing_threads = 0
+
+
+class _RoutedStream(io.TextIOBase):
+    """sys.stdout or sys.stderr while agents play in threads (``--concurrency``): each
+    thread's text to the output of the host it is calling, other threads' where it went."""
+
+    def __init__(self, which: int):
+        self._which = which
+
+    def _target(self) -> TextIO | io.StringIO:
+        output = _ROUTES.output
+        return output if output is not None else _routed[-1][self._which]
+
+    def write(self, text: str) -> int:
+        """Write to this thread's target."""
+        return self._target().write(text)
+
+    def flush(self) -> None:
+        """Flush this thread's target."""
+        self._target().flush()
+
+    def writable(self) -> bool:
+        """Text can be written."""
+        return True
+
+
+@contextmanager
+def routed_output(output: io.StringIO) -> Iterator[None]:
+    """While the block runs, what this thread prints goes to ``output`` (other threads'
+    prints are untouched); sys.stdout and sys.stderr are routing streams while any thread
+    is in such a block."""
+    global _routing_threads
+    with _ROUTING:
+        if _routing_threads == 0:
+            _routed.append((sys.stdout, sys.stderr))
+            sys.stdout, sys.stderr = _RoutedStream(0), _RoutedStream(1)
+        _routing_threads += 1
+    _ROUTES.output = output
+    try:
+        yield
+    finally:
+        _ROUTES.output = None
+        with _ROUTING:
+            _routing_threads -= 1
+            if _routing_threads == 0:
+                sys.stdout, sys.stderr = _routed.pop()

@@ -54,13 +54,21 @@ class Limit:
 class GameStart:
     """What an agent is told when a game begins: the board, which mover it is (``player``:
     1 moves first), its limit per move, its time bank (seconds of overtime for the whole game) and
-    the opening (the columns played from the empty board before the agents' first move)."""
+    the opening (the columns played from the empty board before the agents' first move).
+
+    In a run, also the game's number (``game``) and the run directory (``run_dir``), where an
+    agent may keep files of its own (``llm:`` keeps the answers it paid for and each game's
+    transcript), and whether answers kept from an earlier session are to be asked again
+    (``no_cache``, the run's ``--no-cache``); outside a run, None, None and False."""
 
     rules: Rules
     player: int
     limit: Limit = Limit()
     time_bank: float | None = None
     opening: tuple[int, ...] = ()
+    game: int | None = None
+    run_dir: str | None = None
+    no_cache: bool = False
 
     @property
     def mover(self) -> int:

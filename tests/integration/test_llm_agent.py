@@ -4,8 +4,12 @@ injected, forfeits recorded, bad input refused before any game, the key in no ru
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
+import signal
+import subprocess
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,11 +17,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agents.llm_records import read_transcript
 from arena import load_games
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position
 from arena.rules.errors import AgentSpecError
-from tests.helpers.cli import arena
+from tests.helpers.cli import arena, arena_command, checkout_env
 from tests.helpers.llm_server import (
     INVALID,
     RETRIED,
@@ -75,10 +80,15 @@ def tallies(moves: list[dict[str, object]]) -> Counter[str]:
 
 
 def no_key_in(folder: Path) -> None:
+    """Neither the key nor its end in any file of ``folder`` (compressed ones read
+    uncompressed)."""
     for path in folder.rglob("*"):
         if path.is_file():
-            assert KEY.encode() not in path.read_bytes(), path
-            assert KEY[-12:].encode() not in path.read_bytes(), path
+            data = path.read_bytes()
+            if path.suffix == ".gz":
+                data = b"".join(gzip.decompress(data).splitlines())
+            assert KEY.encode() not in data, path
+            assert KEY[-12:].encode() not in data, path
 
 
 def test_every_fault_is_counted_as_injected(server: Server,
@@ -161,6 +171,7 @@ def test_bad_input_is_one_line_before_any_game(server: Server, tmp_path: Path,
     cases = {
         spec(server, ",retries=-1"): "retries must be a whole number >= 0, got -1",
         spec(server, ",prompt=image"): "parameter prompt must be one of board, moves",
+        spec(server, ",rpm=-5"): "rpm must be a number of requests a minute >= 0",
         spec(server).replace(KEY_ENV, "ARENA_TEST_NO_SUCH_KEY"):
             "the environment variable ARENA_TEST_NO_SUCH_KEY holds no API key",
         spec(server).replace("fake-model", "other-model"): "has no model 'other-model'",
@@ -184,3 +195,99 @@ def test_a_key_refused_during_a_game_is_not_quoted(server: Server) -> None:
     with pytest.raises(Exception, match=r"refused the API key \(HTTP 401\)") as caught:
         agent.choose(Position.empty(), np.random.default_rng(0))
     assert KEY[-4:] not in str(caught.value)
+
+
+def played(out: Path) -> list[tuple[int, str, str]]:
+    """Each game of a run: its number, its moves and its termination."""
+    games = load_games(out / "games.csv")
+    return sorted(zip(games["game"], games["moves"].astype(str), games["termination"],
+                      strict=True))
+
+
+def keep_first_rows(out: Path, rows: int) -> None:
+    """games.csv cut after its first ``rows`` games, as if the run had stopped there."""
+    lines = (out / "games.csv").read_text().splitlines(keepends=True)
+    (out / "games.csv").write_text("".join(lines[:1 + rows]))
+
+
+@pytest.mark.slow
+def test_a_resumed_run_replays_answers_and_asks_nothing_twice(server: Server,
+                                                              tmp_path: Path) -> None:
+    server.model.faults.extend(["illegal", "429", "prose"])
+    out = tmp_path / "run"
+    command = ("match", spec(server), "random", "-n", "4", "-j", "1", "--no-report",
+               "--out", str(out))
+    status, output = arena(*command)
+    assert status == 0, output
+    first, asked = played(out), server.model.counts["chat"]
+    transcripts = sorted((out / "llm").glob("game-*.jsonl.gz"))
+    assert [path.name for path in transcripts] == [f"game-{n:06d}.jsonl.gz" for n in range(4)]
+    records = [record for path in transcripts for record in read_transcript(path)]
+    moves = move_logs((out / "agents.log").read_text())
+    assert len(records) == sum(len(move["invalid"]) + 1 for move in moves)  # type: ignore[arg-type]
+    assert all(record["model"] == "fake-model" and record["messages"][0]["role"] == "system"
+               and record["answer"] and not record["cached"] for record in records)
+    keep_first_rows(out, 1)
+    status, output = arena(*command)
+    assert status == 0, output
+    assert played(out) == first
+    assert server.model.counts["chat"] == asked  # every answer replayed, none asked again
+    again = [move for move in move_logs((out / "agents.log").read_text())[len(moves):]]
+    assert again and all(move["requests"] == 0 and move["cached"] for move in again)
+    assert all(record["cached"] for path in transcripts[1:] for record in read_transcript(path))
+    keep_first_rows(out, 1)
+    status, output = arena(*command, "--no-cache")
+    assert status == 0, output
+    assert server.model.counts["chat"] > asked
+    assert played(out) == first  # the fake model answers as before
+    no_key_in(out)
+
+
+@pytest.mark.slow
+def test_a_run_killed_midway_resumes_without_asking_twice(server: Server,
+                                                          tmp_path: Path) -> None:
+    server.model.delay = 0.02
+    def command(out: Path) -> list[str]:
+        return arena_command("match", spec(server), "random", "-n", "6", "-j", "1",
+                             "--no-report", "-q", "--out", str(out))
+    env = {**checkout_env(), "PYTHONPATH": os.pathsep.join(
+        filter(None, [checkout_env()["PYTHONPATH"], os.environ.get("PYTHONPATH")]))}
+    whole = tmp_path / "whole"
+    subprocess.run(command(whole), env=env, check=True, capture_output=True)
+    reference = server.model.counts["chat"]
+    out = tmp_path / "killed"
+    child = subprocess.Popen(command(out), env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+    while server.model.counts["chat"] < reference + reference // 2 and child.poll() is None:
+        time.sleep(0.005)
+    os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
+    killed = server.model.counts["chat"] - reference
+    assert 0 < killed < reference
+    subprocess.run(command(out), env=env, check=True, capture_output=True)
+    resumed = server.model.counts["chat"] - reference - killed
+    assert played(out) == played(whole)
+    assert reference <= killed + resumed <= reference + 1  # at most the one in flight
+    no_key_in(out)
+
+
+@pytest.mark.slow
+def test_games_played_at_once_are_the_games_played_one_by_one(server: Server,
+                                                              tmp_path: Path) -> None:
+    server.model.delay = 0.01
+    runs = {}
+    for level in (1, 6):
+        out = tmp_path / f"c{level}"
+        status, output = arena("match", spec(server, ",rpm=6000"), "random", "-n", "12", "-j",
+                               "1", "--hosting", "inline", "--concurrency", str(level),
+                               "--no-report", "--out", str(out))
+        assert status == 0, output
+        runs[level] = played(out)
+        games = load_games(out / "games.csv")
+        lines: Counter[int] = Counter()
+        for line in (out / "agents.log").read_text().splitlines():
+            if "llm-move " in line:
+                lines[int(line.split()[1])] += 1  # each game's moves under its own number
+        assert lines == dict(zip(games["game"], games["turns_a"], strict=True))
+        assert len(list((out / "llm").glob("game-*.jsonl.gz"))) == 12
+    assert runs[1] == runs[6]

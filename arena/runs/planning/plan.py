@@ -52,6 +52,13 @@ class GameSettings:
     """The engines that ``engine:NAME`` names (``--engines FILE``), for every worker."""
     adjudicate: int | None = None
     """The ply at which games end with the result the exact solver proves (None: never)."""
+    run_dir: str | None = None
+    """The run directory, told to the agents (``GameStart.run_dir``); set by the runner, no
+    part of the run's description."""
+    no_cache: bool = False
+    """The run's ``--no-cache``, told to the agents (``GameStart.no_cache``)."""
+    concurrency: int = 1
+    """Hosted games in flight at once in a worker, each in a thread (``--concurrency``)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or \

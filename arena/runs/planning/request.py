@@ -92,6 +92,12 @@ class RunRequest:
     keeps nothing on disk; experiment files: each entry's directory is its ``name``)."""
     allow_changed_agents: bool = False
     """Resume a run although an agent's code changed since it began."""
+    concurrency: int = 1
+    """Games in flight at once in each playing process, each in a thread of its own: for
+    agents that wait on a server (``llm:``); 1 plays one game after the other."""
+    no_cache: bool = False
+    """Ask language models (``llm:``) again rather than replay the answers the run directory
+    keeps from an earlier session."""
     formats: tuple[str, ...] = ("png",)
     """The report's chart formats: png, svg and/or pdf (commands: ``--format png,svg``;
     experiment files and the API: a list or that text)."""
@@ -290,6 +296,13 @@ REQUEST_OPTIONS: tuple[Option, ...] = (
     Option("allow_changed_agents", ("--allow-changed-agents",),
            "Resume a run although an agent's code changed since it began (recorded in "
            "meta.json; by default that is refused).", FLAG, _default("allow_changed_agents")),
+    Option("concurrency", ("--concurrency",),
+           "Games in flight at once in each playing process, each in a thread (for agents that "
+           "wait on a server, llm:; within their rpm= limit).", whole(minimum=1, maximum=1024),
+           _default("concurrency"), show_default=True, metavar="N"),
+    Option("no_cache", ("--no-cache",),
+           "Ask language models (llm: agents) again instead of replaying the answers the run "
+           "directory keeps from an earlier session.", FLAG, _default("no_cache")),
     Option("backend", ("--backend",),
            "local: processes on this machine; dask: a dask cluster.", choice(BACKENDS),
            _default("backend"), show_default=True),

@@ -1,11 +1,14 @@
 """What a worker does: play the games of a batch with the hosts of its agents.
 
 Hosts are made from the batch's players on first use and reused for every game the process
-plays, so an agent must not let one game influence the next (reset in ``new_game``).
+plays, so an agent must not let one game influence the next (reset in ``new_game``). With
+``--concurrency N`` a worker plays its hosted games N at a time, each thread with hosts of
+its own (``AgentCache.slot``): for agents that spend their moves waiting on a server.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -25,7 +28,7 @@ from arena.runs.planning.player import Player
 from arena.runs.planning.seeds import game_rng, game_seed
 from arena.runs.playing.adjudication import Adjudicator
 from arena.runs.playing.fused import FusedGames, fused_kernels, play_fused
-from arena.runs.playing.game import play_game
+from arena.runs.playing.game import RunPlace, play_game
 from arena.runs.store.directory import AgentOutput
 from arena.runs.store.rows import GameRow
 from arena.stats.tally import Tally
@@ -38,6 +41,13 @@ class AgentCache:
 
     def __init__(self) -> None:
         self._hosts: dict[tuple[str, Side, Hosting], Host] = {}
+        self._slots: dict[int, AgentCache] = {}
+
+    def slot(self, number: int) -> AgentCache:
+        """The hosts of the ``number``-th thread playing games at once (0: these)."""
+        if number == 0:
+            return self
+        return self._slots.setdefault(number, AgentCache())
 
     def get(self, player: Player, side: Side, hosting: Hosting) -> Host:
         """The host of ``player``'s agent playing as ``side`` (made on first use, started by
@@ -53,11 +63,15 @@ class AgentCache:
         for host in self._hosts.values():
             if isinstance(host, ProcessHost | EngineHost):
                 host.abandon()
+        for slot in self._slots.values():
+            slot.after_fork()
 
     def close(self) -> None:
         """Close every host: agents' close() called, agent processes ended."""
         for host in self._hosts.values():
             host.close()
+        for slot in self._slots.values():
+            slot.close()
 
 
 _WORKER_AGENTS = AgentCache()
@@ -89,7 +103,8 @@ def play_task(task: GameTask, players: tuple[Player, Player], settings: GameSett
     opening, start = _start(settings.rules, task.opening)
     adjudicator = None if settings.adjudicate is None else Adjudicator(settings.adjudicate)
     record = play_game(hosts, (rng, rng), start, opening, limits, settings.time_bank,
-                       adjudicator=adjudicator)
+                       adjudicator=adjudicator,
+                       place=RunPlace(task.game, settings.run_dir, settings.no_cache))
     for side, name, host in ((Side.A, task.agent_a, host_a), (Side.B, task.agent_b, host_b)):
         text = host.take_output()
         if text:
@@ -177,6 +192,14 @@ def play_steps(settings: GameSettings, batch: GameBatch, agents: AgentCache,
         return
     fused, left = play_fusable(settings, batch, agents)
     part = BatchResult([], [], 0.0, fused)
+    if settings.concurrency > 1 and len(left) > 1:  # handed over whole, whatever ``every``
+        if play_at_once(settings, left, agents, part, stop):
+            part.last = True
+            yield part
+            return
+        part.seconds, part.timed, part.last = time.perf_counter() - began, len(batch), True
+        yield part
+        return
     for task, pairing in zip(left.tasks(), left.pairings.tolist(), strict=True):
         if stop is not None and stop():
             part.last = True
@@ -191,6 +214,53 @@ def play_steps(settings: GameSettings, batch: GameBatch, agents: AgentCache,
                                    part.outputs))
     part.seconds, part.timed, part.last = time.perf_counter() - began, len(batch), True
     yield part
+
+
+def play_at_once(settings: GameSettings, batch: GameBatch, agents: AgentCache,
+                 part: BatchResult, stop: Callable[[], bool] | None) -> bool:
+    """Play the (hosted) games of ``batch`` ``settings.concurrency`` at a time, each thread
+    with hosts of its own, adding their rows to ``part`` in the batch's order; whether
+    ``stop()`` kept games from starting (those started are played to their end)."""
+    tasks = list(zip(batch.tasks(), batch.pairings.tolist(), strict=True))
+    rows: list[GameRow | None] = [None] * len(tasks)
+    outputs: list[list[AgentOutput]] = [[] for _ in tasks]
+    order = iter(range(len(tasks)))
+    lock = threading.Lock()
+    stopped: list[bool] = []
+    failures: list[BaseException] = []
+
+    def work(hosts: AgentCache) -> None:
+        while True:
+            with lock:
+                if failures or stopped:
+                    return
+                if stop is not None and stop():
+                    stopped.append(True)
+                    return
+                index = next(order, None)
+            if index is None:
+                return
+            task, pairing = tasks[index]
+            try:
+                rows[index] = play_task(task, batch.players[pairing], settings, hosts,
+                                        outputs[index])
+            except BaseException as error:  # noqa: BLE001 - raised again below, in this thread
+                with lock:
+                    failures.append(error)
+                return
+
+    threads = [threading.Thread(target=work, args=(agents.slot(number),), daemon=True,
+                                name=f"game-{number}")
+               for number in range(min(settings.concurrency, len(tasks)))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
+    part.rows += [row for row in rows if row is not None]
+    part.outputs += [output for game in outputs for output in game]
+    return bool(stopped)
 
 
 def play_batch(settings: GameSettings, batch: GameBatch,

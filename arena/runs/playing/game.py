@@ -54,6 +54,16 @@ class GameRecord:
         return self
 
 
+@dataclass(frozen=True)
+class RunPlace:
+    """Where a game is played: its number in the run, the run directory, and whether agents
+    ask again what they kept from an earlier session (``GameStart``'s last three fields)."""
+
+    game: int | None = None
+    run_dir: str | None = None
+    no_cache: bool = False
+
+
 Observer = Callable[[Position, int | None], None]
 
 
@@ -73,6 +83,7 @@ def play_game(
     time_bank: float | None = None,
     observer: Observer | None = None,
     adjudicator: Adjudicator | None = None,
+    place: RunPlace = RunPlace(),
 ) -> GameRecord:
     """Play ``players[0]`` (player 1) against ``players[1]`` from ``start`` to the end.
 
@@ -80,6 +91,7 @@ def play_game(
     limits per move, ``time_bank`` the overtime reserve of each for the game.
     ``observer(position, column)`` is called with the start position (column None) and after
     every move. ``adjudicator`` ends the game when it is due, with the proven result.
+    ``place`` tells the agents the game's number and run directory (``GameStart``).
 
     Garbage collection waits until the game is over, so that no collection lands in a timed
     move (agents in a child process get the same there, move by move).
@@ -87,7 +99,8 @@ def play_game(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _play(players, rngs, start, opening, limits, time_bank, observer, adjudicator)
+        return _play(players, rngs, start, opening, limits, time_bank, observer, adjudicator,
+                     place)
     finally:
         if collecting:
             gc.enable()
@@ -96,7 +109,7 @@ def play_game(
 def _play(players: Sequence[Agent | Host], rngs: Sequence[np.random.Generator],
           start: Position, opening: Sequence[int], limits: Sequence[Limit],
           time_bank: float | None, observer: Observer | None,
-          adjudicator: Adjudicator | None) -> GameRecord:
+          adjudicator: Adjudicator | None, place: RunPlace) -> GameRecord:
     """The game of ``play_game``."""
     hosts = [as_host(player) for player in players]
     record = GameRecord(moves=list(opening))
@@ -105,7 +118,8 @@ def _play(players: Sequence[Agent | Host], rngs: Sequence[np.random.Generator],
         try:
             clock = Clock(*game_clock(limits[index], time_bank, host.traits))
             host.new_game(GameStart(start.rules, index + 1, clock.limit, clock.bank,
-                                    tuple(opening)))
+                                    tuple(opening), place.game, place.run_dir,
+                                    place.no_cache))
         except AgentFault as fault:
             return record.forfeit(index + 1, fault.termination, fault.prefixed("new_game"))
         clocks.append(clock)

@@ -56,6 +56,9 @@ from arena.system.processes import die_with_parent
 BATCH_SECONDS = 0.25
 """Batches are sized so that one takes about this long in a worker."""
 LARGEST_BATCH = 5000
+GAMES_PER_THREAD = 4
+"""With ``--concurrency N``, a batch holds at least this many games per thread: its threads
+idle only while its last games end."""
 HELD_BATCHES = 2
 """Batches a local worker holds at a time: the one it plays and the next, so that it never
 waits for this process, which may be in a compiled call of its own (fused games)."""
@@ -77,6 +80,9 @@ class BatchSizer:
     jobs: int = 1
     seconds: float = BATCH_SECONDS
     largest: int = LARGEST_BATCH
+    least: int = 1
+    """The fewest games a batch holds while that many are left (a worker's ``--concurrency``:
+    a batch fills its threads)."""
     _per_game: float | None = None
     _last: int = 0
 
@@ -92,7 +98,8 @@ class BatchSizer:
         else:
             wanted = int(self.seconds / self._per_game) if self._per_game > 0 else self.largest
         share = -(-remaining // (2 * self.jobs))
-        self._last = max(1, min(wanted, self.largest, 2 * self._last or 1, share))
+        self._last = max(1, min(self.least, remaining),
+                         min(wanted, self.largest, 2 * self._last or 1, share))
         return self._last
 
 

@@ -18,7 +18,7 @@ import platform
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -41,7 +41,7 @@ from arena.runs.planning.plan import MatchPlan, MatchSetupError
 from arena.runs.planning.request import Backend, RunRequest
 from arena.runs.playing.batches import AgentCache, warm_fused
 from arena.runs.playing.crashes import crash_report
-from arena.runs.playing.pool import BatchSizer, Pool, batches, open_pool
+from arena.runs.playing.pool import GAMES_PER_THREAD, BatchSizer, Pool, batches, open_pool
 from arena.runs.store.directory import (
     GamesTable,
     RunDirectory,
@@ -228,6 +228,9 @@ def run_games(
     """
     request = request or RunRequest()
     plan = plan.with_players()  # a plan made from names alone gets its players here
+    plan = replace(plan, settings=replace(plan.settings, run_dir=str(Path(out_dir).resolve()),
+                                          no_cache=request.no_cache,
+                                          concurrency=request.concurrency))
     if stopping is not None and stopping.stage < 1:
         raise MatchSetupError(f"a stage holds at least 1 game, got {stopping.stage}")
     run = plan.description()
@@ -273,7 +276,8 @@ def run_games(
                 watched = risky and pool is not None  # workers forked first: not on the pipe
                 with crash_report(files, plan.total) if watched else nullcontext(), \
                         finish_on_interrupt(lambda: _stop(pool, progress)):
-                    played = _play(plan, table, pool, BatchSizer(jobs), stopping, progress,
+                    sizer = BatchSizer(jobs, least=GAMES_PER_THREAD * request.concurrency)
+                    played = _play(plan, table, pool, sizer, stopping, progress,
                                    files.agents_log, gathered)
             pool, finished = None, pool
             if finished is not None:

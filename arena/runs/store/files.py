@@ -35,6 +35,7 @@ class RunFiles:
     REPORT_GAMES = "report-games.html"
     REPLAY_PAGE = "replay.html"
     REPORT_STAMP = ".report.json"
+    LLM = "llm"
 
     @property
     def meta(self) -> Path:
@@ -121,6 +122,21 @@ class RunFiles:
     def replay_page(self) -> Path:
         """``arena export html``: the page replaying the run's games."""
         return self.path / self.REPLAY_PAGE
+
+    @property
+    def llm(self) -> Path:
+        """What language models (``llm:`` agents) said: the answers paid for, kept to replay
+        (``llm_cache``), and every game's transcript (``llm_transcript``)."""
+        return self.path / self.LLM
+
+    @property
+    def llm_cache(self) -> Path:
+        """The answers paid for, one JSON file per request, named by the request's digest."""
+        return self.llm / "cache"
+
+    def llm_transcript(self, game: int) -> Path:
+        """Every prompt and answer of game ``game``, as gzip-compressed JSON lines."""
+        return self.llm / f"game-{game:06d}.jsonl.gz"
 
     def chart(self, kind: str, file_format: str = "png") -> Path:
         """The report's chart of ``kind`` (``wtl``, ``crosstable``, ``cost``, ...) in

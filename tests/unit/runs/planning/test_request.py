@@ -147,6 +147,8 @@ SAMPLES: dict[str, tuple[list[str], Any, tuple[str, Any]]] = {
     "dpi": (["--dpi", "300"], 300, ("dpi", 300)),
     "labels": ([], None, ("labels", ())),  # names by agent: tests/unit/test_run_labels.py
     "allow_changed_agents": (["--allow-changed-agents"], True, ("allow_changed_agents", True)),
+    "no_cache": (["--no-cache"], True, ("no_cache", True)),
+    "concurrency": (["--concurrency", "8"], 8, ("concurrency", 8)),
     "backend": (["--backend", "dask"], "dask", ("backend", "dask")),
     "scheduler": (["--scheduler", "tcp://localhost:1"], "tcp://localhost:1",
                   ("scheduler", "tcp://localhost:1")),
