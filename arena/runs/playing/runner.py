@@ -276,7 +276,9 @@ def run_games(
                 watched = risky and pool is not None  # workers forked first: not on the pipe
                 with crash_report(files, plan.total) if watched else nullcontext(), \
                         finish_on_interrupt(lambda: _stop(pool, progress)):
-                    sizer = BatchSizer(jobs, least=GAMES_PER_THREAD * request.concurrency)
+                    threaded = request.concurrency > 1  # otherwise batches as before
+                    sizer = BatchSizer(jobs, least=GAMES_PER_THREAD * request.concurrency
+                                       if threaded else 1)
                     played = _play(plan, table, pool, sizer, stopping, progress,
                                    files.agents_log, gathered)
             pool, finished = None, pool
