@@ -193,11 +193,9 @@ def play_steps(settings: GameSettings, batch: GameBatch, agents: AgentCache,
     fused, left = play_fusable(settings, batch, agents)
     part = BatchResult([], [], 0.0, fused)
     if settings.concurrency > 1 and len(left) > 1:  # handed over whole, whatever ``every``
-        if play_at_once(settings, left, agents, part, stop):
-            part.last = True
-            yield part
-            return
-        part.seconds, part.timed, part.last = time.perf_counter() - began, len(batch), True
+        if not play_at_once(settings, left, agents, part, stop):  # a stopped part is untimed
+            part.seconds, part.timed = time.perf_counter() - began, len(batch)
+        part.last = True
         yield part
         return
     for task, pairing in zip(left.tasks(), left.pairings.tolist(), strict=True):

@@ -80,9 +80,9 @@ class BatchSizer:
     jobs: int = 1
     seconds: float = BATCH_SECONDS
     largest: int = LARGEST_BATCH
-    least: int = 1
-    """The fewest games a batch holds while that many are left (a worker's ``--concurrency``:
-    a batch fills its threads)."""
+    concurrency: int = 1
+    """Games a worker plays at once (``--concurrency``): above 1, a batch holds at least
+    ``GAMES_PER_THREAD`` games per thread while that many are left, to fill its threads."""
     _per_game: float | None = None
     _last: int = 0
 
@@ -98,7 +98,8 @@ class BatchSizer:
         else:
             wanted = int(self.seconds / self._per_game) if self._per_game > 0 else self.largest
         share = -(-remaining // (2 * self.jobs))
-        self._last = max(1, min(self.least, remaining),
+        least = GAMES_PER_THREAD * self.concurrency if self.concurrency > 1 else 1
+        self._last = max(1, min(least, remaining),
                          min(wanted, self.largest, 2 * self._last or 1, share))
         return self._last
 

@@ -41,7 +41,7 @@ from arena.runs.planning.plan import MatchPlan, MatchSetupError
 from arena.runs.planning.request import Backend, RunRequest
 from arena.runs.playing.batches import AgentCache, warm_fused
 from arena.runs.playing.crashes import crash_report
-from arena.runs.playing.pool import GAMES_PER_THREAD, BatchSizer, Pool, batches, open_pool
+from arena.runs.playing.pool import BatchSizer, Pool, batches, open_pool
 from arena.runs.store.directory import (
     GamesTable,
     RunDirectory,
@@ -276,9 +276,7 @@ def run_games(
                 watched = risky and pool is not None  # workers forked first: not on the pipe
                 with crash_report(files, plan.total) if watched else nullcontext(), \
                         finish_on_interrupt(lambda: _stop(pool, progress)):
-                    threaded = request.concurrency > 1  # otherwise batches as before
-                    sizer = BatchSizer(jobs, least=GAMES_PER_THREAD * request.concurrency
-                                       if threaded else 1)
+                    sizer = BatchSizer(jobs, concurrency=request.concurrency)
                     played = _play(plan, table, pool, sizer, stopping, progress,
                                    files.agents_log, gathered)
             pool, finished = None, pool
