@@ -17,12 +17,13 @@ every message the agent writes or raises has it blanked out.
 
 Each move prints one line of JSON (``llm-move {...}``) that the run keeps in agents.log: the
 ply, the column, the requests made, the answers replayed from the cache, the invalid answers
-and their reasons, the requests asked again and why, the tokens and the seconds.
+and their reasons, the requests asked again and why, the tokens, the seconds and, with
+``price=IN/OUT`` (dollars per million prompt and completion tokens), the cost.
 
 In a run, every answer is kept in the run directory (``agents.llm_records``): a resumed run
 replays the answers of its earlier sessions instead of asking again (unless the run's
-``--no-cache``), and each game's prompts and answers are written beside games.csv
-(``llm/game-NNNNNN.jsonl.gz``).
+``--no-cache``), and each game's prompts, answers and moves are written beside games.csv
+(``llm/game-NNNNNN.jsonl.gz``, ``arena.runs.store.transcripts``).
 """
 
 from __future__ import annotations
@@ -45,12 +46,13 @@ from agents.llm_prompts import (
     system_prompt,
     user_prompt,
 )
-from agents.llm_records import ResponseCache, Transcript
+from agents.llm_records import ResponseCache
 from arena.protocol.agent import BaseAgent, Choice, GameStart
 from arena.protocol.registry import AgentSpec, SpecKind, parse_values, version_of
 from arena.rules.board import Position
 from arena.rules.errors import AgentSpecError, IllegalMoveError
 from arena.runs.store.files import RunFiles
+from arena.runs.store.transcripts import MOVE, REQUEST, Transcript
 
 PREFIX = "llm"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -87,6 +89,7 @@ class MoveLog:
     completion_tokens: int = 0
     seconds: float = 0.0
     fallback: str = ""
+    cost: float | None = None
 
     def line(self) -> str:
         """The move as one line of JSON after ``LOG_PREFIX``."""
@@ -104,7 +107,8 @@ class LlmAgent(BaseAgent):
                  temperature: float = 0.0, max_tokens: int = 512, retries: int = 2,
                  on_invalid: Literal["forfeit", "random"] = "forfeit",
                  key_env: str = DEFAULT_KEY_ENV, timeout: float = 60.0,
-                 http_retries: int = 6, backoff: float = 1.0, rpm: float = 0.0):
+                 http_retries: int = 6, backoff: float = 1.0, rpm: float = 0.0,
+                 price: str = ""):
         for name, value, low in (("max_tokens", max_tokens, 1), ("retries", retries, 0),
                                  ("http_retries", http_retries, 0)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
@@ -117,6 +121,7 @@ class LlmAgent(BaseAgent):
                              f"got {rpm!r}")
         if not 0 <= temperature <= 2:
             raise ValueError(f"temperature must be from 0 to 2, got {temperature!r}")
+        self._price = parse_price(price) if price else None
         self.model = model
         self.base_url = base_url or None
         self.prompt: PromptKind = prompt
@@ -221,7 +226,10 @@ class LlmAgent(BaseAgent):
                 log.column = int(rng.choice(position.legal_moves()))
         finally:
             log.seconds = round(time.perf_counter() - started, 4)
+            log.cost = self._cost(log)
             print(self.redact(log.line()), flush=True)
+            self._record(MOVE, {**asdict(log), "invalid": [self.redact(why) for why in
+                                                           log.invalid]})
         self._moves.append(log.column)
         self._seen = position.play(log.column).mask
         return Choice(log.column)
@@ -297,14 +305,26 @@ class LlmAgent(BaseAgent):
 
     def _keep(self, request: dict[str, Any], entry: dict[str, Any], log: MoveLog,
               cached: bool) -> None:
-        """Add a prompt and its answer to the game's transcript, if there is one."""
+        """Add a prompt and its answer to the game's transcript."""
+        self._record(REQUEST, {"ply": log.ply, "cached": cached, **request,
+                               "answer": self.redact(entry["answer"]),
+                               "prompt_tokens": entry.get("prompt_tokens", 0),
+                               "completion_tokens": entry.get("completion_tokens", 0)})
+
+    def _record(self, kind: str, fields: dict[str, Any]) -> None:
+        """Add a record of ``kind`` to the game's transcript, if there is one."""
         if self._transcript is None:
             return
         player = self.game.player if self.game is not None else None
-        self._transcript.add({"ply": log.ply, "player": player, "cached": cached, **request,
-                              "answer": self.redact(entry["answer"]),
-                              "prompt_tokens": entry.get("prompt_tokens", 0),
-                              "completion_tokens": entry.get("completion_tokens", 0)})
+        self._transcript.add({"kind": kind, "player": player, **fields})
+
+    def _cost(self, log: MoveLog) -> float | None:
+        """What the move's tokens cost at ``price`` (None without a price)."""
+        if self._price is None:
+            return None
+        per_prompt, per_completion = self._price
+        return round((log.prompt_tokens * per_prompt
+                      + log.completion_tokens * per_completion) / 1e6, 9)
 
     def _transient(self, error: BaseException) -> str:
         """A failure worth asking again for, in a few words."""
@@ -376,6 +396,19 @@ def pacer(where: str, model: str, rpm: float) -> Pacer:
     """The pacer this process shares for ``model`` at ``where`` under ``rpm``."""
     with _PACERS_LOCK:
         return _PACERS.setdefault((where, model, rpm), Pacer(rpm))
+
+
+def parse_price(text: str) -> tuple[float, float]:
+    """``IN/OUT``: dollars per million prompt and completion tokens (one number: both)."""
+    parts = text.split("/")
+    try:
+        numbers = [float(part) for part in parts]
+    except ValueError:
+        numbers = []
+    if len(numbers) not in (1, 2) or not all(0 <= n < float("inf") for n in numbers):
+        raise ValueError(f"price must be IN/OUT, dollars per million prompt and completion "
+                         f"tokens (e.g. price=0.15/0.6), got {text!r}")
+    return numbers[0], numbers[-1]
 
 
 def api_key(variable: str) -> str:

@@ -1,6 +1,6 @@
-"""What the ``llm:`` agent keeps in a run directory (``RunFiles.llm``): the answers it paid
-for, to replay when a run is resumed (``ResponseCache``), and every prompt and answer of a
-game (``Transcript``).
+"""The answers an ``llm:`` agent paid for, kept in the run directory (``RunFiles.llm_cache``)
+to replay when a run is resumed (``ResponseCache``); each game's transcript is the store's
+(``arena.runs.store.transcripts``).
 
 An answer is kept under a digest of its request (the model, the messages and the sampling
 parameters, as canonical JSON) together with the game's number and how many times the same
@@ -13,21 +13,14 @@ mid-write, never leave a torn entry. The key is never part of what is kept.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
-import os
-import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from arena.system.files import FILE_MODE, write_all, write_atomically, write_chunks_atomically
-
-
-def canonical(value: object) -> str:
-    """``value`` as canonical JSON: sorted keys, no spaces, text as written."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+from arena.runs.store.transcripts import canonical
+from arena.system.files import write_atomically
 
 
 class ResponseCache:
@@ -75,52 +68,3 @@ class ResponseCache:
             path.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(path, text)
         self._answered[canonical(request)] += 1
-
-
-class Transcript:
-    """The prompts and answers of one game, as gzip-compressed JSON lines in ``path``; each
-    record is one gzip member appended in one write, so two agents of the game may add to
-    the same file."""
-
-    def __init__(self, path: Path):
-        self.path = path
-
-    def start(self, player: int) -> None:
-        """Begin ``player``'s part of the game's transcript afresh: a game played again (a
-        resumed run) replaces that player's lines of the earlier session. The agents of a game
-        are told it starts one after the other, before any move."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if not self.path.exists():
-            return
-        others = [record for record in read_transcript(self.path)
-                  if record.get("player") != player]
-        write_chunks_atomically(self.path, [_member(record) for record in others])
-
-    def add(self, record: dict[str, Any]) -> None:
-        """Append ``record`` as one line."""
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, FILE_MODE)
-        try:
-            write_all(fd, _member(record))
-        finally:
-            os.close(fd)
-
-
-def _member(record: dict[str, Any]) -> bytes:
-    """``record`` as one line in a gzip member of its own."""
-    return gzip.compress((canonical(record) + "\n").encode(), mtime=0)
-
-
-def read_transcript(path: Path) -> list[dict[str, Any]]:
-    """The records of a game's transcript, up to a member torn by a kill, if any."""
-    data, records = path.read_bytes(), []
-    while data:
-        inflater = zlib.decompressobj(wbits=31)
-        try:
-            text = inflater.decompress(data)
-        except zlib.error:
-            break
-        if not inflater.eof:
-            break
-        records += [json.loads(line) for line in text.decode().splitlines() if line.strip()]
-        data = inflater.unused_data
-    return records

@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.llm_records import read_transcript
 from arena import load_games
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position
 from arena.rules.errors import AgentSpecError
+from arena.runs.store.transcripts import read_transcript
 from tests.helpers.cli import arena, arena_command, checkout_env
 from tests.helpers.llm_server import (
     INVALID,
@@ -222,9 +222,14 @@ def test_a_resumed_run_replays_answers_and_asks_nothing_twice(server: Server,
     first, asked = played(out), server.model.counts["chat"]
     transcripts = sorted((out / "llm").glob("game-*.jsonl.gz"))
     assert [path.name for path in transcripts] == [f"game-{n:06d}.jsonl.gz" for n in range(4)]
-    records = [record for path in transcripts for record in read_transcript(path)]
+    records = [record for path in transcripts for record in read_transcript(path)
+               if record["kind"] == "request"]
     moves = move_logs((out / "agents.log").read_text())
     assert len(records) == sum(len(move["invalid"]) + 1 for move in moves)  # type: ignore[arg-type]
+    kept = [record for path in transcripts for record in read_transcript(path)
+            if record["kind"] == "move"]
+    assert [{k: v for k, v in move.items() if k not in ("kind", "player")} for move in kept] \
+        == moves
     assert all(record["model"] == "fake-model" and record["messages"][0]["role"] == "system"
                and record["answer"] and not record["cached"] for record in records)
     keep_first_rows(out, 1)
@@ -234,7 +239,8 @@ def test_a_resumed_run_replays_answers_and_asks_nothing_twice(server: Server,
     assert server.model.counts["chat"] == asked  # every answer replayed, none asked again
     again = [move for move in move_logs((out / "agents.log").read_text())[len(moves):]]
     assert again and all(move["requests"] == 0 and move["cached"] for move in again)
-    assert all(record["cached"] for path in transcripts[1:] for record in read_transcript(path))
+    assert all(record["cached"] for path in transcripts[1:] for record in read_transcript(path)
+               if record["kind"] == "request")
     keep_first_rows(out, 1)
     status, output = arena(*command, "--no-cache")
     assert status == 0, output

@@ -1,0 +1,76 @@
+"""The transcripts of a run's language-model games (``RunFiles.llm_transcript``): every
+prompt and answer of a game, and one record per move with what it cost, as gzip-compressed
+JSON lines; and the moves' costs read back for the summary and the report.
+
+A record is a JSON object with ``kind``: ``request`` (a prompt, its answer and its tokens)
+or ``move`` (``MOVE_FIELDS``: the ply, the column, the requests made and replayed from the
+cache, the invalid answers, the requests asked again, the tokens, the seconds and the cost).
+Each record is one gzip member appended in one write, so the two agents of a game may add to
+the same file, and a kill leaves at most one torn member at the end.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import zlib
+from pathlib import Path
+from typing import Any
+
+from arena.system.files import FILE_MODE, write_all, write_chunks_atomically
+
+REQUEST = "request"
+MOVE = "move"
+
+
+def canonical(value: object) -> str:
+    """``value`` as canonical JSON: sorted keys, no spaces, text as written."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class Transcript:
+    """The records of one game in ``path``."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def start(self, player: int) -> None:
+        """Begin ``player``'s part of the game's transcript afresh: a game played again (a
+        resumed run) replaces that player's records of the earlier session. The agents of a
+        game are told it starts one after the other, before any move."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.path.exists():
+            return
+        others = [record for record in read_transcript(self.path)
+                  if record.get("player") != player]
+        write_chunks_atomically(self.path, [_member(record) for record in others])
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Append ``record`` as one line."""
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, FILE_MODE)
+        try:
+            write_all(fd, _member(record))
+        finally:
+            os.close(fd)
+
+
+def _member(record: dict[str, Any]) -> bytes:
+    """``record`` as one line in a gzip member of its own."""
+    return gzip.compress((canonical(record) + "\n").encode(), mtime=0)
+
+
+def read_transcript(path: Path) -> list[dict[str, Any]]:
+    """The records of a game's transcript, up to a member torn by a kill, if any."""
+    data, records = path.read_bytes(), []
+    while data:
+        inflater = zlib.decompressobj(wbits=31)
+        try:
+            text = inflater.decompress(data)
+        except zlib.error:
+            break
+        if not inflater.eof:
+            break
+        records += [json.loads(line) for line in text.decode().splitlines() if line.strip()]
+        data = inflater.unused_data
+    return records
