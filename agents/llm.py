@@ -102,6 +102,7 @@ class LlmAgent(BaseAgent):
     asked again ``retries`` times, then forfeit or play at random (``on_invalid``)."""
 
     reproducible = False
+    unlabelled = ("base_url", "key_env", "timeout", "http_retries", "backoff", "rpm", "price")
 
     def __init__(self, model: str, base_url: str = "", prompt: PromptKind = "board",
                  temperature: float = 0.0, max_tokens: int = 512, retries: int = 2,

@@ -114,7 +114,9 @@ class BaseAgent:
     (it asks a person), ``reproducible`` (False when its moves depend on the clock),
     ``supported_limits`` (the limits it honours besides time: "depth", "nodes"),
     ``default_clock`` (the time per move and bank it plays under when given no time limit),
-    ``warm_up(rules)`` (load or compile what its first move would; never timed) and
+    ``unlabelled`` (parameters that do not change its play, e.g. where it is served or what
+    it costs: labels leave them out), ``warm_up(rules)`` (load or compile what its first
+    move would; never timed) and
     ``close()`` (release processes or files; called when a worker is done with it).
     """
 
@@ -122,6 +124,7 @@ class BaseAgent:
     interactive: bool = False
     reproducible: bool = True
     supported_limits: frozenset[str] = frozenset({"time"})
+    unlabelled: tuple[str, ...] = ()
 
     def check_rules(self, rules: Rules) -> None:
         """Raise UnsupportedBoardError if this agent cannot play on ``rules``."""

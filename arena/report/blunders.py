@@ -66,12 +66,13 @@ def blunder_rates(analysis: pd.DataFrame, blunders: pd.DataFrame, cells: int) ->
 
 @dataclass(frozen=True)
 class Blunders:
-    """A run's analysis (analysis.csv: a row per game) and its blunder rates
-    (``blunder_rates``) on a board of ``cells`` cells."""
+    """A run's analysis (analysis.csv: a row per game), its blunders (blunders.csv: a row a
+    blunder) and their rates (``blunder_rates``) on a board of ``cells`` cells."""
 
     analysis: pd.DataFrame
     rates: pd.DataFrame
     cells: int
+    blunders: pd.DataFrame
 
 
 def load_blunders(directory: Path) -> Blunders | None:
@@ -83,7 +84,7 @@ def load_blunders(directory: Path) -> Blunders | None:
     analysis, blunders = tables
     rules = load_meta(directory).rules
     cells = rules.rows * rules.cols
-    return Blunders(analysis, blunder_rates(analysis, blunders, cells), cells)
+    return Blunders(analysis, blunder_rates(analysis, blunders, cells), cells, blunders)
 
 
 def blunder_lines(blunders: Blunders, labels: Mapping[str, str]) -> list[str]:

@@ -17,6 +17,7 @@ from arena.competitions.tournaments import crosstable as tournament_crosstable
 from arena.protocol.labels import sweeps
 from arena.report.blunders import Blunders, load_blunders
 from arena.report.charts import BOOTSTRAP
+from arena.report.llm_section import load_model_moves
 from arena.report.loading import RunContents, run_labels
 from arena.stats.elo import wilson
 
@@ -194,3 +195,8 @@ class RunTables:
     def blunders(self) -> Blunders | None:
         """The run's blunders after ``arena analyze`` (None without an analysis)."""
         return load_blunders(self.run.directory)
+
+    @cached_property
+    def model_moves(self) -> pd.DataFrame:
+        """The moves of the run's language models (``llm_section.load_model_moves``)."""
+        return load_model_moves(self.run.directory)

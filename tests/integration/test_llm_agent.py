@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from arena import load_games
@@ -297,3 +298,50 @@ def test_games_played_at_once_are_the_games_played_one_by_one(server: Server,
         assert lines == dict(zip(games["game"], games["turns_a"], strict=True))
         assert len(list((out / "llm").glob("game-*.jsonl.gz"))) == 12
     assert runs[1] == runs[6]
+
+
+def test_summary_and_report_count_what_the_server_served(server: Server,
+                                                          tmp_path: Path) -> None:
+    faults = ["illegal", "429", "unparseable", "500", "prose"]
+    server.model.faults.extend(faults)
+    out = tmp_path / "run"
+    command = ("match", "random", spec(server, ",price=2/10"), "-n", "4", "-j", "1",
+               "--out", str(out))
+    status, output = arena(*command)
+    assert status == 0, output
+    summary = pd.read_csv(out / "summary.csv").iloc[0]
+    served = server.model.counts
+    assert summary["llm_requests_b"] == served["chat"]
+    assert summary["llm_invalid_b"] == sum(fault in INVALID for fault in faults) == 2
+    assert summary["llm_retried_b"] == sum(fault in RETRIED for fault in faults) == 2
+    assert summary["llm_cached_b"] == 0
+    assert summary["llm_prompt_tokens_b"] == served["prompt_tokens"] > 0
+    assert summary["llm_completion_tokens_b"] == served["completion_tokens"] > 0
+    assert summary["llm_cost_b"] == pytest.approx(
+        (2 * served["prompt_tokens"] + 10 * served["completion_tokens"]) / 1e6)
+    assert all(pd.isna(summary[f"llm_{name}_a"]) for name in ("requests", "cost"))
+    assert f"Model B     {served['chat']} requests (2 asked again" in output
+    report = (out / "report.md").read_text()
+    label = "fake-model"  # the server, key variable, backoff and price are not its name
+    [row] = [line for line in report.splitlines() if line.startswith(f"| {label} | 4 |")]
+    assert "(2) |" in row and f"${summary['llm_cost_b']:.4g}" in row
+    assert "Run `arena analyze`" in report
+
+    status, output = arena("analyze", str(out))
+    assert status == 0, output
+    status, output = arena("report", str(out))
+    assert status == 0, output
+    report = (out / "report.md").read_text()
+    assert "The first losing move of each game" in report
+    assert f"| {label} | 4 |" in report.partition("The first losing move")[2]
+
+    keep_first_rows(out, 0)  # every game played again, from the cache
+    asked = served["chat"]
+    status, output = arena(*command)
+    assert status == 0, output
+    again = pd.read_csv(out / "summary.csv").iloc[0]
+    assert served["chat"] == asked
+    assert again["llm_requests_b"] == again["llm_retried_b"] == 0
+    assert again["llm_cached_b"] == summary["llm_requests_b"] - summary["llm_retried_b"]
+    for name in ("invalid", "prompt_tokens", "completion_tokens", "cost"):
+        assert again[f"llm_{name}_b"] == pytest.approx(summary[f"llm_{name}_b"])
