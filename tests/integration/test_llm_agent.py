@@ -345,3 +345,14 @@ def test_summary_and_report_count_what_the_server_served(server: Server,
     assert again["llm_cached_b"] == summary["llm_requests_b"] - summary["llm_retried_b"]
     for name in ("invalid", "prompt_tokens", "completion_tokens", "cost"):
         assert again[f"llm_{name}_b"] == pytest.approx(summary[f"llm_{name}_b"])
+
+
+def test_a_tournament_prints_each_models_totals(server: Server, tmp_path: Path) -> None:
+    status, output = arena("tournament", spec(server, ",price=1/4"), "random", "immediate-win",
+                           "-n", "2", "-j", "1", "--no-report", "--out", str(tmp_path / "t"))
+    assert status == 0, output
+    served = server.model.counts
+    cost = (served["prompt_tokens"] + 4 * served["completion_tokens"]) / 1e6
+    assert (f"Model       fake-model: {served['chat']} requests (0 asked again, 0 from the "
+            f"cache), 0 invalid answers, {served['prompt_tokens']:,} + "
+            f"{served['completion_tokens']:,} tokens, ${cost:.4g}") in output

@@ -333,6 +333,16 @@ def summarize(games_csv: Path, length: int | None = None) -> list[PairingSummary
     return summaries
 
 
+def model_totals(summaries: Sequence[PairingSummary]) -> dict[str, ModelUsage]:
+    """Each language model's totals over every pairing it played, in order of first play."""
+    totals: dict[str, ModelUsage] = {}
+    for summary in summaries:
+        for side, usage in sorted(summary.models.items()):
+            agent = summary.agent_a if side is Side.A else summary.agent_b
+            totals.setdefault(agent, ModelUsage()).merge(usage)
+    return totals
+
+
 def add_model_usage(summaries: Sequence[PairingSummary], files: RunFiles,
                     length: int | None = None) -> None:
     """Give each pairing the totals of its language models (``arena.runs.store.model_usage``,
