@@ -6,7 +6,6 @@ game, by phase. Their blunder rates by phase are the blunder section's."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,28 +13,7 @@ import pandas as pd
 from arena.report.blunders import Blunders, phase_names, phase_of
 from arena.report.markdown import markdown_table
 from arena.rules.results import FORFEITS
-from arena.runs.store.files import RunFiles
-from arena.runs.store.model_usage import model_moves
 from arena.stats.elo import wilson
-
-MOVE_COLUMNS = ("game", "agent", "side", "ply", "column", "requests", "cached", "retried",
-                "invalid", "prompt_tokens", "completion_tokens", "seconds", "cost")
-"""A language model's moves as ``load_model_moves`` gives them, one row a move."""
-
-
-def load_model_moves(directory: Path) -> pd.DataFrame:
-    """Every move of a language model in the run's finished games (``MOVE_COLUMNS``; the
-    retried and invalid columns count the requests asked again and the invalid answers; cost
-    is nan without a price); empty when the run has none."""
-    rows = [(move.game, move.agent, move.side.value, int(move.record.get("ply", 0)),
-             move.record.get("column"), int(move.record.get("requests", 0)),
-             int(move.record.get("cached", 0)), len(move.record.get("retried", ())),
-             len(move.record.get("invalid", ())), int(move.record.get("prompt_tokens", 0)),
-             int(move.record.get("completion_tokens", 0)),
-             float(move.record.get("seconds", 0.0)),
-             np.nan if move.record.get("cost") is None else float(move.record["cost"]))
-            for move in model_moves(RunFiles(directory))]
-    return pd.DataFrame(rows, columns=list(MOVE_COLUMNS))
 
 
 def _forfeits(games: pd.DataFrame, agent: str) -> str:

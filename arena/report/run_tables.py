@@ -17,8 +17,9 @@ from arena.competitions.tournaments import crosstable as tournament_crosstable
 from arena.protocol.labels import sweeps
 from arena.report.blunders import Blunders, load_blunders
 from arena.report.charts import BOOTSTRAP
-from arena.report.llm_section import load_model_moves
 from arena.report.loading import RunContents, run_labels
+from arena.runs.store.files import RunFiles
+from arena.runs.store.model_usage import moves_table
 from arena.stats.elo import wilson
 
 __all__ = ["AXIS_NAMES", "RunTables", "SweepSeries", "agent_scores", "cost_per_move", "crosstable",
@@ -198,5 +199,5 @@ class RunTables:
 
     @cached_property
     def model_moves(self) -> pd.DataFrame:
-        """The moves of the run's language models (``llm_section.load_model_moves``)."""
-        return load_model_moves(self.run.directory)
+        """The moves of the run's language models (``model_usage.moves_table``)."""
+        return moves_table(RunFiles(self.run.directory))

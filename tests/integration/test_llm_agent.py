@@ -18,10 +18,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from arena import load_games
+from arena import load_games, load_model_moves
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position
 from arena.rules.errors import AgentSpecError
+from arena.runs.store.reading import NoRunError
 from arena.runs.store.transcripts import read_transcript
 from tests.helpers.cli import arena, arena_command, checkout_env
 from tests.helpers.llm_server import (
@@ -321,6 +322,14 @@ def test_summary_and_report_count_what_the_server_served(server: Server,
         (2 * served["prompt_tokens"] + 10 * served["completion_tokens"]) / 1e6)
     assert all(pd.isna(summary[f"llm_{name}_a"]) for name in ("requests", "cost"))
     assert f"Model B     {served['chat']} requests (2 asked again" in output
+    moves = load_model_moves(out)
+    assert moves["requests"].sum() == served["chat"] and moves["invalid"].sum() == 2
+    assert sorted(moves["game"].unique()) == [0, 1, 2, 3] and set(moves["side"]) == {"b"}
+    assert moves["prompt_tokens"].sum() == served["prompt_tokens"]
+    games = load_games(out / "games.csv")
+    assert len(moves) == games["turns_b"].sum()  # no forfeit: three answers per move at most
+    with pytest.raises(NoRunError, match=r"no games\.csv"):
+        load_model_moves(tmp_path)
     report = (out / "report.md").read_text()
     label = "fake-model"  # the server, key variable, backoff and price are not its name
     [row] = [line for line in report.splitlines() if line.startswith(f"| {label} | 4 |")]

@@ -9,14 +9,43 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from arena.rules.results import Side
 from arena.runs.store.files import RunFiles
 from arena.runs.store.rows import read_rows
 from arena.runs.store.transcripts import MOVE, read_transcript
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 TRANSCRIPT_NAME = re.compile(r"game-(\d+)\.jsonl\.gz")
+
+
+class MoveCost(NamedTuple):
+    """What one move cost, as its ``move`` record says (``retried`` and ``invalid`` count the
+    requests asked again and the invalid answers)."""
+
+    ply: int
+    column: int | None
+    requests: int
+    cached: int
+    retried: int
+    invalid: int
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float
+    cost: float | None
+
+    @classmethod
+    def of_record(cls, record: dict[str, Any]) -> MoveCost:
+        """The figures of a transcript's ``move`` record."""
+        column, cost = record.get("column"), record.get("cost")
+        return cls(int(record.get("ply", 0)), None if column is None else int(column),
+                   int(record.get("requests", 0)), int(record.get("cached", 0)),
+                   len(record.get("retried", ())), len(record.get("invalid", ())),
+                   int(record.get("prompt_tokens", 0)), int(record.get("completion_tokens", 0)),
+                   float(record.get("seconds", 0.0)), None if cost is None else float(cost))
 
 
 @dataclass
@@ -33,18 +62,14 @@ class ModelUsage:
     seconds: float = 0.0
     cost: float | None = None  # None: no price given
 
-    def add(self, record: dict[str, Any]) -> None:
-        """Count one move's record."""
+    def add(self, move: MoveCost) -> None:
+        """Count one move."""
         self.moves += 1
-        self.requests += int(record.get("requests", 0))
-        self.cached += int(record.get("cached", 0))
-        self.retried += len(record.get("retried", ()))
-        self.invalid += len(record.get("invalid", ()))
-        self.prompt_tokens += int(record.get("prompt_tokens", 0))
-        self.completion_tokens += int(record.get("completion_tokens", 0))
-        self.seconds += float(record.get("seconds", 0.0))
-        if record.get("cost") is not None:
-            self.cost = (self.cost or 0.0) + float(record["cost"])
+        for name in ("requests", "cached", "retried", "invalid", "prompt_tokens",
+                     "completion_tokens", "seconds"):
+            setattr(self, name, getattr(self, name) + getattr(move, name))
+        if move.cost is not None:
+            self.cost = (self.cost or 0.0) + move.cost
 
     def merge(self, other: ModelUsage) -> None:
         """Add another total to this one."""
@@ -62,7 +87,7 @@ class ModelMove:
     agent_a: str
     agent_b: str
     side: Side  # the model's
-    record: dict[str, Any]
+    cost: MoveCost
 
     @property
     def agent(self) -> str:
@@ -89,7 +114,7 @@ def model_moves(files: RunFiles, length: int | None = None) -> Iterator[ModelMov
             if record.get("kind") != MOVE or record.get("player") not in (1, 2):
                 continue
             side = row.first if record["player"] == 1 else row.first.other
-            yield ModelMove(row.game, row.agent_a, row.agent_b, side, record)
+            yield ModelMove(row.game, row.agent_a, row.agent_b, side, MoveCost.of_record(record))
 
 
 def usage_by_pairing(files: RunFiles, length: int | None = None
@@ -98,5 +123,16 @@ def usage_by_pairing(files: RunFiles, length: int | None = None
     totals: dict[tuple[str, str], dict[Side, ModelUsage]] = {}
     for move in model_moves(files, length):
         sides = totals.setdefault((move.agent_a, move.agent_b), {})
-        sides.setdefault(move.side, ModelUsage()).add(move.record)
+        sides.setdefault(move.side, ModelUsage()).add(move.cost)
     return totals
+
+
+def moves_table(files: RunFiles, length: int | None = None) -> pd.DataFrame:
+    """Every language-model move of the finished games, one row a move: game, agent, side,
+    then ``MoveCost``'s fields (cost nan without a price)."""
+    import pandas as pd
+
+    rows = [(move.game, move.agent, move.side.value, *move.cost)
+            for move in model_moves(files, length)]
+    table = pd.DataFrame(rows, columns=["game", "agent", "side", *MoveCost._fields])
+    return table.astype({"column": "Int64", "cost": float})
