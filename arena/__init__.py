@@ -7,7 +7,8 @@ are the options of a ``arena.RunRequest``. ``arena.load_games(path)`` reads a ru
 checked against its meta.json (at the top of a Swiss or knockout tournament, every round's),
 ``arena.load_model_moves(dir)`` what each language model's moves cost;
 ``arena.compare(dir1, dir2, ...)`` puts finished runs side by side. What an agent's author
-needs is here too: ``BaseAgent``, ``Choice``, ``Limit``, ``GameStart``, ``Position``, ``Rules``.
+needs is here too: ``BaseAgent``, ``Choice``, ``Limit``, ``GameStart``, ``Disqualified``,
+``Position``, ``Rules``.
 
 The modules that earlier versions documented and the layout has since moved
 (``arena.agent``, ``arena.notation``, ...: ``MOVED``) are still found under their old names,
@@ -32,6 +33,7 @@ if TYPE_CHECKING:  # what type checkers and editors see of _API (tests/unit/test
     from arena.api import tournament as tournament
     from arena.protocol.agent import BaseAgent as BaseAgent
     from arena.protocol.agent import Choice as Choice
+    from arena.protocol.agent import Disqualified as Disqualified
     from arena.protocol.agent import GameStart as GameStart
     from arena.protocol.agent import Limit as Limit
     from arena.report.compare import compare as compare
@@ -46,8 +48,8 @@ _API = {"match": "arena.api", "tournament": "arena.api", "sprt": "arena.api",
         "RunRequest": "arena.runs.planning.request",
         "compare": "arena.report.compare", "BaseAgent": "arena.protocol.agent",
         "Choice": "arena.protocol.agent", "Limit": "arena.protocol.agent",
-        "GameStart": "arena.protocol.agent", "Position": "arena.rules.board",
-        "Rules": "arena.rules.board"}
+        "GameStart": "arena.protocol.agent", "Disqualified": "arena.protocol.agent",
+        "Position": "arena.rules.board", "Rules": "arena.rules.board"}
 
 __all__ = sorted(_API)
 

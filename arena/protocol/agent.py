@@ -86,6 +86,12 @@ class GameAbandoned(BaseException):
     """Raised by an agent (a person at the terminal) to stop the game; it is not a forfeit."""
 
 
+class Disqualified(Exception):
+    """Raised by an agent that a rule of its own disqualifies (``llm:``: no legal column in
+    any of its answers to one move): it loses the game, recorded as ``disqualified`` with the
+    message, not as an ``agent_error``."""
+
+
 @runtime_checkable
 class Agent(Protocol):
     """What the harness needs of an agent: ``choose``. Everything else is optional:

@@ -68,7 +68,8 @@ GAMES = {
 }
 
 _FORFEIT_TEXT = {"illegal_move": "illegal moves", "agent_error": "errors raised",
-                 "agent_crash": "crashes", "time_forfeit": "time forfeits"}
+                 "agent_crash": "crashes", "time_forfeit": "time forfeits",
+                 "disqualified": "disqualification (a rule of its own: `arena.Disqualified`)"}
 
 SUMMARY = {
     "agent_a": "the first agent's spec",

@@ -131,25 +131,43 @@ def test_a_match_against_random_plays_through_the_faults(server: Server, tmp_pat
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("policy", "termination"), [("forfeit", "agent_error"),
-                                                     ("random", None)])
-def test_answers_that_stay_invalid_forfeit_or_play_at_random(
-        server: Server, tmp_path: Path, policy: str, termination: str | None) -> None:
+@pytest.mark.parametrize("hosting", ["inline", "process"])
+def test_answers_that_stay_invalid_disqualify_the_model(server: Server, tmp_path: Path,
+                                                        hosting: str) -> None:
+    faults = ["illegal", "unparseable", "illegal"] * 2  # every answer to two moves (retries=2)
+    server.model.faults.extend(faults)
+    out = tmp_path / "run"
+    status, output = arena("match", spec(server), "random", "-n", "4", "--first", "a", "-j",
+                           "1", "--hosting", hosting, "--no-report", "--out", str(out))
+    assert status == 0, output
+    games = load_games(out / "games.csv")
+    lost = games[games["termination"] == "disqualified"]
+    assert len(lost) == len(faults) // 3 == 2
+    assert set(games["termination"]) - {"disqualified"} <= {"four_in_a_row", "board_full"}
+    message = "InvalidAnswers: no legal column in 3 answers to move 1 (the last: "
+    assert set(lost["result"]) == {"loss"} and set(lost["plies"]) == {0}
+    assert all(error.startswith(message) for error in lost["error"]), lost["error"].tolist()
+    assert (out / "agents.log").read_text().count(message) == 2
+    summary = pd.read_csv(out / "summary.csv").iloc[0]
+    assert (summary["disqualified_a"], summary["disqualified_b"]) == (2, 0)
+    assert summary["agent_error_a"] == 0
+    assert "A 2 disqualified" in output
+    no_key_in(out)
+
+
+@pytest.mark.slow
+def test_answers_that_stay_invalid_play_at_random_if_asked(server: Server,
+                                                           tmp_path: Path) -> None:
     server.model.faults.extend(["illegal", "unparseable", "illegal"])
     out = tmp_path / "run"
-    status, output = arena("match", spec(server, f",on_invalid={policy}"), "random", "-n", "2",
+    status, output = arena("match", spec(server, ",on_invalid=random"), "random", "-n", "2",
                            "--first", "a", "-j", "1", "--no-report", "--out", str(out))
     assert status == 0, output
     game = load_games(out / "games.csv").iloc[0]
     moves = move_logs((out / "agents.log").read_text())
     assert len(moves[0]["invalid"]) == 3  # type: ignore[arg-type]
-    if termination is None:
-        assert moves[0]["fallback"] == "random"
-        assert game["termination"] in ("four_in_a_row", "board_full")
-    else:
-        assert (game["termination"], game["result"], game["plies"]) == (termination, "loss", 0)
-        assert ("InvalidAnswers: invalid answers: no legal column in 3 answers to move 1"
-                in game["error"])
+    assert moves[0]["fallback"] == "random"
+    assert game["termination"] in ("four_in_a_row", "board_full")
     no_key_in(out)
 
 
