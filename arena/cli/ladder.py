@@ -24,6 +24,7 @@ from arena.competitions.ladder.placement import (
     Step,
     place,
     placeable,
+    slug,
 )
 from arena.competitions.ladder.store import Ladder, LadderError, board_key, open_ladder
 from arena.competitions.ladder.tables import boards, history, score_text, skill_text, standings
@@ -214,8 +215,7 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
     del no_report  # steps are small runs: no report is written for them
     request = name_agents(request, [spec], labels)
     request = dataclasses.replace(request, progress=request.progress and sys.stderr.isatty())
-    directory = request.out or PLACEMENTS_DIR / f"{short_name(spec, 40).replace(' ', '_')}" \
-        f"_seed{request.seed}"
+    directory = request.out or PLACEMENTS_DIR / f"{slug(short_name(spec, 40))}_seed{request.seed}"
     name = canonical_player(spec, request.rules, request.engines)  # a bad spec makes no ladder
     board = board_key(request.rules)
     ladder, taken = anchored_ladder(db, board)

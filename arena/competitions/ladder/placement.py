@@ -46,7 +46,7 @@ from arena.runs.store.meta import load_meta
 from arena.runs.store.reading import NoRunError, open_run
 
 __all__ = ["DEFAULT_BATCH", "DEFAULT_MAX_GAMES", "DEFAULT_TARGET", "Placement", "Step", "place",
-           "placeable"]
+           "placeable", "slug"]
 
 DEFAULT_TARGET = 30.0
 """The half-width of the 95% interval a placement stops at, in Elo."""
@@ -113,7 +113,9 @@ def step_seed(seed: int, number: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=(number,)).generate_state(1)[0])
 
 
-def _slug(text: str) -> str:
+def slug(text: str) -> str:
+    """``text`` as one file name: other characters than letters, digits, ``.``, ``=`` and
+    ``-`` made ``_``."""
     return re.sub(r"[^A-Za-z0-9.=-]+", "_", text).strip("_")
 
 
@@ -212,7 +214,7 @@ def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,
         each = room // 2 * 2 if len(opponents) == 1 else max(2, room // len(opponents) // 2 * 2)
         if each < 2 or each * len(opponents) > room:
             break
-        where = directory / f"{number:03d}-vs-{_slug(_label(opponents))}"
+        where = directory / f"{number:03d}-vs-{slug(_label(opponents))}"
         settings = dataclasses.replace(request, seed=step_seed(request.seed, number), out=where)
         plan = tournament_plan([name, *opponents], each, settings, gauntlet=True)
         estimate = played(_step(ladder, board, name, plan, where, settings))
