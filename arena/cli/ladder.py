@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import sys
 from pathlib import Path
 
 import click
 
 from arena.cli.options import board_options, name_agents, run_options
 from arena.cli.printed import aligned
+from arena.cli.status import INTERRUPTED
 from arena.competitions.ladder.adding import add_run, finished_run
 from arena.competitions.ladder.anchors import anchored_ladder, fix_anchors, readable_ladder
 from arena.competitions.ladder.distance import distance_table
@@ -20,9 +23,12 @@ from arena.competitions.ladder.placement import (
     DEFAULT_TARGET,
     Step,
     place,
+    placeable,
+    slug,
 )
 from arena.competitions.ladder.store import Ladder, LadderError, board_key, open_ladder
 from arena.competitions.ladder.tables import boards, history, score_text, skill_text, standings
+from arena.protocol.agent import GameAbandoned
 from arena.protocol.labels import short_name
 from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
@@ -181,7 +187,9 @@ def _step_line(step: Step) -> str:
 @click.option("--batch", type=click.IntRange(min=2), default=DEFAULT_BATCH, show_default=True,
               help="Games per step against one anchor (even: colours alternate).")
 @click.option("--max-games", type=click.IntRange(min=2), default=DEFAULT_MAX_GAMES,
-              show_default=True, help="Stop after this many games whatever the interval.")
+              show_default=True,
+              help="Stop once the steps in --out hold this many games (earlier commands' "
+                   "included; the last step cut short to fit), whatever the interval.")
 @run_options(PLACEMENTS_DIR)
 def place_command(spec: str, db: Path, target: float, batch: int, max_games: int,
                   request: RunRequest, labels: tuple[str, ...], no_report: bool) -> None:
@@ -190,8 +198,10 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
 
     Each step plays --batch games against one anchor, the nearest below the estimate and the
     nearest above it in turn; the agent is rated from its games against the anchors (held at
-    their ratings) until its 95% interval is at most ± --target Elo. Every step is a run
-    directory under --out; the same command again resumes. The board (--rows, --cols,
+    their ratings) until its 95% interval is at most ± --target Elo, or until --max-games
+    games are played. Every step is a run directory under --out; the same command again
+    resumes, playing the same games (an llm: agent's answers replayed, not asked again;
+    --concurrency plays its games several at once). The board (--rows, --cols,
     --connect) takes the anchors that come with the arena (5 x 6 and 6 x 7) when the ladder
     has none for it, the file made if there is none; another board needs its anchors fixed
     first (`arena ladder anchor DIR`).
@@ -200,20 +210,29 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
     Examples:
       arena ladder place negamax:depth=3 --rows 5 --cols 6
       arena ladder place my_bot.py:Bot --rows 5 --cols 6 --target 50 --seed 7
+      arena ladder place llm:gpt-4o-mini -j 1 --concurrency 8 --max-games 200
     """
     del no_report  # steps are small runs: no report is written for them
     request = name_agents(request, [spec], labels)
-    directory = request.out or PLACEMENTS_DIR / f"{short_name(spec, 40).replace(' ', '_')}" \
-        f"_seed{request.seed}"
-    canonical_player(spec, request.rules, request.engines)  # a bad spec makes no ladder
+    request = dataclasses.replace(request, progress=request.progress and sys.stderr.isatty())
+    directory = request.out or PLACEMENTS_DIR / f"{slug(short_name(spec, 40))}_seed{request.seed}"
+    name = canonical_player(spec, request.rules, request.engines)  # a bad spec makes no ladder
     board = board_key(request.rules)
     ladder, taken = anchored_ladder(db, board)
     if taken is not None:
         click.echo(f"{db}: board {board} takes the anchors that come with the arena (fixed "
                    f"from its reference run {taken})")
     with ladder:
-        done = place(ladder, spec, request, directory, target=target, batch=batch,
-                     max_games=max_games, told=lambda step: click.echo(_step_line(step)))
+        placeable(ladder, board, name)
+        click.echo(f"Placing {name} on board {board} in {directory}: steps of {batch} games "
+                   f"until ± {target:g} Elo, at most {max_games} games in all")
+        try:
+            done = place(ladder, spec, request, directory, target=target, batch=batch,
+                         max_games=max_games, told=lambda step: click.echo(_step_line(step)))
+        except (KeyboardInterrupt, GameAbandoned):
+            click.echo(f"arena: interrupted; the games played are kept in {directory}: run "
+                       "the same command to go on", err=True)
+            raise click.exceptions.Exit(INTERRUPTED) from None
         estimate = done.estimate
         assert estimate is not None
         reached = "reached" if estimate.half_width <= target else "not reached"

@@ -1,4 +1,5 @@
-"""A local server speaking the OpenAI Chat Completions API, for the ``llm:`` agent's tests.
+"""A local server speaking the OpenAI Chat Completions API, for the ``llm:`` agent's tests and
+for trying ``llm:`` without a paid model (``python -m tests.helpers.llm_server --help``).
 
 Its "model" reads the position from the prompt (the board's rows or the move list, as
 ``agents.llm_prompts`` writes them, on the board the system prompt names) and answers with a
@@ -20,6 +21,7 @@ API keys the requests carried; ``bodies`` each chat request's body, in order.
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import socket
@@ -39,6 +41,7 @@ import numpy as np
 from arena.protocol.agent import Agent, as_choice
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
+from arena.rules.errors import AgentSpecError
 from arena.rules.notation import from_array, play_moves
 
 FAULTS = ("slow", "429", "500", "drop", "malformed", "illegal", "unparseable", "prose")
@@ -206,8 +209,8 @@ class Server(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, model: FakeModel):
-        super().__init__(("127.0.0.1", 0), Handler)
+    def __init__(self, model: FakeModel, port: int = 0):
+        super().__init__(("127.0.0.1", port), Handler)
         self.model = model
 
     @property
@@ -217,9 +220,10 @@ class Server(ThreadingHTTPServer):
 
 
 @contextmanager
-def serving(model: FakeModel | None = None) -> Iterator[Server]:
-    """The fake server on 127.0.0.1 and a free port, in a thread, until the block ends."""
-    server = Server(model or FakeModel())
+def serving(model: FakeModel | None = None, port: int = 0) -> Iterator[Server]:
+    """The fake server on 127.0.0.1 and ``port`` (0: a free one), in a thread, until the
+    block ends."""
+    server = Server(model or FakeModel(), port)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -251,18 +255,46 @@ def register_llm_kind(folder: Path) -> str | None:
     return str(folder)
 
 
-def main() -> None:
-    """``python -m tests.helpers.llm_server [FAULT...]``: serve until Ctrl-C, printing the URL
-    (faults as in the module's docstring, served to the first requests)."""
-    model = FakeModel(faults=deque(sys.argv[1:]))
-    with serving(model) as server:
-        print(server.url, flush=True)
-        try:
-            while True:
-                time.sleep(3600)
-        except KeyboardInterrupt:
-            print(dict(model.counts))
-
+def main(argv: list[str] | None = None) -> None:
+    """``python -m tests.helpers.llm_server [--port N] [--plays SPEC] ...``: serve until
+    Ctrl-C, printing the API's base URL first and what was served last."""
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.helpers.llm_server",
+        description="A fake OpenAI-compatible server on 127.0.0.1 whose model answers with a "
+                    "built-in agent's move in words (no key needed: key_env=none).")
+    parser.add_argument("--port", type=int, default=8000, help="0: any free port (default: "
+                        "%(default)s)")
+    parser.add_argument("--plays", default=FakeModel.agent, metavar="SPEC",
+                        help="the agent whose moves the model answers (default: %(default)s)")
+    parser.add_argument("--model", default=FakeModel.model,
+                        help="the model's name (default: %(default)s)")
+    parser.add_argument("--delay", type=float, default=0.0, metavar="S",
+                        help="seconds before each answer, as a real model takes")
+    parser.add_argument("--faults", default="", metavar="F,F,...",
+                        help=f"faults served to the first requests, in order: "
+                             f"{', '.join(FAULTS)}")
+    parser.add_argument("--key", default=None, help="the only API key accepted (default: any)")
+    args = parser.parse_args(argv)
+    faults = [fault for fault in args.faults.split(",") if fault]
+    if unknown := sorted(set(faults) - set(FAULTS)):
+        parser.error(f"unknown faults {', '.join(unknown)}; expected some of {', '.join(FAULTS)}")
+    try:
+        make_agent(args.plays)  # a bad spec is refused now, not at the first request
+    except AgentSpecError as error:
+        parser.error(str(error))
+    model = FakeModel(agent=args.plays, model=args.model, faults=deque(faults),
+                      delay=args.delay, key=args.key)
+    try:
+        with serving(model, args.port) as server:
+            print(f"{server.url}\nmodel {args.model!r} answering as {args.plays}; Ctrl-C "
+                  "stops", flush=True)
+            try:
+                while True:
+                    time.sleep(3600)
+            except KeyboardInterrupt:
+                print(f"served: {dict(model.counts)}")
+    except OSError as error:
+        parser.error(f"cannot listen on 127.0.0.1:{args.port}: {error.strerror}")
 
 if __name__ == "__main__":
     main()

@@ -189,7 +189,8 @@ def test_a_placement_cut_mid_step_finishes_that_step_first(tmp_path: Path) -> No
     db = anchored_ladder(tmp_path, "cut.sqlite")
     code, again = arena(*place, "--db", str(db), "--out", str(cut))
     assert code == 0, again
-    assert again.splitlines()[0].startswith(f"13 games against {steps[0][7:]}:")
+    assert again.splitlines()[0].startswith("Placing immediate-win:block=true on board 5x6c4")
+    assert again.splitlines()[1].startswith(f"13 games against {steps[0][7:]}:")
     assert sorted(path.name for path in cut.iterdir()) == steps
     for step in steps:
         pd.testing.assert_frame_equal(moves_of(cut / step), moves_of(tmp_path / "whole" / step))
@@ -246,7 +247,7 @@ def test_an_agent_that_wins_every_game_is_placed_above_the_anchors_it_beat(
     steps = sorted(path.name for path in (tmp_path / "placed").iterdir())
     # perfect play sweeps the median anchor, then moves up to the strongest and stays there
     assert steps == ["000-vs-immediate-win", "001-vs-negamax_depth=2", "002-vs-negamax_depth=2"]
-    lines = out.splitlines()
+    lines = out.splitlines()[1:]  # after the line saying what is to be played
     assert lines[0].startswith("10 games against immediate-win: +") and lines[0].endswith(
         ", +inf] after 10 games")
     assert "target ± 30 not reached" in out

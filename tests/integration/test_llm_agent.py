@@ -1,6 +1,8 @@
 """The llm: agent through the real openai client and real HTTP, against the local fake server
 (tests/helpers/llm_server.py) with scripted faults: invalid answers and retries counted as
-injected, forfeits recorded, bad input refused before any game, the key in no run file."""
+injected, forfeits recorded, bad input refused before any game, the key in no run file; a
+model answering as an anchor placed on the ladder at that anchor's rating, and a placement
+killed midway resumed without asking anything twice."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -19,8 +22,13 @@ import pandas as pd
 import pytest
 
 from arena import load_games, load_model_moves
+from arena.competitions.ladder.anchors import shipped_anchors
+from arena.competitions.ladder.store import open_ladder
+from arena.competitions.ladder.tables import standings
+from arena.protocol.agent import Choice
+from arena.protocol.players import canonical_player
 from arena.protocol.registry import make_agent
-from arena.rules.board import Position
+from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError
 from arena.runs.store.reading import NoRunError
 from arena.runs.store.transcripts import read_transcript
@@ -30,9 +38,11 @@ from tests.helpers.llm_server import (
     RETRIED,
     FakeModel,
     Server,
+    main,
     register_llm_kind,
     serving,
 )
+from tests.helpers.paths import ROOT
 
 pytestmark = pytest.mark.llm
 
@@ -383,3 +393,87 @@ def test_a_tournament_prints_each_models_totals(server: Server, tmp_path: Path) 
     assert (f"Model       fake-model: {served['chat']} requests (0 asked again, 0 from the "
             f"cache), 0 invalid answers, {served['prompt_tokens']:,} + "
             f"{served['completion_tokens']:,} tokens, ${cost:.4g}") in output
+
+
+def test_the_fake_server_runs_from_the_command_line(capsys: pytest.CaptureFixture[str]
+                                                    ) -> None:
+    child = subprocess.Popen([sys.executable, "-m", "tests.helpers.llm_server", "--port", "0",
+                              "--plays", "immediate-win", "--model", "m"],
+                             cwd=ROOT, env=checkout_env(), stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        url = child.stdout.readline().strip()
+        agent = make_agent(f"llm:m,base_url={url},key_env=none")
+        three = Position.empty().play(0).play(1).play(0).play(1).play(0).play(1)
+        assert agent.choose(three, np.random.default_rng(0)) == Choice(0)  # the win
+        agent.close()  # type: ignore[attr-defined]
+    finally:
+        child.terminate()
+        child.wait()
+    with pytest.raises(SystemExit):
+        main(["--faults", "429,late"])
+    assert "unknown faults late; expected some of slow, 429," in capsys.readouterr().err
+
+
+def placement(server: Server, db: Path, out: Path, *options: str) -> list[str]:
+    """``arena ladder place`` of the fake model on 5 x 6, as its arguments."""
+    return ["ladder", "place", spec(server), "--rows", "5", "--cols", "6", "--db", str(db),
+            "--out", str(out), "-j", "1", *options]
+
+
+@pytest.mark.slow
+def test_a_model_answering_as_an_anchor_is_placed_at_its_rating(server: Server,
+                                                                tmp_path: Path) -> None:
+    server.model.agent = "negamax:depth=2"
+    db, out = tmp_path / "ladder.sqlite", tmp_path / "placed"
+    command = placement(server, db, out, "--batch", "30", "--max-games", "40",
+                        "--concurrency", "4")
+    status, output = arena(*command)
+    assert status == 0, output
+    steps = sorted(out.iterdir())
+    assert [len(load_games(step / "games.csv")) for step in steps] == [30, 10]  # the cap
+    assert all(len(list((step / "llm").glob("game-*.jsonl.gz"))) == len(
+        load_games(step / "games.csv")) for step in steps)
+    with open_ladder(db) as ladder:
+        placed = standings(ladder.connection, "5x6c4").set_index("agent").loc[
+            canonical_player(spec(server), Rules(rows=5, cols=6))]
+    anchors = shipped_anchors().set_index(["board", "agent"])
+    assert placed["games"] == 40
+    assert placed["low"] < anchors.loc[("5x6c4", "negamax:depth=2"), "rating"] < placed["high"]
+    assert placed["low"] > anchors.loc[("5x6c4", "immediate-win"), "rating"]
+    asked = server.model.counts["chat"]
+    status, again = arena(*command)  # the steps hold --max-games games: nothing more is played
+    assert status == 0, again
+    assert "40 games against the anchors, 0 of them played now" in again
+    assert server.model.counts["chat"] == asked
+
+
+@pytest.mark.slow
+def test_a_placement_killed_midway_resumes_without_asking_twice(server: Server,
+                                                                tmp_path: Path) -> None:
+    server.model.delay = 0.02
+    env = {**checkout_env(), "PYTHONPATH": os.pathsep.join(
+        filter(None, [checkout_env()["PYTHONPATH"], os.environ.get("PYTHONPATH")]))}
+
+    def command(name: str) -> list[str]:
+        return arena_command(*placement(server, tmp_path / f"{name}.sqlite", tmp_path / name,
+                                        "--batch", "4", "--max-games", "12", "-q"))
+
+    subprocess.run(command("whole"), env=env, check=True, capture_output=True)
+    reference = server.model.counts["chat"]
+    child = subprocess.Popen(command("killed"), env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+    while server.model.counts["chat"] < reference + reference // 2 and child.poll() is None:
+        time.sleep(0.005)
+    os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
+    killed = server.model.counts["chat"] - reference
+    assert 0 < killed < reference
+    subprocess.run(command("killed"), env=env, check=True, capture_output=True)
+    resumed = server.model.counts["chat"] - reference - killed
+    steps = sorted(path.name for path in (tmp_path / "whole").iterdir())
+    assert sorted(path.name for path in (tmp_path / "killed").iterdir()) == steps
+    for step in steps:
+        assert played(tmp_path / "killed" / step) == played(tmp_path / "whole" / step)
+    assert reference <= killed + resumed <= reference + 1  # at most the one in flight
+    no_key_in(tmp_path / "killed")

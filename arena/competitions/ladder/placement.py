@@ -6,13 +6,15 @@ swapped) against one anchor: the nearest one at or below the estimate and the ne
 above it in turn, where a game says the most about the rating. After each step the run is
 added to the ladder and the agent is rated from its games against the anchors, the anchors
 held (``fit_agent``). The placement stops when the interval's half-width is at most the
-target, or after ``max_games``; then the board is refitted. Every step is a run directory of
-its own, numbered on from the steps already in the directory, its seed drawn from the
-placement's seed and its number. The agent's games already in the ladder count: the same
-command again goes on from the estimate they give (and plays nothing once it is narrow
-enough). A step cut short (Ctrl-C, a crash) stays out of the ladder until it is finished:
-the same command again first finishes it where it stopped, as the same match command
-would, then goes on.
+target, or when the directory's steps hold ``max_games`` games (those of earlier commands
+included; the last step is cut short to fit); then the board is refitted. Every step is a run
+directory of its own, numbered on from the steps already in the directory, its seed drawn
+from the placement's seed and its number, so the same command plays the same games. The
+agent's games already in the ladder count: the same command again goes on from the estimate
+they give (and plays nothing once it is narrow enough). A step cut short (Ctrl-C, a crash)
+stays out of the ladder until it is finished: the same command again first finishes it where
+it stopped, as the same match command would (an ``llm:`` agent replays the answers its run
+directory keeps), then goes on.
 
 ``every`` is the yardstick the nearest-anchor rule is measured against: each step is one run
 in which the agent plays every anchor (``batch`` games shared among them, at least 2 each).
@@ -23,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -37,18 +40,21 @@ from arena.competitions.tournaments import tournament_plan
 from arena.protocol.players import canonical_player
 from arena.runs.planning.plan import MatchPlan
 from arena.runs.planning.request import RunRequest
+from arena.runs.playing.progress import ProgressBar
 from arena.runs.playing.runner import run_games
 from arena.runs.store.meta import load_meta
 from arena.runs.store.reading import NoRunError, open_run
 
-__all__ = ["DEFAULT_BATCH", "DEFAULT_MAX_GAMES", "DEFAULT_TARGET", "Placement", "Step", "place"]
+__all__ = ["DEFAULT_BATCH", "DEFAULT_MAX_GAMES", "DEFAULT_TARGET", "Placement", "Step", "place",
+           "placeable", "slug"]
 
 DEFAULT_TARGET = 30.0
 """The half-width of the 95% interval a placement stops at, in Elo."""
 DEFAULT_BATCH = 40
 """Games per step against one anchor."""
 DEFAULT_MAX_GAMES = 3000
-"""A placement stops after this many games even if its interval is wider than the target."""
+"""A placement stops once its steps hold this many games, even if its interval is wider than
+the target."""
 
 Strategy = Literal["nearest", "every"]
 
@@ -107,7 +113,9 @@ def step_seed(seed: int, number: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=(number,)).generate_state(1)[0])
 
 
-def _slug(text: str) -> str:
+def slug(text: str) -> str:
+    """``text`` as one file name: other characters than letters, digits, ``.``, ``=`` and
+    ``-`` made ``_``."""
     return re.sub(r"[^A-Za-z0-9.=-]+", "_", text).strip("_")
 
 
@@ -128,11 +136,22 @@ def _cut_step(last: Path, name: str) -> tuple[Path, MatchPlan] | None:
     return last, plan
 
 
+def _held(steps: list[Path]) -> int:
+    """The games the step directories ``steps`` hold."""
+    held = 0
+    for step in steps:
+        with suppress(NoRunError):  # none: cut before its first game
+            held += int(open_run(step).finished.sum())
+    return held
+
+
 def _step(ladder: Ladder, board: str, name: str, plan: MatchPlan, where: Path,
           request: RunRequest) -> Step:
-    """Play (or finish) the step's run in ``where`` and add it to the ladder: the step, its
-    games those played now, with the agent's estimate after it."""
-    played = run_games(plan, where, request).played
+    """Play (or finish) the step's run in ``where`` (a progress bar if ``request`` says so)
+    and add it to the ladder: the step, its games those played now, with the agent's estimate
+    after it."""
+    with ProgressBar(enabled=request.progress) as bar:
+        played = run_games(plan, where, request, progress=bar).played
     add_run(ladder, where)
     estimate = fit_agent(ladder.connection, board, name)
     assert estimate is not None  # it has just played
@@ -140,15 +159,27 @@ def _step(ladder: Ladder, board: str, name: str, plan: MatchPlan, where: Path,
     return Step(_label(opponents), played, where, estimate)
 
 
+def placeable(ladder: Ladder, board: str, name: str) -> dict[str, float]:
+    """The anchors of ``board`` to place agent ``name`` against, by name; LadderError when
+    the board has none or ``name`` is one of them."""
+    anchors = anchors_of(ladder.connection, board)
+    if not anchors:
+        raise no_anchors(board)
+    if name in anchors:
+        raise LadderError(f"{name} is an anchor of board {board}: its rating is fixed")
+    return anchors
+
+
 def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,
           target: float = DEFAULT_TARGET, batch: int = DEFAULT_BATCH,
           max_games: int = DEFAULT_MAX_GAMES, strategy: Strategy = "nearest",
           told: Callable[[Step], None] | None = None) -> Placement:
     """Place ``spec`` on the ladder of ``request``'s board (see the module's docstring); the
-    steps' runs go under ``directory``, ``told`` hears of each step as it ends.
+    steps' runs go under ``directory``, each with a progress bar when ``request.progress``;
+    ``told`` hears of each step as it ends.
 
-    LadderError when the board has no anchors or the agent is one of them; what a run
-    raises for a bad agent."""
+    LadderError when the board has no anchors, the agent is one of them, or it has no games
+    in the ladder and ``max_games`` leaves none to play; what a run raises for a bad agent."""
     if not target > 0:
         raise LadderError(f"the target half-width must be positive, got {target}")
     if batch < 2 or batch % 2:
@@ -156,17 +187,14 @@ def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,
     rules = request.rules
     board = board_key(rules)
     name = canonical_player(spec, rules, request.engines)
-    anchors = anchors_of(ladder.connection, board)
-    if not anchors:
-        raise no_anchors(board)
-    if name in anchors:
-        raise LadderError(f"{name} is an anchor of board {board}: its rating is fixed")
+    anchors = placeable(ladder, board, name)
     estimate = fit_agent(ladder.connection, board, name)
     placement = Placement(name, board, estimate)
     median = float(np.median(list(anchors.values())))
     steps = sorted(directory.glob("[0-9][0-9][0-9]-vs-*")) if directory.is_dir() else []
     cut = _cut_step(steps[-1], name) if steps else None
     earlier = len(steps) - (cut is not None)  # a cut step is finished as this command's first
+    held = _held(steps)
 
     def played(step: Step) -> Estimate:
         placement.steps.append(step)
@@ -177,16 +205,21 @@ def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,
     if cut is not None:
         where, plan = cut
         estimate = played(_step(ladder, board, name, plan, where,
-                                dataclasses.replace(request, progress=False, out=where)))
-    while estimate is None or (estimate.half_width > target and placement.games < max_games):
+                                dataclasses.replace(request, out=where)))
+    while estimate is None or estimate.half_width > target:
+        room = min(batch, max_games - held - placement.games)
         number = earlier + len(placement.steps)
-        opponents = _opponents(anchors, estimate.rating if estimate else median,
-                               len(placement.steps), strategy)
-        where = directory / f"{number:03d}-vs-{_slug(_label(opponents))}"
-        settings = dataclasses.replace(request, seed=step_seed(request.seed, number),
-                                       progress=False, out=where)
-        each = batch if len(opponents) == 1 else max(2, batch // len(opponents) // 2 * 2)
+        opponents = _opponents(anchors, estimate.rating if estimate else median, number,
+                               strategy)
+        each = room // 2 * 2 if len(opponents) == 1 else max(2, room // len(opponents) // 2 * 2)
+        if each < 2 or each * len(opponents) > room:
+            break
+        where = directory / f"{number:03d}-vs-{slug(_label(opponents))}"
+        settings = dataclasses.replace(request, seed=step_seed(request.seed, number), out=where)
         plan = tournament_plan([name, *opponents], each, settings, gauntlet=True)
         estimate = played(_step(ladder, board, name, plan, where, settings))
+    if estimate is None:
+        raise LadderError(f"{name} has no games in the ladder and {directory} holds {held} "
+                          f"games already, max_games {max_games}: none are left to play")
     refit(ladder, board)
     return placement
