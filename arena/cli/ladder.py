@@ -29,7 +29,7 @@ from arena.competitions.ladder.placement import (
 from arena.competitions.ladder.store import Ladder, LadderError, board_key, open_ladder
 from arena.competitions.ladder.tables import boards, history, score_text, skill_text, standings
 from arena.protocol.agent import GameAbandoned
-from arena.protocol.labels import short_name
+from arena.protocol.labels import plain_spec, plain_specs, short_name
 from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
 from arena.runs.planning.request import RunRequest
@@ -75,7 +75,8 @@ def format_standings(ladder: Ladder, board_names: list[str] | None = None) -> st
     blocks = []
     for board in board_names or boards(ladder.connection):
         table = standings(ladder.connection, board)
-        rows = [[str(r["rank"]), r["agent"] + (" (anchor)" if r["anchor"] else ""),
+        names = plain_specs(table["agent"])
+        rows = [[str(r["rank"]), names[r["agent"]] + (" (anchor)" if r["anchor"] else ""),
                  _signed(r["rating"]), f"[{_signed(r['low'])}, {_signed(r['high'])}]",
                  f"{r['to_perfect']:.0f}" if math.isfinite(r["to_perfect"]) else "-",
                  str(r["games"]), score_text(r["score"]),
@@ -224,8 +225,8 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
                    f"from its reference run {taken})")
     with ladder:
         placeable(ladder, board, name)
-        click.echo(f"Placing {name} on board {board} in {directory}: steps of {batch} games "
-                   f"until ± {target:g} Elo, at most {max_games} games in all")
+        click.echo(f"Placing {plain_spec(name)} on board {board} in {directory}: steps of "
+                   f"{batch} games until ± {target:g} Elo, at most {max_games} games in all")
         try:
             done = place(ladder, spec, request, directory, target=target, batch=batch,
                          max_games=max_games, told=lambda step: click.echo(_step_line(step)))
@@ -236,7 +237,7 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
         estimate = done.estimate
         assert estimate is not None
         reached = "reached" if estimate.half_width <= target else "not reached"
-        click.echo(f"\n{done.agent}: {estimate.rating:+.0f} [{estimate.low:+.0f}, "
+        click.echo(f"\n{plain_spec(done.agent)}: {estimate.rating:+.0f} [{estimate.low:+.0f}, "
                    f"{estimate.high:+.0f}] on board {done.board} from {estimate.games} games "
                    f"against the anchors, {done.games} of them played now "
                    f"(± {estimate.half_width:.0f}; target ± {target:g} {reached})\n")

@@ -21,8 +21,8 @@ from typing import Any
 
 from arena.protocol.registry import canonical_spec, import_target, parse_spec
 
-__all__ = ["TABLE_WIDTH", "WIDTH", "Sweep", "depth_family", "short_name", "short_names",
-           "shown_spec", "sweeps", "table_labels"]
+__all__ = ["TABLE_WIDTH", "WIDTH", "Sweep", "depth_family", "plain_spec", "plain_specs",
+           "short_name", "short_names", "shown_spec", "sweeps", "table_labels"]
 
 WIDTH = 30
 """Longest label, in characters."""
@@ -102,6 +102,33 @@ def _unlabelled(target: str) -> tuple[str, ...]:
         return tuple(getattr(import_target(target, target), "unlabelled", ()))
     except Exception:  # noqa: BLE001 - a target that does not load hides nothing
         return ()
+
+
+@cache
+def plain_spec(spec: str) -> str:
+    """``spec`` without the parameters its agent calls ``unlabelled`` (``llm:gpt-4o-mini`` for
+    ``llm:gpt-4o-mini,base_url=URL,price=0.15/0.6``), for tables of specs; a spec without
+    them, or one that no longer loads, as it is."""
+    head, at, limit = spec.strip().rpartition("@")
+    text, limit = (head, limit) if at else (limit, "")
+    try:
+        parsed = parse_spec(text)
+    except Exception:  # noqa: BLE001 - a spec that no longer loads is shown as it is
+        return spec.strip()
+    hidden = _unlabelled(parsed.target)
+    head, separator, rest = text.partition(parsed.separator)
+    if not hidden or not separator:
+        return spec.strip()
+    kept = [item for item in rest.split(",") if item.partition("=")[0].strip() not in hidden]
+    return head + (separator + ",".join(kept) if kept else "") + at + limit
+
+
+def plain_specs(specs: Iterable[str]) -> dict[str, str]:
+    """``plain_spec`` of each spec, but the specs' own text where two would read the same."""
+    plain = {spec: plain_spec(spec) for spec in dict.fromkeys(specs)}
+    for spec in _duplicates(plain):
+        plain[spec] = spec
+    return plain
 
 
 @cache

@@ -8,7 +8,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agents.net import MODEL as NET
-from arena.protocol.labels import WIDTH, depth_family, short_name, short_names
+from arena.protocol.labels import (
+    WIDTH,
+    depth_family,
+    plain_spec,
+    plain_specs,
+    short_name,
+    short_names,
+)
 
 # No registered agent of this name exists, so these labels come from the text alone.
 UNKNOWN = "nosuchagent:depth=6,heuristic=threats+positional"
@@ -45,6 +52,9 @@ def test_a_language_model_is_named_without_its_server_key_or_price() -> None:
     assert short_name(spec) == "gpt-4o-mini moves"
     other = spec.replace("8000", "8001")
     assert len(set(short_names([spec, other]).values())) == 2  # two servers: told apart
+    assert plain_spec(spec + "@time=5") == "llm:gpt-4o-mini,prompt=moves@time=5"
+    assert plain_specs([spec, other]) == {spec: spec, other: other}
+    assert plain_spec("negamax:depth=3") == "negamax:depth=3"
 
 
 def test_a_file_agent_is_named_once(tmp_path: Path) -> None:
