@@ -100,7 +100,7 @@ def phase_accuracy_chart(rates: pd.DataFrame, labels: Mapping[str, str]) -> Figu
     intervals (``rates`` as from ``blunders.blunder_rates``: blunders per move)."""
     kept = rates.assign(rate=1.0 - rates["rate"], low=1.0 - rates["high"],
                         high=1.0 - rates["low"])
-    return _phase_chart(kept, labels, "moves that keep the theoretical\nresult (95% Wilson "
+    return _draw_by_phase(kept, labels, "moves that keep the theoretical\nresult (95% Wilson "
                         "score interval)", "Accuracy against perfect play by phase of the game")
 
 
@@ -109,11 +109,11 @@ def best_move_chart(rates: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
     """The share of an agent's moves that are a best move in each phase of the game, one line
     per agent, with 95% Wilson score intervals (``rates`` as from
     ``best_moves.best_move_rates``)."""
-    return _phase_chart(rates, labels, "moves that are a best move\n(95% Wilson score "
+    return _draw_by_phase(rates, labels, "moves that are a best move\n(95% Wilson score "
                         "interval)", "Best moves by phase of the game")
 
 
-def _phase_chart(rates: pd.DataFrame, labels: Mapping[str, str], ylabel: str,
+def _draw_by_phase(rates: pd.DataFrame, labels: Mapping[str, str], ylabel: str,
                  title: str) -> Figure:
     """A rate by phase (``rates``' columns phase, agent, rate, low, high), one line per
     agent, phase ``all`` left out."""
