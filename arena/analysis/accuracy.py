@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from arena.analysis.position_sets import PositionSet
-from arena.analysis.scores import ColumnScores, best_columns
+from arena.analysis.scores import ColumnScores
 from arena.hosting.base import AgentFault, Host, ask_choice
 from arena.hosting.policy import make_host
 from arena.protocol.agent import Choice, GameStart
@@ -146,7 +146,7 @@ def _graded(spec: str, positions: PositionSet, index: int, choice: Choice, secon
     return ChoiceRow(
         agent=spec, set=positions.label, index=index, position=moves, plies=position.plies,
         move=choice.column + 1, score=score, best_score=best_score,
-        best_moves=best_columns(column_scores),
+        best_moves="".join(str(c + 1) for c, s in column_scores.items() if s == best_score),
         best=score == best_score, kept=outcome_class(score) == outcome_class(best_score),
         ms=1000 * seconds, nodes=choice.nodes)
 

@@ -11,9 +11,10 @@ draw or loss (the run's convention: agent A's point of view). A move changes it 
 worse for the side that plays it; such a move is a blunder. ``ply`` counts the discs on the
 board before the move (the move is the game's move number ``ply + 1``).
 
-With ``best_moves``, each graded position is also solved strongly, the exact score of every
-column (as ``arena.analysis.accuracy`` grades agents on position sets): a move is a best move
-when no legal column scores higher.
+With ``best_moves``, the positions are solved strongly instead: the exact score of each
+position (the best of its columns' scores) and so of each move (minus that of the position it
+leads to); a move is a best move when no legal column scores higher, as
+``arena.analysis.accuracy`` grades agents on position sets.
 
 Written beside games.csv: ``analysis.csv`` (one row a game), ``blunders.csv`` (one row a
 blunder) and, with ``best_moves``, ``moves.csv`` (one row a graded move). Games are appended
@@ -29,7 +30,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from arena.analysis.parallel import SolverSettings, chunked_map, solver_settings
-from arena.analysis.scores import ColumnScores, best_columns
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
 from arena.rules.results import Result, Side
@@ -77,9 +77,8 @@ class GradedMove:
     agent: str
     move: int  # the column, 1 = leftmost
     score: int  # the move's exact score for the side that played it (Pons' convention)
-    best_score: int  # the highest score of a legal column
-    best_moves: str  # the columns with that score, as a move string, e.g. "34"
-    best: int  # 1 if the move is one of them, else 0
+    best_score: int  # the highest score of a legal column: the position's score
+    best: int  # 1 if the move has that score, else 0
     before: Result  # the theoretical result for agent A before the move
     after: Result  # and after it
 
@@ -116,37 +115,36 @@ def default_from_ply(rules: Rules) -> int:
     return 0 if database_used(rules) else FROM_PLY_WITHOUT_DATABASE
 
 
-def theoretical_classes(positions: Sequence[Position], solve: Callable[[Position], int],
-                        ) -> list[int]:
-    """For each position, 1, 0 or -1 as perfect play from there wins, draws or loses for the
-    side to move (positions that are over: a loss if the last move won, else a draw). The
-    last positions are solved first: they fill the table for the earlier ones."""
-    classes = [0] * len(positions)
+def path_scores(positions: Sequence[Position], solve: Callable[[Position], int]) -> list[int]:
+    """The score of each position for the side to move, by ``solve`` (exact, or with a weak
+    solve its sign only), those of positions that are over too: lost as soon as can be if the
+    last move won, else a draw. The last positions are solved first: they fill the table for
+    the earlier ones."""
+    scores = [0] * len(positions)
     for index in reversed(range(len(positions))):
         position = positions[index]
         if position.won:
-            classes[index] = -1
+            scores[index] = -((position.rules.rows * position.rules.cols + 2
+                               - position.plies) // 2)
         elif not position.is_full:
-            classes[index] = outcome_class(solve(position))
-    return classes
+            scores[index] = solve(position)
+    return scores
 
 
 def analyse_game(game: GameRow, rules: Rules, from_ply: int,
                  solve: Callable[[Position], int],
-                 scores: Callable[[Position], ColumnScores] | None = None,
+                 strong: Callable[[Position], int] | None = None,
                  ) -> tuple[GameAnalysis, list[Blunder], list[GradedMove]]:
     """Grade every move of ``game`` the agents played at ``from_ply`` discs or more (the
-    opening's moves are not theirs); with ``scores`` (a position's column scores), each
-    beside the scores of its position too (else no ``GradedMove``)."""
+    opening's moves are not theirs) with ``solve`` (a position's score, of which only the
+    sign counts); with ``strong`` in its place (a position's exact score), each beside its
+    exact score and the best one too (else no ``GradedMove``)."""
     positions = [Position.empty(rules)]
     for char in game.moves:
         positions.append(positions[-1].play(int(char) - 1))
     start = min(max(from_ply, len(game.opening)), len(game.moves))
-    graded = range(start, len(game.moves))
-    by_ply = {ply: scores(positions[ply]) for ply in reversed(graded)} if scores else {}
-    best = {positions[ply]: max(found.values()) for ply, found in by_ply.items()}
-    classes = theoretical_classes(positions[start:], lambda position: best[position]
-                                  if position in best else solve(position))
+    scores = path_scores(positions[start:], strong or solve)
+    classes = [outcome_class(score) for score in scores]
 
     def mover(ply: int) -> Side:  # who plays the move at ply
         return game.first if ply % 2 == 0 else game.first.other
@@ -156,19 +154,17 @@ def analyse_game(game: GameRow, rules: Rules, from_ply: int,
         return Result.of_sign(value if mover(ply) is Side.A else -value)
 
     blunders, moves, counts = [], [], {Side.A: 0, Side.B: 0}
-    for ply in graded:
+    for ply in range(start, len(game.moves)):
         side, move = mover(ply), int(game.moves[ply])
         agent = game.agent_a if side is Side.A else game.agent_b
         counts[side] += 1
         before, after = for_a(ply), for_a(ply + 1)
         if before != after:
             blunders.append(Blunder(game.game, ply, side, agent, move, before, after))
-        if ply in by_ply:
-            found = by_ply[ply]
-            top = max(found.values())
-            moves.append(GradedMove(game.game, ply, side, agent, move, found[move - 1], top,
-                                    best_columns(found), int(found[move - 1] == top), before,
-                                    after))
+        if strong:
+            score, top = -scores[ply + 1 - start], scores[ply - start]
+            moves.append(GradedMove(game.game, ply, side, agent, move, score, top,
+                                    int(score == top), before, after))
     first = blunders[0] if blunders else None
     return GameAnalysis(
         game=game.game, agent_a=game.agent_a, agent_b=game.agent_b, first=game.first,
@@ -190,8 +186,8 @@ def _analyse_chunk(games: Sequence[GameRow], rules: Rules, from_ply: int,
                    settings: SolverSettings, best_moves: bool,
                    ) -> list[tuple[GameAnalysis, list[Blunder], list[GradedMove]]]:
     """Analyse a few games with weak solves by the process's solver (in a worker: one like
-    its parent's), and with ``best_moves`` the column scores of every graded position."""
-    from arena.search.solver import column_scores, ensure_solver
+    its parent's), or with ``best_moves`` strong ones."""
+    from arena.search.solver import ensure_solver, solve
 
     shared = ensure_solver(*settings)
 
@@ -200,8 +196,8 @@ def _analyse_chunk(games: Sequence[GameRow], rules: Rules, from_ply: int,
         assert score is not None  # no node budget
         return score
 
-    scores = column_scores if best_moves else None
-    return [analyse_game(game, rules, from_ply, weak, scores) for game in games]
+    return [analyse_game(game, rules, from_ply, weak, solve if best_moves else None)
+            for game in games]
 
 
 class _Appender:
@@ -350,5 +346,5 @@ def load_moves(directory: Path) -> pd.DataFrame | None:
     path = RunFiles(directory).moves
     if not path.exists():
         return None
-    return pd.read_csv(path, dtype={"side": str, "agent": str, "best_moves": str,
-                                    "before": str, "after": str}, keep_default_na=False)
+    return pd.read_csv(path, dtype={"side": str, "agent": str, "before": str, "after": str},
+                       keep_default_na=False)

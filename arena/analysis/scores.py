@@ -21,12 +21,6 @@ ColumnScores = dict[int, int]
 Progress = Callable[[int], None]  # told how many more positions are done
 
 
-def best_columns(scores: ColumnScores) -> str:
-    """The columns with the highest score, as a move string (1 = leftmost), e.g. ``"34"``."""
-    top = max(scores.values())
-    return "".join(str(column + 1) for column, score in scores.items() if score == top)
-
-
 def cache_file(directory: Path, rules: Rules) -> Path:
     """The file of ``rules``' positions in the cache ``directory``."""
     return directory / "scores" / f"{rules.rows}x{rules.cols}-connect{rules.connect}.txt"

@@ -52,9 +52,9 @@ def best_move_lines(best: BestMoves, labels: Mapping[str, str]) -> list[str]:
     rows = [(labels.get(agent, agent), moves, *cells_of)
             for agent, moves, cells_of in rate_cells(best.rates, best.cells, "best")]
     return ["## Best moves", "",
-            "The same moves beside the exact score of every column of their position: a best "
-            "move is a column with the highest score (as `arena accuracy` grades agents on "
-            "position sets). A move can keep the theoretical result without being best: the "
-            "score also counts how soon a game is won or lost. Rates are per move, with 95% "
-            "intervals and counts.", "",
+            "The same moves by their exact scores: a best move is a column with the highest "
+            "score of its position (as `arena accuracy` grades agents on position sets). A "
+            "move can keep the theoretical result without being best: the score also counts "
+            "how soon a game is won or lost. Rates are per move, with 95% intervals and "
+            "counts.", "",
             markdown_table(("agent", "moves", "all moves", *phase_names(best.cells)), rows)]

@@ -163,9 +163,9 @@ MOVES = {
     "move": "the column played, 1 = leftmost",
     "score": "the move's exact score for the side that played it (Pons' convention: positive "
              "a win, the larger the sooner; 0 a draw; negative a loss)",
-    "best_score": "the highest score of a legal column in that position",
-    "best_moves": "the columns with that score, as a move string (e.g. `34`)",
-    "best": "1 if the move is one of them (a best move), else 0",
+    "best_score": "the highest score of a legal column in that position (the position's "
+                  "exact score)",
+    "best": "1 if the move has that score (a best move), else 0",
     "before": "the theoretical result for agent A before the move: `win`, `draw` or `loss`",
     "after": "and after it (it differs from `before` for a blunder)",
 }
@@ -290,8 +290,8 @@ RUN_FILES = {
     "ANALYSIS": "`arena analyze`: one row per game, its first move that changed the "
                 "theoretical result and each side's blunders",
     "BLUNDERS": "`arena analyze`: one row per move that changed its game's theoretical result",
-    "MOVES": "`arena analyze --best-moves`: one row per graded move, beside the exact scores "
-             "of its position's columns: whether it is a best move",
+    "MOVES": "`arena analyze --best-moves`: one row per graded move, its exact score beside "
+             "the best of its position: whether it is a best move",
     "REPORT": "the report page (Markdown), with the charts beside it (`wtl.png`, "
               "`cost.png`, ...; in the formats of `--format`)",
     "REPORT_HTML": "the same page in one self-contained HTML file",

@@ -100,8 +100,8 @@ class RunFiles:
 
     @property
     def moves(self) -> Path:
-        """``arena analyze --best-moves``: every graded move beside its position's column
-        scores."""
+        """``arena analyze --best-moves``: every graded move, its exact score beside the best
+        one."""
         return self.path / self.MOVES
 
     @property
