@@ -69,7 +69,7 @@ class Blunder:
 
 @dataclass(frozen=True)
 class GradedMove:
-    """A move beside the exact scores of the position it was played in (``best_moves``)."""
+    """A move by its exact score, beside the best of its position (``best_moves``)."""
 
     game: int
     ply: int
@@ -277,15 +277,15 @@ class Pending(NamedTuple):
     games: list[GameRow]  # the games not analysed yet, in game order
     total: int  # the games of the run
     from_ply: int  # where grading starts
-    best_moves: bool  # each graded position's column scores too (moves.csv)
+    best_moves: bool  # strong solves: each move's exact score too (moves.csv)
 
 
 def pending_games(directory: Path, from_ply: int | None = None,
                   best_moves: bool | None = None) -> Pending:
     """The games of the run in ``directory`` (checked as ``arena.runs.store.reading.open_run``
-    checks them) not analysed yet, graded from ``from_ply``, with column scores if
+    checks them) not analysed yet, graded from ``from_ply``, with exact scores if
     ``best_moves``; None: as the run's analysis so far, else from ``default_from_ply`` of
-    its board, without column scores."""
+    its board, without exact scores."""
     run = open_run(directory)
     games = sorted(run.rows(), key=lambda game: game.game)
     done, from_ply, best_moves = finished_games(directory, from_ply, best_moves)
