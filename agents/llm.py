@@ -6,8 +6,8 @@ Each move is one conversation: a system prompt with the rules, the side played, 
 columns and the answer format, then the position as the board's rows or the game's moves
 (``agents.llm_prompts``, versioned). An answer that names no legal column is asked again
 with the reason, up to ``retries`` times; then ``on_invalid`` decides: ``forfeit`` (the game
-is lost, recorded as an ``agent_error`` whose message starts with ``invalid answers:``) or
-``random`` (a random legal column). Rate limits (HTTP 429), server errors (5xx), dropped
+is lost, recorded as ``disqualified``: ``InvalidAnswers``) or ``random`` (a random legal
+column). Rate limits (HTTP 429), server errors (5xx), dropped
 connections and unreadable responses are asked again after a pause that doubles each time,
 at most ``http_retries`` times, and are not invalid answers.
 
@@ -47,7 +47,7 @@ from agents.llm_prompts import (
     user_prompt,
 )
 from agents.llm_records import ResponseCache
-from arena.protocol.agent import BaseAgent, Choice, GameStart
+from arena.protocol.agent import BaseAgent, Choice, Disqualified, GameStart
 from arena.protocol.registry import AgentSpec, SpecKind, parse_values, version_of
 from arena.rules.board import Position
 from arena.rules.errors import AgentSpecError, IllegalMoveError
@@ -67,8 +67,9 @@ SHOWN_ANSWER = 300
 """Characters of an invalid answer kept in the move's line."""
 
 
-class InvalidAnswers(Exception):
-    """The model named no legal column in all its answers to one move (``on_invalid=forfeit``)."""
+class InvalidAnswers(Disqualified):
+    """The model named no legal column in all its answers to one move (``on_invalid=forfeit``):
+    the game is lost as ``disqualified``."""
 
 
 class ServerFailure(Exception):
@@ -102,6 +103,7 @@ class LlmAgent(BaseAgent):
     asked again ``retries`` times, then forfeit or play at random (``on_invalid``)."""
 
     reproducible = False
+    unlabelled = ("base_url", "key_env", "timeout", "http_retries", "backoff", "rpm", "price")
 
     def __init__(self, model: str, base_url: str = "", prompt: PromptKind = "board",
                  temperature: float = 0.0, max_tokens: int = 512, retries: int = 2,
@@ -220,8 +222,8 @@ class LlmAgent(BaseAgent):
             else:
                 if self.on_invalid == "forfeit":
                     raise InvalidAnswers(
-                        f"invalid answers: no legal column in {len(log.invalid)} answers to "
-                        f"move {log.ply} (the last: {log.invalid[-1]})")
+                        f"no legal column in {len(log.invalid)} answers to move {log.ply} "
+                        f"(the last: {log.invalid[-1]})")
                 log.fallback = "random"
                 log.column = int(rng.choice(position.legal_moves()))
         finally:

@@ -4,9 +4,11 @@ The Python API: ``arena.match(a, b, games)``, ``arena.tournament([a, b, c], game
 ``arena.sprt(a, b, elo0, elo1)`` play (agents as spec strings, objects, classes or functions)
 and return the games, the summary, and the ratings or the test's steps; their other keywords
 are the options of a ``arena.RunRequest``. ``arena.load_games(path)`` reads a run's games.csv,
-checked against its meta.json (at the top of a Swiss or knockout tournament, every round's);
+checked against its meta.json (at the top of a Swiss or knockout tournament, every round's),
+``arena.load_model_moves(dir)`` what each language model's moves cost;
 ``arena.compare(dir1, dir2, ...)`` puts finished runs side by side. What an agent's author
-needs is here too: ``BaseAgent``, ``Choice``, ``Limit``, ``GameStart``, ``Position``, ``Rules``.
+needs is here too: ``BaseAgent``, ``Choice``, ``Limit``, ``GameStart``, ``Disqualified``,
+``Position``, ``Rules``.
 
 The modules that earlier versions documented and the layout has since moved
 (``arena.agent``, ``arena.notation``, ...: ``MOVED``) are still found under their old names,
@@ -25,11 +27,13 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what type checkers and editors see of _API (tests/unit/test_top_names.py)
     from arena.api import load_games as load_games
+    from arena.api import load_model_moves as load_model_moves
     from arena.api import match as match
     from arena.api import sprt as sprt
     from arena.api import tournament as tournament
     from arena.protocol.agent import BaseAgent as BaseAgent
     from arena.protocol.agent import Choice as Choice
+    from arena.protocol.agent import Disqualified as Disqualified
     from arena.protocol.agent import GameStart as GameStart
     from arena.protocol.agent import Limit as Limit
     from arena.report.compare import compare as compare
@@ -40,11 +44,12 @@ if TYPE_CHECKING:  # what type checkers and editors see of _API (tests/unit/test
 from arena.system.version import VERSION as __version__  # noqa: F401 - the package's version
 
 _API = {"match": "arena.api", "tournament": "arena.api", "sprt": "arena.api",
-        "load_games": "arena.api", "RunRequest": "arena.runs.planning.request",
+        "load_games": "arena.api", "load_model_moves": "arena.api",
+        "RunRequest": "arena.runs.planning.request",
         "compare": "arena.report.compare", "BaseAgent": "arena.protocol.agent",
         "Choice": "arena.protocol.agent", "Limit": "arena.protocol.agent",
-        "GameStart": "arena.protocol.agent", "Position": "arena.rules.board",
-        "Rules": "arena.rules.board"}
+        "GameStart": "arena.protocol.agent", "Disqualified": "arena.protocol.agent",
+        "Position": "arena.rules.board", "Rules": "arena.rules.board"}
 
 __all__ = sorted(_API)
 

@@ -43,8 +43,9 @@ from arena.runs.playing.progress import ProgressBar, TournamentProgressBar
 from arena.runs.playing.runner import run_games
 from arena.runs.store.files import RunFiles
 from arena.runs.store.meta import RunMeta, load_meta
+from arena.runs.store.model_usage import moves_table
+from arena.runs.store.reading import NoRunError, open_run
 from arena.runs.store.reading import load_games as load_run_games
-from arena.runs.store.reading import open_run
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -295,6 +296,20 @@ def load_games(path: str | Path) -> pd.DataFrame:
     if path.name == RunFiles.GAMES and is_rounds_tournament(path.parent):
         return rounds_games(path.parent)
     return load_run_games(path)
+
+
+def load_model_moves(directory: str | Path) -> pd.DataFrame:
+    """Every move a language model (an ``llm:`` agent) made in the finished games of the run
+    in ``directory``, one row a move, from the games' transcripts: game, agent (its spec),
+    side (``a`` or ``b``), ply (the move's number), column (blank for an answer that lost the
+    game), requests, cached (answers replayed), retried (requests asked again after a server
+    failure), invalid (answers that named no legal column), prompt_tokens, completion_tokens,
+    seconds, cost (dollars at the agent's ``price``; nan without). Empty for a run without a
+    language model; group by ``game`` for each game's totals."""
+    files = RunFiles(Path(directory))
+    if not files.games.is_file():
+        raise NoRunError(f"{directory} is not a run directory: it has no {RunFiles.GAMES}")
+    return moves_table(files)
 
 
 TEST_FIELDS = frozenset(field.name for field in fields(SprtTest))

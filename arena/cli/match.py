@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from arena.cli.options import command_record, finish_run, name_agents, run_options
-from arena.cli.printed import format_report, repeated_games_warning
+from arena.cli.printed import format_report, repeated_games_warning, usage_text
 from arena.cli.progress import with_progress
 from arena.competitions.round_tables import run_names
 from arena.report.prepared import prepared_writer
@@ -40,6 +40,8 @@ def format_summary(summary: PairingSummary, directory: Path,
         ("ms/move", f"A {summary.side_a.ms_per_move:.3f}, B {summary.side_b.ms_per_move:.3f}"),
         ("nodes/move", ", ".join(f"{side} {'-' if n is None else f'{n:.0f}'}"
                                  for side, n in zip("AB", nodes, strict=True))),
+        *((f"Model {side.name}", usage_text(usage)) for side, usage in
+          sorted(summary.models.items())),
         ("Output", str(directory)),
     ]
     report = [line.split(maxsplit=1) for line in format_report(summary.estimate).splitlines()]

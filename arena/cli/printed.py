@@ -14,6 +14,7 @@ from arena.stats.elo import EloEstimate, SprtResult
 if TYPE_CHECKING:
     import pandas as pd
 
+    from arena.runs.store.model_usage import ModelUsage
     from arena.runs.store.summary import PairingSummary
 
 PENTA_ORDER = "LL,LD,WL,DD,WD,WW"
@@ -147,3 +148,13 @@ def repeated_games_warning(summary: PairingSummary, labels: Mapping[str, str]) -
     return (f"only {summary.distinct_games} distinct games in {summary.games} of "
             f"{labels[summary.agent_a]} against {labels[summary.agent_b]}: the agents repeat "
             "the same games; give --openings random:K or an openings file for varied games")
+
+
+def usage_text(usage: ModelUsage) -> str:
+    """A language model's totals on one line: requests, invalid answers, tokens, cost."""
+    parts = [f"{usage.requests:,} requests ({usage.retried} asked again, {usage.cached} from "
+             f"the cache)", f"{usage.invalid} invalid answers",
+             f"{usage.prompt_tokens:,} + {usage.completion_tokens:,} tokens"]
+    if usage.cost is not None:
+        parts.append(f"${usage.cost:.4g}")
+    return ", ".join(parts)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 from arena.cli.options import command_record, finish_run, name_agents, run_options
-from arena.cli.printed import LABEL_WIDTH, aligned, format_ratings
+from arena.cli.printed import LABEL_WIDTH, aligned, format_ratings, usage_text
 from arena.cli.progress import with_progress
 from arena.competitions.round_tables import (
     points_by_round,
@@ -28,7 +28,7 @@ from arena.competitions.tournaments import (
 from arena.runs.planning.plan import default_out_dir
 from arena.runs.planning.request import RunRequest
 from arena.runs.playing.progress import TournamentProgressBar
-from arena.runs.store.summary import seeds_lines
+from arena.runs.store.summary import model_totals, seeds_lines
 
 if TYPE_CHECKING:
     pass
@@ -63,6 +63,8 @@ def format_tournament(done: TournamentPlayed, labels: Mapping[str, str]) -> str:
         "Crosstable (row agent against column agent):", format_crosstable(standings, labels), "",
         f"Ratings (Elo; {_anchor_text(done.anchor, labels)}; 95% bootstrap intervals):",
         format_ratings(standings.ratings, labels), "",
+        *(f"{'Model':<{LABEL_WIDTH}}{labels.get(agent, agent)}: {usage_text(usage)}"
+          for agent, usage in model_totals(done.run.summaries).items()),
         f"{'Output':<{LABEL_WIDTH}}{done.run.directory}",
     ])
 

@@ -15,7 +15,7 @@ from typing import Literal
 
 import numpy as np
 
-from arena.protocol.agent import Choice, GameStart, Traits, as_choice
+from arena.protocol.agent import Choice, Disqualified, GameStart, Traits, as_choice
 from arena.rules.board import Position
 from arena.rules.errors import AgentSpecError, describe_error
 from arena.rules.results import Termination
@@ -72,6 +72,14 @@ def traceback_text(error: BaseException) -> str:
         frames = frames.tb_next
     return "".join(traceback.format_exception(type(error), error, frames,
                                               limit=-TRACEBACK_FRAMES))
+
+
+def agent_fault(error: BaseException) -> AgentFault:
+    """The forfeit for what an agent raised, with its type and message: ``disqualified`` for
+    a ``Disqualified``, else ``agent_error``."""
+    termination = (Termination.DISQUALIFIED if isinstance(error, Disqualified)
+                   else Termination.AGENT_ERROR)
+    return AgentFault(termination, describe_error(error))
 
 
 def build_fault(error: BaseException) -> AgentFault:

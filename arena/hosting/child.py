@@ -3,8 +3,9 @@
 Run as ``python -m arena.hosting.child READ_FD WRITE_FD``. Requests and replies are
 pickled tuples on two pipes; the agent's prints (stdout and stderr) go to the file the host
 gave the process as its stdout, never to the pipes. Every exception an agent raises, of any
-kind, is sent back as an error; the process ignores Ctrl-C (its host decides). It dies with
-its host's process through the watchdog of its process group (``arena.hosting.supervised``).
+kind, is sent back as an error (a ``Disqualified`` as a disqualification); the process
+ignores Ctrl-C (its host decides). It dies with its host's process through the watchdog of
+its process group (``arena.hosting.supervised``).
 """
 
 from __future__ import annotations
@@ -20,11 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from arena.hosting.base import BuildFault, build_fault, traceback_text
+from arena.hosting.base import BuildFault, agent_fault, build_fault, traceback_text
 from arena.protocol.agent import Agent, GameStart, as_choice, start_game, traits_of
 from arena.protocol.registry import parse_spec
 from arena.rules.board import Position, Rules
-from arena.rules.errors import describe_error
+from arena.rules.results import Termination
+
+FAULT_REPLIES = {Termination.AGENT_ERROR: "error", Termination.DISQUALIFIED: "disqualified"}
+"""The reply sent for what the agent raised, by the forfeit it is (``agent_fault``)."""
 
 
 @cache
@@ -110,7 +114,8 @@ def serve(reader: Connection, writer: Connection) -> None:
             reply = loop.handle(request)
         except BaseException as error:  # noqa: BLE001 - anything the agent raises is its fault
             sys.stderr.write(traceback_text(error))  # to the run's log
-            reply = ("error", describe_error(error))
+            fault = agent_fault(error)
+            reply = (FAULT_REPLIES[fault.termination], str(fault))
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
         try:

@@ -12,7 +12,14 @@ from typing import TextIO, TypeVar
 
 import numpy as np
 
-from arena.hosting.base import AgentFault, BuildFault, Host, build_fault, traceback_text
+from arena.hosting.base import (
+    AgentFault,
+    BuildFault,
+    Host,
+    agent_fault,
+    build_fault,
+    traceback_text,
+)
 from arena.protocol.agent import (
     Agent,
     Choice,
@@ -23,8 +30,6 @@ from arena.protocol.agent import (
     traits_of,
 )
 from arena.rules.board import Position, Rules
-from arena.rules.errors import describe_error
-from arena.rules.results import Termination
 from arena.system.interrupts import from_user
 
 T = TypeVar("T")
@@ -34,10 +39,11 @@ class InlineHost(Host):
     """Hosts an agent in this process.
 
     Everything an agent raises, ``SystemExit`` and ``KeyboardInterrupt`` included, is an
-    ``agent_error`` (only the user's own Ctrl-C passes), and its traceback goes to the run's
-    log (``take_output``). A move cannot be preempted: it is timed when it returns. With
-    ``capture_output`` what the agent prints is kept for the run's log too instead of
-    reaching the terminal (interactive agents always print).
+    ``agent_error`` (a ``Disqualified`` is ``disqualified``; only the user's own Ctrl-C
+    passes), and its traceback goes to the run's log (``take_output``). A move cannot be
+    preempted: it is timed when it returns. With ``capture_output`` what the agent prints is
+    kept for the run's log too instead of reaching the terminal (interactive agents always
+    print).
     """
 
     def __init__(self, spec: str, factory: Callable[[], Agent], capture_output: bool = False):
@@ -151,8 +157,7 @@ class InlineHost(Host):
         raised again instead, since they stop the game for real."""
         if isinstance(error, GameAbandoned) or from_user(error):
             raise error
-        fault = build_fault(error) if building else AgentFault(Termination.AGENT_ERROR,
-                                                               describe_error(error))
+        fault = build_fault(error) if building else agent_fault(error)
         if not isinstance(fault, BuildFault):  # a spec error's traceback is the arena's
             self._output.write(traceback_text(error))
         return fault

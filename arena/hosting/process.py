@@ -18,6 +18,7 @@ from arena.hosting.base import (
     BuildFault,
     StartedOnDemand,
 )
+from arena.hosting.child import FAULT_REPLIES
 from arena.hosting.supervised import ChildProcess
 from arena.protocol.agent import Choice, GameStart
 from arena.rules.board import Position
@@ -26,6 +27,8 @@ from arena.system.processes import child_environment
 
 CLOSE_SECONDS = 1.0
 """How long a child may take to close its agent before it is killed."""
+REPLY_FAULTS = {reply: termination for termination, reply in FAULT_REPLIES.items()}
+"""The forfeit each of the child's fault replies stands for."""
 
 class ProcessHost(StartedOnDemand):
     """Hosts an agent in a child process (``arena.hosting.child``).
@@ -157,8 +160,8 @@ class ProcessHost(StartedOnDemand):
             kind = Termination.TIME_FORFEIT if request[0] == "move" else Termination.AGENT_ERROR
             raise AgentFault(kind, f"no answer within {bound:.3g} s to {what}; the agent's "
                                    "process was stopped")
-        if reply[0] == "error":
-            raise AgentFault(Termination.AGENT_ERROR, reply[1])
+        if reply[0] in REPLY_FAULTS:
+            raise AgentFault(REPLY_FAULTS[reply[0]], reply[1])
         return reply
 
     def _crashed(self) -> AgentFault:

@@ -39,7 +39,7 @@ class AgentReply:
     """An agent's answer to one position: a legal column, or the reason it forfeits."""
 
     column: int | None
-    termination: str = ""  # agent_error or illegal_move when column is None
+    termination: str = ""  # the forfeit's when column is None
     error: str = ""
 
 

@@ -86,6 +86,12 @@ class GameAbandoned(BaseException):
     """Raised by an agent (a person at the terminal) to stop the game; it is not a forfeit."""
 
 
+class Disqualified(Exception):
+    """Raised by an agent that a rule of its own disqualifies (``llm:``: no legal column in
+    any of its answers to one move): it loses the game, recorded as ``disqualified`` with the
+    message, not as an ``agent_error``."""
+
+
 @runtime_checkable
 class Agent(Protocol):
     """What the harness needs of an agent: ``choose``. Everything else is optional:
@@ -114,7 +120,9 @@ class BaseAgent:
     (it asks a person), ``reproducible`` (False when its moves depend on the clock),
     ``supported_limits`` (the limits it honours besides time: "depth", "nodes"),
     ``default_clock`` (the time per move and bank it plays under when given no time limit),
-    ``warm_up(rules)`` (load or compile what its first move would; never timed) and
+    ``unlabelled`` (parameters that do not change its play, e.g. where it is served or what
+    it costs: labels leave them out), ``warm_up(rules)`` (load or compile what its first
+    move would; never timed) and
     ``close()`` (release processes or files; called when a worker is done with it).
     """
 
@@ -122,6 +130,7 @@ class BaseAgent:
     interactive: bool = False
     reproducible: bool = True
     supported_limits: frozenset[str] = frozenset({"time"})
+    unlabelled: tuple[str, ...] = ()
 
     def check_rules(self, rules: Rules) -> None:
         """Raise UnsupportedBoardError if this agent cannot play on ``rules``."""

@@ -2,7 +2,8 @@
 
 ``negamax:depth=6,heuristic=threats+positional`` reads ``negamax d6 threats+positional``:
 parameters left at their default are dropped (when the spec still resolves), except the
-search depth, which is always shown; ``depth=N``
+search depth, which is always shown, and so are those the agent calls ``unlabelled`` (an
+``llm:`` model's server, key variable and price); ``depth=N``
 becomes ``dN``, a word value stands for itself, ``flag=true`` becomes ``flag`` and
 ``flag=false`` ``no-flag``; other values keep their key. Long labels end in an ellipsis
 (charts and pages ask for a width that keeps them whole, and wrap them). A name the user gave
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from arena.protocol.registry import canonical_spec, parse_spec
+from arena.protocol.registry import canonical_spec, import_target, parse_spec
 
 __all__ = ["TABLE_WIDTH", "WIDTH", "Sweep", "depth_family", "short_name", "short_names",
            "shown_spec", "sweeps", "table_labels"]
@@ -83,14 +84,24 @@ def _parse(spec: str) -> _Spec:
         return _Spec(name, items, items)
     defaults = {p.name: p.default for p in parsed.params if not p.required}
     name = parsed.name.rpartition(":")[2]
+    unlabelled = _unlabelled(parsed.target)
     given = tuple(
         (key, _text(value))
         for key, value in parsed.resolved().items()
         if (key in ALWAYS_SHOWN or key not in defaults or defaults[key] != value)
         and _text(value) != name  # the file a kaggle: or onnx: agent is named after
+        and key not in unlabelled
     )
     resolved = tuple((key, _text(value)) for key, value in parsed.resolved().items())
     return _Spec(name, given, resolved)
+
+
+def _unlabelled(target: str) -> tuple[str, ...]:
+    """The parameters the agent class ``target`` says do not change its play."""
+    try:
+        return tuple(getattr(import_target(target, target), "unlabelled", ()))
+    except Exception:  # noqa: BLE001 - a target that does not load hides nothing
+        return ()
 
 
 @cache

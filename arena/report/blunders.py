@@ -108,14 +108,15 @@ def first_losing_moves(analysis: pd.DataFrame, blunders: pd.DataFrame,
 
 @dataclass(frozen=True)
 class Blunders:
-    """A run's analysis (analysis.csv: a row per game), its blunder rates
-    (``blunder_rates``) and first losing moves (``first_losing_moves``) on a board of
-    ``cells`` cells."""
+    """A run's analysis (analysis.csv: a row per game), its blunders (blunders.csv: a row a
+    blunder), their rates (``blunder_rates``) and each agent's first losing moves
+    (``first_losing_moves``) on a board of ``cells`` cells."""
 
     analysis: pd.DataFrame
     rates: pd.DataFrame
-    first_losses: pd.DataFrame
     cells: int
+    blunders: pd.DataFrame
+    first_losses: pd.DataFrame
 
 
 def load_blunders(directory: Path) -> Blunders | None:
@@ -127,8 +128,8 @@ def load_blunders(directory: Path) -> Blunders | None:
     analysis, blunders = tables
     rules = load_meta(directory).rules
     cells = rules.rows * rules.cols
-    return Blunders(analysis, blunder_rates(analysis, blunders, cells),
-                    first_losing_moves(analysis, blunders, cells), cells)
+    return Blunders(analysis, blunder_rates(analysis, blunders, cells), cells, blunders,
+                    first_losing_moves(analysis, blunders, cells))
 
 
 def blunder_lines(blunders: Blunders, labels: Mapping[str, str]) -> list[str]:

@@ -20,6 +20,7 @@ TERMINATION_WORDS = {
     "agent_crash": "an agent crash",
     "time_forfeit": "a time forfeit",
     "adjudicated": "adjudication (the solver's proof)",
+    "disqualified": "a disqualification",
 }
 SYMBOL = {1: "X", 2: "O"}
 

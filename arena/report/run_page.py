@@ -22,6 +22,7 @@ from arena.competitions.round_tables import is_knockout
 from arena.report import chart_kinds
 from arena.report.chart_kinds import MAX_BAR_PAIRINGS, Chart, run_charts
 from arena.report.drawn_charts import draw_charts
+from arena.report.llm_section import llm_section
 from arena.report.loading import (
     MalformedRunError,
     NoRunError,
@@ -110,6 +111,9 @@ def _sections(tables: RunTables) -> Iterator[list[str]]:
     yield from _charts(tables, before_results=True)
     yield results_section(tables.pairings, labels)
     yield from _charts(tables, before_results=False)
+    models = llm_section(tables.model_moves, run.games, tables.blunders, labels)
+    if models:
+        yield models
     yield terminations_section(run.games)
     yield ["## The run", "", *run_facts(run)]
 

@@ -19,6 +19,8 @@ from arena.report.best_moves import BestMoves, load_best_moves
 from arena.report.blunders import Blunders, load_blunders
 from arena.report.charts import BOOTSTRAP
 from arena.report.loading import RunContents, run_labels
+from arena.runs.store.files import RunFiles
+from arena.runs.store.model_usage import moves_table
 from arena.stats.elo import wilson
 
 __all__ = ["AXIS_NAMES", "RunTables", "SweepSeries", "agent_scores", "cost_per_move", "crosstable",
@@ -200,3 +202,8 @@ class RunTables:
     def best_moves(self) -> BestMoves | None:
         """The run's best moves after ``arena analyze --best-moves`` (None without)."""
         return load_best_moves(self.run.directory)
+
+    @cached_property
+    def model_moves(self) -> pd.DataFrame:
+        """The moves of the run's language models (``model_usage.moves_table``)."""
+        return moves_table(RunFiles(self.run.directory))

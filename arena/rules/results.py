@@ -82,6 +82,9 @@ class Termination(StrEnum):
     ADJUDICATED = "adjudicated"
     """The game reached the run's adjudication ply and was scored with the result the exact
     solver proves from there."""
+    DISQUALIFIED = "disqualified"
+    """An agent was disqualified by a rule of its own (it raised ``Disqualified``): a language
+    model named no legal column in any of its answers to one move."""
 
 
 FORFEITS: tuple[Termination, ...] = (
@@ -89,5 +92,6 @@ FORFEITS: tuple[Termination, ...] = (
     Termination.AGENT_ERROR,
     Termination.AGENT_CRASH,
     Termination.TIME_FORFEIT,
+    Termination.DISQUALIFIED,
 )
 """The terminations that lose the game for the agent at fault."""

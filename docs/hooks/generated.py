@@ -69,7 +69,8 @@ GAMES = {
 }
 
 _FORFEIT_TEXT = {"illegal_move": "illegal moves", "agent_error": "errors raised",
-                 "agent_crash": "crashes", "time_forfeit": "time forfeits"}
+                 "agent_crash": "crashes", "time_forfeit": "time forfeits",
+                 "disqualified": "disqualification (a rule of its own: `arena.Disqualified`)"}
 
 SUMMARY = {
     "agent_a": "the first agent's spec",
@@ -100,6 +101,27 @@ SUMMARY = {
     "ms_per_move_b": "agent B's mean milliseconds a move (timing)",
     "nodes_per_move_a": "agent A's mean nodes a move; blank if it reports none",
     "nodes_per_move_b": "agent B's mean nodes a move",
+    "llm_requests_a": "a language model A's requests to its server, those asked again after "
+                      "a server failure included; blank for an agent that is no language "
+                      "model (so are all the llm_ columns)",
+    "llm_requests_b": "the same for B",
+    "llm_cached_a": "answers replayed from the run's response cache instead of asked (a "
+                    "resumed run's games played again)",
+    "llm_cached_b": "the same for B",
+    "llm_retried_a": "requests asked again after a rate limit (HTTP 429), a server error, a "
+                     "dropped connection or an unreadable response",
+    "llm_retried_b": "the same for B",
+    "llm_invalid_a": "answers that named no legal column (each was asked again, or ended "
+                     "the game after `retries`)",
+    "llm_invalid_b": "the same for B",
+    "llm_prompt_tokens_a": "prompt tokens, as the server reported them (answers replayed "
+                           "from the cache counted as when they were paid)",
+    "llm_prompt_tokens_b": "the same for B",
+    "llm_completion_tokens_a": "completion tokens, likewise",
+    "llm_completion_tokens_b": "the same for B",
+    "llm_cost_a": "dollars at the agent's `price=IN/OUT` (per million prompt and completion "
+                  "tokens); blank without a price",
+    "llm_cost_b": "the same for B",
 }
 
 RATINGS = {
@@ -301,7 +323,10 @@ RUN_FILES = {
                     "report is not written again",
     "LLM": "a folder an `llm:` agent keeps: `cache/`, the answers it paid for (a resumed run "
            "asks nothing twice; `--no-cache` asks again), and `game-NNNNNN.jsonl.gz`, every "
-           "prompt and answer of a game (never the key)",
+           "prompt and answer of a game (records of kind `request`) and what each move cost "
+           "(kind `move`: requests, invalid answers, tokens, seconds, dollars), never the key; "
+           "summary.csv's `llm_` columns and the report's section on language models add "
+           "them up",
 }
 
 

@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 from arena.cli.export import parse_game_indices
-from arena.report.game_text import MoveScore, move_lines, score_moves
+from arena.report.game_text import TERMINATION_WORDS, MoveScore, move_lines, score_moves
 from arena.report.replay_page import replay_page
 from arena.rules.board import Rules
 from arena.rules.errors import MalformedInputError
 from arena.rules.notation import from_moves
 from arena.rules.render import render_plain
+from arena.rules.results import Termination
 from arena.runs.store.recorded import load_recorded_games
 from tests.helpers.brute_force_oracle import BruteForceOracle
 from tests.helpers.cli import arena
@@ -193,6 +194,10 @@ def test_show_scores_says_when_the_game_ends_before_the_first_graded_ply(small_r
     assert " score " not in output
     code, output = arena("show", str(small_run), "1", "--scores", "--from-ply", "3")
     assert "No move graded" not in output
+
+
+def test_every_termination_is_told_in_words() -> None:
+    assert set(TERMINATION_WORDS) == set(Termination)
 
 
 def test_the_brute_force_oracle_knows_a_win_in_one() -> None:

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from arena.protocol.agent import BaseAgent
+from arena.protocol.agent import BaseAgent, Disqualified
 
 
 class Leftmost(BaseAgent):
@@ -125,6 +125,13 @@ class Interrupts(BaseAgent):
 
     def choose(self, position, rng):
         raise KeyboardInterrupt
+
+
+class Disqualifies(BaseAgent):
+    """Is disqualified by a rule of its own on its first move."""
+
+    def choose(self, position, rng):
+        raise Disqualified("it broke a rule of its own")
 
 
 class BadConstructor(BaseAgent):

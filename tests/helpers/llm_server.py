@@ -13,7 +13,8 @@ of ``faults`` (none once they run out), one of
 - ``unparseable``: words without a column;
 - ``prose``: the move wrapped in reasoning with other numbers in it.
 
-``counts`` tells what was served, by kind (``chat``, ``models``, each fault); ``keys`` the
+``counts`` tells what was served, by kind (``chat``, ``models``, each fault) and the tokens
+its answers reported (``prompt_tokens``, ``completion_tokens``); ``keys`` the
 API keys the requests carried; ``bodies`` each chat request's body, in order.
 """
 
@@ -174,6 +175,9 @@ class Handler(BaseHTTPRequestHandler):
         request = json.loads(body)
         position, column = model.move(request["messages"])
         text = answer_text(fault, position, column)
+        with model.lock:
+            model.counts["prompt_tokens"] += len(body) // 4
+            model.counts["completion_tokens"] += len(text) // 4
         self._send(200, {
             "id": f"chatcmpl-{model.counts['chat']}", "object": "chat.completion",
             "created": int(time.time()), "model": request["model"],

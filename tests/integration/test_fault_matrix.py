@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from arena.rules.errors import AgentSpecError
+from arena.rules.results import Side, Termination
 from arena.runs.planning.plan import GameSettings, match_plan
 from arena.runs.playing.runner import run_games
 from arena.runs.store.reading import load_games
@@ -66,6 +67,8 @@ FAULTS = [
           ("not a column", f"{HOSTED}:Answers:answer=x", "'x'"),
           ("a full column", f"{HOSTED}:FillsFirstColumn", "full"),
       ]],
+    *[("is disqualified", f"{HOSTED}:Disqualifies", hosting, None, "disqualified",
+       "Disqualified: it broke a rule of its own") for hosting in ("inline", "process")],
     ("a missing column", engine("off_board"), "engine", None, "illegal_move", "move 9"),
     ("not a column", engine("garbage"), "engine", None, "illegal_move", "I think column 4"),
 ]
@@ -88,7 +91,8 @@ def test_a_misbehaving_agent_costs_its_games_and_the_run_goes_on(
     assert set(faulted["termination"]) == {termination}
     assert set(faulted["result"]) == {"loss"}  # agent A, the faulty one, loses
     assert all(error in text for text in faulted["error"]), faulted["error"].tolist()
-    assert sum(run.summaries[0].forfeits.values()) == len(faulted)
+    forfeits = run.summaries[0].forfeits
+    assert forfeits[(Termination(termination), Side.A)] == sum(forfeits.values()) == len(faulted)
 
 
 @pytest.mark.parametrize(("spec", "hosting"), [

@@ -15,12 +15,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from arena import load_games
+from arena import load_games, load_model_moves
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position
 from arena.rules.errors import AgentSpecError
+from arena.runs.store.reading import NoRunError
 from arena.runs.store.transcripts import read_transcript
 from tests.helpers.cli import arena, arena_command, checkout_env
 from tests.helpers.llm_server import (
@@ -129,25 +131,43 @@ def test_a_match_against_random_plays_through_the_faults(server: Server, tmp_pat
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("policy", "termination"), [("forfeit", "agent_error"),
-                                                     ("random", None)])
-def test_answers_that_stay_invalid_forfeit_or_play_at_random(
-        server: Server, tmp_path: Path, policy: str, termination: str | None) -> None:
+@pytest.mark.parametrize("hosting", ["inline", "process"])
+def test_answers_that_stay_invalid_disqualify_the_model(server: Server, tmp_path: Path,
+                                                        hosting: str) -> None:
+    faults = ["illegal", "unparseable", "illegal"] * 2  # every answer to two moves (retries=2)
+    server.model.faults.extend(faults)
+    out = tmp_path / "run"
+    status, output = arena("match", spec(server), "random", "-n", "4", "--first", "a", "-j",
+                           "1", "--hosting", hosting, "--no-report", "--out", str(out))
+    assert status == 0, output
+    games = load_games(out / "games.csv")
+    lost = games[games["termination"] == "disqualified"]
+    assert len(lost) == len(faults) // 3 == 2
+    assert set(games["termination"]) - {"disqualified"} <= {"four_in_a_row", "board_full"}
+    message = "InvalidAnswers: no legal column in 3 answers to move 1 (the last: "
+    assert set(lost["result"]) == {"loss"} and set(lost["plies"]) == {0}
+    assert all(error.startswith(message) for error in lost["error"]), lost["error"].tolist()
+    assert (out / "agents.log").read_text().count(message) == 2
+    summary = pd.read_csv(out / "summary.csv").iloc[0]
+    assert (summary["disqualified_a"], summary["disqualified_b"]) == (2, 0)
+    assert summary["agent_error_a"] == 0
+    assert "A 2 disqualified" in output
+    no_key_in(out)
+
+
+@pytest.mark.slow
+def test_answers_that_stay_invalid_play_at_random_if_asked(server: Server,
+                                                           tmp_path: Path) -> None:
     server.model.faults.extend(["illegal", "unparseable", "illegal"])
     out = tmp_path / "run"
-    status, output = arena("match", spec(server, f",on_invalid={policy}"), "random", "-n", "2",
+    status, output = arena("match", spec(server, ",on_invalid=random"), "random", "-n", "2",
                            "--first", "a", "-j", "1", "--no-report", "--out", str(out))
     assert status == 0, output
     game = load_games(out / "games.csv").iloc[0]
     moves = move_logs((out / "agents.log").read_text())
     assert len(moves[0]["invalid"]) == 3  # type: ignore[arg-type]
-    if termination is None:
-        assert moves[0]["fallback"] == "random"
-        assert game["termination"] in ("four_in_a_row", "board_full")
-    else:
-        assert (game["termination"], game["result"], game["plies"]) == (termination, "loss", 0)
-        assert ("InvalidAnswers: invalid answers: no legal column in 3 answers to move 1"
-                in game["error"])
+    assert moves[0]["fallback"] == "random"
+    assert game["termination"] in ("four_in_a_row", "board_full")
     no_key_in(out)
 
 
@@ -297,3 +317,69 @@ def test_games_played_at_once_are_the_games_played_one_by_one(server: Server,
         assert lines == dict(zip(games["game"], games["turns_a"], strict=True))
         assert len(list((out / "llm").glob("game-*.jsonl.gz"))) == 12
     assert runs[1] == runs[6]
+
+
+def test_summary_and_report_count_what_the_server_served(server: Server,
+                                                          tmp_path: Path) -> None:
+    faults = ["illegal", "429", "unparseable", "500", "prose"]
+    server.model.faults.extend(faults)
+    out = tmp_path / "run"
+    command = ("match", "random", spec(server, ",price=2/10"), "-n", "4", "-j", "1",
+               "--out", str(out))
+    status, output = arena(*command)
+    assert status == 0, output
+    summary = pd.read_csv(out / "summary.csv").iloc[0]
+    served = server.model.counts
+    assert summary["llm_requests_b"] == served["chat"]
+    assert summary["llm_invalid_b"] == sum(fault in INVALID for fault in faults) == 2
+    assert summary["llm_retried_b"] == sum(fault in RETRIED for fault in faults) == 2
+    assert summary["llm_cached_b"] == 0
+    assert summary["llm_prompt_tokens_b"] == served["prompt_tokens"] > 0
+    assert summary["llm_completion_tokens_b"] == served["completion_tokens"] > 0
+    assert summary["llm_cost_b"] == pytest.approx(
+        (2 * served["prompt_tokens"] + 10 * served["completion_tokens"]) / 1e6)
+    assert all(pd.isna(summary[f"llm_{name}_a"]) for name in ("requests", "cost"))
+    assert f"Model B     {served['chat']} requests (2 asked again" in output
+    moves = load_model_moves(out)
+    assert moves["requests"].sum() == served["chat"] and moves["invalid"].sum() == 2
+    assert sorted(moves["game"].unique()) == [0, 1, 2, 3] and set(moves["side"]) == {"b"}
+    assert moves["prompt_tokens"].sum() == served["prompt_tokens"]
+    games = load_games(out / "games.csv")
+    assert len(moves) == games["turns_b"].sum()  # no forfeit: three answers per move at most
+    with pytest.raises(NoRunError, match=r"no games\.csv"):
+        load_model_moves(tmp_path)
+    report = (out / "report.md").read_text()
+    label = "fake-model"  # the server, key variable, backoff and price are not its name
+    [row] = [line for line in report.splitlines() if line.startswith(f"| {label} | 4 |")]
+    assert "(2) |" in row and f"${summary['llm_cost_b']:.4g}" in row
+    assert "Run `arena analyze`" in report
+
+    status, output = arena("analyze", str(out))
+    assert status == 0, output
+    status, output = arena("report", str(out))
+    assert status == 0, output
+    report = (out / "report.md").read_text()
+    assert "The first losing move of each game" in report
+    assert f"| {label} | 4 |" in report.partition("The first losing move")[2]
+
+    keep_first_rows(out, 0)  # every game played again, from the cache
+    asked = served["chat"]
+    status, output = arena(*command)
+    assert status == 0, output
+    again = pd.read_csv(out / "summary.csv").iloc[0]
+    assert served["chat"] == asked
+    assert again["llm_requests_b"] == again["llm_retried_b"] == 0
+    assert again["llm_cached_b"] == summary["llm_requests_b"] - summary["llm_retried_b"]
+    for name in ("invalid", "prompt_tokens", "completion_tokens", "cost"):
+        assert again[f"llm_{name}_b"] == pytest.approx(summary[f"llm_{name}_b"])
+
+
+def test_a_tournament_prints_each_models_totals(server: Server, tmp_path: Path) -> None:
+    status, output = arena("tournament", spec(server, ",price=1/4"), "random", "immediate-win",
+                           "-n", "2", "-j", "1", "--no-report", "--out", str(tmp_path / "t"))
+    assert status == 0, output
+    served = server.model.counts
+    cost = (served["prompt_tokens"] + 4 * served["completion_tokens"]) / 1e6
+    assert (f"Model       fake-model: {served['chat']} requests (0 asked again, 0 from the "
+            f"cache), 0 invalid answers, {served['prompt_tokens']:,} + "
+            f"{served['completion_tokens']:,} tokens, ${cost:.4g}") in output

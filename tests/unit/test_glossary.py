@@ -80,6 +80,15 @@ def test_no_class_is_only_a_run() -> None:
     assert ending <= {"ComparedRun", "AddedRun"}, ending
 
 
+def test_disqualified_is_a_rule_of_the_agents_own() -> None:
+    from agents.llm import InvalidAnswers
+    from arena.protocol.agent import Disqualified
+    from arena.rules.results import FORFEITS, Termination
+
+    assert {name for _, name in named("disqualified")} <= {"Disqualified"}
+    assert issubclass(InvalidAnswers, Disqualified) and Termination.DISQUALIFIED in FORFEITS
+
+
 def test_earlier_names_are_the_new_ones() -> None:
     from arena.competitions.rounds import RoundsPlayed, RoundsRun
     from arena.competitions.sprt import SprtPlayed, SprtRun

@@ -39,6 +39,14 @@ def test_the_depth_shows_even_at_its_default() -> None:
     assert short_name("negamax:heuristic=threats") == "negamax d4 threats"
 
 
+def test_a_language_model_is_named_without_its_server_key_or_price() -> None:
+    spec = ("llm:gpt-4o-mini,base_url=http://127.0.0.1:8000/v1,key_env=none,price=0.15/0.6,"
+            "backoff=2,prompt=moves")
+    assert short_name(spec) == "gpt-4o-mini moves"
+    other = spec.replace("8000", "8001")
+    assert len(set(short_names([spec, other]).values())) == 2  # two servers: told apart
+
+
 def test_a_file_agent_is_named_once(tmp_path: Path) -> None:
     """A kaggle: or onnx: agent is named after its file; the file is not said twice."""
     submission = tmp_path / "main.py"

@@ -45,7 +45,8 @@ assert load_games is arena.runs.store.reading.load_games
 
 def test_dir_lists_the_api_and_the_names_for_agents() -> None:
     for name in ("match", "tournament", "sprt", "load_games", "compare", "RunRequest",
-                 "BaseAgent", "Choice", "Limit", "GameStart", "Position", "Rules"):
+                 "BaseAgent", "Choice", "Limit", "GameStart", "Disqualified", "Position",
+                 "Rules"):
         assert name in dir(arena) and name in arena.__all__
         assert getattr(arena, name) is not None
     from arena import BaseAgent, Limit, Position, Rules

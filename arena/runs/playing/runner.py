@@ -54,6 +54,7 @@ from arena.runs.store.meta import AgentRecord, RunMeta, SessionRecord
 from arena.runs.store.summary import (
     PairingSummary,
     SummaryColumns,
+    add_model_usage,
     games_as_left,
     summarize,
     summary_fingerprint,
@@ -284,7 +285,11 @@ def run_games(
                 finished.close()
             if not table.in_order:
                 sort_games(files.games)
-            summaries = gathered.summaries() if fresh else summarize(files.games)
+            if fresh:
+                summaries = gathered.summaries()
+                add_model_usage(summaries, files)
+            else:
+                summaries = summarize(files.games)
             write_summary(summaries, files.summary)
             record.ended, record.games_played = _now(), played
             meta.ended = record.ended

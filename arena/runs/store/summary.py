@@ -28,10 +28,16 @@ from arena.rules.game_hash import move_hashes
 from arena.rules.results import FORFEITS, Result, Side, Termination
 from arena.runs.store.files import RunFiles
 from arena.runs.store.meta import RunMeta
+from arena.runs.store.model_usage import ModelUsage, usage_by_pairing
 from arena.runs.store.rows import GameRow, read_rows
 from arena.stats.elo import EloEstimate
 from arena.stats.tally import Tally
 from arena.system.files import file_digest, write_atomically
+
+MODEL_TOTALS = ("requests", "cached", "retried", "invalid", "prompt_tokens",
+                "completion_tokens", "cost")
+"""A language model's totals in summary.csv (``llm_NAME_a``, ``llm_NAME_b``; blank for an
+agent that is no language model, and the cost blank without a price): ``ModelUsage``'s."""
 
 SUMMARY_COLUMNS = (
     "agent_a", "agent_b", "games", "wins", "draws", "losses",
@@ -40,6 +46,7 @@ SUMMARY_COLUMNS = (
     *(f"{kind}_{side}" for kind in FORFEITS for side in ("a", "b")),
     "distinct_games", "mean_plies",
     "ms_per_move_a", "ms_per_move_b", "nodes_per_move_a", "nodes_per_move_b",
+    *(f"llm_{name}_{side}" for name in MODEL_TOTALS for side in ("a", "b")),
 )
 
 
@@ -148,6 +155,7 @@ class PairingSummary:
     plies: int = 0
     side_a: Cost = field(default_factory=Cost)
     side_b: Cost = field(default_factory=Cost)
+    models: dict[Side, ModelUsage] = field(default_factory=dict)  # language models' totals
     _game_hashes: array[int] = field(default_factory=lambda: array("q"), repr=False)
     _half_pairs: dict[int, Result] = field(default_factory=dict, repr=False)
     _unpaired: int = 0
@@ -275,6 +283,8 @@ class PairingSummary:
             "ms_per_move_a": self.side_a.ms_per_move, "ms_per_move_b": self.side_b.ms_per_move,
             "nodes_per_move_a": _blank_if_none(self.side_a.nodes_per_move),
             "nodes_per_move_b": _blank_if_none(self.side_b.nodes_per_move),
+            **{f"llm_{name}_{side}": _blank_if_none(getattr(self.models[side], name, None))
+               if side in self.models else "" for name in MODEL_TOTALS for side in Side},
         }
 
 
@@ -310,7 +320,7 @@ def wtl_text(counts: Sequence[int]) -> str:
 
 def summarize(games_csv: Path, length: int | None = None) -> list[PairingSummary]:
     """One summary per pairing of a games.csv (of its first ``length`` bytes), in the order of
-    the pairings' first games."""
+    the pairings' first games, with the language models' totals of its run directory."""
     pairings: dict[tuple[str, str], PairingSummary] = {}
     for row in read_rows(games_csv, length):
         summary = pairings.get((row.agent_a, row.agent_b))
@@ -318,7 +328,28 @@ def summarize(games_csv: Path, length: int | None = None) -> list[PairingSummary
             summary = pairings[(row.agent_a, row.agent_b)] = PairingSummary(
                 row.agent_a, row.agent_b, row.game)
         summary.add(row)
-    return sorted(pairings.values(), key=lambda summary: summary.first_game)
+    summaries = sorted(pairings.values(), key=lambda summary: summary.first_game)
+    add_model_usage(summaries, RunFiles(games_csv.parent), length)
+    return summaries
+
+
+def model_totals(summaries: Sequence[PairingSummary]) -> dict[str, ModelUsage]:
+    """Each language model's totals over every pairing it played, in order of first play."""
+    totals: dict[str, ModelUsage] = {}
+    for summary in summaries:
+        for side, usage in sorted(summary.models.items()):
+            agent = summary.agent_a if side is Side.A else summary.agent_b
+            totals.setdefault(agent, ModelUsage()).merge(usage)
+    return totals
+
+
+def add_model_usage(summaries: Sequence[PairingSummary], files: RunFiles,
+                    length: int | None = None) -> None:
+    """Give each pairing the totals of its language models (``arena.runs.store.model_usage``,
+    from the run's transcripts; games.csv's first ``length`` bytes)."""
+    usage = usage_by_pairing(files, length)
+    for summary in summaries:
+        summary.models = usage.get((summary.agent_a, summary.agent_b), {})
 
 
 class SummaryColumns:
