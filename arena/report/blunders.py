@@ -108,14 +108,13 @@ def first_losing_moves(analysis: pd.DataFrame, blunders: pd.DataFrame,
 
 @dataclass(frozen=True)
 class Blunders:
-    """A run's analysis (analysis.csv: a row per game), its blunders (blunders.csv: a row a
-    blunder), their rates (``blunder_rates``) and each agent's first losing moves
-    (``first_losing_moves``) on a board of ``cells`` cells."""
+    """A run's analysis (analysis.csv: a row per game), its blunder rates
+    (``blunder_rates``) and each agent's first losing moves (``first_losing_moves``) on a
+    board of ``cells`` cells."""
 
     analysis: pd.DataFrame
     rates: pd.DataFrame
     cells: int
-    blunders: pd.DataFrame
     first_losses: pd.DataFrame
 
 
@@ -128,7 +127,7 @@ def load_blunders(directory: Path) -> Blunders | None:
     analysis, blunders = tables
     rules = load_meta(directory).rules
     cells = rules.rows * rules.cols
-    return Blunders(analysis, blunder_rates(analysis, blunders, cells), cells, blunders,
+    return Blunders(analysis, blunder_rates(analysis, blunders, cells), cells,
                     first_losing_moves(analysis, blunders, cells))
 
 
