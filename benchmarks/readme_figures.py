@@ -5,8 +5,8 @@ the committed reference results in results/ so that they cannot go stale (not a 
 
 Every block of the docs' pages (docs/**/*.md) between ``<!-- results: NAME -->`` and
 ``<!-- /results -->`` is written here, from files only: the MCTS ratings (results/mcts/),
-seed 002's table and what its rules cost (results/seed-table/), the blunders by phase of an
-analysed match (results/readme/analysed/), the colour distances of the chart palette
+seed 002's table and what its rules cost (results/seed-table/), the blunders and best moves by
+phase of an analysed match (results/readme/analysed/), the colour distances of the chart palette
 (arena.report.vision) and the gallery of every chart kind (those of a run's report from the
 registry, ``arena.report.chart_kinds.CHART_KINDS``), shown from the runs' own PNG files (a
 Swiss tournament's standings from results/readme/swiss/, played by ``--run`` too).
@@ -14,9 +14,9 @@ tests/integration/test_readme_figures.py fails when a number in the docs differs
 those files.
 
 ``--run`` first runs the experiments again (experiments/mcts.toml, seed-table.toml and
-readme.toml, then `arena analyze` and `arena accuracy` for the analysis charts): runs are
-deterministic, so finished runs are only reported again, with this code's charts, and a
-missing one is played to the same games. ``--check`` writes nothing and exits 1 when a
+readme.toml, then `arena analyze --best-moves` and `arena accuracy` for the analysis
+charts): runs are deterministic, so finished runs are only reported again, with this code's
+charts, and a missing one is played to the same games. ``--check`` writes nothing and exits 1 when a
 block of the docs is not what the results give.
 """
 
@@ -36,6 +36,7 @@ import pandas as pd
 from matplotlib.colors import to_rgb
 
 from arena.protocol.labels import table_labels
+from arena.report.best_moves import best_move_lines, load_best_moves
 from arena.report.blunders import blunder_section
 from arena.report.chart_kinds import CHART_KINDS
 from arena.report.markdown import markdown_table
@@ -64,7 +65,7 @@ ACCURACY_COMMAND = ("accuracy", "random", "negamax:depth=2", "negamax:depth=4",
 SWISS_COMMAND = ("tournament", "random", "immediate-win", "negamax:depth=2", "negamax:depth=3",
                  "negamax:depth=4", "-n", "20", "--swiss", "3", "--out", str(SWISS), "-q")
 RUNS = (("run", "experiments/mcts.toml", "-q"), ("run", "experiments/seed-table.toml", "-q"),
-        ("run", "experiments/readme.toml", "-q"), ("analyze", str(ANALYSED)),
+        ("run", "experiments/readme.toml", "-q"), ("analyze", str(ANALYSED), "--best-moves"),
         ("report", str(ANALYSED)), ACCURACY_COMMAND, SWISS_COMMAND)
 """The commands behind every figure, in order (``--run``)."""
 
@@ -107,6 +108,8 @@ EXAMPLES = {
                   "A Swiss tournament's standings after each round (`--swiss 3`)"),
     "blunders": (ANALYSED / "blunders.png",
                  "Accuracy against perfect play by phase (after `arena analyze`)"),
+    "best-moves": (ANALYSED / "best-moves.png",
+                   "Best moves by phase (after `arena analyze --best-moves`)"),
 }
 """A committed example of each kind of chart of a run's report (``CHART_KINDS``), by kind:
 its PNG and a caption, in the gallery's order."""
@@ -199,14 +202,33 @@ def seed_cost(root: Path) -> str:
                            "Elo [95% interval]"), rows)
 
 
+def _analysed_labels(run: Path) -> dict[str, str]:
+    """The names of the analysed match's agents, as its report.md shows them."""
+    summary = pd.read_csv(run / "summary.csv")
+    return table_labels([*summary["agent_a"], *summary["agent_b"]])
+
+
+def _table_of(lines: list[str]) -> str:
+    """The Markdown table among a section's lines."""
+    return "\n".join(line for line in lines if line.startswith("|"))
+
+
 def blunders(root: Path) -> str:
     """The analysed match's blunders per agent and phase, as its report.md shows them."""
     run = root / ANALYSED
-    summary = pd.read_csv(run / "summary.csv")
-    section = blunder_section(run, table_labels([*summary["agent_a"], *summary["agent_b"]]))
+    section = blunder_section(run, _analysed_labels(run))
     if section is None:
         raise SystemExit(f"{run} has not been analysed: run `arena analyze {run}`")
-    return "\n".join(line for line in section[0] if line.startswith("|"))
+    return _table_of(section[0])
+
+
+def best_moves(root: Path) -> str:
+    """The analysed match's best moves per agent and phase, as its report.md shows them."""
+    run = root / ANALYSED
+    found = load_best_moves(run)
+    if found is None:
+        raise SystemExit(f"{run} has no moves.csv: run `arena analyze {run} --best-moves`")
+    return _table_of(best_move_lines(found, _analysed_labels(run)))
 
 
 def colour_pairs() -> list[tuple[str, tuple[float, ...], tuple[float, ...]]]:
@@ -253,6 +275,7 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "seed-table": seed_table,
     "seed-cost": seed_cost,
     "blunders": blunders,
+    "best-moves": best_moves,
     "colour-check": colour_check,
     "chart-gallery": chart_gallery,
 }

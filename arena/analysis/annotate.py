@@ -11,8 +11,14 @@ draw or loss (the run's convention: agent A's point of view). A move changes it 
 worse for the side that plays it; such a move is a blunder. ``ply`` counts the discs on the
 board before the move (the move is the game's move number ``ply + 1``).
 
-Written beside games.csv: ``analysis.csv`` (one row a game) and ``blunders.csv`` (one row a
-blunder). Games are appended as they are analysed, so an interrupted analysis resumes.
+With ``best_moves``, the positions are solved strongly instead: the exact score of each
+position (the best of its columns' scores) and so of each move (minus that of the position it
+leads to); a move is a best move when no legal column scores higher, as
+``arena.analysis.accuracy`` grades agents on position sets.
+
+Written beside games.csv: ``analysis.csv`` (one row a game), ``blunders.csv`` (one row a
+blunder) and, with ``best_moves``, ``moves.csv`` (one row a graded move). Games are appended
+as they are analysed, so an interrupted analysis resumes, with the options it began with.
 """
 
 from __future__ import annotations
@@ -62,6 +68,22 @@ class Blunder:
 
 
 @dataclass(frozen=True)
+class GradedMove:
+    """A move by its exact score, beside the best of its position (``best_moves``)."""
+
+    game: int
+    ply: int
+    side: Side  # who played it
+    agent: str
+    move: int  # the column, 1 = leftmost
+    score: int  # the move's exact score for the side that played it (Pons' convention)
+    best_score: int  # the highest score of a legal column: the position's score
+    best: int  # 1 if the move has that score, else 0
+    before: Result  # the theoretical result for agent A before the move
+    after: Result  # and after it
+
+
+@dataclass(frozen=True)
 class GameAnalysis:
     """One game: its theoretical result from ``from_ply`` on and its first blunder."""
 
@@ -93,30 +115,37 @@ def default_from_ply(rules: Rules) -> int:
     return 0 if database_used(rules) else FROM_PLY_WITHOUT_DATABASE
 
 
-def theoretical_classes(positions: Sequence[Position], solve: Callable[[Position], int],
-                        ) -> list[int]:
-    """For each position, 1, 0 or -1 as perfect play from there wins, draws or loses for the
-    side to move (positions that are over: a loss if the last move won, else a draw). The
-    last positions are solved first: they fill the table for the earlier ones."""
-    classes = [0] * len(positions)
+def path_scores(positions: Sequence[Position], solve: Callable[[Position], int]) -> list[int]:
+    """The score of each position for the side to move, by ``solve`` (exact, or with a weak
+    solve its sign only), those of positions that are over too: lost as soon as can be if the
+    last move won, else a draw. The last positions are solved first: they fill the table for
+    the earlier ones."""
+    scores = [0] * len(positions)
     for index in reversed(range(len(positions))):
         position = positions[index]
         if position.won:
-            classes[index] = -1
+            scores[index] = -((position.rules.rows * position.rules.cols + 2
+                               - position.plies) // 2)
         elif not position.is_full:
-            classes[index] = outcome_class(solve(position))
-    return classes
+            scores[index] = solve(position)
+    return scores
 
 
 def analyse_game(game: GameRow, rules: Rules, from_ply: int,
-                 solve: Callable[[Position], int]) -> tuple[GameAnalysis, list[Blunder]]:
+                 solve: Callable[[Position], int],
+                 strong: Callable[[Position], int] | None = None,
+                 ) -> tuple[GameAnalysis, list[Blunder], list[GradedMove]]:
     """Grade every move of ``game`` the agents played at ``from_ply`` discs or more (the
-    opening's moves are not theirs)."""
+    opening's moves are not theirs) with ``solve`` (a position's score, of which only the
+    sign counts); with ``strong`` in its place (a position's exact score), each beside its
+    exact score and the best one too (else no ``GradedMove``)."""
     positions = [Position.empty(rules)]
     for char in game.moves:
         positions.append(positions[-1].play(int(char) - 1))
     start = min(max(from_ply, len(game.opening)), len(game.moves))
-    classes = theoretical_classes(positions[start:], solve)
+    scores = path_scores(positions[start:], strong or solve)
+    classes = [outcome_class(score) for score in scores]
+
     def mover(ply: int) -> Side:  # who plays the move at ply
         return game.first if ply % 2 == 0 else game.first.other
 
@@ -124,15 +153,18 @@ def analyse_game(game: GameRow, rules: Rules, from_ply: int,
         value = classes[ply - start]
         return Result.of_sign(value if mover(ply) is Side.A else -value)
 
-    blunders, counts = [], {Side.A: 0, Side.B: 0}
+    blunders, moves, counts = [], [], {Side.A: 0, Side.B: 0}
     for ply in range(start, len(game.moves)):
-        side = mover(ply)
+        side, move = mover(ply), int(game.moves[ply])
+        agent = game.agent_a if side is Side.A else game.agent_b
         counts[side] += 1
         before, after = for_a(ply), for_a(ply + 1)
         if before != after:
-            agent = game.agent_a if side is Side.A else game.agent_b
-            blunders.append(Blunder(game.game, ply, side, agent, int(game.moves[ply]), before,
-                                    after))
+            blunders.append(Blunder(game.game, ply, side, agent, move, before, after))
+        if strong:
+            score, top = -scores[ply + 1 - start], scores[ply - start]
+            moves.append(GradedMove(game.game, ply, side, agent, move, score, top,
+                                    int(score == top), before, after))
     first = blunders[0] if blunders else None
     return GameAnalysis(
         game=game.game, agent_a=game.agent_a, agent_b=game.agent_b, first=game.first,
@@ -147,14 +179,15 @@ def analyse_game(game: GameRow, rules: Rules, from_ply: int,
         first_blunder_move=first.move if first else None,
         first_blunder_before=first.before if first else None,
         first_blunder_after=first.after if first else None,
-    ), blunders
+    ), blunders, moves
 
 
 def _analyse_chunk(games: Sequence[GameRow], rules: Rules, from_ply: int,
-                   settings: SolverSettings) -> list[tuple[GameAnalysis, list[Blunder]]]:
+                   settings: SolverSettings, best_moves: bool,
+                   ) -> list[tuple[GameAnalysis, list[Blunder], list[GradedMove]]]:
     """Analyse a few games with weak solves by the process's solver (in a worker: one like
-    its parent's)."""
-    from arena.search.solver import ensure_solver
+    its parent's), or with ``best_moves`` strong ones."""
+    from arena.search.solver import ensure_solver, solve
 
     shared = ensure_solver(*settings)
 
@@ -163,7 +196,8 @@ def _analyse_chunk(games: Sequence[GameRow], rules: Rules, from_ply: int,
         assert score is not None  # no node budget
         return score
 
-    return [analyse_game(game, rules, from_ply, weak) for game in games]
+    return [analyse_game(game, rules, from_ply, weak, solve if best_moves else None)
+            for game in games]
 
 
 class _Appender:
@@ -183,13 +217,15 @@ class _Appender:
                              for row in rows)
 
 
-def finished_games(directory: Path, from_ply: int | None = None
-                   ) -> tuple[set[int], int | None]:
-    """The games already in analysis.csv, which must have been made with ``from_ply``, and
-    that ``from_ply`` (None: as analysis.csv's first game, or None without one);
-    blunders.csv is cut back to those games, so that a game interrupted between the two
-    files is analysed again."""
-    analysis, blunders = RunFiles(directory).analysis, RunFiles(directory).blunders
+def finished_games(directory: Path, from_ply: int | None = None,
+                   best_moves: bool | None = None) -> tuple[set[int], int | None, bool | None]:
+    """The games already in analysis.csv, which must have been made with ``from_ply`` and
+    ``best_moves``, and those options (None: as analysis.csv's first game, or None without
+    one; an analysis made with ``best_moves`` is one with a moves.csv). blunders.csv and
+    moves.csv are cut back to those games, so that a game interrupted between the files is
+    analysed again."""
+    files = RunFiles(directory)
+    analysis = files.analysis
     done: set[int] = set()
     if analysis.exists():
         truncate_partial_line(analysis)
@@ -200,51 +236,82 @@ def finished_games(directory: Path, from_ply: int | None = None
                 if int(row["from_ply"]) != from_ply:
                     raise AnalysisError(
                         f"{analysis} was made with --from-ply {row['from_ply']}; use that, or "
-                        f"delete {analysis.name} and {blunders.name} to start again")
+                        f"{_start_again(files)}")
                 done.add(int(row["game"]))
-    if blunders.exists():
-        truncate_partial_line(blunders)
-        with blunders.open(newline="", encoding="utf-8") as handle:
-            rows = list(csv.reader(handle))
-        kept = [rows[0], *(row for row in rows[1:] if int(row[0]) in done)] if rows else []
-        if len(kept) != len(rows):
-            with blunders.open("w", newline="", encoding="utf-8") as handle:
-                csv.writer(handle).writerows(kept)
-    return done, from_ply
+    if not done:
+        files.moves.unlink(missing_ok=True)  # no analysis to go on with: no option yet
+        return done, from_ply, best_moves
+    made_with = files.moves.exists()
+    if best_moves is not None and best_moves != made_with:
+        made = ("with --best-moves; keep it" if made_with
+                else "without --best-moves; leave it out")
+        raise AnalysisError(f"{analysis} was made {made}, or {_start_again(files)}")
+    for path in (files.blunders, files.moves):
+        _keep_games(path, done)
+    return done, from_ply, made_with
+
+
+def _start_again(files: RunFiles) -> str:
+    """What to delete to analyse a run anew."""
+    names = [path.name for path in (files.analysis, files.blunders, files.moves)
+             if path.exists()]
+    return f"delete {', '.join(names[:-1])} and {names[-1]} to start again"
+
+
+def _keep_games(path: Path, games: set[int]) -> None:
+    """Cut the CSV file at ``path`` (game first) back to the rows of ``games``."""
+    if not path.exists():
+        return
+    truncate_partial_line(path)
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    kept = [rows[0], *(row for row in rows[1:] if int(row[0]) in games)] if rows else []
+    if len(kept) != len(rows):
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerows(kept)
 
 
 class Pending(NamedTuple):
-    """What is left to analyse of a run."""
+    """What is left to analyse of a run, and how."""
 
     games: list[GameRow]  # the games not analysed yet, in game order
     total: int  # the games of the run
     from_ply: int  # where grading starts
+    best_moves: bool  # strong solves: each move's exact score too (moves.csv)
 
 
-def pending_games(directory: Path, from_ply: int | None = None) -> Pending:
+def pending_games(directory: Path, from_ply: int | None = None,
+                  best_moves: bool | None = None) -> Pending:
     """The games of the run in ``directory`` (checked as ``arena.runs.store.reading.open_run``
-    checks them) not analysed yet, graded from ``from_ply``; None: as the run's analysis so
-    far, else from ``default_from_ply`` of its board."""
+    checks them) not analysed yet, graded from ``from_ply``, with exact scores if
+    ``best_moves``; None: as the run's analysis so far, else from ``default_from_ply`` of
+    its board, without exact scores."""
     run = open_run(directory)
     games = sorted(run.rows(), key=lambda game: game.game)
-    done, from_ply = finished_games(directory, from_ply)
+    done, from_ply, best_moves = finished_games(directory, from_ply, best_moves)
     if from_ply is None:
         from_ply = default_from_ply(run.meta.rules)
-    return Pending([game for game in games if game.game not in done], len(games), from_ply)
+    return Pending([game for game in games if game.game not in done], len(games), from_ply,
+                   bool(best_moves))
 
 
 def analyse_run(directory: Path, from_ply: int, games: Sequence[GameRow],
-                jobs: int = 1, progress: Callable[[int], None] | None = None) -> None:
+                jobs: int = 1, progress: Callable[[int], None] | None = None,
+                best_moves: bool = False) -> None:
     """Analyse ``games`` of the run in ``directory`` (see ``pending_games``) with ``jobs``
-    processes and append them to its analysis; ``progress(n)`` is told as games finish."""
+    processes and append them to its analysis (with ``best_moves``, moves.csv too);
+    ``progress(n)`` is told as games finish."""
     rules = load_meta(directory).rules
     files = RunFiles(directory)
     analysis = _Appender(files.analysis, GameAnalysis)
     blunders = _Appender(files.blunders, Blunder)
+    moves = _Appender(files.moves, GradedMove)
     for _, chunk_results in chunked_map(_analyse_chunk, games, jobs, CHUNK, rules, from_ply,
-                                        solver_settings()):
-        for game_analysis, game_blunders in chunk_results:
-            blunders.append(game_blunders)  # blunders first: a game counts once analysed
+                                        solver_settings(), best_moves):
+        for game_analysis, game_blunders, game_moves in chunk_results:
+            blunders.append(game_blunders)  # the others first: a game counts once analysed
+            if best_moves:
+                moves.append(game_moves)
             analysis.append([game_analysis])
         if progress:
             progress(len(chunk_results))
@@ -269,3 +336,15 @@ def load_analysis(directory: Path) -> tuple[pd.DataFrame, pd.DataFrame] | None:
                            dtype={"side": str, "agent": str, "before": str, "after": str},
                            keep_default_na=False)
     return analysis, blunders
+
+
+def load_moves(directory: Path) -> pd.DataFrame | None:
+    """moves.csv as a DataFrame with its dtypes, or None if the run was not analysed with
+    ``best_moves``."""
+    import pandas as pd
+
+    path = RunFiles(directory).moves
+    if not path.exists():
+        return None
+    return pd.read_csv(path, dtype={"side": str, "agent": str, "before": str, "after": str},
+                       keep_default_na=False)

@@ -98,6 +98,25 @@ def phase_accuracy_chart(rates: pd.DataFrame, labels: Mapping[str, str]) -> Figu
     """Accuracy against perfect play in each phase of the game: the share of an agent's moves
     that keep their game's theoretical result, one line per agent, with 95% Wilson score
     intervals (``rates`` as from ``blunders.blunder_rates``: blunders per move)."""
+    kept = rates.assign(rate=1.0 - rates["rate"], low=1.0 - rates["high"],
+                        high=1.0 - rates["low"])
+    return _draw_by_phase(kept, labels, "moves that keep the theoretical\nresult (95% Wilson "
+                        "score interval)", "Accuracy against perfect play by phase of the game")
+
+
+@styled
+def best_move_chart(rates: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
+    """The share of an agent's moves that are a best move in each phase of the game, one line
+    per agent, with 95% Wilson score intervals (``rates`` as from
+    ``best_moves.best_move_rates``)."""
+    return _draw_by_phase(rates, labels, "moves that are a best move\n(95% Wilson score "
+                        "interval)", "Best moves by phase of the game")
+
+
+def _draw_by_phase(rates: pd.DataFrame, labels: Mapping[str, str], ylabel: str,
+                 title: str) -> Figure:
+    """A rate by phase (``rates``' columns phase, agent, rate, low, high), one line per
+    agent, phase ``all`` left out."""
     phases = [phase for phase in dict.fromkeys(rates["phase"]) if phase != "all"]
     agents = list(dict.fromkeys(rates["agent"]))
     fig = figure(3.0, TWO_COLUMN)
@@ -105,16 +124,15 @@ def phase_accuracy_chart(rates: pd.DataFrame, labels: Mapping[str, str]) -> Figu
     x = np.arange(len(phases))
     for index, agent in enumerate(agents):
         rows = rates[rates["agent"] == agent].set_index("phase").reindex(phases)
-        accuracy = 1.0 - rows["rate"].to_numpy(dtype=float)
-        low, high = 1.0 - rows["high"].to_numpy(dtype=float), 1.0 - rows["low"].to_numpy(
-            dtype=float)
+        share = rows["rate"].to_numpy(dtype=float)
+        low, high = rows["low"].to_numpy(dtype=float), rows["high"].to_numpy(dtype=float)
         shift = (index - (len(agents) - 1) / 2) * 0.06
-        ax.errorbar(x + shift, accuracy, yerr=np.clip(np.nan_to_num(
-            np.vstack([accuracy - low, high - accuracy])), 0, None), marker="os^Dv<>p"[index % 8],
+        ax.errorbar(x + shift, share, yerr=np.clip(np.nan_to_num(
+            np.vstack([share - low, high - share])), 0, None), marker="os^Dv<>p"[index % 8],
             capsize=2.5, label=wrap(labels.get(agent, agent), 30))
     ax.set_xticks(x, [wrap(phase, 14) for phase in phases])
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_ylabel("moves that keep the theoretical\nresult (95% Wilson score interval)")
-    ax.set_title("Accuracy against perfect play by phase of the game")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     fig.legend(loc="outside lower center", ncol=min(3, len(agents)))
     return fig

@@ -1,11 +1,13 @@
 """The report's section on blunders, from the analysis.csv and blunders.csv of
 ``arena analyze``: blunders per agent and per phase of the game (thirds of the board: with
-42 cells, plies 0-13, 14-27 and 28-41), as rates per move analysed with 95% intervals."""
+42 cells, plies 0-13, 14-27 and 28-41), as rates per move analysed with 95% intervals, and
+each agent's first losing move of a game (its first blunder there)."""
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,43 +38,84 @@ def phase_names(cells: int) -> list[str]:
     return names
 
 
-def blunder_rates(analysis: pd.DataFrame, blunders: pd.DataFrame, cells: int) -> pd.DataFrame:
-    """Rows agent, phase (a phase name or ``all``), moves, blunders, rate, low, high."""
+def phase_counts(agents: list[str], plies: list[int], cells: int) -> Counter[tuple[str, str]]:
+    """How many of the moves (each an agent and the ply it was played at) fall in each
+    (agent, phase), ``all`` among the phases."""
     names = phase_names(cells)
-    moves: Counter[tuple[str, str]] = Counter()
-    games = zip(*(analysis[c].tolist() for c in ("agent_a", "agent_b", "first", "graded_from",
-                                                   "plies")), strict=True)
-    for agent_a, agent_b, first, graded_from, plies in games:
-        for ply in range(graded_from, plies):
-            agent = agent_a if (ply % 2 == 0) == (first == "a") else agent_b
-            moves[agent, names[phase_of(ply, cells)]] += 1
-            moves[agent, ALL] += 1
-    errors: Counter[tuple[str, str]] = Counter()
-    for agent, ply in zip(blunders["agent"].tolist(), blunders["ply"].tolist(), strict=True):
-        errors[agent, names[phase_of(ply, cells)]] += 1
-        errors[agent, ALL] += 1
+    counts: Counter[tuple[str, str]] = Counter()
+    for agent, ply in zip(agents, plies, strict=True):
+        counts[agent, names[phase_of(ply, cells)]] += 1
+        counts[agent, ALL] += 1
+    return counts
+
+
+def phase_rates(moves: Counter[tuple[str, str]], hits: Counter[tuple[str, str]], name: str,
+                cells: int) -> pd.DataFrame:
+    """Rows agent, phase (a phase name or ``all``), moves, ``name`` (the hits), rate, low,
+    high (the 95% Wilson interval), from counts by (agent, phase) (``phase_counts``)."""
     rows = []
     for (agent, phase), count in moves.items():
-        interval = wilson(errors[agent, phase], count)
-        rows.append({"agent": agent, "phase": phase, "moves": count,
-                     "blunders": errors[agent, phase], "rate": errors[agent, phase] / count,
-                     "low": interval.low, "high": interval.high})
-    order = {name: index for index, name in enumerate([ALL, *names])}
-    table = pd.DataFrame(rows, columns=["agent", "phase", "moves", "blunders", "rate", "low",
-                                        "high"])
+        interval = wilson(hits[agent, phase], count)
+        rows.append({"agent": agent, "phase": phase, "moves": count, name: hits[agent, phase],
+                     "rate": hits[agent, phase] / count, "low": interval.low,
+                     "high": interval.high})
+    order = {phase: index for index, phase in enumerate([ALL, *phase_names(cells)])}
+    table = pd.DataFrame(rows, columns=["agent", "phase", "moves", name, "rate", "low", "high"])
     return table.sort_values(["agent", "phase"], key=lambda column: column.map(order)
                              if column.name == "phase" else column, ignore_index=True)
 
 
+def blunder_rates(analysis: pd.DataFrame, blunders: pd.DataFrame, cells: int) -> pd.DataFrame:
+    """Rows agent, phase (a phase name or ``all``), moves, blunders, rate, low, high."""
+    agents, plies = [], []
+    games = zip(*(analysis[c].tolist() for c in ("agent_a", "agent_b", "first", "graded_from",
+                                                   "plies")), strict=True)
+    for agent_a, agent_b, first, graded_from, length in games:
+        for ply in range(graded_from, length):
+            agents.append(agent_a if (ply % 2 == 0) == (first == "a") else agent_b)
+            plies.append(ply)
+    return phase_rates(phase_counts(agents, plies, cells),
+                       phase_counts(blunders["agent"].tolist(), blunders["ply"].tolist(), cells),
+                       "blunders", cells)
+
+
+def first_losing_moves(analysis: pd.DataFrame, blunders: pd.DataFrame,
+                       cells: int) -> pd.DataFrame:
+    """Each agent's first losing move of a game (its first blunder there): rows agent, games
+    (the games where it played a graded move; both sides of a game against itself), losing
+    (the games with such a move), rate, low, high (95% Wilson), median_ply (of those moves,
+    None without one), and the losing moves in each phase, a column each."""
+    games: Counter[str] = Counter()
+    for side in ("a", "b"):
+        played = analysis[analysis[f"moves_{side}"] > 0]
+        games.update(played[f"agent_{side}"].tolist())
+    firsts = blunders.groupby(["game", "side"], sort=False).agg(
+        agent=("agent", "first"), ply=("ply", "min"))
+    names = phase_names(cells)
+    rows = []
+    for agent, count in games.items():
+        plies = sorted(firsts.loc[firsts["agent"] == agent, "ply"].tolist())
+        interval = wilson(len(plies), count)
+        by_phase = Counter(names[phase_of(ply, cells)] for ply in plies)
+        rows.append({"agent": agent, "games": count, "losing": len(plies),
+                     "rate": len(plies) / count, "low": interval.low, "high": interval.high,
+                     "median_ply": statistics.median(plies) if plies else None,
+                     **{name: by_phase[name] for name in names}})
+    table = pd.DataFrame(rows, columns=["agent", "games", "losing", "rate", "low", "high",
+                                        "median_ply", *names])
+    return table.sort_values("agent", ignore_index=True)
+
+
 @dataclass(frozen=True)
 class Blunders:
-    """A run's analysis (analysis.csv: a row per game), its blunders (blunders.csv: a row a
-    blunder) and their rates (``blunder_rates``) on a board of ``cells`` cells."""
+    """A run's analysis (analysis.csv: a row per game), its blunder rates
+    (``blunder_rates``) and each agent's first losing moves (``first_losing_moves``) on a
+    board of ``cells`` cells."""
 
     analysis: pd.DataFrame
     rates: pd.DataFrame
     cells: int
-    blunders: pd.DataFrame
+    first_losses: pd.DataFrame
 
 
 def load_blunders(directory: Path) -> Blunders | None:
@@ -84,21 +127,19 @@ def load_blunders(directory: Path) -> Blunders | None:
     analysis, blunders = tables
     rules = load_meta(directory).rules
     cells = rules.rows * rules.cols
-    return Blunders(analysis, blunder_rates(analysis, blunders, cells), cells, blunders)
+    return Blunders(analysis, blunder_rates(analysis, blunders, cells), cells,
+                    first_losing_moves(analysis, blunders, cells))
 
 
 def blunder_lines(blunders: Blunders, labels: Mapping[str, str]) -> list[str]:
     """The report's lines on blunders: how moves were graded, and a table of each agent's
     blunder rates over all its moves and by phase."""
-    analysis, rates = blunders.analysis, blunders.rates
+    analysis = blunders.analysis
     first = analysis["first_blunder_agent"].value_counts()
     names = phase_names(blunders.cells)
-    rows = []
-    for agent, group in rates.groupby("agent", sort=False):
-        by_phase = group.set_index("phase")
-        cells_of = [_rate(by_phase, phase) for phase in [ALL, *names]]
-        rows.append((labels.get(str(agent), str(agent)), by_phase.at[ALL, "moves"],
-                     first.get(agent, 0), *cells_of))
+    rows = [(labels.get(agent, agent), moves, first.get(agent, 0), *cells_of)
+            for agent, moves, cells_of in rate_cells(blunders.rates, blunders.cells,
+                                                     "blunders")]
     from_plies = sorted(set(analysis["from_ply"]))
     return ["## Blunders", "",
             f"Every move from ply {', '.join(map(str, from_plies))} on, graded by the exact "
@@ -109,6 +150,33 @@ def blunder_lines(blunders: Blunders, labels: Mapping[str, str]) -> list[str]:
                            rows)]
 
 
+def first_loss_lines(blunders: Blunders, labels: Mapping[str, str]) -> list[str]:
+    """The report's lines on each agent's first losing move of a game: how often it made
+    one, at which ply, in which phase."""
+    names = phase_names(blunders.cells)
+    rows = [(labels.get(row["agent"], row["agent"]), row["games"],
+             f"{row['rate']:.1%} [{row['low']:.1%}, {row['high']:.1%}] ({row['losing']})",
+             "—" if row["losing"] == 0 else f"{row['median_ply']:g}",
+             *(f"{row[name]}" for name in names))
+            for row in blunders.first_losses.to_dict("records")]
+    return ["### First losing moves", "",
+            "Each agent's first blunder of a game, the move that gave away the result it had "
+            "(a game it played against itself counts once for each side): the share of its "
+            "games with one (95% interval, count), the median ply of that move, and how many "
+            "fell in each phase. A game already lost leaves no result to lose.", "",
+            markdown_table(("agent", "games", "a losing move", "median ply", *names), rows)]
+
+
+def rate_cells(rates: pd.DataFrame, cells: int, hits: str
+               ) -> Iterator[tuple[str, object, list[str]]]:
+    """Each agent of ``rates`` (as from ``phase_rates``, hits in column ``hits``), its moves
+    and its rates over all moves and by phase as the report's cells."""
+    for agent, group in rates.groupby("agent", sort=False):
+        by_phase = group.set_index("phase")
+        yield str(agent), by_phase.at[ALL, "moves"], [
+            _rate(by_phase, phase, hits) for phase in [ALL, *phase_names(cells)]]
+
+
 def blunder_section(directory: Path, labels: Mapping[str, str]) -> tuple[list[str], Figure] | None:
     """The report's lines on blunders and their chart, or None without an analysis."""
     blunders = load_blunders(directory)
@@ -117,8 +185,8 @@ def blunder_section(directory: Path, labels: Mapping[str, str]) -> tuple[list[st
     return blunder_lines(blunders, labels), phase_accuracy_chart(blunders.rates, labels)
 
 
-def _rate(by_phase: pd.DataFrame, phase: str) -> str:
+def _rate(by_phase: pd.DataFrame, phase: str, hits: str) -> str:
     if phase not in by_phase.index:
         return "—"
     row = by_phase.loc[phase]
-    return f"{row['rate']:.1%} [{row['low']:.1%}, {row['high']:.1%}] ({row['blunders']})"
+    return f"{row['rate']:.1%} [{row['low']:.1%}, {row['high']:.1%}] ({row[hits]})"

@@ -19,8 +19,9 @@ from typing import Any, TypeVar
 from matplotlib.figure import Figure
 
 from arena.report import charts
-from arena.report.analysis_charts import phase_accuracy_chart
-from arena.report.blunders import blunder_lines
+from arena.report.analysis_charts import best_move_chart, phase_accuracy_chart
+from arena.report.best_moves import best_move_lines
+from arena.report.blunders import blunder_lines, first_loss_lines
 from arena.report.loading import load_run
 from arena.report.run_sections import (
     agents_section,
@@ -162,6 +163,11 @@ def analysed(tables: RunTables) -> bool:
     return tables.blunders is not None
 
 
+def best_moves_graded(tables: RunTables) -> bool:
+    """A run graded by ``arena analyze --best-moves`` (its moves.csv)."""
+    return tables.best_moves is not None
+
+
 def _given(table: T | None) -> T:
     """A table a kind is drawn from, there wherever the kind applies."""
     assert table is not None, "drawn only where it applies"
@@ -221,7 +227,12 @@ CHART_KINDS: tuple[ChartKind | SweepKind, ...] = (
               section=partial(_heading, "Game length and the first player's advantage")),
     ChartKind(kind="blunders", title="Accuracy by phase", builder=phase_accuracy_chart,
               applies=analysed, arguments=lambda t: (_given(t.blunders).rates, t.labels),
-              section=lambda t: blunder_lines(_given(t.blunders), t.labels)),
+              section=lambda t: [*blunder_lines(_given(t.blunders), t.labels), "",
+                                 *first_loss_lines(_given(t.blunders), t.labels)]),
+    ChartKind(kind="best-moves", title="Best moves by phase", builder=best_move_chart,
+              applies=best_moves_graded,
+              arguments=lambda t: (_given(t.best_moves).rates, t.labels),
+              section=lambda t: best_move_lines(_given(t.best_moves), t.labels)),
 )
 """Every kind of chart of a run's report, in the order of the page."""
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from arena.report.blunders import Blunders, phase_names, phase_of
+from arena.report.blunders import Blunders, phase_names
 from arena.report.markdown import markdown_table
 from arena.rules.results import FORFEITS
 from arena.stats.elo import wilson
@@ -57,29 +57,19 @@ def usage_rows(moves: pd.DataFrame, games: pd.DataFrame,
     return rows
 
 
-def first_losing_moves(blunders: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
-    """Each game's first losing move by each of ``agents`` (rows game, agent, ply, move):
-    the first of its moves that changed the game's theoretical result against it."""
-    mine = blunders[blunders["agent"].isin(agents)].sort_values(["game", "ply"])
-    return mine.drop_duplicates(["game", "agent"])[["game", "agent", "ply", "move"]]
-
-
 def losing_rows(analysis: Blunders, agents: Sequence[str], labels: Mapping[str, str]
                 ) -> list[tuple[object, ...]]:
     """One row per model: games graded, games with a losing move of its own, where the first
-    one fell (median ply and by phase)."""
-    firsts = first_losing_moves(analysis.blunders, agents)
-    games = analysis.analysis
+    one fell (median move number and by phase), from ``Blunders.first_losses``."""
+    names = phase_names(analysis.cells)
+    firsts = {row["agent"]: row for row in analysis.first_losses.to_dict("records")}
     rows: list[tuple[object, ...]] = []
     for agent in agents:
-        graded = int(((games["agent_a"] == agent) | (games["agent_b"] == agent)).sum())
-        plies = firsts.loc[firsts["agent"] == agent, "ply"].to_numpy()
-        phases = np.bincount([phase_of(int(ply), analysis.cells) for ply in plies],
-                             minlength=3) if len(plies) else np.zeros(3, dtype=int)
-        rows.append((labels.get(agent, agent), graded,
-                     _rate(len(plies), graded) if graded else "—",
-                     f"{np.median(plies) + 1:.0f}" if len(plies) else "—",
-                     *(int(count) for count in phases)))
+        row = firsts.get(agent, {"games": 0, "losing": 0, **dict.fromkeys(names, 0)})
+        rows.append((labels.get(agent, agent), row["games"],
+                     _rate(row["losing"], row["games"]) if row["games"] else "—",
+                     f"{row['median_ply'] + 1:.0f}" if row["losing"] else "—",
+                     *(row[name] for name in names)))
     return rows
 
 

@@ -15,6 +15,7 @@ import pandas as pd
 from arena.competitions.round_tables import is_knockout, points_by_round
 from arena.competitions.tournaments import crosstable as tournament_crosstable
 from arena.protocol.labels import sweeps
+from arena.report.best_moves import BestMoves, load_best_moves
 from arena.report.blunders import Blunders, load_blunders
 from arena.report.charts import BOOTSTRAP
 from arena.report.loading import RunContents, run_labels
@@ -196,6 +197,11 @@ class RunTables:
     def blunders(self) -> Blunders | None:
         """The run's blunders after ``arena analyze`` (None without an analysis)."""
         return load_blunders(self.run.directory)
+
+    @cached_property
+    def best_moves(self) -> BestMoves | None:
+        """The run's best moves after ``arena analyze --best-moves`` (None without)."""
+        return load_best_moves(self.run.directory)
 
     @cached_property
     def model_moves(self) -> pd.DataFrame:

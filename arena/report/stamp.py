@@ -23,7 +23,7 @@ from arena.system.version import VERSION
 __all__ = ["current_report", "report_fingerprint", "write_stamp"]
 
 _TABLES = (RunFiles.SUMMARY, RunFiles.RATINGS, RunFiles.SPRT, RunFiles.ANALYSIS,
-           RunFiles.BLUNDERS, RunFiles.ROUNDS)
+           RunFiles.BLUNDERS, RunFiles.MOVES, RunFiles.ROUNDS)
 """The tables a report reads besides games.csv and meta.json, fingerprinted by their bytes (a
 re-run writes summary.csv again, the same)."""
 _VERSIONED = ("matplotlib", "numpy", "pandas")

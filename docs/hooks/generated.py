@@ -13,6 +13,7 @@ Imported by tests too (tests/cli/test_docs.py), which compare these tables with 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import io
 import re
@@ -176,6 +177,21 @@ ROUNDS = {
     "advances": "in a knockout, the agent that goes through; blank in a Swiss",
 }
 
+MOVES = {
+    "game": "the game's index in games.csv",
+    "ply": "discs on the board before the move (the game's move number `ply + 1`)",
+    "side": "who played it: `a` or `b`",
+    "agent": "its agent's spec",
+    "move": "the column played, 1 = leftmost",
+    "score": "the move's exact score for the side that played it (Pons' convention: positive "
+             "a win, the larger the sooner; 0 a draw; negative a loss)",
+    "best_score": "the highest score of a legal column in that position (the position's "
+                  "exact score)",
+    "best": "1 if the move has that score (a best move), else 0",
+    "before": "the theoretical result for agent A before the move: `win`, `draw` or `loss`",
+    "after": "and after it (it differs from `before` for a blunder)",
+}
+
 DATASET = {
     "game": ("int32", "the game's index among the games read"),
     "ply": ("int16", "discs on the board"),
@@ -234,6 +250,11 @@ def rounds_columns() -> tuple[str, ...]:
     return tuple(_constant(("arena.competitions.round_tables",), "ROUNDS_COLUMNS"))
 
 
+def moves_columns() -> tuple[str, ...]:
+    graded = _constant(("arena.analysis.annotate",), "GradedMove")
+    return tuple(field.name for field in dataclasses.fields(graded))
+
+
 def dataset_columns() -> tuple[str, ...]:
     return tuple(_constant(("arena.analysis.datasets",), "COLUMNS"))
 
@@ -245,6 +266,7 @@ TABLES: dict[str, tuple[Callable[[], tuple[str, ...]], dict[str, str]]] = {
     "crosstable-columns": (crosstable_columns, CROSSTABLE),
     "sprt-columns": (sprt_columns, SPRT),
     "rounds-columns": (rounds_columns, ROUNDS),
+    "moves-columns": (moves_columns, MOVES),
 }
 """Each CSV file's column table: the code's columns and their meanings here."""
 
@@ -290,6 +312,8 @@ RUN_FILES = {
     "ANALYSIS": "`arena analyze`: one row per game, its first move that changed the "
                 "theoretical result and each side's blunders",
     "BLUNDERS": "`arena analyze`: one row per move that changed its game's theoretical result",
+    "MOVES": "`arena analyze --best-moves`: one row per graded move, its exact score beside "
+             "the best of its position: whether it is a best move",
     "REPORT": "the report page (Markdown), with the charts beside it (`wtl.png`, "
               "`cost.png`, ...; in the formats of `--format`)",
     "REPORT_HTML": "the same page in one self-contained HTML file",

@@ -71,7 +71,7 @@ def recorded(first: str, opening: str, result: str) -> GameRow:
 
 def test_a_missed_immediate_win_is_the_first_blunder() -> None:
     game = recorded("a", "", "loss")
-    analysis, blunders = analyse_game(game, STANDARD, 6, solve)
+    analysis, blunders, _ = analyse_game(game, STANDARD, 6, solve)
     assert blunders[0].ply == 6 and blunders[0].side == "a" and blunders[0].agent == "x"
     assert (blunders[0].move, blunders[0].before, blunders[0].after) == (7, "win", "loss")
     assert len(blunders) == 1  # the winning move keeps the lost game lost
@@ -82,7 +82,7 @@ def test_a_missed_immediate_win_is_the_first_blunder() -> None:
 
 def test_results_are_agent_a_s_whoever_moves_first() -> None:
     game = recorded("b", "", "win")  # agent B plays player 1
-    analysis, blunders = analyse_game(game, STANDARD, 6, solve)
+    analysis, blunders, _ = analyse_game(game, STANDARD, 6, solve)
     assert (blunders[0].side, blunders[0].agent) == ("b", "y")
     assert (blunders[0].before, blunders[0].after) == ("loss", "win")
     assert (analysis.start, analysis.blunders_a, analysis.blunders_b) == ("loss", 0, 1)
@@ -91,7 +91,7 @@ def test_results_are_agent_a_s_whoever_moves_first() -> None:
 def test_opening_moves_are_not_graded() -> None:
     """With the first 7 moves an opening, the missed win at ply 6 is nobody's blunder."""
     game = recorded("a", MISSED_WIN[:7], "loss")
-    analysis, blunders = analyse_game(game, STANDARD, 0, solve)
+    analysis, blunders, _ = analyse_game(game, STANDARD, 0, solve)
     assert blunders == []
     assert (analysis.start, analysis.moves_a, analysis.moves_b) == ("loss", 0, 1)
     assert (analysis.from_ply, analysis.graded_from) == (0, 7)
@@ -101,7 +101,7 @@ def test_every_blunder_matches_the_solver_before_and_after(tmp_path: Path) -> No
     """An edge column first on 4 x 5 turns the draw into a loss for the side that plays it."""
     run = tmp_path / "run"
     write_run(run, [("x", "y", "a", "13332244"), ("x", "y", "b", "32141")], SMALL)
-    todo, total, _ = pending_games(run, 0)
+    todo, total, _, _ = pending_games(run, 0)
     assert total == 2
     analyse_run(run, 0, todo)
     tables = load_analysis(run)
@@ -133,7 +133,7 @@ def test_an_interrupted_analysis_resumes_to_the_same_files(tmp_path: Path) -> No
         handle.write("3,1,a,x,3,draw,loss\n")
     with RunFiles(cut).analysis.open("a") as handle:  # and a line cut short
         handle.write("4,x,y,a,lo")
-    todo, total, from_ply = pending_games(cut, 1)
+    todo, total, from_ply, _ = pending_games(cut, 1)
     assert [game.game for game in todo] == [3, 4, 5] and (total, from_ply) == (6, 1)
     analyse_run(cut, 1, todo)
     for name in (RunFiles.ANALYSIS, RunFiles.BLUNDERS):

@@ -54,10 +54,10 @@ def swiss_run(directory: Path) -> Path:
 
 
 def analysed_run(directory: Path) -> Path:
-    """A match on a 4 x 5 board graded by ``arena analyze``."""
+    """A match on a 4 x 5 board graded by ``arena analyze --best-moves``."""
     for args in (("match", "negamax:depth=2", "random", "-n", "4", "--rows", "4", "--cols", "5",
                   "--out", str(directory), "--quiet", "--no-report", "-j", "1"),
-                 ("analyze", str(directory), "--from-ply", "2", "-j", "1")):
+                 ("analyze", str(directory), "--from-ply", "2", "--best-moves", "-j", "1")):
         result = invoke(*args)
         assert result.exit_code == 0, result.output
     return directory
@@ -81,6 +81,7 @@ EXAMPLES: dict[str, tuple[str, str | None]] = {
     "cost": ("match", None),
     "length": ("match", None),
     "blunders": ("analysed", "match"),
+    "best-moves": ("analysed", "match"),
 }
 """For each registered kind, a run it applies to and one it does not (None: it applies to
 every run of fewer pairings than bars can show)."""

@@ -116,6 +116,20 @@ def test_the_blunder_table_counts_blunders_csv() -> None:
         assert int(rows[label][1]) == moves
 
 
+def test_the_best_move_table_counts_moves_csv() -> None:
+    """Each agent's best moves and moves graded, counted in moves.csv by hand."""
+    run = ROOT / figures.ANALYSED
+    moves = pd.read_csv(run / "moves.csv")
+    rows = {row[0]: row for row in table("best-moves")}
+    blunder_rows = {row[0]: row for row in table("blunders")}
+    for label, spec in (("minimax d4", "minimax"),
+                        ("negamax d4 threats+positional", "negamax:heuristic=threats+positional")):
+        mine = moves[moves["agent"] == spec]
+        assert int(rows[label][1]) == len(mine) == int(blunder_rows[label][1])
+        assert counts(rows[label][2])[-1] == mine["best"].sum()
+        assert numbers(rows[label][2])[0] == pytest.approx(100 * mine["best"].mean(), abs=0.05)
+
+
 def _moves_graded(game: Any, spec: str, from_ply: int) -> int:
     """Moves ``spec`` played in ``game`` (a games.csv row) from ply ``from_ply`` on (the
     analysis' --from-ply), after the opening."""

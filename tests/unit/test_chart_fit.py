@@ -19,7 +19,7 @@ from matplotlib.text import Text
 from matplotlib.transforms import Affine2D, Bbox
 
 from arena.report import charts
-from arena.report.analysis_charts import accuracy_chart, phase_accuracy_chart
+from arena.report.analysis_charts import accuracy_chart, best_move_chart, phase_accuracy_chart
 from arena.report.chart_kinds import CHART_KINDS
 from arena.report.compare import compare_chart
 from arena.report.experiment_page import _comparison_chart
@@ -57,6 +57,14 @@ def cost() -> pd.DataFrame:
                          "nodes_per_move": [5e4, 1e4, 5e3, 1e3, np.nan]})
 
 
+def phase_rates(rate: float) -> pd.DataFrame:
+    """Three agents' rates in each phase of the game, with an interval around ``rate``."""
+    return pd.DataFrame([{"agent": a, "phase": phase, "rate": rate, "low": rate - 0.05,
+                          "high": rate + 0.1} for a in SPECS[:3]
+                         for phase in ("opening (plies 0-13)", "middle game (plies 14-27)",
+                                       "endgame (plies 28-41)")])
+
+
 BUILDERS: dict[str, Callable[[], Figure]] = {
     "wtl_chart": lambda: charts.wtl_chart(pairings(), LABELS),
     "crosstable_chart": lambda: charts.crosstable_chart(
@@ -85,10 +93,8 @@ BUILDERS: dict[str, Callable[[], Figure]] = {
           "accuracy_low": 0.4 + 0.1 * i, "accuracy_high": 0.55 + 0.1 * i}
          for name in ("random:17-24", "random:25-34") for i, a in enumerate(SPECS[:4])]),
         LABELS),
-    "phase_accuracy_chart": lambda: phase_accuracy_chart(pd.DataFrame(
-        [{"agent": a, "phase": phase, "rate": 0.1, "low": 0.05, "high": 0.2}
-         for a in SPECS[:3] for phase in ("opening (plies 0-13)", "middle game (plies 14-27)",
-                                          "endgame (plies 28-41)")]), LABELS),
+    "phase_accuracy_chart": lambda: phase_accuracy_chart(phase_rates(0.1), LABELS),
+    "best_move_chart": lambda: best_move_chart(phase_rates(0.7), LABELS),
     "compare_chart": lambda: compare_chart(pairings().tail(3).assign(
         run=[f"run-{i}-of-a-long-name_seed42_1a2b3c4d" for i in range(3)], date="2026-11-25"),
         LABELS),

@@ -30,6 +30,7 @@ class RunFiles:
     ROUNDS = "rounds.csv"
     ANALYSIS = "analysis.csv"
     BLUNDERS = "blunders.csv"
+    MOVES = "moves.csv"
     REPORT = "report.md"
     REPORT_HTML = "report.html"
     REPORT_GAMES = "report-games.html"
@@ -96,6 +97,12 @@ class RunFiles:
     def blunders(self) -> Path:
         """``arena analyze``: every move that changed its game's theoretical result."""
         return self.path / self.BLUNDERS
+
+    @property
+    def moves(self) -> Path:
+        """``arena analyze --best-moves``: every graded move, its exact score beside the best
+        one."""
+        return self.path / self.MOVES
 
     @property
     def report(self) -> Path:
