@@ -174,7 +174,7 @@ def rate_cells(rates: pd.DataFrame, cells: int, hits: str
     for agent, group in rates.groupby("agent", sort=False):
         by_phase = group.set_index("phase")
         yield str(agent), by_phase.at[ALL, "moves"], [
-            _rate(by_phase, phase, hits) for phase in [ALL, *phase_names(cells)]]
+            rate_cell(by_phase, phase, hits) for phase in [ALL, *phase_names(cells)]]
 
 
 def blunder_section(directory: Path, labels: Mapping[str, str]) -> tuple[list[str], Figure] | None:
@@ -185,7 +185,8 @@ def blunder_section(directory: Path, labels: Mapping[str, str]) -> tuple[list[st
     return blunder_lines(blunders, labels), phase_accuracy_chart(blunders.rates, labels)
 
 
-def _rate(by_phase: pd.DataFrame, phase: str, hits: str) -> str:
+def rate_cell(by_phase: pd.DataFrame, phase: str, hits: str) -> str:
+    """A phase's rate as the report's cell: ``rate [low, high] (hits)``; a dash without."""
     if phase not in by_phase.index:
         return "—"
     row = by_phase.loc[phase]

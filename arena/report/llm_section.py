@@ -1,7 +1,8 @@
 """The report's section on language models (``llm:`` agents): from their transcripts, what
 each model spent (requests, invalid answers, tokens, seconds, dollars) per move and per game;
-from the solver (after ``arena analyze``), the first losing move each model made in each
-game, by phase. Their blunder rates by phase are the blunder section's."""
+from the solver (after ``arena analyze``), each model's best-move and blunder rates and its
+first losing moves, over all its graded moves (the best-move, blunder and first-losing-move
+sections give them by phase)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from arena.report.blunders import Blunders, phase_names
+from arena.report.best_moves import BestMoves
+from arena.report.blunders import ALL, Blunders, rate_cell
 from arena.report.markdown import markdown_table
 from arena.rules.results import FORFEITS
 from arena.stats.elo import wilson
@@ -57,24 +59,33 @@ def usage_rows(moves: pd.DataFrame, games: pd.DataFrame,
     return rows
 
 
-def losing_rows(analysis: Blunders, agents: Sequence[str], labels: Mapping[str, str]
-                ) -> list[tuple[object, ...]]:
-    """One row per model: games graded, games with a losing move of its own, where the first
-    one fell (median move number and by phase), from ``Blunders.first_losses``."""
-    names = phase_names(analysis.cells)
+def _overall(rates: pd.DataFrame | None, agent: str, hits: str) -> str:
+    """``agent``'s rate over all its graded moves in ``rates`` (``phase_rates``' rows)."""
+    if rates is None:
+        return "—"
+    row = rates[(rates["agent"] == agent) & (rates["phase"] == ALL)]
+    return rate_cell(row.set_index("phase"), ALL, hits) if len(row) else "—"
+
+
+def solver_rows(analysis: Blunders, best: BestMoves | None, agents: Sequence[str],
+                labels: Mapping[str, str]) -> list[tuple[object, ...]]:
+    """One row per model: its best moves and blunders over all its graded moves, the games
+    with a losing move of its own and the median move number of the first one."""
     firsts = {row["agent"]: row for row in analysis.first_losses.to_dict("records")}
     rows: list[tuple[object, ...]] = []
     for agent in agents:
-        row = firsts.get(agent, {"games": 0, "losing": 0, **dict.fromkeys(names, 0)})
-        rows.append((labels.get(agent, agent), row["games"],
-                     _rate(row["losing"], row["games"]) if row["games"] else "—",
-                     f"{row['median_ply'] + 1:.0f}" if row["losing"] else "—",
-                     *(row[name] for name in names)))
+        first = firsts.get(agent)
+        rows.append((
+            labels.get(agent, agent), _overall(None if best is None else best.rates, agent,
+                                               "best"),
+            _overall(analysis.rates, agent, "blunders"),
+            _rate(first["losing"], first["games"]) if first and first["games"] else "—",
+            f"{first['median_ply'] + 1:.0f}" if first and first["losing"] else "—"))
     return rows
 
 
 def llm_section(moves: pd.DataFrame, games: pd.DataFrame, analysis: Blunders | None,
-                labels: Mapping[str, str]) -> list[str]:
+                best: BestMoves | None, labels: Mapping[str, str]) -> list[str]:
     """The section's lines, or none when no language model played."""
     if moves.empty:
         return []
@@ -91,13 +102,14 @@ def llm_section(moves: pd.DataFrame, games: pd.DataFrame, analysis: Blunders | N
                              "requests a move", "tokens a move", "seconds a move", "cost"),
                             usage_rows(moves, games, labels))]
     if analysis is None:
-        return [*lines, "", "Run `arena analyze` on the run for the first losing move of each "
-                "game and the blunder rates by phase, from the exact solver."]
-    names = phase_names(analysis.cells)
+        return [*lines, "", "Run `arena analyze --best-moves` on the run for each model's "
+                "best moves, blunders and first losing moves, from the exact solver."]
     return [*lines, "",
-            "The first losing move of each game: the first move of the model that changed "
-            "the game's theoretical result against it (the blunder section has every "
-            "blunder's rate by phase). The median is the game's move number.", "",
-            markdown_table(("model", "games graded", "games with a losing move",
-                            "median first losing move", *names),
-                           losing_rows(analysis, agents, labels))]
+            "Against perfect play, over every move the solver graded: best moves (a column "
+            "with the highest exact score; after `arena analyze --best-moves`), blunders "
+            "(moves that changed the game's theoretical result for the worse), the games "
+            "with a losing move of the model and the median move number of the first one. "
+            "The Best moves, Blunders and First losing moves sections give each by phase.", "",
+            markdown_table(("model", "best moves", "blunders", "games with a losing move",
+                            "median first losing move"),
+                           solver_rows(analysis, best, agents, labels))]

@@ -111,7 +111,8 @@ def _sections(tables: RunTables) -> Iterator[list[str]]:
     yield from _charts(tables, before_results=True)
     yield results_section(tables.pairings, labels)
     yield from _charts(tables, before_results=False)
-    models = llm_section(tables.model_moves, run.games, tables.blunders, labels)
+    models = llm_section(tables.model_moves, run.games, tables.blunders, tables.best_moves,
+                         labels)
     if models:
         yield models
     yield terminations_section(run.games)

@@ -362,15 +362,20 @@ def test_summary_and_report_count_what_the_server_served(server: Server,
     label = "fake-model"  # the server, key variable, backoff and price are not its name
     [row] = [line for line in report.splitlines() if line.startswith(f"| {label} | 4 |")]
     assert "(2) |" in row and f"${summary['llm_cost_b']:.4g}" in row
-    assert "Run `arena analyze`" in report
+    assert "Run `arena analyze --best-moves`" in report
 
-    status, output = arena("analyze", str(out))
+    status, output = arena("analyze", str(out), "--best-moves")
     assert status == 0, output
     status, output = arena("report", str(out))
     assert status == 0, output
     report = (out / "report.md").read_text()
-    assert "The first losing move of each game" in report
-    assert f"| {label} | 4 |" in report.partition("The first losing move")[2]
+    graded = pd.read_csv(out / "moves.csv")
+    graded = graded[graded["agent"].str.startswith("llm:")]
+    best, blunders = int(graded["best"].sum()), int((graded["before"] != graded["after"]).sum())
+    solver = report.partition("Against perfect play")[2]
+    [row] = [line for line in solver.splitlines() if line.startswith(f"| {label} |")]
+    assert f"({best}) | " in row and f"({blunders}) | " in row
+    assert f"{best / len(graded):.1%}" in row
 
     keep_first_rows(out, 0)  # every game played again, from the cache
     asked = served["chat"]
