@@ -1,7 +1,8 @@
 """Games per second of ``llm:`` against the local fake server (tests/helpers/llm_server.py)
 answering every request after a fixed delay, at several ``--concurrency`` values, one
 playing process, the server in a process of its own:
-``python -m benchmarks.bench_llm_concurrency [--delay 0.1] [--games 64] [1 8 32]``.
+``python -m benchmarks.bench_llm_concurrency [--delay 0.1] [--games 64] [--hosting inline]
+[1 8 32]`` (``--hosting auto``: the run's default, the agent in a child process per thread).
 
 The goal (issue 33): at least 0.8 x concurrency / (delay x the model's moves per game)."""
 
@@ -33,6 +34,7 @@ def main() -> None:
     parser.add_argument("levels", nargs="*", type=int, default=[1, 8, 32])
     parser.add_argument("--delay", type=float, default=0.1)
     parser.add_argument("--games", type=int, default=64)
+    parser.add_argument("--hosting", choices=("inline", "auto", "process"), default="inline")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         register_llm_kind(Path(folder) / "kind")
@@ -48,7 +50,7 @@ def main() -> None:
                 games = max(args.games, 4 * level)
                 began, cpu = time.perf_counter(), time.process_time()
                 status, output = arena("match", spec, "random", "-n", str(games), "-j", "1",
-                                       "--hosting", "inline",
+                                       "--hosting", args.hosting,
                                        "--concurrency", str(level), "--no-report", "-q",
                                        "--out", str(out))
                 seconds = time.perf_counter() - began

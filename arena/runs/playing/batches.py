@@ -2,13 +2,13 @@
 
 Hosts are made from the batch's players on first use and reused for every game the process
 plays, so an agent must not let one game influence the next (reset in ``new_game``). With
-``--concurrency N`` a worker plays its hosted games N at a time, each thread with hosts of
-its own (``AgentCache.slot``): for agents that spend their moves waiting on a server.
+``--concurrency N`` a worker plays its hosted games N at a time in threads it keeps for every
+batch (``arena.runs.playing.threads``), each thread with hosts of its own
+(``AgentCache.slot``): for agents that spend their moves waiting on a server.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -29,10 +29,14 @@ from arena.runs.planning.seeds import game_rng, game_seed
 from arena.runs.playing.adjudication import Adjudicator
 from arena.runs.playing.fused import FusedGames, fused_kernels, play_fused
 from arena.runs.playing.game import RunPlace, play_game
+from arena.runs.playing.threads import GameThreads, Handover, Job
 from arena.runs.store.directory import AgentOutput
 from arena.runs.store.rows import GameRow
 from arena.stats.tally import Tally
 from arena.system.interrupts import ignore_interrupts
+
+WAIT_SECONDS = 0.05
+"""How long a step of a batch played in threads waits for its games before yielding None."""
 
 
 class AgentCache:
@@ -42,12 +46,22 @@ class AgentCache:
     def __init__(self) -> None:
         self._hosts: dict[tuple[str, Side, Hosting], Host] = {}
         self._slots: dict[int, AgentCache] = {}
+        self._threads: GameThreads[GameRow] | None = None
 
     def slot(self, number: int) -> AgentCache:
         """The hosts of the ``number``-th thread playing games at once (0: these)."""
         if number == 0:
             return self
         return self._slots.setdefault(number, AgentCache())
+
+    def threads(self, count: int) -> GameThreads[GameRow]:
+        """The ``count`` threads that play this process's games at once (thread ``number``
+        with the hosts of ``slot(number)``), started on first use."""
+        if self._threads is None or self._threads.count != count:
+            if self._threads is not None:
+                self._threads.close()
+            self._threads = GameThreads(count)
+        return self._threads
 
     def get(self, player: Player, side: Side, hosting: Hosting) -> Host:
         """The host of ``player``'s agent playing as ``side`` (made on first use, started by
@@ -59,7 +73,9 @@ class AgentCache:
         return host
 
     def after_fork(self) -> None:
-        """In a forked copy of this process: forget the parent's agent processes."""
+        """In a forked copy of this process: forget the parent's agent processes and
+        threads."""
+        self._threads = None
         for host in self._hosts.values():
             if isinstance(host, ProcessHost | EngineHost):
                 host.abandon()
@@ -67,7 +83,11 @@ class AgentCache:
             slot.after_fork()
 
     def close(self) -> None:
-        """Close every host: agents' close() called, agent processes ended."""
+        """End the game threads after their games, then close every host: agents' close()
+        called, agent processes ended."""
+        if self._threads is not None:
+            self._threads.close()
+            self._threads = None
         for host in self._hosts.values():
             host.close()
         for slot in self._slots.values():
@@ -193,7 +213,15 @@ def play_steps(settings: GameSettings, batch: GameBatch, agents: AgentCache,
     fused, left = play_fusable(settings, batch, agents)
     part = BatchResult([], [], 0.0, fused)
     if settings.concurrency > 1 and len(left) > 1:  # handed over whole, whatever ``every``
-        if not play_at_once(settings, left, agents, part, stop):  # a stopped part is untimed
+        handover, outputs = hand_over(settings, left, agents, stop)
+        yield None  # the caller may hand over its next batch while these games are played
+        while not handover.wait(WAIT_SECONDS):
+            yield None
+        if handover.failure is not None:
+            raise handover.failure
+        part.rows += [row for row in handover.results if row is not None]
+        part.outputs += [output for game in outputs for output in game]
+        if not handover.stopped:  # a stopped part is untimed
             part.seconds, part.timed = time.perf_counter() - began, len(batch)
         part.last = True
         yield part
@@ -214,51 +242,22 @@ def play_steps(settings: GameSettings, batch: GameBatch, agents: AgentCache,
     yield part
 
 
-def play_at_once(settings: GameSettings, batch: GameBatch, agents: AgentCache,
-                 part: BatchResult, stop: Callable[[], bool] | None) -> bool:
-    """Play the (hosted) games of ``batch`` ``settings.concurrency`` at a time, each thread
-    with hosts of its own, adding their rows to ``part`` in the batch's order; whether
-    ``stop()`` kept games from starting (those started are played to their end)."""
+def hand_over(settings: GameSettings, batch: GameBatch, agents: AgentCache,
+              stop: Callable[[], bool] | None
+              ) -> tuple[Handover[GameRow], list[list[AgentOutput]]]:
+    """Hand the (hosted) games of ``batch`` to this process's ``settings.concurrency`` game
+    threads, each playing with the hosts of its slot; what the agents of each game print is
+    added to that game's list."""
     tasks = list(zip(batch.tasks(), batch.pairings.tolist(), strict=True))
-    rows: list[GameRow | None] = [None] * len(tasks)
     outputs: list[list[AgentOutput]] = [[] for _ in tasks]
-    order = iter(range(len(tasks)))
-    lock = threading.Lock()
-    stopped: list[bool] = []
-    failures: list[BaseException] = []
 
-    def work(hosts: AgentCache) -> None:
-        while True:
-            with lock:
-                if failures or stopped:
-                    return
-                if stop is not None and stop():
-                    stopped.append(True)
-                    return
-                index = next(order, None)
-            if index is None:
-                return
-            task, pairing = tasks[index]
-            try:
-                rows[index] = play_task(task, batch.players[pairing], settings, hosts,
-                                        outputs[index])
-            except BaseException as error:  # noqa: BLE001 - raised again below, in this thread
-                with lock:
-                    failures.append(error)
-                return
+    def job(index: int) -> Job[GameRow]:
+        task, pairing = tasks[index]
+        return lambda number: play_task(task, batch.players[pairing], settings,
+                                        agents.slot(number), outputs[index])
 
-    threads = [threading.Thread(target=work, args=(agents.slot(number),), daemon=True,
-                                name=f"game-{number}")
-               for number in range(min(settings.concurrency, len(tasks)))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if failures:
-        raise failures[0]
-    part.rows += [row for row in rows if row is not None]
-    part.outputs += [output for game in outputs for output in game]
-    return bool(stopped)
+    threads = agents.threads(settings.concurrency)
+    return threads.hand([job(index) for index in range(len(tasks))], stop), outputs
 
 
 def play_batch(settings: GameSettings, batch: GameBatch,

@@ -5,7 +5,9 @@ processes play beside it. Where the platform can fork, workers are forked from t
 parent (agents built, kernels loaded) and are ready at once; elsewhere they are spawned. The
 parent plays one game at a time between looks at its workers, and each worker holds the
 batch after the one it plays, so none waits for the parent (which a compiled call of fused
-games keeps from looking for as long as a batch takes). With a
+games keeps from looking for as long as a batch takes). With ``--concurrency`` above 1, a
+process plays two batches at a time (``own_batches``): its game threads begin the next while
+the last games of one end. With a
 ``crash_log`` (an agent of the user's plays inline, whose native crash would end the process
 that plays it), games are handed over as they end, not a batch at a time (the parent's each
 before its next game, a worker's every ``HANDOVER_SECONDS``: a message a game would cost more
@@ -57,8 +59,7 @@ BATCH_SECONDS = 0.25
 """Batches are sized so that one takes about this long in a worker."""
 LARGEST_BATCH = 5000
 GAMES_PER_THREAD = 4
-"""With ``--concurrency N``, a batch holds at least this many games per thread: its threads
-idle only while its last games end."""
+"""With ``--concurrency N``, a batch holds at least this many games per thread."""
 HELD_BATCHES = 2
 """Batches a local worker holds at a time: the one it plays and the next, so that it never
 waits for this process, which may be in a compiled call of its own (fused games)."""
@@ -113,6 +114,12 @@ def batches(plan: MatchPlan, games: np.ndarray, sizer: BatchSizer) -> Iterator[G
         done += size
 
 
+def own_batches(settings: GameSettings) -> int:
+    """Batches a process plays at a time: with ``--concurrency`` above 1, its game threads
+    go on to the next batch while the last games of one end."""
+    return HELD_BATCHES if settings.concurrency > 1 else 1
+
+
 class WorkerDiedError(RuntimeError):
     """A worker process died while playing; the games it had not returned are played again later."""
 
@@ -139,7 +146,8 @@ class Pool(Protocol):
 def _serve(connection: Connection, agents: AgentCache | None, parent: int,
            crash_log: Path | None, stopping: Any) -> None:
     """A local worker: play the batches the parent sends until it sends None or goes away
-    (each sent back whole, or with a ``crash_log`` in parts as its games end)."""
+    (each sent back whole, or with a ``crash_log`` in parts as its games end; with
+    ``--concurrency``, the next batch held begins before the last games of one end)."""
     ignore_interrupts()
     die_with_parent(parent)
     if agents is None:  # spawned, not forked
@@ -148,19 +156,27 @@ def _serve(connection: Connection, agents: AgentCache | None, parent: int,
         agents.after_fork()
     try:
         every = None if crash_log is None else HANDOVER_SECONDS
+        playing: list[Iterator[BatchResult | None]] = []
+        at_once = 1
         with crashes_logged(crash_log) if crash_log is not None else nullcontext():
             while True:
-                try:
-                    message = connection.recv()
-                except (EOFError, OSError):
-                    break
-                if message is None:
-                    break
-                settings, batch = message
-                for part in play_steps(settings, batch, agents, every,
-                                       lambda: bool(stopping.value)):
+                while not playing or (len(playing) < at_once and connection.poll()):
+                    try:
+                        message = connection.recv()
+                    except (EOFError, OSError):
+                        return
+                    if message is None:
+                        return
+                    settings, batch = message
+                    at_once = own_batches(settings)
+                    playing.append(play_steps(settings, batch, agents, every,
+                                              lambda: bool(stopping.value)))
+                for steps in list(playing):
+                    part = next(steps)
                     if part is not None:
                         connection.send(part)
+                        if part.last:
+                            playing.remove(steps)
     finally:
         agents.close()
 
@@ -211,14 +227,15 @@ class LocalPool:
                 settings: GameSettings) -> Iterator[BatchResult]:
         """Play every batch: each worker holds up to ``HELD_BATCHES`` whole batches, this
         process plays one game at a time between looks at them (the games of a pairing that
-        can be fused all at once). A batch's last result is the one with ``timed`` set."""
+        can be fused all at once; with ``--concurrency``, ``own_batches`` batches in its game
+        threads). A batch's last result is the one with ``timed`` set."""
         held = {worker.connection: 0 for worker in self._workers}
         workers = {worker.connection: worker for worker in self._workers}
-        own: Iterator[BatchResult | None] | None = None
+        own: list[Iterator[BatchResult | None]] = []
         exhausted = False
         while True:
             busy = [connection for connection, count in held.items() if count]
-            ready = wait(busy, 0 if own is not None or not exhausted else None) if busy else []
+            ready = wait(busy, 0 if own or not exhausted else None) if busy else []
             for connection in (connection for connection in busy if connection in ready):
                 while True:  # every message waiting: a worker's results may have piled up
                     result = self._receive(workers[connection])  # while this process played
@@ -237,20 +254,20 @@ class LocalPool:
                     break
                 self._send(workers[connection], (settings, batch))
                 held[connection] += 1
-            if own is None and not exhausted:
+            while len(own) < own_batches(settings) and not exhausted:
                 batch = None if self._stopping.value else next(batches, None)
                 if batch is None:
                     exhausted = True
                 else:
-                    own = play_steps(settings, batch, self.agents, self.every,
-                                     lambda: bool(self._stopping.value))
-            if own is not None:
-                step = next(own)
+                    own.append(play_steps(settings, batch, self.agents, self.every,
+                                          lambda: bool(self._stopping.value)))
+            for steps in list(own):
+                step = next(steps)
                 if step is not None:
                     if step.last:
-                        own = None
+                        own.remove(steps)
                     yield step
-            elif exhausted and not any(held.values()):
+            if not own and exhausted and not any(held.values()):
                 return
 
     def stop(self) -> None:
