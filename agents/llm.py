@@ -464,5 +464,6 @@ llm_spec = SpecKind(
     (f"{PREFIX}:MODEL[,key=value,...]",),
     "A language model behind an OpenAI-compatible Chat Completions API (the llm extra), "
     "asked for each move in words; the key from $OPENAI_API_KEY or key_env=NAME.",
-    parse_llm, TARGET)
-"""The registry's ``llm`` kind."""
+    parse_llm, TARGET, inline=True)
+"""The registry's ``llm`` kind: its agents play inline (they wait on the network; the
+``--concurrency`` threads of a process share it)."""

@@ -10,7 +10,7 @@ from arena.hosting.inline import InlineHost
 from arena.hosting.process import ProcessHost
 from arena.protocol.agent import Agent
 from arena.protocol.objects import PREFIX as LOCAL_PREFIX
-from arena.protocol.registry import AgentSpec, is_builtin, kind_of, parse_spec
+from arena.protocol.registry import AgentSpec, is_builtin, kind_of, parse_spec, plays_inline
 
 
 class AgentSource(Protocol):
@@ -51,10 +51,10 @@ class SpecText:
 
 
 def make_host(spec: str | AgentSource, hosting: Hosting, engines: object = None) -> Host:
-    """A host for ``spec`` (a spec string, or a run's player): inline for built-ins under
-    ``auto``, else as ``hosting`` says; a program (``engine:``, ``pons:``; ``engines`` names
-    the engines file in effect for a spec string) always runs in an ``EngineHost``, whatever
-    ``hosting``.
+    """A host for ``spec`` (a spec string, or a run's player): inline for built-ins (and the
+    arena's kinds that declare ``inline``, their output captured) under ``auto``, else as
+    ``hosting`` says; a program (``engine:``, ``pons:``; ``engines`` names the engines file
+    in effect for a spec string) always runs in an ``EngineHost``, whatever ``hosting``.
 
     The agent is built when the host starts (in a child process for ``process``, from the
     spec's text), so a spec from the user's files is never imported here when it runs in a
@@ -66,6 +66,7 @@ def make_host(spec: str | AgentSource, hosting: Hosting, engines: object = None)
         return source.spec.host()
     builtin = is_builtin(source.text)
     local = kind == LOCAL_PREFIX  # objects of this process: no child has them
-    if hosting == "inline" or local or (hosting == "auto" and builtin):
+    trusted = builtin or plays_inline(source.text)
+    if hosting == "inline" or local or (hosting == "auto" and trusted):
         return InlineHost(source.text, source.build, capture_output=not builtin)
     return ProcessHost(source.text)

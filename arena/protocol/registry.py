@@ -235,6 +235,10 @@ class SpecKind:
     summary: str
     parser: KindParser
     agent: str | None = None
+    inline: bool = False
+    """Its agents are the arena's own code that mostly waits (``llm:``): under ``--hosting
+    auto`` they play inline, their output captured, so ``--concurrency`` threads share one
+    process (a plugin's kind cannot claim it)."""
 
     def __call__(self, text: str, engines: object = None) -> AgentSpec:
         """Parse ``text`` (``engines``: the engines file in effect)."""
@@ -255,6 +259,14 @@ def spec_kind(name: str) -> SpecKind:
     if isinstance(parser, SpecKind):
         return parser
     return SpecKind((f"{name}:...",), first_doc_line(parser), typing.cast(KindParser, parser))
+
+
+def plays_inline(text: str) -> bool:
+    """True for a spec of a kind that comes with the arena and declares ``inline``."""
+    kind = kind_of(text)
+    if kind is None or _with_origins([spec_kinds()[kind]])[0][1] != ARENA_DISTRIBUTION:
+        return False
+    return spec_kind(kind).inline
 
 
 def kind_of(text: str) -> str | None:

@@ -350,6 +350,8 @@ def test_summary_and_report_count_what_the_server_served(server: Server,
         (2 * served["prompt_tokens"] + 10 * served["completion_tokens"]) / 1e6)
     assert all(pd.isna(summary[f"llm_{name}_a"]) for name in ("requests", "cost"))
     assert f"Model B     {served['chat']} requests (2 asked again" in output
+    meta = json.loads((out / "meta.json").read_text())
+    assert {record["hosting"] for record in meta["agents"].values()} == {"inline"}  # by default
     moves = load_model_moves(out)
     assert moves["requests"].sum() == served["chat"] and moves["invalid"].sum() == 2
     assert sorted(moves["game"].unique()) == [0, 1, 2, 3] and set(moves["side"]) == {"b"}
