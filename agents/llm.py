@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 from functools import cache
@@ -39,6 +38,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from agents.llm_pacing import FilePacer, Pacer, pacer, run_pacer
 from agents.llm_prompts import (
     PROMPT_VERSION,
     PromptKind,
@@ -138,7 +138,8 @@ class LlmAgent(BaseAgent):
         self._key = api_key(key_env)
         self._client = self._make_client()
         self._timeout = timeout
-        self._pacer = pacer(self.where, model, rpm) if rpm > 0 else None
+        self.rpm = rpm
+        self._pacer: Pacer | FilePacer | None = pacer(self.where, model, rpm) if rpm else None
         self._moves: list[int] = []
         self._seen = 0  # the mask after this agent's last move (or the opening)
         self._cache: ResponseCache | None = None
@@ -198,6 +199,8 @@ class LlmAgent(BaseAgent):
             self._cache = ResponseCache(files.llm_cache, game.game, game.no_cache)
             self._transcript = Transcript(files.llm_transcript(game.game))
             self._transcript.start(game.player)
+            if self.rpm:
+                self._pacer = run_pacer(files, self.where, self.model, self.rpm)
 
     def choose(self, position: Position, rng: np.random.Generator) -> Choice:
         """Ask the model; re-ask with the reason after an invalid answer."""
@@ -373,42 +376,12 @@ class LlmAgent(BaseAgent):
         self._client.close()
 
 
-class Pacer:
-    """Spaces the requests of every agent of this process that asks one model on one server
-    so that no more than ``rpm`` start in a minute (games played at once, ``--concurrency``,
-    share it; each playing process has its own)."""
-
-    def __init__(self, rpm: float):
-        self.gap = 60.0 / rpm
-        self._next = 0.0
-        self._lock = threading.Lock()
-
-    def wait(self) -> None:
-        """Return when the next request may start."""
-        with self._lock:
-            now = time.monotonic()
-            start = max(now, self._next)
-            self._next = start + self.gap
-        if start > now:
-            time.sleep(start - now)
-
-
 @cache
 def ssl_context() -> Any:
     """The certificates every client of this process trusts, loaded once (~40 ms each)."""
     import httpx
 
     return httpx.create_ssl_context()
-
-
-_PACERS: dict[tuple[str, str, float], Pacer] = {}
-_PACERS_LOCK = threading.Lock()
-
-
-def pacer(where: str, model: str, rpm: float) -> Pacer:
-    """The pacer this process shares for ``model`` at ``where`` under ``rpm``."""
-    with _PACERS_LOCK:
-        return _PACERS.setdefault((where, model, rpm), Pacer(rpm))
 
 
 def parse_price(text: str) -> tuple[float, float]:

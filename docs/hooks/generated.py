@@ -325,6 +325,7 @@ RUN_FILES = {
            "asks nothing twice; `--no-cache` asks again), and `game-NNNNNN.jsonl.gz`, every "
            "prompt and answer of a game (records of kind `request`) and what each move cost "
            "(kind `move`: requests, invalid answers, tokens, seconds, dollars), never the key; "
+           "with `rpm=`, `pace-KEY`, when the next request to a model may start; "
            "summary.csv's `llm_` columns and the report's section on language models add "
            "them up",
 }

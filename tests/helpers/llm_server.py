@@ -16,7 +16,8 @@ of ``faults`` (none once they run out), one of
 
 ``counts`` tells what was served, by kind (``chat``, ``models``, each fault) and the tokens
 its answers reported (``prompt_tokens``, ``completion_tokens``); ``keys`` the
-API keys the requests carried; ``bodies`` each chat request's body, in order.
+API keys the requests carried; ``bodies`` each chat request's body, in order, and ``times``
+when it came (``time.monotonic``).
 """
 
 from __future__ import annotations
@@ -64,12 +65,14 @@ class FakeModel:
     counts: Counter[str] = field(default_factory=Counter)
     keys: list[str] = field(default_factory=list)
     bodies: list[str] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
     lock: threading.RLock = field(default_factory=threading.RLock)
     _player: Agent | None = None
 
     def next_fault(self) -> str:
         """The fault the next chat request gets ("" for none)."""
         with self.lock:
+            self.times.append(time.monotonic())
             self.counts["chat"] += 1
             fault = self.faults.popleft() if self.faults else ""
             if fault:

@@ -484,3 +484,11 @@ def test_a_placement_killed_midway_resumes_without_asking_twice(server: Server,
         assert played(tmp_path / "killed" / step) == played(tmp_path / "whole" / step)
     assert reference <= killed + resumed <= reference + 1  # at most the one in flight
     no_key_in(tmp_path / "killed")
+
+
+def test_rpm_holds_across_the_playing_processes(server: Server, tmp_path: Path) -> None:
+    status, output = arena("match", spec(server, ",rpm=600"), "random", "-n", "6", "-j", "2",
+                           "--no-report", "--out", str(tmp_path / "run"))
+    assert status == 0, output
+    gaps = np.diff(server.model.times)
+    assert len(gaps) >= 10 and gaps.min() >= 0.1 - 0.01  # 600 a minute: 0.1 s apart

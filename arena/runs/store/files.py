@@ -133,13 +133,19 @@ class RunFiles:
     @property
     def llm(self) -> Path:
         """What language models (``llm:`` agents) said: the answers paid for, kept to replay
-        (``llm_cache``), and every game's transcript (``llm_transcript``)."""
+        (``llm_cache``), every game's transcript (``llm_transcript``), and the pace of their
+        requests (``llm_pace``)."""
         return self.path / self.LLM
 
     @property
     def llm_cache(self) -> Path:
         """The answers paid for, one JSON file per request, named by the request's digest."""
         return self.llm / "cache"
+
+    def llm_pace(self, key: str) -> Path:
+        """When the next request to one model at one server may start (``rpm=``), for every
+        playing process of the run; ``key`` names the model and server."""
+        return self.llm / f"pace-{key}"
 
     def llm_transcript(self, game: int) -> Path:
         """Every prompt and answer of game ``game``, as gzip-compressed JSON lines."""
