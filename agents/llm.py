@@ -193,10 +193,10 @@ class LlmAgent(BaseAgent):
             start = start.play(column)
         self._seen = start.mask
         self._timeout = self.timeout if game.limit.time is None else game.limit.time
-        self._cache = self._transcript = None
+        self._close_files()
         if game.run_dir is not None and game.game is not None:
             files = RunFiles(Path(game.run_dir))
-            self._cache = ResponseCache(files.llm_cache, game.game, game.no_cache)
+            self._cache = ResponseCache(files.llm_answers(game.game), game.game, game.no_cache)
             self._transcript = Transcript(files.llm_transcript(game.game))
             self._transcript.start(game.player)
             if self.rpm:
@@ -260,8 +260,8 @@ class LlmAgent(BaseAgent):
     def _ask(self, messages: list[dict[str, str]], log: MoveLog) -> str:
         """One answer of the model, asking again after transient failures (not invalid
         answers: they are the caller's); ServerFailure when it cannot be had."""
+        import httpx
         import openai
-        from openai.types.chat import ChatCompletion
 
         request = {"model": self.model, "messages": messages, "temperature": self.temperature,
                    "max_tokens": self.max_tokens}
@@ -277,15 +277,16 @@ class LlmAgent(BaseAgent):
             if self._pacer is not None:
                 self._pacer.wait()
             try:
-                response = self._client.post(  # the request as built: no typed transform
-                    "/chat/completions", body=request, cast_to=ChatCompletion,
-                    options={"timeout": self._timeout})
-                text = response.choices[0].message.content
+                response = self._client.post(  # the request as built, the answer as JSON:
+                    "/chat/completions", body=request, cast_to=httpx.Response,  # no models
+                    options={"timeout": self._timeout}).json()
+                text = response["choices"][0]["message"]["content"]
                 if not isinstance(text, str):
                     raise ValueError("the response has no message text")
+                tokens = answer_tokens(response.get("usage"))
             except (openai.RateLimitError, openai.InternalServerError,
                     openai.APIConnectionError, openai.APIResponseValidationError,
-                    ValueError, IndexError, AttributeError, TypeError) as error:
+                    ValueError, LookupError, AttributeError, TypeError) as error:
                 why = self._transient(error)
                 log.retried.append(why)
                 if attempt == self.http_retries:
@@ -299,9 +300,6 @@ class LlmAgent(BaseAgent):
                                         f"{error.status_code})") from None
                 raise ServerFailure(f"{self.where} refused the request: HTTP "
                                     f"{error.status_code}: {self._message(error)}") from None
-            usage = getattr(response, "usage", None)
-            tokens = {"prompt_tokens": int(getattr(usage, "prompt_tokens", 0) or 0),
-                      "completion_tokens": int(getattr(usage, "completion_tokens", 0) or 0)}
             log.prompt_tokens += tokens["prompt_tokens"]
             log.completion_tokens += tokens["completion_tokens"]
             entry = {"answer": text, **tokens}
@@ -371,8 +369,16 @@ class LlmAgent(BaseAgent):
         text = body.get("message") if isinstance(body, dict) else None
         return " ".join(self.redact(str(text or error)).split())[:300]
 
+    def _close_files(self) -> None:
+        """Close the last game's cache and transcript."""
+        for kept in (self._cache, self._transcript):
+            if kept is not None:
+                kept.close()
+        self._cache = self._transcript = None
+
     def close(self) -> None:
-        """Close the client's connections."""
+        """Close the client's connections and the last game's files."""
+        self._close_files()
         self._client.close()
 
 
@@ -382,6 +388,13 @@ def ssl_context() -> Any:
     import httpx
 
     return httpx.create_ssl_context()
+
+
+def answer_tokens(usage: object) -> dict[str, int]:
+    """The prompt and completion tokens a response's ``usage`` reports (0 where it is
+    silent)."""
+    counts = usage if isinstance(usage, dict) else {}
+    return {name: int(counts.get(name) or 0) for name in ("prompt_tokens", "completion_tokens")}
 
 
 def parse_price(text: str) -> tuple[float, float]:

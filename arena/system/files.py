@@ -91,6 +91,27 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
+class AppendOnly:
+    """A file written only at its end, each piece in one write (a kill leaves whole pieces,
+    but for a torn last one), opened at the first piece and kept open until ``close``."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._fd: int | None = None
+
+    def write(self, data: bytes) -> None:
+        """Append ``data``."""
+        if self._fd is None:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, FILE_MODE)
+        write_all(self._fd, data)
+
+    def close(self) -> None:
+        """Close the file (the next piece opens it again)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` at once: a reader sees the old file or the new one, never
     half, and two writers never share a temporary file. No room to write it is a NoRoomError,

@@ -321,7 +321,8 @@ RUN_FILES = {
     "REPLAY_PAGE": "`arena export html`: the page replaying the run's games",
     "REPORT_STAMP": "what the report was made from (digests) and what it wrote: a current "
                     "report is not written again",
-    "LLM": "a folder an `llm:` agent keeps: `cache/`, the answers it paid for (a resumed run "
+    "LLM": "a folder an `llm:` agent keeps: `cache/game-NNNNNN.jsonl`, the answers it paid "
+           "for in a game (a resumed run "
            "asks nothing twice; `--no-cache` asks again), and `game-NNNNNN.jsonl.gz`, every "
            "prompt and answer of a game (records of kind `request`) and what each move cost "
            "(kind `move`: requests, invalid answers, tokens, seconds, dollars), never the key; "

@@ -490,5 +490,5 @@ def test_rpm_holds_across_the_playing_processes(server: Server, tmp_path: Path) 
     status, output = arena("match", spec(server, ",rpm=600"), "random", "-n", "6", "-j", "2",
                            "--no-report", "--out", str(tmp_path / "run"))
     assert status == 0, output
-    gaps = np.diff(server.model.times)
-    assert len(gaps) >= 10 and gaps.min() >= 0.1 - 0.01  # 600 a minute: 0.1 s apart
+    gaps = np.diff(server.model.times)  # 600 a minute: 0.1 s apart as sent, give or take
+    assert len(gaps) >= 10 and gaps.min() >= 0.05 and gaps.sum() >= 0.095 * len(gaps)  # jitter

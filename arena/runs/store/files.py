@@ -139,8 +139,13 @@ class RunFiles:
 
     @property
     def llm_cache(self) -> Path:
-        """The answers paid for, one JSON file per request, named by the request's digest."""
+        """The answers paid for, a file a game (``llm_answers``)."""
         return self.llm / "cache"
+
+    def llm_answers(self, game: int) -> Path:
+        """The answers paid for in game ``game``, one JSON line each, under its request's
+        digest."""
+        return self.llm_cache / f"game-{game:06d}.jsonl"
 
     def llm_pace(self, key: str) -> Path:
         """When the next request to one model at one server may start (``rpm=``), for every

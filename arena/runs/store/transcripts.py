@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import zlib
 from pathlib import Path
 from typing import Any
 
-from arena.system.files import FILE_MODE, write_all, write_chunks_atomically
+from arena.system.files import AppendOnly, write_chunks_atomically
 
 REQUEST = "request"
 MOVE = "move"
@@ -30,10 +29,11 @@ def canonical(value: object) -> str:
 
 
 class Transcript:
-    """The records of one game in ``path``."""
+    """The records of one game in ``path`` (kept open from the first record to ``close``)."""
 
     def __init__(self, path: Path):
         self.path = path
+        self._file = AppendOnly(path)
 
     def start(self, player: int) -> None:
         """Begin ``player``'s part of the game's transcript afresh: a game played again (a
@@ -48,11 +48,11 @@ class Transcript:
 
     def add(self, record: dict[str, Any]) -> None:
         """Append ``record`` as one line."""
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, FILE_MODE)
-        try:
-            write_all(fd, _member(record))
-        finally:
-            os.close(fd)
+        self._file.write(_member(record))
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()
 
 
 def _member(record: dict[str, Any]) -> bytes:
