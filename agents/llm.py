@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -95,7 +95,7 @@ class MoveLog:
 
     def line(self) -> str:
         """The move as one line of JSON after ``LOG_PREFIX``."""
-        return LOG_PREFIX + json.dumps(asdict(self), separators=(",", ":"))
+        return LOG_PREFIX + json.dumps(vars(self), separators=(",", ":"))
 
 
 class LlmAgent(BaseAgent):
@@ -235,7 +235,7 @@ class LlmAgent(BaseAgent):
             log.seconds = round(time.perf_counter() - started, 4)
             log.cost = self._cost(log)
             print(self.redact(log.line()), flush=True)
-            self._record(MOVE, {**asdict(log), "invalid": [self.redact(why) for why in
+            self._record(MOVE, {**vars(log), "invalid": [self.redact(why) for why in
                                                            log.invalid]})
         self._moves.append(log.column)
         self._seen = position.play(log.column).mask
