@@ -202,6 +202,8 @@ def test_bad_input_is_one_line_before_any_game(server: Server, tmp_path: Path,
         spec(server, ",retries=-1"): "retries must be a whole number >= 0, got -1",
         spec(server, ",prompt=image"): "parameter prompt must be one of board, moves",
         spec(server, ",rpm=-5"): "rpm must be a number of requests a minute >= 0",
+        spec(server, ",price=cheap"): "price must be IN/OUT, dollars per million prompt",
+        spec(server, ",price=1/2/3"): "price must be IN/OUT",
         spec(server).replace(KEY_ENV, "ARENA_TEST_NO_SUCH_KEY"):
             "the environment variable ARENA_TEST_NO_SUCH_KEY holds no API key",
         spec(server).replace("fake-model", "other-model"): "has no model 'other-model'",
