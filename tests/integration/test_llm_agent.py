@@ -284,29 +284,36 @@ def test_a_resumed_run_replays_answers_and_asks_nothing_twice(server: Server,
 @pytest.mark.slow
 def test_a_run_killed_midway_resumes_without_asking_twice(server: Server,
                                                           tmp_path: Path) -> None:
-    server.model.delay = 0.02
     def command(out: Path) -> list[str]:
         return arena_command("match", spec(server), "random", "-n", "6", "-j", "1",
                              "--no-report", "-q", "--out", str(out))
+
+    whole, out = tmp_path / "whole", tmp_path / "killed"
+    reference, killed, resumed = killed_and_resumed(server, command(whole), command(out))
+    assert played(out) == played(whole)
+    assert reference <= killed + resumed <= reference + 1  # at most the one in flight
+    no_key_in(out)
+
+
+def killed_and_resumed(server: Server, whole: list[str], killed: list[str]
+                       ) -> tuple[int, int, int]:
+    """The requests of the command ``whole``, of ``killed`` killed with SIGKILL half way
+    through (as many requests again), and of ``killed`` run again to the end."""
+    server.model.delay = 0.02
     env = {**checkout_env(), "PYTHONPATH": os.pathsep.join(
         filter(None, [checkout_env()["PYTHONPATH"], os.environ.get("PYTHONPATH")]))}
-    whole = tmp_path / "whole"
-    subprocess.run(command(whole), env=env, check=True, capture_output=True)
+    subprocess.run(whole, env=env, check=True, capture_output=True)
     reference = server.model.counts["chat"]
-    out = tmp_path / "killed"
-    child = subprocess.Popen(command(out), env=env, stdout=subprocess.DEVNULL,
+    child = subprocess.Popen(killed, env=env, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, start_new_session=True)
     while server.model.counts["chat"] < reference + reference // 2 and child.poll() is None:
         time.sleep(0.005)
     os.killpg(child.pid, signal.SIGKILL)
     child.wait()
-    killed = server.model.counts["chat"] - reference
-    assert 0 < killed < reference
-    subprocess.run(command(out), env=env, check=True, capture_output=True)
-    resumed = server.model.counts["chat"] - reference - killed
-    assert played(out) == played(whole)
-    assert reference <= killed + resumed <= reference + 1  # at most the one in flight
-    no_key_in(out)
+    asked = server.model.counts["chat"] - reference
+    assert 0 < asked < reference
+    subprocess.run(killed, env=env, check=True, capture_output=True)
+    return reference, asked, server.model.counts["chat"] - reference - asked
 
 
 @pytest.mark.slow
@@ -460,26 +467,11 @@ def test_a_model_answering_as_an_anchor_is_placed_at_its_rating(server: Server,
 @pytest.mark.slow
 def test_a_placement_killed_midway_resumes_without_asking_twice(server: Server,
                                                                 tmp_path: Path) -> None:
-    server.model.delay = 0.02
-    env = {**checkout_env(), "PYTHONPATH": os.pathsep.join(
-        filter(None, [checkout_env()["PYTHONPATH"], os.environ.get("PYTHONPATH")]))}
-
     def command(name: str) -> list[str]:
         return arena_command(*placement(server, tmp_path / f"{name}.sqlite", tmp_path / name,
                                         "--batch", "4", "--max-games", "12", "-q"))
 
-    subprocess.run(command("whole"), env=env, check=True, capture_output=True)
-    reference = server.model.counts["chat"]
-    child = subprocess.Popen(command("killed"), env=env, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, start_new_session=True)
-    while server.model.counts["chat"] < reference + reference // 2 and child.poll() is None:
-        time.sleep(0.005)
-    os.killpg(child.pid, signal.SIGKILL)
-    child.wait()
-    killed = server.model.counts["chat"] - reference
-    assert 0 < killed < reference
-    subprocess.run(command("killed"), env=env, check=True, capture_output=True)
-    resumed = server.model.counts["chat"] - reference - killed
+    reference, killed, resumed = killed_and_resumed(server, command("whole"), command("killed"))
     steps = sorted(path.name for path in (tmp_path / "whole").iterdir())
     assert sorted(path.name for path in (tmp_path / "killed").iterdir()) == steps
     for step in steps:
