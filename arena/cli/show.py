@@ -8,12 +8,14 @@ from pathlib import Path
 import click
 
 from arena.cli.options import FROM_PLY_HELP
-from arena.report.game_text import header_lines, move_lines
+from arena.report.game_text import SYMBOL, answer_lines, header_lines, move_lines
 from arena.rules.errors import MalformedInputError
 from arena.rules.render import render_for_stdout
 from arena.runs.playing.progress import progress_bar
+from arena.runs.store.files import RunFiles
 from arena.runs.store.meta import load_meta
 from arena.runs.store.recorded import RecordedGame, load_recorded_games
+from arena.runs.store.transcripts import read_transcript
 from arena.search.oracle import Oracle
 
 
@@ -30,11 +32,15 @@ from arena.search.oracle import Oracle
               help="Grade every move with the exact solver: its score beside the best one "
                    "(Pons' scores for the mover: positive wins, the sooner the larger), and "
                    "whether it was an inaccuracy, a mistake or a blunder. Implies --list.")
+@click.option("--answers", is_flag=True,
+              help="Under each move of a language model (an llm: agent), what it answered: "
+                   "its invalid answers with their reasons, the answer it played and what the "
+                   "move cost, from the game's transcript. Implies --list.")
 @click.option("--from-ply", type=click.IntRange(min=0), default=None, metavar="K",
               help="With --scores: grade the moves played with K or more discs on the board "
                    f"(default: {FROM_PLY_HELP}).")
 def show_command(directory: Path, game: int, step: bool, ply: int | None,
-                 list_moves: bool, scores: bool, from_ply: int | None) -> None:
+                 list_moves: bool, scores: bool, answers: bool, from_ply: int | None) -> None:
     """Show GAME (its index, the game column of games.csv) of the run in DIRECTORY.
 
     Prints who played with which symbol (X moved first: the agents by the run's names, with
@@ -47,20 +53,23 @@ def show_command(directory: Path, game: int, step: bool, ply: int | None,
       arena show DIR 7 --step
       arena show DIR 7 --ply 10
       arena show DIR 7 --scores --from-ply 8
+      arena show DIR 7 --answers
     """
     oracle = None
     if scores:
         from arena.search.solver import SolverOracle
 
         oracle = SolverOracle()
-    show_game(directory, game, step, ply, list_moves or scores, oracle, from_ply)
+    show_game(directory, game, step, ply, list_moves or scores or answers, oracle, from_ply,
+              answers)
 
 
 def show_game(directory: Path, index: int, step: bool = False, ply: int | None = None,
               list_moves: bool = False, oracle: Oracle | None = None,
-              from_ply: int | None = None) -> None:
+              from_ply: int | None = None, answers: bool = False) -> None:
     """Print a recorded game; with ``oracle``, every listed move from ``from_ply`` discs on
-    gets its score (None: from ``arena.analysis.annotate.default_from_ply`` of its board)."""
+    gets its score (None: from ``arena.analysis.annotate.default_from_ply`` of its board);
+    with ``answers``, a language model's moves what it answered."""
     from arena.analysis.annotate import default_from_ply
 
     (game,) = load_recorded_games(directory, [index])
@@ -69,7 +78,13 @@ def show_game(directory: Path, index: int, step: bool = False, ply: int | None =
     plies = len(game.columns)
     if ply is not None and ply > plies:
         raise MalformedInputError(f"--ply {ply}: game {index} has only {plies} plies")
+    said = _answers(directory, index) if answers else {}
     lines = _move_lines(game, oracle, from_ply) if step or list_moves else []
+    if lines and not step:  # a model's last answers, when they lost the game
+        lines += [f"{number:>3}. {SYMBOL[1 + (number - 1) % 2]} no move" for number in sorted(said)
+                  if number > plies]
+        lines = ["\n".join([line, *said.get(number, [])])
+                 for number, line in enumerate(lines, start=1)]
     for line in header_lines(game, directory, load_meta(directory).names()):
         click.echo(line)
     if oracle is not None and from_ply >= plies:
@@ -100,6 +115,16 @@ def _move_lines(game: RecordedGame, oracle: Oracle | None, from_ply: int) -> lis
     graded = max(0, len(game.columns) - from_ply) if oracle is not None else 0
     with progress_bar(graded, "grading moves", enabled=graded > 0, unit="move") as advance:
         return move_lines(game, oracle, from_ply, advance)
+
+
+def _answers(directory: Path, index: int) -> dict[int, list[str]]:
+    """What the language models of game ``index`` answered, by move number
+    (``game_text.answer_lines``); MalformedInputError when no model played it."""
+    transcript = RunFiles(directory).llm_transcript(index)
+    if not transcript.is_file():
+        raise MalformedInputError(f"--answers: game {index} has no transcript in {directory} "
+                                  "(no language model, an llm: agent, played it)")
+    return answer_lines(read_transcript(transcript))
 
 
 def _nothing_graded(game: RecordedGame, from_ply: int) -> str:

@@ -1,6 +1,6 @@
 """Recorded games told in text, for ``arena show`` and the replay page: the header, the
-result in words, one line per move and, with an oracle (the solver), every move's score
-against the best one."""
+result in words, one line per move, with an oracle (the solver) every move's score against
+the best one, and what a language model answered at each of its moves."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.protocol.labels import shown_spec
+from arena.runs.store.model_usage import MoveCost
 from arena.runs.store.recorded import RecordedGame
+from arena.runs.store.transcripts import MOVE, REQUEST
 from arena.search.oracle import Oracle, score_text
 
 TERMINATION_WORDS = {
@@ -112,3 +114,35 @@ def move_lines(game: RecordedGame, oracle: Oracle | None = None, from_ply: int =
         lines.append(line)
     return lines
 
+
+
+ANSWER_WIDTH = 160
+"""Characters of a model's answer shown on its line."""
+
+
+def answer_lines(records: list[dict[str, object]]) -> dict[int, list[str]]:
+    """What a language model said at each of its moves, by move number, from its game's
+    transcript (``arena.runs.store.transcripts``): each invalid answer's reason, then the
+    answer it played and what the move cost."""
+    answers: dict[tuple[object, object], str] = {}
+    for record in records:
+        if record.get("kind") == REQUEST:
+            answers[record.get("player"), record.get("ply")] = str(record.get("answer", ""))
+    lines: dict[int, list[str]] = {}
+    for record in records:
+        if record.get("kind") != MOVE or not isinstance(record.get("ply"), int):
+            continue
+        figures = MoveCost.of_record(record)
+        said = lines.setdefault(figures.ply, [])
+        reasons = record.get("invalid")
+        said += [f"       invalid: {' '.join(str(why).split())}"
+                 for why in (reasons if isinstance(reasons, list) else [])]
+        answer = " ".join(answers.get((record.get("player"), figures.ply), "").split())
+        if len(answer) > ANSWER_WIDTH:
+            answer = answer[:ANSWER_WIDTH - 1] + "…"
+        cost = (f"{figures.requests} request{'s' * (figures.requests != 1)}, "
+                f"{figures.cached} from the cache, "
+                f"{figures.prompt_tokens} + {figures.completion_tokens} tokens, "
+                f"{figures.seconds:.2f} s")
+        said.append(f"       answer: {answer!r} ({cost})")
+    return lines

@@ -486,3 +486,27 @@ def test_rpm_holds_across_the_playing_processes(server: Server, tmp_path: Path) 
     assert status == 0, output
     gaps = np.diff(server.model.times)  # 600 a minute: 0.1 s apart as sent, give or take
     assert len(gaps) >= 10 and gaps.min() >= 0.05 and gaps.sum() >= 0.095 * len(gaps)  # jitter
+
+
+def test_show_tells_what_the_model_answered_at_each_move(server: Server, tmp_path: Path) -> None:
+    server.model.faults.extend(["illegal", "prose"])
+    out = tmp_path / "run"
+    status, output = arena("match", spec(server), "random", "-n", "1", "-j", "1", "--no-report",
+                           "--first", "a", "--out", str(out))
+    assert status == 0, output
+    status, shown = arena("show", str(out), "0", "--answers")
+    assert status == 0, shown
+    lines = shown.splitlines()
+    moves = [line for line in lines if line[3:5] == ". "]
+    answers = [line.strip() for line in lines if line.strip().startswith("answer: ")]
+    assert len(answers) == load_games(out / "games.csv")["turns_a"].iloc[0]
+    invalid = [i for i, line in enumerate(lines) if "invalid:" in line]
+    assert invalid == [lines.index(moves[0]) + 1]  # under the first move, once
+    assert "2 requests, 0 from the cache" in answers[0] and "Move:" in answers[0]  # the prose
+    assert all("1 request, 0 from the cache" in answer for answer in answers[1:])
+    plain = tmp_path / "plain"
+    status, output = arena("match", "random", "random", "-n", "1", "--no-report", "--out",
+                           str(plain))
+    assert status == 0, output
+    status, output = arena("show", str(plain), "0", "--answers")
+    assert status == 2 and output.count("\n") == 1 and "has no transcript" in output, output
