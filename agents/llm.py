@@ -49,9 +49,9 @@ from agents.llm_prompts import (
 )
 from agents.llm_records import ResponseCache
 from arena.protocol.agent import BaseAgent, Choice, Disqualified, GameStart
-from arena.protocol.registry import AgentSpec, SpecKind, parse_values, version_of
+from arena.protocol.registry import AgentSpec, SpecKind, model_and_values, version_of
 from arena.rules.board import Position
-from arena.rules.errors import AgentSpecError, IllegalMoveError
+from arena.rules.errors import IllegalMoveError
 from arena.runs.store.files import RunFiles
 from arena.runs.store.transcripts import MOVE, REQUEST, Transcript
 
@@ -434,15 +434,10 @@ class LlmSpec(AgentSpec):
 
 def parse_llm(text: str, engines: object = None) -> AgentSpec:
     """Parse ``llm:MODEL[,key=value,...]``; the server is asked when the agent is built."""
-    _, _, rest = text.strip().partition(":")
-    model, _, assignments = rest.partition(",")
-    model = model.strip()
-    if not model or "=" in model:
-        raise AgentSpecError(f"agent spec {text!r}: give llm:MODEL[,key=value,...], e.g. "
-                             "llm:gpt-4o-mini,prompt=moves")
     params = llm_spec.params()
-    values: dict[str, Any] = {"model": model, **parse_values(assignments, params, text)}
-    return LlmSpec(text, f"{PREFIX}:{model}", TARGET, values, params)
+    values = model_and_values(text, params, "llm:MODEL[,key=value,...], e.g. "
+                                            "llm:gpt-4o-mini,prompt=moves")
+    return LlmSpec(text, f"{PREFIX}:{values['model']}", TARGET, values, params)
 
 
 TARGET = f"{__name__}:LlmAgent"

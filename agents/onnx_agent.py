@@ -21,14 +21,13 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from arena.protocol.agent import BaseAgent, Choice
-from arena.protocol.registry import AgentSpec, SpecKind, file_fingerprint, parse_values
+from arena.protocol.registry import AgentSpec, SpecKind, file_fingerprint, model_and_values
 from arena.rules.board import Position, Rules
-from arena.rules.errors import AgentSpecError, IllegalMoveError, UnsupportedBoardError
+from arena.rules.errors import IllegalMoveError, UnsupportedBoardError
 
 PREFIX = "onnx"
 
@@ -197,14 +196,10 @@ class OnnxSpec(AgentSpec):
 def parse_onnx(text: str, engines: object = None) -> AgentSpec:
     """Parse ``onnx:PATH[,sims=N][,c_puct=X]``; the model is loaded when the agent is
     built."""
-    _, _, rest = text.partition(":")
-    model, _, assignments = rest.partition(",")
-    if not model:
-        raise AgentSpecError(f"agent spec {text!r}: give onnx:PATH.onnx[,sims=N], e.g. "
-                             "onnx:model.onnx,sims=200")
     params = onnx_spec.params()
-    values: dict[str, Any] = {"model": model, **parse_values(assignments, params, text)}
-    return OnnxSpec(text, f"{PREFIX}:{model}", TARGET, values, params)
+    values = model_and_values(text, params, "onnx:PATH.onnx[,sims=N], e.g. "
+                                            "onnx:model.onnx,sims=200")
+    return OnnxSpec(text, f"{PREFIX}:{values['model']}", TARGET, values, params)
 
 
 TARGET = f"{__name__}:OnnxAgent"

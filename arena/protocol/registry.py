@@ -424,6 +424,18 @@ def _format_value(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def model_and_values(text: str, params: tuple[Param, ...], usage: str) -> dict[str, Any]:
+    """``KIND:MODEL[,key=value,...]`` read: ``model`` (the part after the kind) and the typed
+    values of ``params``; AgentSpecError saying ``usage`` (what to give) when MODEL is
+    missing."""
+    _, _, rest = text.strip().partition(":")
+    model, _, assignments = rest.partition(",")
+    model = model.strip()
+    if not model or "=" in model:
+        raise AgentSpecError(f"agent spec {text!r}: give {usage}")
+    return {"model": model, **parse_values(assignments, params, text)}
+
+
 def parse_values(assignments: str, params: tuple[Param, ...], spec: str) -> dict[str, Any]:
     """The values of ``key=value,...`` for ``params``; AgentSpecError naming ``spec`` for an
     unknown, repeated, malformed or missing parameter."""
