@@ -55,7 +55,6 @@ class ResponseCache:
         ``request``."""
         text = canonical(request)
         line = canonical({"key": self._key(text), "request": request, **entry}) + "\n"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file.write(line.encode())
         self._answered[text] += 1
 

@@ -93,7 +93,8 @@ def write_all(fd: int, data: bytes) -> None:
 
 class AppendOnly:
     """A file written only at its end, each piece in one write (a kill leaves whole pieces,
-    but for a torn last one), opened at the first piece and kept open until ``close``."""
+    but for a torn last one), opened at the first piece (its folder made if need be) and kept
+    open until ``close``."""
 
     def __init__(self, path: Path):
         self.path = path
@@ -102,7 +103,12 @@ class AppendOnly:
     def write(self, data: bytes) -> None:
         """Append ``data``."""
         if self._fd is None:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, FILE_MODE)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+            try:
+                self._fd = os.open(self.path, flags, FILE_MODE)
+            except FileNotFoundError:  # the folder's first file
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._fd = os.open(self.path, flags, FILE_MODE)
         write_all(self._fd, data)
 
     def close(self) -> None:
