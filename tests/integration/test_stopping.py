@@ -10,11 +10,13 @@ import subprocess
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
+from arena.runs.store.directory import GamesTable
 from arena.runs.store.files import RunFiles
-from tests.helpers.cli import arena_command, checkout_env
+from tests.helpers.cli import arena, arena_command, checkout_env
 from tests.helpers.paths import DATA, ENGINES
 from tests.helpers.processes import wait_for
 
@@ -149,3 +151,25 @@ def test_a_tournament_in_rounds_stops_at_the_first_ctrl_c_and_the_command_finish
     rounds = pd.read_csv(out / "rounds.csv", keep_default_na=False)
     assert rounds["round"].tolist() == [1, 1, 2, 2] and rounds["games"].sum() == 8
     assert len(pd.read_csv(out / "games.csv")) == 8
+
+
+def test_a_sigterm_just_after_a_write_is_counted_in_the_note(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch,
+                                                              ) -> None:
+    """The note's count is the games in games.csv even when SIGTERM lands between a batch's
+    write and its count (it once said 3 where the file held 4)."""
+    written = GamesTable.append_text
+
+    def append_then_signal(table: GamesTable, text: bytes, games: np.ndarray) -> None:
+        written(table, text, games)
+        signal.raise_signal(signal.SIGTERM)
+
+    monkeypatch.setattr(GamesTable, "append_text", append_then_signal)
+    out = tmp_path / "run"
+    status, output = arena("match", "random", "random", "-n", "200", "--quiet", "--no-report",
+                           "--out", str(out))
+    kept = _rows(out / "games.csv")
+    assert status == 130, output
+    assert 0 < kept < 200
+    assert output == (f"arena: interrupted with {kept} of 200 games in {out}; run the same "
+                      "command to finish\n")

@@ -39,7 +39,7 @@ from arena.runs.planning.description import RunDescription
 from arena.runs.planning.openings import FileOpenings
 from arena.runs.planning.plan import MatchPlan, MatchSetupError
 from arena.runs.planning.request import Backend, RunRequest
-from arena.runs.playing.batches import AgentCache, warm_fused
+from arena.runs.playing.batches import AgentCache, BatchResult, warm_fused
 from arena.runs.playing.crashes import crash_report
 from arena.runs.playing.pool import BatchSizer, Pool, batches, open_pool
 from arena.runs.store.directory import (
@@ -63,7 +63,12 @@ from arena.runs.store.summary import (
 from arena.runs.store.validation import held_games
 from arena.stats.tally import Tally
 from arena.system.heap import release_free_memory
-from arena.system.interrupts import Stopped, finish_on_interrupt, watch_interrupts
+from arena.system.interrupts import (
+    Stopped,
+    finish_on_interrupt,
+    interrupts_held,
+    watch_interrupts,
+)
 from arena.system.version import VERSION
 
 
@@ -331,23 +336,30 @@ def _play(plan: MatchPlan, table: GamesTable, pool: Pool | None, sizer: BatchSiz
             continue
         assert pool is not None
         for batch in pool.results(batches(plan, games, sizer), plan.settings):
-            if batch.rows:
-                table.append(batch.rows)
-                gathered.add_rows(batch.rows)
-            for fused in batch.fused:
-                text, hashes = fused.text()
-                table.append_text(text, fused.batch.games)
-                gathered.add(*fused.agents, fused.columns(hashes))
-            if batch.outputs:
-                write_outputs(log, batch.outputs)
-            if batch.timed:
-                sizer.record(batch.timed, batch.seconds)
-            played += batch.games
-            if progress is not None:
-                progress.advance(batch.games, batch.tally())
+            with interrupts_held():  # a game written is a game counted, even on a SIGTERM
+                _keep(batch, table, gathered, log)
+                if batch.timed:
+                    sizer.record(batch.timed, batch.seconds)
+                played += batch.games
+                if progress is not None:
+                    progress.advance(batch.games, batch.tally())
         if pool.stopped:
             raise Stopped
     return played
+
+
+def _keep(batch: BatchResult, table: GamesTable, gathered: SummaryColumns, log: Path) -> None:
+    """Append a batch's games to games.csv, gather them for the summary and log what its
+    agents printed."""
+    if batch.rows:
+        table.append(batch.rows)
+        gathered.add_rows(batch.rows)
+    for fused in batch.fused:
+        text, hashes = fused.text()
+        table.append_text(text, fused.batch.games)
+        gathered.add(*fused.agents, fused.columns(hashes))
+    if batch.outputs:
+        write_outputs(log, batch.outputs)
 
 
 def _session_meta(meta: RunMeta | None, plan: MatchPlan, run: RunDescription,
