@@ -54,7 +54,8 @@ def export_html_command(directory: Path, games: tuple[str, ...], out: Path | Non
 
     GAMES are indices (the game column of games.csv) or ranges such as 10-19; all games by
     default. The page needs no network: open it in any browser, step with the slider or the
-    arrow keys, change game with the up and down arrows.
+    arrow keys, change game with the up and down arrows. Under a language model's move (an
+    llm: agent), the page shows what the model answered and what the move cost.
     """
     from arena.report.replay_page import write_replay_page
     from arena.runs.store.recorded import load_recorded_games

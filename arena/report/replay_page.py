@@ -3,6 +3,8 @@
 The games travel inside the page as JSON; a small script draws the board at any ply. A
 slider and the arrow keys step through a game (left, right; Home, End), up and down change
 game, space plays and pauses, and the address remembers the place (``#game=7&ply=12``).
+Under a language model's move, the page shows what the model answered (from the game's
+transcript): its invalid answers, the answer it played and what the move cost.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.report.game_text import result_line
+from arena.report.game_text import answer_lines, result_line
 from arena.report.html_page import self_contained_page
 from arena.rules.errors import ArenaError
 from arena.runs.store.files import RunFiles
 from arena.runs.store.meta import load_meta
 from arena.runs.store.recorded import RecordedGame, load_recorded_games
+from arena.runs.store.transcripts import read_transcript
 from arena.system.files import write_atomically
 
 
@@ -26,26 +29,41 @@ class PageWriteError(ArenaError):
     """The page cannot be written where it was asked for."""
 
 
-def game_record(game: RecordedGame, names: Mapping[str, str]) -> dict[str, Any]:
-    """What the page knows of one game (its players by their ``names``: spec -> name)."""
+def game_record(game: RecordedGame, names: Mapping[str, str],
+                said: Mapping[int, list[str]] | None = None) -> dict[str, Any]:
+    """What the page knows of one game (its players by their ``names``: spec -> name), with
+    what its language models ``said`` by move number (``game_text.answer_lines``)."""
     final = game.positions[-1]
     x_player, o_player = (names[player] for player in game.players)
-    return {
+    record = {
         "game": game.game, "x": x_player, "o": o_player, "moves": game.row.moves,
         "opening": len(game.row.opening), "winner": game.winner,
         "result": result_line(game, names),
         "rows": game.rules.rows, "cols": game.rules.cols, "connect": game.rules.connect,
         "line": [list(cell) for cell in final.winning_cells()],
     }
+    if said:
+        record["said"] = {str(number): [line.strip() for line in lines]
+                          for number, lines in said.items()}
+    return record
+
+
+def models_said(directory: Path, game: int) -> dict[int, list[str]]:
+    """What the language models of ``game`` in the run in ``directory`` answered, by move
+    number; empty when no model played it."""
+    transcript = RunFiles(directory).llm_transcript(game)
+    return answer_lines(read_transcript(transcript)) if transcript.is_file() else {}
 
 
 def replay_page(games: Sequence[RecordedGame], title: str, names: Mapping[str, str],
-                progress: Callable[[int], None] | None = None) -> str:
+                progress: Callable[[int], None] | None = None,
+                said: Callable[[int], Mapping[int, list[str]]] | None = None) -> str:
     """The page replaying ``games``, titled ``title``, the agents named by ``names``;
-    ``progress`` is told of each game put in."""
+    ``progress`` is told of each game put in; ``said`` gives what the language models of a
+    game answered, by move number."""
     records = []
     for game in games:
-        records.append(game_record(game, names))
+        records.append(game_record(game, names, said(game.game) if said else None))
         if progress is not None:
             progress(1)
     data = json.dumps(records, separators=(",", ":"))
@@ -70,7 +88,8 @@ def write_replay_page(directory: Path, recorded: Sequence[RecordedGame] | None =
     title = "Replays: " + (" vs ".join(names[s] for s in specs) if len(specs) == 2
                            else directory.resolve().name)
     try:
-        write_atomically(path, replay_page(recorded, title, names, progress))
+        write_atomically(path, replay_page(recorded, title, names, progress,
+                                           lambda game: models_said(directory, game)))
     except OSError as error:
         raise PageWriteError(f"cannot write {path}: {error.strerror or error}") from None
     return path, len(recorded)
@@ -96,6 +115,7 @@ BODY = """<h1>%TITLE%</h1>
     <input id="ply" type="range" min="0" max="0" value="0" aria-label="ply">
     <div id="where"></div>
     <div id="result"></div>
+    <pre id="said"></pre>
   </div>
   <ol id="moves"></ol>
 </div>
@@ -126,10 +146,14 @@ select { min-width: 0; max-width: 100%; }
 .cell.win { border: 5px solid #46eb78; }
 input[type=range] { width: 100%; margin: .6em 0; }
 #players, #where, #result { margin: .3em 0; overflow-wrap: anywhere; }
+#said { margin: .3em 0; max-width: 40em; white-space: pre-wrap; overflow-wrap: anywhere;
+  color: #c8cddb; font-size: .9em; }
+#said:empty { display: none; }
 #moves { columns: 3; min-width: min(18em, 100%); margin: 0; font-family: ui-monospace, monospace; }
 #moves li { cursor: pointer; padding: 0 .3em; }
 #moves li.current { background: #343c50; border-radius: 4px; }
 #moves li.opening { color: #9aa3b8; }
+#moves li.said::after { content: " \\2026"; color: #9aa3b8; }
 .help { color: #9aa3b8; font-size: .9em; }
 """
 
@@ -181,6 +205,7 @@ function drawMoves(game) {
     const item = document.createElement("li");
     item.textContent = (i % 2 ? "O " : "X ") + game.moves[i];
     if (i < game.opening) item.classList.add("opening");
+    if (game.said && game.said[i + 1]) item.classList.add("said");
     if (i === ply - 1) item.classList.add("current");
     item.addEventListener("click", () => go(current, i + 1));
     list.appendChild(item);
@@ -198,9 +223,26 @@ function draw() {
     (ply > 0 ? ": " + (ply % 2 ? "X" : "O") + " played column " + game.moves[ply - 1] : "") +
     (ply > 0 && ply <= game.opening ? " (opening)" : "");
   $("result").textContent = ply === game.moves.length ? game.result : "";
+  $("said").textContent = said(game).join("\\n");
   drawBoard(game);
   drawMoves(game);
   history.replaceState(null, "", "#game=" + game.game + "&ply=" + ply);
+}
+
+function said(game) {
+  if (!game.said) return [];
+  const mover = (number) => (number % 2 ? game.x : game.o);
+  const lines = ply && game.said[ply] ? ["Move " + ply + ", " + mover(ply) + " answered:",
+                                         ...game.said[ply]] : [];
+  if (ply === game.moves.length) {  // a model's last answers, when they lost the game
+    for (const [number, more] of Object.entries(game.said)) {
+      if (Number(number) > ply) {
+        lines.push("Move " + number + ", " + mover(Number(number)) + " played no move:",
+                   ...more);
+      }
+    }
+  }
+  return lines;
 }
 
 function go(index, plies) {

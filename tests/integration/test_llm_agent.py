@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -32,7 +33,9 @@ from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError
 from arena.runs.store.reading import NoRunError
 from arena.runs.store.transcripts import read_transcript
+from tests.helpers.browser import Browser
 from tests.helpers.cli import arena, arena_command, checkout_env
+from tests.helpers.extras import chromium
 from tests.helpers.llm_server import (
     INVALID,
     RETRIED,
@@ -510,3 +513,47 @@ def test_show_tells_what_the_model_answered_at_each_move(server: Server, tmp_pat
     assert status == 0, output
     status, output = arena("show", str(plain), "0", "--answers")
     assert status == 2 and output.count("\n") == 1 and "has no transcript" in output, output
+
+
+@pytest.mark.chromium
+def test_the_replay_page_shows_what_the_model_answered(server: Server, tmp_path: Path) -> None:
+    server.model.faults.extend(["illegal", "prose"])
+    out = tmp_path / "run"
+    status, output = arena("match", spec(server), "random", "-n", "1", "-j", "1", "--no-report",
+                           "--first", "a", "--out", str(out))
+    assert status == 0, output
+    status, output = arena("export", "html", str(out))
+    assert status == 0, output
+    status, shown = arena("show", str(out), "0", "--answers")
+    assert status == 0, shown
+    said: dict[str, list[str]] = {}  # the page's data against show's lines, move by move
+    for line in shown.splitlines():
+        if line[3:5] == ". ":
+            number = line[:3].strip()
+        elif line.startswith("       ") and line.strip().startswith(("invalid:", "answer:")):
+            said.setdefault(number, []).append(line.strip())
+    page = (out / "replay.html").read_text()
+    data = re.search(r'<script id="games" type="application/json">(.*?)</script>', page, re.S)
+    assert data is not None and json.loads(data.group(1))[0]["said"] == said
+    assert sorted(map(int, said)) == list(range(1, 2 * len(said), 2))  # the model is X
+    server.model.faults.extend(["illegal", "unparseable", "illegal"])  # no move at all
+    lost = tmp_path / "lost"
+    status, output = arena("match", spec(server), "random", "-n", "2", "-j", "1", "--no-report",
+                           "--first", "a", "--out", str(lost))  # one game alone would be an error
+    assert status == 0 and load_games(lost / "games.csv")["plies"].iloc[0] == 0, output
+    status, output = arena("export", "html", str(lost))
+    assert status == 0, output
+    with Browser(chromium() or "chromium", tmp_path / "profile") as browser:
+        shown_at = {}
+        for run, ply in ((out, 1), (out, 2), (out, 3), (lost, 0)):
+            opened = browser.open(f"{(run / 'replay.html').as_uri()}#game=0&ply={ply}", 1000, 800)
+            shown_at[ply] = opened.evaluate("document.getElementById('said').innerText")
+    first = shown_at[1].splitlines()
+    assert first[0] == "Move 1, fake-model answered:" and first[1:] == said["1"]
+    assert first[1].startswith("invalid:") and first[2].startswith("answer:")
+    assert shown_at[2] == ""  # random's move: nothing said
+    assert shown_at[3].splitlines()[1:] == said["3"]
+    never = shown_at[0].splitlines()
+    assert never[0] == "Move 1, fake-model played no move:" and len(never) == 5
+    assert all(line.startswith("invalid: ") for line in never[1:4])
+    assert never[4].startswith("answer: 'Move: 8' (3 requests")  # the last one
