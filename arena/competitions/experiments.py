@@ -13,6 +13,7 @@ An experiment file reads::
     hosting = "auto"      # auto (default), inline or process: see `arena match --help`
     adjudicate = 14       # optional: games end at this ply with the solver's proven result
     jobs = 2              # optional: processes playing (default: every core; arena run -j)
+    concurrency = 16      # optional: games at once in each process (for llm: agents)
     backend = "local"     # local (default) or dask; scheduler = "tcp://..." with dask
     allow_changed_agents = false   # optional: resume although an agent's code changed
 
@@ -64,7 +65,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from arena.competitions.round_tables import is_rounds_tournament, played_rounds
+from arena.competitions.round_tables import run_directories
 from arena.competitions.rounds import check_rounds_directory, planned_games, run_rounds
 from arena.competitions.sprt import (
     DEFAULT_MAX_GAMES,
@@ -587,11 +588,8 @@ _BUILDERS: dict[str, Builder] = {
 def entry_summaries(directory: Path) -> list[PairingSummary]:
     """The summaries of an entry's run directory, every round's of a tournament in rounds
     (none before it ran)."""
-    files = RunFiles(directory)
-    if is_rounds_tournament(directory):
-        return [summary for number in played_rounds(directory)
-                for summary in summarize(RunFiles(files.round(number)).games)]
-    return summarize(files.games) if files.games.is_file() else []
+    return [summary for run in run_directories(directory)
+            if (games := RunFiles(run).games).is_file() for summary in summarize(games)]
 
 
 class Comparison(NamedTuple):

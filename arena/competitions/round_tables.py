@@ -137,14 +137,20 @@ class HeldTournament(NamedTuple):
     games: frozenset[int]  # one number, unless the file was edited
 
 
+def run_directories(directory: Path) -> list[Path]:
+    """The run directories in ``directory``: each played round's for a tournament in rounds,
+    else ``directory`` itself."""
+    if is_rounds_tournament(directory):
+        return [RunFiles(directory).round(number) for number in played_rounds(directory)]
+    return [directory]
+
+
 def run_names(directory: Path, specs: Iterable[str]) -> dict[str, str]:
     """The names of the agents ``specs`` of the run in ``directory``, as its report names
     them (``RunMeta.names``): the labels its meta.json keeps (every round's, for a
     tournament in rounds: those of any command that worked on it), else short labels of
     their specs with the depth."""
-    runs = [RunFiles(directory).round(n) for n in played_rounds(directory)] \
-        if is_rounds_tournament(directory) else [directory]
-    metas = [load_meta(run) for run in runs]
+    metas = [load_meta(run) for run in run_directories(directory)]
     given = {spec: name for meta in metas for spec, name in (meta.labels or {}).items()}
     return replace(metas[0], labels=given).names(specs)
 

@@ -23,10 +23,11 @@ from arena.competitions.experiments import (
     TournamentEntry,
     entry_summaries,
 )
-from arena.competitions.round_tables import run_names
+from arena.competitions.round_tables import run_directories, run_names
 from arena.protocol.labels import shown_spec
 from arena.report.html_page import write_html_page
 from arena.report.inline_svg import figure_svg
+from arena.report.llm_section import usage_table
 from arena.report.markdown import markdown_table
 from arena.report.markdown_html import markdown_html
 from arena.report.palette import DRAW, LOSS, WIN
@@ -34,6 +35,8 @@ from arena.report.run_sections import chart_lines
 from arena.report.style import SMALL, figure, save, styled, wrap
 from arena.runs.planning.charts import ChartOptions
 from arena.runs.store.files import RunFiles
+from arena.runs.store.model_usage import moves_table
+from arena.runs.store.reading import open_run
 from arena.runs.store.summary import seeds_lines, wtl_text
 from arena.stats.elo import HOMOGENEITY_LEVEL, MIN_EXPECTED_COUNT
 from arena.system.files import write_atomically
@@ -69,6 +72,7 @@ def write_experiment_report(experiment: Experiment, root: Path, command: str | N
         lines += _comparison_section(compared, names, root, options or ChartOptions(), chart)
         svg = figure_svg(chart, "comparison")
         charts = {f"{Path(COMPARISON_CHART).stem}.{shown}": svg for shown in ("png", "svg")}
+    lines += _models_section(experiment, root)
     lines += ["## Entries", ""]
     for entry in experiment.entries:
         lines += _entry_section(entry, root)
@@ -117,6 +121,32 @@ def _entry_section(entry: Entry, root: Path) -> list[str]:
     if (root / entry.name / REPORT).is_file():
         lines += [f"Full report: [{entry.name}/{REPORT}]({entry.name}/{REPORT})", ""]
     return lines
+
+
+def _models_section(experiment: Experiment, root: Path) -> list[str]:
+    """What each language model spent over every entry (``llm_section.usage_table``); none
+    when no model played."""
+    import pandas as pd
+
+    moves, games, names = [], [], {}
+    offset = 0  # game numbers of each run after the last: one number a game over the entries
+    for entry in experiment.entries:
+        for run in run_directories(root / entry.name):
+            table = moves_table(RunFiles(run))
+            if table.empty:
+                continue
+            played = open_run(run).games()
+            names.update(run_names(root / entry.name, table["agent"].unique()))
+            moves.append(table.assign(game=table["game"] + offset))
+            games.append(played.assign(game=played["game"] + offset))
+            offset += int(played["game"].max()) + 1
+    if not moves:
+        return []
+    return ["## Language models", "",
+            "What each language model spent over every entry, from its games' transcripts, "
+            "as each entry's report gives it (that report also grades the model's moves "
+            "against perfect play after `arena analyze --best-moves`).", "",
+            usage_table(pd.concat(moves), pd.concat(games), names), ""]
 
 
 def _ratings_table(ratings: pd.DataFrame, names: Mapping[str, str]) -> str:

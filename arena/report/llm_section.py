@@ -59,6 +59,13 @@ def usage_rows(moves: pd.DataFrame, games: pd.DataFrame,
     return rows
 
 
+def usage_table(moves: pd.DataFrame, games: pd.DataFrame, labels: Mapping[str, str]) -> str:
+    """The table of ``usage_rows``, one row per model (Markdown)."""
+    return markdown_table(("model", "games", "moves", "invalid answers", "forfeits",
+                           "requests a move", "tokens a move", "seconds a move", "cost"),
+                          usage_rows(moves, games, labels))
+
+
 def _overall(rates: pd.DataFrame | None, agent: str, hits: str) -> str:
     """``agent``'s rate over all its graded moves in ``rates`` (``phase_rates``' rows)."""
     if rates is None:
@@ -98,9 +105,7 @@ def llm_section(moves: pd.DataFrame, games: pd.DataFrame, analysis: Blunders | N
              "seconds per move (median, 90th percentile). Cost: at the price given to the "
              "agent (`price=IN/OUT`, dollars per million tokens), counting answers replayed "
              "from the cache as when they were paid.", "",
-             markdown_table(("model", "games", "moves", "invalid answers", "forfeits",
-                             "requests a move", "tokens a move", "seconds a move", "cost"),
-                            usage_rows(moves, games, labels))]
+             usage_table(moves, games, labels)]
     if analysis is None:
         return [*lines, "", "Run `arena analyze --best-moves` on the run for each model's "
                 "best moves, blunders and first losing moves, from the exact solver."]

@@ -557,3 +557,42 @@ def test_the_replay_page_shows_what_the_model_answered(server: Server, tmp_path:
     assert never[0] == "Move 1, fake-model played no move:" and len(never) == 5
     assert all(line.startswith("invalid: ") for line in never[1:4])
     assert never[4].startswith("answer: 'Move: 8' (3 requests")  # the last one
+
+
+def test_an_experiment_with_a_model_tells_what_it_spent_over_its_entries(server: Server,
+                                                                         tmp_path: Path) -> None:
+    model = spec(server, ",price=2/10")
+    experiment = tmp_path / "models.toml"
+    experiment.write_text(f"""
+[defaults]
+concurrency = 2
+
+[[match]]
+name = "model-vs-random"
+a = "{model}"
+b = "random"
+games = 4
+
+[[tournament]]
+name = "three"
+agents = ["{model}", "random", "immediate-win"]
+games = 2
+format = "swiss"
+rounds = 2
+""")
+    root = tmp_path / "results"
+    status, output = arena("run", str(experiment), "-j", "1", "-q", "--out", str(root))
+    assert status == 0, output
+    served = server.model.counts
+    moves = [load_model_moves(run) for run in (root / "model-vs-random",
+                                               *sorted((root / "three").glob("round-*")))]
+    assert sum(int(table["requests"].sum()) for table in moves) == served["chat"] > 0
+    assert len(moves) == 3 and all(len(table) for table in moves)  # the match and two rounds
+    games = sum(table["game"].nunique() for table in moves)
+    page = (root / "report.md").read_text()
+    section = page.partition("## Language models")[2].partition("## Entries")[0]
+    [row] = [line for line in section.splitlines() if line.startswith("| fake-model |")]
+    cost = (2 * served["prompt_tokens"] + 10 * served["completion_tokens"]) / 1e6
+    assert row.startswith(f"| fake-model | {games} | {sum(map(len, moves))} | 0.0% ")
+    assert f"${cost:.4g} " in row
+    assert "Language models" in (root / "report.html").read_text()
