@@ -21,6 +21,7 @@ from arena.competitions.tournaments import run_tournament, tournament_plan
 from arena.rules.board import Rules
 from arena.runs.planning.request import RunRequest
 from arena.runs.playing.runner import run_games
+from arena.runs.store.files import RunFiles
 from tests.helpers.cli import arena, arena_command, checkout_env
 from tests.helpers.runs import plan_of
 
@@ -200,6 +201,19 @@ def test_a_placement_cut_mid_step_finishes_that_step_first(tmp_path: Path) -> No
     assert first.split(" on board")[0] == second.split(" on board")[0]  # the same rating
     played = int(re.search(r"(\d+) of them played now", first)[1])  # type: ignore[index]
     assert f"{played - 7} of them played now" in second
+    # killed just after the second step's folder was made: it holds a stale lock, no more
+    assert len(steps) > 1
+    stale = tmp_path / "stale"
+    db = anchored_ladder(tmp_path, "stale.sqlite")
+    code, out = arena(*place, "--db", str(db), "--out", str(stale), "--max-games", "20")
+    assert code == 0 and sorted(path.name for path in stale.iterdir()) == steps[:1], out
+    (stale / steps[1]).mkdir()
+    RunFiles(stale / steps[1]).lock.touch()
+    code, out = arena(*place, "--db", str(db), "--out", str(stale))
+    assert code == 0, out
+    assert sorted(path.name for path in stale.iterdir()) == steps
+    for step in steps:
+        pd.testing.assert_frame_equal(moves_of(stale / step), moves_of(tmp_path / "whole" / step))
 
 
 @pytest.mark.slow

@@ -42,6 +42,7 @@ from arena.runs.planning.plan import MatchPlan
 from arena.runs.planning.request import RunRequest
 from arena.runs.playing.progress import ProgressBar
 from arena.runs.playing.runner import run_games
+from arena.runs.store.files import RunFiles
 from arena.runs.store.meta import load_meta
 from arena.runs.store.reading import NoRunError, open_run
 
@@ -122,7 +123,7 @@ def slug(text: str) -> str:
 def _cut_step(last: Path, name: str) -> tuple[Path, MatchPlan] | None:
     """The step in ``last`` (the last step directory) with its plan, if a former command left
     it unfinished and it places agent ``name``; None otherwise."""
-    if not (last / "meta.json").is_file():
+    if not RunFiles(last).meta.is_file():
         return None
     try:
         reading = open_run(last)
@@ -193,7 +194,10 @@ def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,
     median = float(np.median(list(anchors.values())))
     steps = sorted(directory.glob("[0-9][0-9][0-9]-vs-*")) if directory.is_dir() else []
     cut = _cut_step(steps[-1], name) if steps else None
-    earlier = len(steps) - (cut is not None)  # a cut step is finished as this command's first
+    # A cut step is finished as this command's first; one cut before its meta.json (a kill
+    # just after its folder was made) is played again under its number, into its folder.
+    unborn = bool(steps) and not RunFiles(steps[-1]).meta.is_file()
+    earlier = len(steps) - (cut is not None or unborn)
     held = _held(steps)
 
     def played(step: Step) -> Estimate:
