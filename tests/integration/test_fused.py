@@ -191,3 +191,34 @@ def test_warming_the_fused_loop_loads_what_the_games_call() -> None:
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1", "1", "1", "True", "4"]
+
+
+ONLY_WHAT_PLAYS = """
+import sys
+import numpy as np
+from numba import types
+from arena.runs.playing.batches import AgentCache, play_fusable
+from arena.runs.planning.request import RunRequest
+from arena.search.kernels import games
+
+plan = RunRequest().match_plan(sys.argv[1], "random", 2)
+play_fusable(plan.settings, plan.batch(np.arange(2)), AgentCache())
+[signature] = games.play_games.signatures
+names = ("negamax_a", "negamax_b", "tree_a", "tree_b", "s")
+print(*(name for name, kind in zip(names, signature[7:12]) if kind != types.none))
+"""
+
+
+@pytest.mark.parametrize(("agent", "arrays"), [("random", []), ("negamax:depth=2", ["negamax_a"]),
+                                               ("mcts:iterations=50", ["tree_a"]),
+                                               ("solver", ["s"])])
+def test_a_pairing_compiles_only_the_searches_its_agents_play(agent: str,
+                                                               arrays: list[str]) -> None:
+    # in a fresh process: the loop of agent against random is compiled with None for the
+    # arrays of the searches no agent plays, and numba compiles no branch that uses them (it
+    # could not type them), so random against random takes seconds to compile where every
+    # search would take a minute (benchmarks/bench_first_run.py)
+    done = subprocess.run([sys.executable, "-c", ONLY_WHAT_PLAYS, agent], env=checkout_env(),
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == arrays

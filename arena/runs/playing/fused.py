@@ -192,8 +192,7 @@ def _arguments(rules: Rules, kernels: tuple[KernelAgent, KernelAgent],
     searches, trees = [], []
     for side, kernel in enumerate(kernels):
         row = table[side]
-        iterations = 0
-        search = games.no_negamax()
+        search, tree = None, None  # arrays of the kinds it is not: None, not compiled in
         if isinstance(kernel, RandomKernel):
             row[games.KIND] = games.RANDOM
         elif isinstance(kernel, ImmediateWinKernel):
@@ -210,16 +209,16 @@ def _arguments(rules: Rules, kernels: tuple[KernelAgent, KernelAgent],
             row[games.KIND], row[games.ITERATIONS] = games.MCTS, kernel.iterations
             row[games.ROLLOUT_WINS] = kernel.rollout_wins
             reals[side, games.C] = kernel.c
-            iterations = kernel.iterations
+            tree = games.new_tree(kernel.iterations + 1, rules.cols)
         else:
             row[games.KIND] = games.SOLVER
             reals[side, games.BLUNDER] = kernel.blunder
         searches.append(search)
-        trees.append(games.new_tree(iterations + 1, rules.cols))
+        trees.append(tree)
     solving = settings.adjudicate is not None or any(
         isinstance(kernel, SolverKernel) for kernel in kernels)
     return (games.board_array(rules), table, reals, *searches, *trees,
-            _solver_arrays(rules) if solving else games.no_solver())
+            _solver_arrays(rules) if solving else None)
 
 
 def _solver_arrays(rules: Rules) -> Any:

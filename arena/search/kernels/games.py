@@ -9,8 +9,9 @@ played here is the game the agents play one move at a time.
 A player is described by ``kind`` and a row of ``SETTINGS`` integers and ``REALS`` floats;
 negamax players bring their search arrays (``NegamaxArrays``), MCTS players a tree with room
 for their iterations (``mcts.new_tree``), and solver players share the solver's arrays with
-the adjudication (``SolverArrays``). Think time is counted in cycles of the processor's
-constant-rate counter, read when a player is asked for its move and when it has chosen.
+the adjudication (``SolverArrays``); the arrays of the kinds not playing are None. Think
+time is counted in cycles of the processor's constant-rate counter, read when a player is
+asked for its move and when it has chosen.
 """
 
 from __future__ import annotations
@@ -96,19 +97,6 @@ class Outcomes(NamedTuple):
     cycles: np.ndarray  # int64 (games, 2): counter cycles each side thought
     nodes: np.ndarray  # int64 (games, 2): nodes each side reported, NO_NODES for none
     turns: np.ndarray  # int64 (games, 2): moves each side was asked for
-
-
-def no_negamax() -> NegamaxArrays:
-    """Negamax arrays for a player that is not negamax."""
-    nothing, table = np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.int64)
-    return NegamaxArrays(np.zeros(0, dtype=np.uint64), table, np.zeros(0, dtype=np.uint64),
-                         nothing, table, nothing, table, nothing, nothing)
-
-
-def no_solver() -> SolverArrays:
-    """Solver arrays for games in which the solver neither plays nor adjudicates."""
-    nothing = np.zeros(0, dtype=np.int64)
-    return SolverArrays(np.zeros(0, dtype=np.uint64), nothing, nothing, solver.no_books())
 
 
 def new_outcomes(games: int, cells: int) -> Outcomes:
@@ -284,10 +272,10 @@ def _adjudicated_winner(cur: np.uint64, mask: np.uint64, s: SolverArrays,
 @njit(cache=True)
 def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, adjudicate: Int,
                packed: np.ndarray, settings: np.ndarray, reals: np.ndarray,
-               negamax_a: NegamaxArrays, negamax_b: NegamaxArrays,
-               tree_a: tuple[np.ndarray, np.ndarray, np.ndarray],
-               tree_b: tuple[np.ndarray, np.ndarray, np.ndarray],
-               s: SolverArrays, out: Outcomes) -> None:
+               negamax_a: NegamaxArrays | None, negamax_b: NegamaxArrays | None,
+               tree_a: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+               tree_b: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+               s: SolverArrays | None, out: Outcomes) -> None:
     """Play game ``g`` from the position ``starts[g]`` (its two bitboards: the side to move's
     discs, all discs; not over) with agent A as player 1 when ``firsts[g]`` is 0, else agent
     B, the players drawing from ``Generator(PCG64(seeds[g]))`` in turn; fill ``out``.
@@ -295,6 +283,11 @@ def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, adjudi
     ``settings`` and ``reals`` hold a row per side (A, B). A game ends when a line is
     completed, the board is full, or (``adjudicate`` >= 0) at that many discs, with the
     result the solver proves.
+
+    The arrays of a kind no player is (``negamax_a`` for an agent A that is not negamax,
+    ``s`` when no solver plays or adjudicates) are None: numba prunes the branches that use
+    them, so each combination of kinds is compiled with only the searches it plays (random
+    against random compiles in seconds, not the minute all the searches take).
     """
     t = unpack(packed)
     stream = np.zeros(STREAM_WORDS, dtype=np.uint64)
@@ -311,7 +304,7 @@ def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, adjudi
         played = 0
         ending = BOARD_FULL if mask == t.board else ONGOING
         while ending == ONGOING:
-            if 0 <= adjudicate <= plies:
+            if s is not None and 0 <= adjudicate <= plies:
                 winner = _adjudicated_winner(cur, mask, s, packed)
                 out.winners[g] = -1 if winner == 0 else side if winner > 0 else 1 - side
                 ending = ADJUDICATED
@@ -324,15 +317,25 @@ def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, adjudi
                 cell = _nth_cell(moves, np.int64(next_double(stream) * popcount(moves)))
             elif kind == IMMEDIATE_WIN:
                 cell = _immediate_win(cur, mask, settings[side, BLOCK], t, stream)
-            else:
+            else:  # a player's arrays are None when it is of another kind: not compiled
+                column: Int = -1
                 if kind == NEGAMAX and side == 0:
-                    column, nodes = _negamax(cur, mask, settings[side], negamax_a, t, stream)
+                    if negamax_a is not None:
+                        column, nodes = _negamax(cur, mask, settings[side], negamax_a, t,
+                                                 stream)
                 elif kind == NEGAMAX:
-                    column, nodes = _negamax(cur, mask, settings[side], negamax_b, t, stream)
+                    if negamax_b is not None:
+                        column, nodes = _negamax(cur, mask, settings[side], negamax_b, t,
+                                                 stream)
+                elif kind == MCTS and side == 0:
+                    if tree_a is not None:
+                        column, nodes = _mcts(cur, mask, settings[side], reals[side], tree_a,
+                                              packed, t, stream)
                 elif kind == MCTS:
-                    column, nodes = _mcts(cur, mask, settings[side], reals[side],
-                                          tree_a if side == 0 else tree_b, packed, t, stream)
-                else:
+                    if tree_b is not None:
+                        column, nodes = _mcts(cur, mask, settings[side], reals[side], tree_b,
+                                              packed, t, stream)
+                elif s is not None:
                     column, nodes = _solver(cur, mask, reals[side], s, packed, t, stream)
                 cell = _cell(mask, column, t)
             out.cycles[g, side] += cycles() - began
