@@ -491,15 +491,21 @@ def test_rpm_holds_across_the_playing_processes(server: Server, tmp_path: Path) 
     assert len(gaps) >= 10 and gaps.min() >= 0.05 and gaps.sum() >= 0.095 * len(gaps)  # jitter
 
 
-def test_show_tells_what_the_model_answered_at_each_move(server: Server, tmp_path: Path) -> None:
+def answered_game(server: Server, out: Path) -> str:
+    """One game of the model (X) against random into ``out``, its first answer illegal and
+    its second prose; what ``arena show --answers`` prints of it."""
     server.model.faults.extend(["illegal", "prose"])
-    out = tmp_path / "run"
     status, output = arena("match", spec(server), "random", "-n", "1", "-j", "1", "--no-report",
                            "--first", "a", "--out", str(out))
     assert status == 0, output
     status, shown = arena("show", str(out), "0", "--answers")
     assert status == 0, shown
-    lines = shown.splitlines()
+    return shown
+
+
+def test_show_tells_what_the_model_answered_at_each_move(server: Server, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    lines = answered_game(server, out).splitlines()
     moves = [line for line in lines if line[3:5] == ". "]
     answers = [line.strip() for line in lines if line.strip().startswith("answer: ")]
     assert len(answers) == load_games(out / "games.csv")["turns_a"].iloc[0]
@@ -517,15 +523,10 @@ def test_show_tells_what_the_model_answered_at_each_move(server: Server, tmp_pat
 
 @pytest.mark.chromium
 def test_the_replay_page_shows_what_the_model_answered(server: Server, tmp_path: Path) -> None:
-    server.model.faults.extend(["illegal", "prose"])
     out = tmp_path / "run"
-    status, output = arena("match", spec(server), "random", "-n", "1", "-j", "1", "--no-report",
-                           "--first", "a", "--out", str(out))
-    assert status == 0, output
+    shown = answered_game(server, out)
     status, output = arena("export", "html", str(out))
     assert status == 0, output
-    status, shown = arena("show", str(out), "0", "--answers")
-    assert status == 0, shown
     said: dict[str, list[str]] = {}  # the page's data against show's lines, move by move
     for line in shown.splitlines():
         if line[3:5] == ". ":
