@@ -171,7 +171,7 @@ def busy_row(position: Position) -> int:
 
 
 def test_a_move_another_thread_marked_busy_is_searched_last() -> None:
-    entry = load_set("Test_L1_R3")[3]  # no forced move: every move is searched
+    entry = load_set("Test_L1_R3")[5]  # no forced move: every move is searched
     position = entry.position
     table = kernels.new_table(kernels.MIN_TABLE_BITS)
     busy = np.zeros(1 << BUSY_BITS, dtype=np.uint64)
