@@ -128,7 +128,7 @@ def theoretical_ends(games: pd.DataFrame) -> list[tuple[Result, Termination, int
 
 @pytest.mark.parametrize("games, openings, seed", [
     (2, "random:10", 1),
-    pytest.param(20, "random:4", 1, marks=pytest.mark.slow),
+    pytest.param(10, "random:4", 1, marks=pytest.mark.slow),
 ])
 def test_the_solver_agent_and_bitbully_end_every_game_in_its_openings_theoretical_result(
         games: int, openings: str, seed: int) -> None:
