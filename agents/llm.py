@@ -137,6 +137,7 @@ class LlmAgent(BaseAgent):
         self.backoff = backoff
         self._key = api_key(key_env)
         self._client = self._make_client()
+        self._client_pid = os.getpid()
         self._timeout = timeout
         self.rpm = rpm
         self._pacer: Pacer | FilePacer | None = pacer(self.where, model, rpm) if rpm else None
@@ -157,6 +158,15 @@ class LlmAgent(BaseAgent):
                              http_client=openai.DefaultHttpxClient(verify=ssl_context()))
 
     @property
+    def client(self) -> Any:
+        """This process's client: made anew in a process forked after it was made, whose
+        copy of the parent's connections is left untouched (two processes reading one
+        connection take each other's answers)."""
+        if self._client_pid != os.getpid():
+            self._client, self._client_pid = self._make_client(), os.getpid()
+        return self._client
+
+    @property
     def where(self) -> str:
         """The server's address as told to users."""
         return str(self._client.base_url).rstrip("/")
@@ -171,7 +181,7 @@ class LlmAgent(BaseAgent):
         import openai
 
         try:
-            listed = [model.id for model in self._client.models.list()]
+            listed = [model.id for model in self.client.models.list()]
         except openai.AuthenticationError as error:
             raise ValueError(f"{self.where} refused the API key (HTTP {error.status_code})"
                              ) from None
@@ -277,7 +287,7 @@ class LlmAgent(BaseAgent):
             if self._pacer is not None:
                 self._pacer.wait()
             try:
-                response = self._client.post(  # the request as built, the answer as JSON:
+                response = self.client.post(  # the request as built, the answer as JSON:
                     "/chat/completions", body=request, cast_to=httpx.Response,  # no models
                     options={"timeout": self._timeout}).json()
                 text = response["choices"][0]["message"]["content"]
@@ -379,7 +389,8 @@ class LlmAgent(BaseAgent):
     def close(self) -> None:
         """Close the client's connections and the last game's files."""
         self._close_files()
-        self._client.close()
+        if self._client_pid == os.getpid():  # a forked copy's connections are its parent's
+            self._client.close()
 
 
 @cache

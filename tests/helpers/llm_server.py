@@ -17,7 +17,10 @@ of ``faults`` (none once they run out), one of
 ``counts`` tells what was served, by kind (``chat``, ``models``, each fault) and the tokens
 its answers reported (``prompt_tokens``, ``completion_tokens``); ``keys`` the
 API keys the requests carried; ``bodies`` each chat request's body, in order, and ``times``
-when it came (``time.monotonic``).
+when it came (``time.monotonic``); ``served`` each answer given, with the request it answered
+(its body as JSON); ``ports`` the client's port of each request, with its kind (``models``,
+``chat``). With ``tagged``, every answer ends with ``(reply N)``, N counting the answers, so
+that no two answers are alike.
 """
 
 from __future__ import annotations
@@ -66,6 +69,9 @@ class FakeModel:
     keys: list[str] = field(default_factory=list)
     bodies: list[str] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
+    served: list[tuple[Any, str]] = field(default_factory=list)
+    ports: list[tuple[str, int]] = field(default_factory=list)
+    tagged: bool = False
     lock: threading.RLock = field(default_factory=threading.RLock)
     _player: Agent | None = None
 
@@ -150,6 +156,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         with self.server.model.lock:
             self.server.model.counts["models"] += 1
+            self.server.model.ports.append(("models", self.client_address[1]))
         self._send(200, {"object": "list", "data": [
             {"id": self.server.model.model, "object": "model", "created": 0,
              "owned_by": "tests"}]})
@@ -162,6 +169,7 @@ class Handler(BaseHTTPRequestHandler):
         model = self.server.model
         with model.lock:
             model.bodies.append(body.decode())
+            model.ports.append(("chat", self.client_address[1]))
         fault = model.next_fault()
         if model.delay:
             time.sleep(model.delay)
@@ -182,6 +190,9 @@ class Handler(BaseHTTPRequestHandler):
         position, column = model.move(request["messages"])
         text = answer_text(fault, position, column)
         with model.lock:
+            if model.tagged:
+                text += f" (reply {len(model.served) + 1})"
+            model.served.append((request, text))
             model.counts["prompt_tokens"] += len(body) // 4
             model.counts["completion_tokens"] += len(text) // 4
         self._send(200, {

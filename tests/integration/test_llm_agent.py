@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import multiprocessing
 import os
 import re
 import signal
@@ -22,6 +23,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from agents.llm_records import read_answers
 from arena import load_games, load_model_moves
 from arena.competitions.ladder.anchors import shipped_anchors
 from arena.competitions.ladder.store import open_ladder
@@ -232,6 +234,22 @@ def test_a_key_refused_during_a_game_is_not_quoted(server: Server) -> None:
     assert KEY[-4:] not in str(caught.value)
 
 
+def test_a_forked_process_asks_over_connections_of_its_own(server: Server) -> None:
+    """An agent made in one process (its server checked over a connection it keeps) and
+    used in a process forked from it asks over a new connection there, never the parent's."""
+    agent = make_agent(spec(server))
+    context = multiprocessing.get_context("fork")
+    child = context.Process(target=agent.choose, args=(Position.empty(),
+                                                       np.random.default_rng(0)))
+    child.start()
+    child.join(30)
+    assert child.exitcode == 0
+    agent.choose(Position.empty(), np.random.default_rng(0))  # the parent, after
+    agent.close()  # type: ignore[attr-defined]
+    (_, checked), (_, forked), (_, parents) = server.model.ports
+    assert forked not in (checked, parents)
+
+
 def played(out: Path) -> list[tuple[int, str, str]]:
     """Each game of a run: its number, its moves and its termination."""
     games = load_games(out / "games.csv")
@@ -287,15 +305,46 @@ def test_a_resumed_run_replays_answers_and_asks_nothing_twice(server: Server,
 @pytest.mark.slow
 def test_a_run_killed_midway_resumes_without_asking_twice(server: Server,
                                                           tmp_path: Path) -> None:
+    """At -j 2 (a worker forked from the process that checked the server): every answer kept
+    and played is the one the server gave to that request, none asked again, and the killed
+    and resumed run plays the games of the uninterrupted one."""
     def command(out: Path) -> list[str]:
-        return arena_command("match", spec(server), "random", "-n", "6", "-j", "1",
+        return arena_command("match", spec(server), "random", "-n", "8", "-j", "2",
                              "--no-report", "-q", "--out", str(out))
 
+    server.model.tagged = True  # no two answers alike: one read for another's would show
     whole, out = tmp_path / "whole", tmp_path / "killed"
     reference, killed, resumed = killed_and_resumed(server, command(whole), command(out))
     assert played(out) == played(whole)
     assert reference <= killed + resumed <= reference + 1  # at most the one in flight
+    for run in (whole, out):
+        answers_are_the_servers(server, run)
+    assert not any(move["retried"] for move in move_logs((whole / "agents.log").read_text()))
     no_key_in(out)
+
+
+def answers_are_the_servers(server: Server, out: Path) -> None:
+    """Every answer in the transcripts and the response cache of ``out`` is one the server
+    gave to that very request, and every move played is the column of its last answer."""
+    given: dict[str, set[str]] = {}
+    for request, answer in server.model.served:
+        given.setdefault(json.dumps(request, sort_keys=True), set()).add(answer)
+    asked = ("model", "messages", "temperature", "max_tokens")
+    for path in sorted((out / "llm").glob("game-*.jsonl.gz")):
+        last = None
+        for record in read_transcript(path):
+            if record["kind"] == "request":
+                request = json.dumps({key: record[key] for key in asked}, sort_keys=True)
+                assert record["answer"] in given.get(request, set()), (path, record["answer"])
+                last = record["answer"]
+            elif record["kind"] == "move" and last is not None:
+                assert f"Move: {record['column'] + 1} (reply" in last, (path, record)
+    cached = [entry for path in (out / "llm" / "cache").glob("game-*.jsonl")
+              for entry in read_answers(path).values()]
+    assert cached
+    for entry in cached:
+        request = json.dumps(entry["request"], sort_keys=True)
+        assert entry["answer"] in given.get(request, set()), entry["answer"]
 
 
 def killed_and_resumed(server: Server, whole: list[str], killed: list[str]
