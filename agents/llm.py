@@ -4,7 +4,7 @@ Completions API (OpenAI, vLLM, llama.cpp's server, Ollama, LM Studio), with the 
 
 Each move is one conversation: a system prompt with the rules, the side played, the legal
 columns and the answer format, then the position as the board's rows or the game's moves
-(``agents.llm_prompts``, versioned). An answer that names no legal column is asked again
+(``llm_prompts``, versioned). An answer that names no legal column is asked again
 with the reason, up to ``retries`` times; then ``on_invalid`` decides: ``forfeit`` (the game
 is lost, recorded as ``disqualified``: ``InvalidAnswers``) or ``random`` (a random legal
 column). Rate limits (HTTP 429), server errors (5xx), dropped
@@ -20,7 +20,7 @@ ply, the column, the requests made, the answers replayed from the cache, the inv
 and their reasons, the requests asked again and why, the tokens, the seconds and, with
 ``price=IN/OUT`` (dollars per million prompt and completion tokens), the cost.
 
-In a run, every answer is kept in the run directory (``agents.llm_records``): a resumed run
+In a run, every answer is kept in the run directory (``llm_records``): a resumed run
 replays the answers of its earlier sessions instead of asking again (unless the run's
 ``--no-cache``), and each game's prompts, answers and moves are written beside games.csv
 (``llm/game-NNNNNN.jsonl.gz``, ``arena.runs.store.transcripts``).
@@ -38,8 +38,15 @@ from typing import Any, Literal
 
 import numpy as np
 
-from agents.llm_pacing import FilePacer, Pacer, pacer, run_pacer
-from agents.llm_prompts import (
+from arena.protocol.agent import BaseAgent, Choice, Disqualified, GameStart
+from arena.protocol.registry import AgentSpec, SpecKind, model_and_values, version_of
+from arena.rules.board import Position
+from arena.rules.errors import IllegalMoveError
+from arena.runs.store.files import RunFiles
+from arena.runs.store.transcripts import MOVE, REQUEST, Transcript
+
+from .llm_pacing import FilePacer, Pacer, pacer, run_pacer
+from .llm_prompts import (
     PROMPT_VERSION,
     PromptKind,
     read_answer,
@@ -47,13 +54,7 @@ from agents.llm_prompts import (
     system_prompt,
     user_prompt,
 )
-from agents.llm_records import ResponseCache
-from arena.protocol.agent import BaseAgent, Choice, Disqualified, GameStart
-from arena.protocol.registry import AgentSpec, SpecKind, model_and_values, version_of
-from arena.rules.board import Position
-from arena.rules.errors import IllegalMoveError
-from arena.runs.store.files import RunFiles
-from arena.runs.store.transcripts import MOVE, REQUEST, Transcript
+from .llm_records import ResponseCache
 
 PREFIX = "llm"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"

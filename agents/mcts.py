@@ -15,17 +15,18 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from agents.budget import (
+from arena.protocol.agent import BaseAgent, Choice, GameStart
+from arena.protocol.kernel_agents import MCTSKernel
+from arena.rules.board import Position, Rules
+from arena.rules.errors import IllegalMoveError
+
+from .budget import (
     PLANNED_SHARE,
     RATE_SHARE,
     check_time,
     nodes_for_move,
     seconds_for_move,
 )
-from arena.protocol.agent import BaseAgent, Choice, GameStart
-from arena.protocol.kernel_agents import MCTSKernel
-from arena.rules.board import Position, Rules
-from arena.rules.errors import IllegalMoveError
 
 if TYPE_CHECKING:
     from arena.search.kernels.mcts import Tree

@@ -21,13 +21,6 @@ from typing import Any, Literal
 
 import numpy as np
 
-from agents.budget import (
-    PLANNED_SHARE,
-    RATE_SHARE,
-    check_time,
-    nodes_for_move,
-    seconds_for_move,
-)
 from arena.protocol.agent import BaseAgent, Choice, GameStart
 from arena.protocol.kernel_agents import NegamaxKernel
 from arena.rules.board import BITBOARD_BITS, Position, Rules
@@ -38,6 +31,14 @@ from arena.search.heuristics import (
     centre_first,
     parse_heuristic,
     terms_array,
+)
+
+from .budget import (
+    PLANNED_SHARE,
+    RATE_SHARE,
+    check_time,
+    nodes_for_move,
+    seconds_for_move,
 )
 
 MAX_DEPTH = BITBOARD_BITS  # more plies than any board has cells

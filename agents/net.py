@@ -1,14 +1,15 @@
 """The built-in ``net`` agent: the project's own policy-value network (``agents/data/net.onnx``,
 trained on solver-labelled positions by ``tools/train_net.py``), played as ``onnx:`` agents
-are (``agents.onnx_agent``): its best legal column, or with ``sims=N`` a PUCT search."""
+are (``onnx_agent``): its best legal column, or with ``sims=N`` a PUCT search."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from agents.onnx_agent import OnnxAgent
 from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.errors import UnsupportedBoardError
+
+from .onnx_agent import OnnxAgent
 
 MODEL = Path(__file__).parent / "data" / "net.onnx"
 

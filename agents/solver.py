@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.budget import PLANNED_SHARE, nodes_for_move, seconds_for_move
 from arena.protocol.agent import BaseAgent, Choice
 from arena.protocol.kernel_agents import SolverKernel
 from arena.rules.board import Position, Rules
+
+from .budget import PLANNED_SHARE, nodes_for_move, seconds_for_move
 
 NOMINAL_NODES_PER_SECOND = 5_000_000
 """A time limit in nodes: under half the solver's speed on one core of the 2020s (11 to 15

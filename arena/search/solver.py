@@ -8,7 +8,7 @@ next; ``configured`` sets its table size (default ``DEFAULT_TABLE_MB``), book di
 threads for as long as a command runs. With several threads, they search different windows
 of one position at once on the one table, and split a window between them when none is left
 free (``arena.search.parallel``). The ``solver`` agent
-(``agents.solver``), adjudication, the analysis commands and the window's hints all ask it.
+(the solver agent), adjudication, the analysis commands and the window's hints all ask it.
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ def test_listing_names_every_agent_with_its_parameters() -> None:
 def test_listing_gives_every_kind_of_spec_with_its_declared_parameters() -> None:
     """Each registered kind (onnx:, kaggle:, engine:, pons:, local:) and your own code's
     forms, their parameters those of the class the kind declares."""
-    from agents.onnx_agent import OnnxAgent
+    from connect_four_agents.onnx_agent import OnnxAgent
 
     result = invoke("agents")
     assert result.exit_code == 0, result.output

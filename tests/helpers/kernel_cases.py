@@ -18,10 +18,6 @@ import numpy as np
 if __name__ == "__main__":  # run as a script: the checkout's tests package is importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from agents.immediate_win import ImmediateWinAgent
-from agents.mcts import MCTSAgent
-from agents.negamax import NegamaxAgent
-from agents.random_agent import RandomAgent
 from arena.protocol.kernel_agents import kernel_agent
 from arena.rules.board import Position, Rules
 from arena.rules.notation import from_moves
@@ -32,6 +28,10 @@ from arena.search.heuristics import parse_heuristic, terms_array
 from arena.search.kernels import bitboard, evaluation
 from arena.search.kernels import mcts as mcts_kernels
 from arena.search.kernels.endings import game_endings
+from connect_four_agents.immediate_win import ImmediateWinAgent
+from connect_four_agents.mcts import MCTSAgent
+from connect_four_agents.negamax import NegamaxAgent
+from connect_four_agents.random_agent import RandomAgent
 from tests.helpers.positions import random_positions
 
 U = np.uint64

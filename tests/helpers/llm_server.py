@@ -2,7 +2,7 @@
 for trying ``llm:`` without a paid model (``python -m tests.helpers.llm_server --help``).
 
 Its "model" reads the position from the prompt (the board's rows or the move list, as
-``agents.llm_prompts`` writes them, on the board the system prompt names) and answers with a
+the llm agent's prompts write them, on the board the system prompt names) and answers with a
 built-in agent's move in words. Faults are scripted: each chat request takes the next fault
 of ``faults`` (none once they run out), one of
 
@@ -248,7 +248,7 @@ def serving(model: FakeModel | None = None, port: int = 0) -> Iterator[Server]:
         thread.join()
 
 
-ENTRY_POINT = "llm = agents.llm:llm_spec"
+ENTRY_POINT = "llm = connect_four_agents.llm:llm_spec"
 
 
 def register_llm_kind(folder: Path) -> str | None:

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from agents.negamax import NegamaxAgent
 from arena.rules.board import Rules
 from arena.runs.planning.plan import GameSettings, match_plan
 from arena.runs.planning.request import RunRequest
@@ -20,6 +19,7 @@ from arena.runs.playing.runner import run_games
 from arena.runs.store.rows import COLUMNS, TIMING_COLUMNS
 from arena.runs.store.summary import summarize, summary_csv
 from arena.search.solver import shared_solver
+from connect_four_agents.negamax import NegamaxAgent
 from tests.helpers.cli import checkout_env
 
 TIMINGS = [COLUMNS.index(name) for name in TIMING_COLUMNS]
@@ -143,7 +143,7 @@ def test_the_hosted_path_plays_when_a_condition_fails(tmp_path: Path,
 def test_a_user_agent_is_hosted_even_when_it_extends_a_built_in(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     agent = tmp_path / "mine.py"
-    agent.write_text("from agents.negamax import NegamaxAgent\n"
+    agent.write_text("from connect_four_agents.negamax import NegamaxAgent\n"
                      "class Mine(NegamaxAgent):\n"
                      "    def choose(self, position, rng):\n"
                      "        return position.legal_moves()[0]\n", encoding="utf-8")

@@ -23,7 +23,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from agents.llm_records import read_answers
 from arena import load_games, load_model_moves
 from arena.competitions.ladder.anchors import shipped_anchors
 from arena.competitions.ladder.store import open_ladder
@@ -35,6 +34,7 @@ from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError
 from arena.runs.store.reading import NoRunError
 from arena.runs.store.transcripts import read_transcript
+from connect_four_agents.llm_records import read_answers
 from tests.helpers.browser import Browser
 from tests.helpers.cli import arena, arena_command, checkout_env
 from tests.helpers.extras import chromium

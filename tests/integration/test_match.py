@@ -14,7 +14,6 @@ import pytest
 
 import arena.hosting.policy  # noqa: F401 - imported before parse_spec is counted in it
 import arena.protocol.registry as registry
-from agents.random_agent import RandomAgent
 from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError
@@ -26,6 +25,7 @@ from arena.runs.store.directory import RunDirectoryError
 from arena.runs.store.reading import load_games
 from arena.runs.store.rows import read_rows
 from arena.runs.store.summary import summarize, summary_csv
+from connect_four_agents.random_agent import RandomAgent
 from tests.helpers.runs import games_without_timing, plan_of
 
 TEST_AGENTS = '''

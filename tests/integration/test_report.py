@@ -13,8 +13,6 @@ import pandas as pd
 import pytest
 from matplotlib.image import imread
 
-from agents.immediate_win import ImmediateWinAgent
-from agents.random_agent import RandomAgent
 from arena.cli.report import report_command
 from arena.protocol.agent import Agent
 from arena.protocol.labels import short_name
@@ -42,6 +40,8 @@ from arena.runs.store.rows import COLUMNS, GamesTableError
 from arena.runs.store.summary import summarize, summary_fingerprint, write_summary
 from arena.stats.elo import sprt, trinomial
 from arena.stats.ratings import rate
+from connect_four_agents.immediate_win import ImmediateWinAgent
+from connect_four_agents.random_agent import RandomAgent
 from tests.helpers.cli import invoke
 
 RESULTS = {0: "draw", 1: "win", 2: "loss"}  # winner (1 = first player) -> result if a moved first

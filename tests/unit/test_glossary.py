@@ -81,9 +81,9 @@ def test_no_class_is_only_a_run() -> None:
 
 
 def test_disqualified_is_a_rule_of_the_agents_own() -> None:
-    from agents.llm import InvalidAnswers
     from arena.protocol.agent import Disqualified
     from arena.rules.results import FORFEITS, Termination
+    from connect_four_agents.llm import InvalidAnswers
 
     assert {name for _, name in named("disqualified")} <= {"Disqualified"}
     assert issubclass(InvalidAnswers, Disqualified) and Termination.DISQUALIFIED in FORFEITS

@@ -196,7 +196,7 @@ def test_window_evaluation_is_the_root_players_score() -> None:
 
 
 def test_window_evaluation_matches_minimax() -> None:
-    from agents import minimax
+    from connect_four_agents import minimax
     rng = np.random.default_rng(5)
     for rules in (STANDARD, Rules(rows=5, cols=6, connect=3), Rules(rows=7, cols=8, connect=5)):
         position = Position.empty(rules)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents.llm_prompts import PROMPT_VERSION, read_answer, system_prompt, user_prompt
 from arena.rules.board import Position, Rules
 from arena.rules.notation import from_moves
+from connect_four_agents.llm_prompts import PROMPT_VERSION, read_answer, system_prompt, user_prompt
 
 FULL_4 = from_moves("4444443")  # column 4 full, player 2 to move
 

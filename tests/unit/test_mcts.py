@@ -8,9 +8,6 @@ from functools import cache
 import numpy as np
 import pytest
 
-from agents import mcts as mcts_module
-from agents.budget import PLANNED_SHARE
-from agents.mcts import MCTSAgent
 from arena.protocol.agent import GameStart, Limit
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
@@ -20,6 +17,9 @@ from arena.rules.results import Termination
 from arena.runs.playing.game import play_game
 from arena.search.kernels import mcts as kernels
 from arena.search.kernels.bitboard import board_array
+from connect_four_agents import mcts as mcts_module
+from connect_four_agents.budget import PLANNED_SHARE
+from connect_four_agents.mcts import MCTSAgent
 from tests.helpers.positions import (
     EXTREME_RULES,
     blocking_positions,
@@ -194,7 +194,7 @@ def test_limit_nodes_caps_the_iterations() -> None:
 
 
 class SearchClock:
-    """A clock for ``agents.mcts.perf_counter`` that every iteration advances by 10 µs."""
+    """A clock for the mcts agent's ``perf_counter`` that every iteration advances by 10 µs."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.now = 50.0

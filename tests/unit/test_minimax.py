@@ -5,8 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.minimax import MinimaxAgent, best_moves, minimax_scores, window_score
-from agents.random_agent import RandomAgent
 from arena.protocol.agent import Choice
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
@@ -14,6 +12,8 @@ from arena.rules.errors import AgentSpecError, IllegalMoveError, MalformedInputE
 from arena.rules.notation import from_array, from_moves, to_array
 from arena.runs.playing.game import play_game
 from arena.search.heuristics import WIN_SCORE
+from connect_four_agents.minimax import MinimaxAgent, best_moves, minimax_scores, window_score
+from connect_four_agents.random_agent import RandomAgent
 
 STANDARD = Rules()
 

@@ -7,7 +7,6 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agents.net import MODEL as NET
 from arena.protocol.labels import (
     WIDTH,
     depth_family,
@@ -16,6 +15,7 @@ from arena.protocol.labels import (
     short_name,
     short_names,
 )
+from connect_four_agents.net import MODEL as NET
 
 # No registered agent of this name exists, so these labels come from the text alone.
 UNKNOWN = "nosuchagent:depth=6,heuristic=threats+positional"

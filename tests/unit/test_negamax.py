@@ -5,10 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import minimax
-from agents import negamax as negamax_module
-from agents.budget import PLANNED_SHARE
-from agents.negamax import DEFAULT_TIME, DeepeningNegamaxAgent, NegamaxAgent
 from arena.protocol.agent import Choice, GameStart, Limit
 from arena.protocol.registry import make_agent
 from arena.rules.board import Position, Rules
@@ -20,6 +16,10 @@ from arena.search.heuristics import HEURISTICS, WIN_SCORE, positional_weights
 from arena.search.kernels import negamax as kernels
 from arena.search.kernels.bitboard import board_tables
 from arena.search.kernels.evaluation import board_windows, evaluate
+from connect_four_agents import minimax
+from connect_four_agents import negamax as negamax_module
+from connect_four_agents.budget import PLANNED_SHARE
+from connect_four_agents.negamax import DEFAULT_TIME, DeepeningNegamaxAgent, NegamaxAgent
 from tests.helpers.positions import (
     EXTREME_RULES,
     blocking_positions,
@@ -481,7 +481,7 @@ def test_seed_rules_give_the_full_width_root_scores(heuristic: str,
 
 
 class FakeClock:
-    """A clock for ``agents.negamax.perf_counter`` that a search advances by 1 µs a node."""
+    """A clock for the negamax agent's ``perf_counter`` that a search advances by 1 µs a node."""
 
     def __init__(self) -> None:
         self.now = 100.0

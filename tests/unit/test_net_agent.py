@@ -16,7 +16,7 @@ pytestmark = pytest.mark.onnx
 
 
 def test_the_model_is_at_most_5_mb() -> None:
-    from agents.net import MODEL
+    from connect_four_agents.net import MODEL
 
     assert MODEL.stat().st_size <= 5 * 1024 * 1024
 

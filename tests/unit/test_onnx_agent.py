@@ -41,7 +41,7 @@ def model(tmp_path_factory: pytest.TempPathFactory) -> tuple[LinearNet, Path]:
 
 
 def test_network_outputs_equal_numpy(model: tuple[LinearNet, Path]) -> None:
-    from agents.onnx_agent import Network, encode
+    from connect_four_agents.onnx_agent import Network, encode
 
     net, path = model
     positions = random_positions(Rules(), 60, seed=2)

@@ -59,8 +59,8 @@ class EvenOnly(BaseAgent):
 
 def test_name_only() -> None:
     spec = parse_spec("random")
-    assert (spec.name, spec.target, spec.values) == ("random", "agents.random_agent:RandomAgent",
-                                                      {})
+    assert (spec.name, spec.target, spec.values) == (
+        "random", "connect_four_agents.random_agent:RandomAgent", {})
     assert spec.resolved() == {}
     assert type(make_agent(" random ")).__name__ == "RandomAgent"
 
@@ -335,6 +335,6 @@ def test_entry_point_agents() -> None:
     plugin = entries["leftmost-plugin"]
     assert plugin.origin == "entry point" and plugin.description().startswith("Plays the leftmost")
     assert make_agent("leftmost-plugin:depth=4").depth == 4  # type: ignore[attr-defined]
-    assert entries["random"].target == "agents.random_agent:RandomAgent"  # not replaced
+    assert entries["random"].target == "connect_four_agents.random_agent:RandomAgent"  # kept
     with pytest.raises(AgentSpecError, match=r"known agents: .*leftmost-plugin"):
         parse_spec("nosuch")

@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.solver import NOMINAL_NODES_PER_SECOND, SolverAgent, safe_column
 from arena.analysis.scored_positions import load_set
 from arena.protocol.agent import Choice, GameStart, Limit
 from arena.protocol.conformance import check_agent
@@ -18,6 +17,7 @@ from arena.rules.errors import AgentSpecError
 from arena.rules.notation import from_moves
 from arena.runs.playing.game import play_game
 from arena.search.solver import column_scores
+from connect_four_agents.solver import NOMINAL_NODES_PER_SECOND, SolverAgent, safe_column
 from tests.helpers.cli import invoke
 
 # Test_L2_R1's 5th position: columns 5 and 6 both score -2, the three others -6.

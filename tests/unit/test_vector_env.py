@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.negamax import NegamaxAgent
 from arena.envs.vector import VectorEnv, parse_opponent
 from arena.rules.board import Position, Rules
 from arena.rules.errors import AgentSpecError
+from connect_four_agents.negamax import NegamaxAgent
 
 BOARDS = 64
 
