@@ -22,14 +22,14 @@ from arena.competitions.ladder.placement import (
     DEFAULT_MAX_GAMES,
     DEFAULT_TARGET,
     Step,
+    directory_name,
     place,
     placeable,
-    slug,
 )
 from arena.competitions.ladder.store import Ladder, LadderError, board_key, open_ladder
 from arena.competitions.ladder.tables import boards, history, score_text, skill_text, standings
 from arena.protocol.agent import GameAbandoned
-from arena.protocol.labels import plain_spec, plain_specs, short_name
+from arena.protocol.labels import plain_spec, plain_specs
 from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
 from arena.runs.planning.request import RunRequest
@@ -189,8 +189,9 @@ def _step_line(step: Step) -> str:
               help="Games per step against one anchor (even: colours alternate).")
 @click.option("--max-games", type=click.IntRange(min=2), default=DEFAULT_MAX_GAMES,
               show_default=True,
-              help="Stop once the steps in --out hold this many games (earlier commands' "
-                   "included; the last step cut short to fit), whatever the interval.")
+              help="Stop once the steps in --out that place SPEC on this board hold this "
+                   "many games (earlier commands' included; the last step cut short to fit), "
+                   "whatever the interval.")
 @run_options(PLACEMENTS_DIR)
 def place_command(spec: str, db: Path, target: float, batch: int, max_games: int,
                   request: RunRequest, labels: tuple[str, ...], no_report: bool) -> None:
@@ -216,9 +217,9 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
     del no_report  # steps are small runs: no report is written for them
     request = name_agents(request, [spec], labels)
     request = dataclasses.replace(request, progress=request.progress and sys.stderr.isatty())
-    directory = request.out or PLACEMENTS_DIR / f"{slug(short_name(spec, 40))}_seed{request.seed}"
     name = canonical_player(spec, request.rules, request.engines)  # a bad spec makes no ladder
     board = board_key(request.rules)
+    directory = request.out or PLACEMENTS_DIR / directory_name(spec, board, request.seed)
     ladder, taken = anchored_ladder(db, board)
     if taken is not None:
         click.echo(f"{db}: board {board} takes the anchors that come with the arena (fixed "

@@ -17,8 +17,9 @@ from arena.competitions.ladder.anchors import (
     shipped_anchors,
     shipped_ladder,
 )
-from arena.competitions.ladder.store import LadderError, open_ladder
+from arena.competitions.ladder.store import LadderError, board_key, open_ladder
 from arena.competitions.ladder.tables import standings
+from arena.runs.store.meta import load_meta
 from tests.helpers.cli import arena
 from tests.helpers.paths import ROOT
 
@@ -132,3 +133,28 @@ def test_anchoring_the_shipped_reference_run_adds_its_games(
     with open_ladder("ladder.sqlite") as ladder:
         games = ladder.connection.execute("SELECT count(*) FROM games").fetchone()[0]
     assert games == 18_000
+
+
+@pytest.mark.slow
+def test_placements_on_two_boards_keep_apart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default folder of a placement names its board; in one --out, the cap counts the
+    games of the agent on the board placed on, not those of another board."""
+    monkeypatch.chdir(tmp_path)
+    place = ("ladder", "place", "negamax:depth=1", "--batch", "10", "--max-games",
+             "10", "-j", "1")
+    boards = (("--rows", "5", "--cols", "6"), ())
+    for board in boards:
+        code, out = arena(*place, *board)
+        assert code == 0, out
+        assert "10 of them played now" in out
+    placements = Path("results/ladder/placements")
+    assert sorted(path.name for path in placements.iterdir()) == [
+        "negamax_d1_5x6c4_seed42", "negamax_d1_6x7c4_seed42"]
+    for board in boards:
+        code, out = arena(*place, *board, "--db", "shared.sqlite", "--out", "shared")
+        assert code == 0, out
+        assert "10 of them played now" in out
+    steps = sorted(Path("shared").iterdir())
+    assert [path.name[:3] for path in steps] == ["000", "001"]
+    assert [board_key(load_meta(step).rules) for step in steps] == ["5x6c4", "6x7c4"]

@@ -6,8 +6,9 @@ swapped) against one anchor: the nearest one at or below the estimate and the ne
 above it in turn, where a game says the most about the rating. After each step the run is
 added to the ladder and the agent is rated from its games against the anchors, the anchors
 held (``fit_agent``). The placement stops when the interval's half-width is at most the
-target, or when the directory's steps hold ``max_games`` games (those of earlier commands
-included; the last step is cut short to fit); then the board is refitted. Every step is a run
+target, or when the directory's steps that place the agent on the board hold ``max_games``
+games (those of earlier commands included; the last step is cut short to fit); then the board
+is refitted. Every step is a run
 directory of its own, numbered on from the steps already in the directory, its seed drawn
 from the placement's seed and its number, so the same command plays the same games. The
 agent's games already in the ladder count: the same command again goes on from the estimate
@@ -37,6 +38,7 @@ from arena.competitions.ladder.anchors import no_anchors
 from arena.competitions.ladder.fit import Estimate, anchors_of, fit_agent, refit
 from arena.competitions.ladder.store import Ladder, LadderError, board_key
 from arena.competitions.tournaments import tournament_plan
+from arena.protocol.labels import short_name
 from arena.protocol.players import canonical_player
 from arena.runs.planning.plan import MatchPlan
 from arena.runs.planning.request import RunRequest
@@ -46,8 +48,8 @@ from arena.runs.store.files import RunFiles
 from arena.runs.store.meta import load_meta
 from arena.runs.store.reading import NoRunError, open_run
 
-__all__ = ["DEFAULT_BATCH", "DEFAULT_MAX_GAMES", "DEFAULT_TARGET", "Placement", "Step", "place",
-           "placeable", "slug"]
+__all__ = ["DEFAULT_BATCH", "DEFAULT_MAX_GAMES", "DEFAULT_TARGET", "Placement", "Step",
+           "directory_name", "place", "placeable", "slug"]
 
 DEFAULT_TARGET = 30.0
 """The half-width of the 95% interval a placement stops at, in Elo."""
@@ -120,29 +122,40 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9.=-]+", "_", text).strip("_")
 
 
-def _cut_step(last: Path, name: str) -> tuple[Path, MatchPlan] | None:
+def directory_name(spec: str, board: str, seed: int) -> str:
+    """The name of the folder a placement of ``spec`` on ``board`` with ``seed`` goes in by
+    default (a placement on another board, or with another seed, goes in another)."""
+    return f"{slug(short_name(spec, 40))}_{board}_seed{seed}"
+
+
+def _places(step: Path, name: str, board: str) -> bool:
+    """Whether the step directory ``step`` places agent ``name`` on ``board`` (one cut before
+    its meta.json was written places nothing yet)."""
+    if not RunFiles(step).meta.is_file():
+        return False
+    meta = load_meta(step)
+    return board_key(meta.rules) == board and all(
+        pairing.agent_a == name for pairing in meta.plan().pairings)
+
+
+def _cut_step(last: Path, name: str, board: str) -> tuple[Path, MatchPlan] | None:
     """The step in ``last`` (the last step directory) with its plan, if a former command left
-    it unfinished and it places agent ``name``; None otherwise."""
-    if not RunFiles(last).meta.is_file():
+    it unfinished and it places agent ``name`` on ``board``; None otherwise."""
+    if not _places(last, name, board):
         return None
-    try:
-        reading = open_run(last)
-        if reading.finished.all():
+    with suppress(NoRunError):  # none: cut before its first game was written
+        if open_run(last).finished.all():
             return None
-        plan = reading.meta.plan()
-    except NoRunError:  # cut before its first game was written
-        plan = load_meta(last).plan()
-    if any(pairing.agent_a != name for pairing in plan.pairings):
-        return None
-    return last, plan
+    return last, load_meta(last).plan()
 
 
-def _held(steps: list[Path]) -> int:
-    """The games the step directories ``steps`` hold."""
+def _held(steps: list[Path], name: str, board: str) -> int:
+    """The games of agent ``name`` on ``board`` that the step directories ``steps`` hold."""
     held = 0
     for step in steps:
-        with suppress(NoRunError):  # none: cut before its first game
-            held += int(open_run(step).finished.sum())
+        if _places(step, name, board):
+            with suppress(NoRunError):  # none: cut before its first game
+                held += int(open_run(step).finished.sum())
     return held
 
 
@@ -193,12 +206,12 @@ def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,
     placement = Placement(name, board, estimate)
     median = float(np.median(list(anchors.values())))
     steps = sorted(directory.glob("[0-9][0-9][0-9]-vs-*")) if directory.is_dir() else []
-    cut = _cut_step(steps[-1], name) if steps else None
+    cut = _cut_step(steps[-1], name, board) if steps else None
     # A cut step is finished as this command's first; one cut before its meta.json (a kill
     # just after its folder was made) is played again under its number, into its folder.
     unborn = bool(steps) and not RunFiles(steps[-1]).meta.is_file()
     earlier = len(steps) - (cut is not None or unborn)
-    held = _held(steps)
+    held = _held(steps, name, board)
 
     def played(step: Step) -> Estimate:
         placement.steps.append(step)
@@ -224,6 +237,7 @@ def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,
         estimate = played(_step(ladder, board, name, plan, where, settings))
     if estimate is None:
         raise LadderError(f"{name} has no games in the ladder and {directory} holds {held} "
-                          f"games already, max_games {max_games}: none are left to play")
+                          f"of its games on board {board} already, max_games {max_games}: "
+                          "none are left to play")
     refit(ladder, board)
     return placement
