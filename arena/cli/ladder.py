@@ -13,7 +13,12 @@ from arena.cli.options import board_options, name_agents, run_options
 from arena.cli.printed import aligned
 from arena.cli.status import INTERRUPTED
 from arena.competitions.ladder.adding import add_run, finished_run
-from arena.competitions.ladder.anchors import anchored_ladder, fix_anchors, readable_ladder
+from arena.competitions.ladder.anchors import (
+    anchored_ladder,
+    fix_anchors,
+    readable_ladder,
+    take_shipped,
+)
 from arena.competitions.ladder.distance import distance_table
 from arena.competitions.ladder.fit import refit
 from arena.competitions.ladder.leaderboard import write_leaderboard
@@ -52,8 +57,9 @@ def ladder_command() -> None:
     The ladder is one SQLite file (--db) holding agents with their code fingerprints, games,
     the anchors of each board and every fit. A board's anchors are fixed once and never
     refitted; every fit holds them there. The anchors of 5 x 6 and 6 x 7 come with the arena
-    (fixed from its reference runs): `place` takes them into a ladder that has none for its
-    board, making the file if needed, and `show` reads them where there is no ladder file.
+    (fixed from its reference runs): `place` and `add` take them into a ladder that has none
+    for the board, making the file if needed, and `show` reads them where there is no ladder
+    file.
     Other boards' anchors are fixed from a reference run with `arena ladder anchor DIR`.
 
     \b
@@ -82,10 +88,17 @@ def format_standings(ladder: Ladder, board_names: list[str] | None = None) -> st
                  str(r["games"]), score_text(r["score"]),
                  skill_text(r["skill_mu"], r["skill_sigma"])]
                 for r in table.to_dict("records")]
-        blocks.append(f"Board {board} (Elo; anchors fixed; 95% bootstrap intervals):\n" + aligned(
+        scale = "anchors fixed" if table["anchor"].any() else "no anchors: relative to this " \
+            "field, " + ("random = 0" if "random" in set(table["agent"]) else "its mean 0")
+        blocks.append(f"Board {board} (Elo; {scale}; 95% bootstrap intervals):\n" + aligned(
             ["rank", "agent", "Elo", "95% interval", "to perfect", "games", "score",
              "OpenSkill μ ± 2σ"], rows, right={0, 2, 3, 4, 5, 6, 7}))
     return "\n\n".join(blocks) if blocks else "The ladder is empty."
+
+
+def _took_shipped(db: Path, board: str, source: str) -> None:
+    click.echo(f"{db}: board {board} takes the anchors that come with the arena (fixed from "
+               f"its reference run {source})")
 
 
 @ladder_command.command("add")
@@ -97,12 +110,20 @@ def add_command(directories: tuple[Path, ...], db: Path) -> None:
 
     Each run is checked as a resume checks it; a run already in the ladder adds nothing
     (a run is known by its description, a game by its index), so adding twice is harmless.
-    A board is refitted when it got new games.
+    A board is refitted when it got new games or anchors. A board without anchors in the
+    ladder takes those that come with the arena (5 x 6 and 6 x 7); on another board, until
+    its anchors are fixed (`arena ladder anchor DIR`), the ratings are relative to the
+    field (random = 0 if it played).
     """
-    for directory in directories:  # every run checked before the ladder is made or touched
-        finished_run(directory)
+    # every run checked before the ladder is made or touched
+    runs = [board_key(finished_run(directory).meta.rules) for directory in directories]
     with open_ladder(db) as ladder:
-        touched: list[str] = []
+        touched: list[str] = []  # the boards to refit: new games or new anchors
+        for board in dict.fromkeys(runs):
+            taken = take_shipped(ladder, board)
+            if taken is not None:
+                _took_shipped(db, board, taken)
+                touched.append(board)
         for directory in directories:
             added = add_run(ladder, directory)
             click.echo(f"{added.directory}: {added.new_games} new of {added.games} games "
@@ -222,8 +243,7 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
     directory = request.out or PLACEMENTS_DIR / directory_name(spec, board, request.seed)
     ladder, taken = anchored_ladder(db, board)
     if taken is not None:
-        click.echo(f"{db}: board {board} takes the anchors that come with the arena (fixed "
-                   f"from its reference run {taken})")
+        _took_shipped(db, board, taken)
     with ladder:
         placeable(ladder, board, name)
         click.echo(f"Placing {plain_spec(name)} on board {board} in {directory}: steps of "

@@ -19,9 +19,13 @@ from arena.competitions.ladder.anchors import (
 )
 from arena.competitions.ladder.store import LadderError, board_key, open_ladder
 from arena.competitions.ladder.tables import standings
+from arena.rules.board import Rules
+from arena.runs.planning.request import RunRequest
+from arena.runs.playing.runner import run_games
 from arena.runs.store.meta import load_meta
 from tests.helpers.cli import arena
 from tests.helpers.paths import ROOT
+from tests.helpers.runs import plan_of
 
 
 def anchors_in(db: Path, board: str) -> dict[str, float]:
@@ -158,3 +162,30 @@ def test_placements_on_two_boards_keep_apart(
     steps = sorted(Path("shared").iterdir())
     assert [path.name[:3] for path in steps] == ["000", "001"]
     assert [board_key(load_meta(step).rules) for step in steps] == ["5x6c4", "6x7c4"]
+
+
+@pytest.mark.slow
+def test_add_takes_the_shipped_anchors_of_a_board_that_has_none(tmp_path: Path) -> None:
+    """A run of 5 x 6 added to a new ladder is rated against the shipped anchors; one of
+    4 x 5 (none shipped) is rated within its field, and its standings say so."""
+    runs = []
+    for rules, opponent in ((Rules(rows=5, cols=6), "immediate-win"),
+                            (Rules(rows=4, cols=5), "random")):
+        runs.append(tmp_path / board_key(rules))
+        run_games(plan_of("negamax:depth=1", opponent, 10, rules=rules), runs[-1],
+                  RunRequest(rules=rules, jobs=1, progress=False))
+    db = tmp_path / "ladder.sqlite"
+    code, out = arena("ladder", "add", *map(str, runs), "--db", str(db))
+    assert code == 0, out
+    assert out.splitlines()[0] == (f"{db}: board 5x6c4 takes the anchors that come with the "
+                                   "arena (fixed from its reference run "
+                                   "results/ladder/reference-5x6)")
+    assert anchors_in(db, "5x6c4") == shipped_ratings("5x6c4")
+    assert anchors_in(db, "4x5c4") == {}
+    assert "Board 5x6c4 (Elo; anchors fixed; 95% bootstrap intervals):" in out
+    assert ("Board 4x5c4 (Elo; no anchors: relative to this field, random = 0; 95% "
+            "bootstrap intervals):") in out
+    with open_ladder(db) as ladder:
+        table = standings(ladder.connection, "5x6c4").set_index("agent")
+    assert table.loc["immediate-win", "rating"] == shipped_ratings("5x6c4")["immediate-win"]
+    assert math.isfinite(table.loc["negamax:depth=1", "to_perfect"])

@@ -18,8 +18,8 @@ The anchors of the boards with a committed reference run (``results/ladder/refer
 shipped with the arena, a small table (``anchors.csv`` beside this module, written by
 ``tools/ship_anchors.py``, which ``anchor_table`` rates as ``fix_anchors`` does): a ladder
 without anchors for such a board takes them when an agent is first placed on it
-(``anchored_ladder``), and a command that reads a ladder where there is none reads them
-(``shipped_ladder``).
+(``anchored_ladder``) or a run of that board is first added (``take_shipped``), and a command
+that reads a ladder where there is none reads them (``shipped_ladder``).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from arena.stats.ratings import rate
 
 __all__ = ["PERFECT_PLAY", "REFERENCE_AGENTS", "SHIPPED_COLUMNS", "ZERO", "anchor_table",
            "anchored_ladder", "fix_anchors", "no_anchors", "readable_ladder", "shipped_anchors",
-           "shipped_ladder"]
+           "shipped_ladder", "take_shipped"]
 
 REFERENCE_AGENTS: tuple[str, ...] = (
     "random", "immediate-win", "immediate-win:block=true", "negamax:depth=2",
@@ -125,27 +125,38 @@ def no_anchors(board: str) -> LadderError:
                        f"{shipped}); fix them from a reference run with arena ladder anchor DIR")
 
 
+def take_shipped(ladder: Ladder, board: str) -> str | None:
+    """Fix the shipped anchors of ``board`` in ``ladder`` if it has none for it: the reference
+    run they come from, or None when it has anchors for the board already or none are
+    shipped."""
+    shipped = shipped_anchors()
+    ours = shipped[shipped["board"] == board]
+    with ladder.writing() as connection:
+        if ours.empty or connection.execute("SELECT 1 FROM anchors WHERE board = ?",
+                                            (board,)).fetchone():
+            return None
+        _insert(connection, board, ours)
+    return str(ours["source"].iloc[0])
+
+
 def anchored_ladder(path: Path, board: str) -> tuple[Ladder, str | None]:
     """The ladder in ``path``, made if there is none, with anchors for ``board``: its own,
     else the shipped ones, fixed in it now (then the reference run they come from is
     returned too). LadderError, before any file is made, when neither has any."""
     shipped = shipped_anchors()
-    ours = shipped[shipped["board"] == board]
-    if ours.empty and not path.exists():
+    if board not in set(shipped["board"]) and not path.exists():
         raise no_anchors(board)
     ladder = open_ladder(path)
     try:
-        with ladder.writing() as connection:
-            if connection.execute("SELECT 1 FROM anchors WHERE board = ?",
-                                  (board,)).fetchone():
-                return ladder, None
-            if ours.empty:
+        taken = take_shipped(ladder, board)
+        with ladder.reading() as connection:
+            if not connection.execute("SELECT 1 FROM anchors WHERE board = ?",
+                                      (board,)).fetchone():
                 raise no_anchors(board)
-            _insert(connection, board, ours)
     except BaseException:
         ladder.close()
         raise
-    return ladder, str(ours["source"].iloc[0])
+    return ladder, taken
 
 
 def shipped_ladder() -> Ladder:
