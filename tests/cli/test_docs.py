@@ -200,17 +200,43 @@ def _run(item: Shown, cwd: Path) -> str:
 def test_every_command_of_a_tutorial_runs_and_prints_what_it_shows(page: Path,
                                                                      tmp_path: Path) -> None:
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
-    ran = 0
+    ran, own = 0, {"examples"}
     for item in shown(page):
         if any(missing(extra) for extra in item.needs):
             continue
         printed = _run(item, tmp_path)
         ran += item.kind != "file"
+        own |= {item.name} if item.kind == "file" else set()
         if item.output is not None and not item.changed:
             assert matches(item.output, printed.rstrip().splitlines()), (
                 f"{page.name}: `{item.text}` printed\n{printed}\nwhere the page shows\n"
                 + "\n".join(item.output))
     assert ran
+    written = [path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*")
+               if path.is_file() and path.relative_to(tmp_path).parts[0] not in own]
+    assert not unignored(written), f"{page.name} writes where a checkout shows changes"
+
+
+def unignored(paths: list[str]) -> list[str]:
+    """Those of ``paths`` (relative to a checkout's top) that git would show as changed or
+    new in the checkout: tracked files, or files its .gitignore does not ignore. None without
+    a git checkout."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        return []
+    done = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "--stdin"],
+                          input="\n".join(paths), capture_output=True, text=True)
+    assert done.returncode in (0, 1), done.stderr  # 1: none of them is ignored
+    return sorted(set(paths) - set(done.stdout.splitlines()))
+
+
+def test_the_readme_s_commands_write_where_a_checkout_stays_clean() -> None:
+    """Every --out and --db of the README's commands is a path git ignores (a checkout of
+    the arena is where they are first tried)."""
+    commands = [line for line in (ROOT / "README.md").read_text().splitlines()
+                if line.startswith("arena ")]
+    outputs = [path for line in commands for path in re.findall(r"(?:--out|--db) (\S+)", line)]
+    assert len(outputs) >= 3
+    assert not unignored(outputs)
 
 
 def test_the_readme_shows_the_first_tutorial_s_command_and_output() -> None:
