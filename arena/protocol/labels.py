@@ -60,17 +60,24 @@ def _text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def _own_name(name: str) -> str:
+    """An agent's name without the kind or module before it (``llama3.1:8b`` for
+    ``llm:llama3.1:8b``, ``Bot`` for ``bot.py:Bot``); a registered name as it is."""
+    return name.partition(":")[2] or name
+
+
 def _split_text(spec: str) -> tuple[str, dict[str, str]]:
-    """Name and parameters read from the text alone (for specs that no longer resolve)."""
-    head, _, rest = spec.partition(":")
-    first, _, tail = rest.partition(":")
-    if rest and "=" not in first:  # a kind or module before the name: engine:NAME, mod:Cls
-        head, rest = first, tail
+    """Name and parameters read from the text alone (for specs that no longer resolve): the
+    parameters start after the last ``:`` or ``,`` before the first ``=``, so a name may hold
+    either (``llm:llama3.1:8b,prompt=moves``, ``bot.py:Bot:depth=3``)."""
+    equals = spec.find("=")
+    cut = max(spec.rfind(":", 0, equals), spec.rfind(",", 0, equals)) if equals >= 0 else -1
+    name, rest = (spec[:cut], spec[cut + 1:]) if cut >= 0 else (spec, "")
     values = {}
     for item in filter(None, rest.split(",")):
         key, _, value = item.partition("=")
         values[key.strip()] = value.strip()
-    return head, values
+    return _own_name(name), values
 
 
 @cache
@@ -83,7 +90,7 @@ def _parse(spec: str) -> _Spec:
         items = tuple(values.items())
         return _Spec(name, items, items)
     defaults = {p.name: p.default for p in parsed.params if not p.required}
-    name = parsed.name.rpartition(":")[2]
+    name = _own_name(parsed.name)
     unlabelled = _unlabelled(parsed.target)
     given = tuple(
         (key, _text(value))

@@ -463,6 +463,23 @@ def test_a_tournament_prints_each_models_totals(server: Server, tmp_path: Path) 
             f"{served['completion_tokens']:,} tokens, ${cost:.4g}") in output
 
 
+def test_an_ollama_style_model_name_reads_whole_everywhere(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``llama3.1:8b`` (a ``:`` and a tag in the name) is named as it is in the seeds' line,
+    the report and the run directory's name."""
+    monkeypatch.chdir(tmp_path)
+    with serving(FakeModel(model="llama3.1:8b")) as running:
+        model = f"llm:llama3.1:8b,base_url={running.url},key_env=none,prompt=moves"
+        status, output = arena("match", model, "random", "-n", "2", "-j", "1")
+    assert status == 0, output
+    assert output.startswith("llama3.1:8b moves [")
+    [run] = Path("results/matches").iterdir()
+    assert run.name.startswith("llama3.1-8b-moves-vs-random_seed42_")
+    report = (run / "report.md").read_text()
+    assert "**llama3.1:8b moves** scores" in report
+    assert "| llama3.1:8b moves | random | 2 |" in report
+
+
 def test_the_fake_server_runs_from_the_command_line(capsys: pytest.CaptureFixture[str]
                                                     ) -> None:
     child = subprocess.Popen([sys.executable, "-m", "tests.helpers.llm_server", "--port", "0",

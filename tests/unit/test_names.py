@@ -15,7 +15,9 @@ from arena.protocol.labels import (
     short_name,
     short_names,
 )
+from arena.runs.planning.plan import default_out_dir
 from connect_four_agents.net import MODEL as NET
+from tests.helpers.runs import plan_of
 
 # No registered agent of this name exists, so these labels come from the text alone.
 UNKNOWN = "nosuchagent:depth=6,heuristic=threats+positional"
@@ -55,6 +57,20 @@ def test_a_language_model_is_named_without_its_server_key_or_price() -> None:
     assert plain_spec(spec + "@time=5") == "llm:gpt-4o-mini,prompt=moves@time=5"
     assert plain_specs([spec, other]) == {spec: spec, other: other}
     assert plain_spec("negamax:depth=3") == "negamax:depth=3"
+
+
+def test_a_model_name_with_colons_and_dashes_reads_whole() -> None:
+    """Ollama's tags (``llama3.1:8b``) and dashed names are the model's name, whether the
+    spec loads or is read from its text alone."""
+    server = "base_url=http://localhost:11434/v1,key_env=none"
+    assert short_name(f"llm:llama3.1:8b,{server},prompt=moves") == "llama3.1:8b moves"
+    assert short_name("llm:qwen2.5-coder:7b-q4_K_M") == "qwen2.5-coder:7b-q4_K_M"
+    assert short_name(f"llm:fake-model,{server}") == "fake-model"
+    assert short_name("nosuch:llama3.1:8b,prompt=moves") == "llama3.1:8b moves"
+    assert short_name("nosuch:fake-model,temperature=0.5") == "fake-model temperature=0.5"
+    assert short_name("nosuch:llama3.1:8b") == "llama3.1:8b"
+    assert default_out_dir(plan_of(f"llm:llama3.1:8b,{server},prompt=moves", "random", 2),
+                           Path("r")).name.startswith("llama3.1-8b-moves-vs-random_seed5_")
 
 
 def test_a_file_agent_is_named_once(tmp_path: Path) -> None:
