@@ -181,8 +181,10 @@ def _truncate_middle(text: str, width: int) -> str:
 
 
 def _full_label(spec: str) -> str:
-    parsed = _parse(spec)
-    return _label(parsed.name, parsed.given)
+    """The label of ``spec``, a player's limit after ``@`` kept as it is."""
+    head, at, limit = spec.strip().rpartition("@")
+    parsed = _parse(head if at else limit)
+    return _label(parsed.name, parsed.given) + (at + limit if at else "")
 
 
 def short_name(spec: str, width: int = WIDTH) -> str:

@@ -66,6 +66,8 @@ def test_a_model_name_with_colons_and_dashes_reads_whole() -> None:
     assert short_name(f"llm:llama3.1:8b,{server},prompt=moves") == "llama3.1:8b moves"
     assert short_name("llm:qwen2.5-coder:7b-q4_K_M") == "qwen2.5-coder:7b-q4_K_M"
     assert short_name(f"llm:fake-model,{server}") == "fake-model"
+    assert short_name(f"llm:fake-model,{server}@time=5") == "fake-model@time=5"
+    assert short_name("llm:llama3.1:8b@time=5") == "llama3.1:8b@time=5"
     assert short_name("nosuch:llama3.1:8b,prompt=moves") == "llama3.1:8b moves"
     assert short_name("nosuch:fake-model,temperature=0.5") == "fake-model temperature=0.5"
     assert short_name("nosuch:llama3.1:8b") == "llama3.1:8b"
