@@ -43,6 +43,7 @@ from arena.protocol.registry import AgentSpec, SpecKind, model_and_values, versi
 from arena.rules.board import Position
 from arena.rules.errors import IllegalMoveError
 from arena.runs.store.files import RunFiles
+from arena.runs.store.model_usage import MOVE_LINE
 from arena.runs.store.transcripts import MOVE, REQUEST, Transcript
 
 from .llm_pacing import FilePacer, Pacer, pacer, run_pacer
@@ -63,8 +64,6 @@ NO_KEY = "none"
 PLACEHOLDER_KEY = "no-key"
 MAX_BACKOFF = 30.0
 """The longest pause before asking again, in seconds."""
-LOG_PREFIX = "llm-move "
-"""What starts the line each move prints (agents.log)."""
 SHOWN_ANSWER = 300
 """Characters of an invalid answer kept in the move's line."""
 
@@ -95,8 +94,8 @@ class MoveLog:
     cost: float | None = None
 
     def line(self) -> str:
-        """The move as one line of JSON after ``LOG_PREFIX``."""
-        return LOG_PREFIX + json.dumps(vars(self), separators=(",", ":"))
+        """The move as one line of JSON after ``MOVE_LINE``."""
+        return MOVE_LINE + json.dumps(vars(self), separators=(",", ":"))
 
 
 class LlmAgent(BaseAgent):

@@ -1,11 +1,13 @@
 """How close agents play to perfection: on a set of positions with exact column scores,
 the share of positions where an agent plays a best move (its accuracy), the share where
 its move gives up the best theoretical result, win, draw or loss (its blunder rate), both
-with 95% Wilson intervals, and what its moves cost (median milliseconds, mean nodes).
+with 95% Wilson intervals, and what its moves cost (median milliseconds, mean nodes; a
+language model's requests, tokens and dollars).
 
 Agents are built from spec strings and hosted as in a match (``arena.hosting``: built-ins in
 this process, agents from the user's files in a child process of their own), asked each
-position as a new game, with a generator seeded by the run seed and the position's index.
+position as a new game, with a generator seeded by the run seed and the position's index
+(several positions at once with ``concurrency``, each thread with an agent of its own).
 An agent that fails, on any position, ends the measurement with one line naming it.
 
 Unless told, the sets are ``default_sets``: random positions of the middle and end game, and
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import statistics
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -28,8 +31,10 @@ from arena.analysis.scores import ColumnScores
 from arena.hosting.base import AgentFault, Host, ask_choice
 from arena.hosting.policy import make_host
 from arena.protocol.agent import Choice, GameStart
+from arena.protocol.registry import plays_inline
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
+from arena.runs.store.model_usage import ModelUsage, printed_usage
 from arena.search.database import database_used
 from arena.search.oracle import outcome_class
 from arena.stats.elo import wilson
@@ -101,26 +106,82 @@ def agent_move(host: Host, position: Position,
 
 def measure_agent(spec: str, positions: PositionSet, scores: Sequence[ColumnScores],
                   seed: int = 0, progress: Callable[[int], None] | None = None,
-                  ) -> tuple[AccuracyRow, list[ChoiceRow]]:
-    """Ask the agent of ``spec`` for a move on every position and grade it (after one
-    untimed move, so that loading or compiling its code is not counted)."""
-    host = make_host(spec, "auto")
-    rows = []
+                  concurrency: int = 1,
+                  ) -> tuple[AccuracyRow, list[ChoiceRow], ModelUsage | None]:
+    """Ask the agent of ``spec`` for a move on every position and grade it, ``concurrency``
+    positions at once (each in a thread with an agent of its own: for agents that wait on a
+    server), after one untimed move so that loading or compiling its code is not counted
+    (none for a kind that waits on a server, ``llm:``: its answer would be paid for
+    nothing). Also what a language model spent (None for other agents)."""
+    hosts = [make_host(spec, "auto") for _ in range(max(1, min(concurrency, len(scores))))]
+    rows: list[ChoiceRow] = []
     try:
-        _start(host, spec, positions.positions[0].rules if positions.positions else None)
-        if positions.positions:
-            _ask(host, spec, positions, 0, np.random.default_rng([seed, len(positions)]))
+        for host in hosts:
+            _start(host, spec, positions.positions[0].rules if positions.positions else None)
+            if positions.positions and not plays_inline(spec):
+                _ask(host, spec, positions, 0, np.random.default_rng([seed, len(positions)]))
         gc.disable()  # a collection would land on one agent's move
-        for index, column_scores in enumerate(scores):
-            choice, seconds = _ask(host, spec, positions, index,
-                                   np.random.default_rng([seed, index]))
-            rows.append(_graded(spec, positions, index, choice, seconds, column_scores))
-            if progress:
-                progress(1)
+        rows = _graded_moves(hosts, spec, positions, scores, seed, progress)
     finally:
         gc.enable()
-        host.close()
-    return summarise(spec, positions.label, seed, rows), rows
+        spent = [printed_usage(host.take_output()) for host in hosts]
+        for host in hosts:
+            host.close()
+    usage = None
+    for part in filter(None, spent):
+        usage = usage or ModelUsage()
+        usage.merge(part)
+    return summarise(spec, positions.label, seed, rows), rows, usage
+
+
+def _graded_moves(hosts: Sequence[Host], spec: str, positions: PositionSet,
+                  scores: Sequence[ColumnScores], seed: int,
+                  progress: Callable[[int], None] | None) -> list[ChoiceRow]:
+    """Every position's move, graded, in order: each host in a thread of its own (with one,
+    in this thread) takes the next position left, until none is left or one fails (then
+    its error is raised, once the moves being asked have returned)."""
+    rows: list[ChoiceRow | None] = [None] * len(scores)
+    left = iter(range(len(scores)))
+    lock = threading.Lock()
+    failures: list[BaseException] = []
+
+    def work(host: Host) -> None:
+        while True:
+            with lock:
+                index = None if failures else next(left, None)
+            if index is None:
+                return
+            try:
+                choice, seconds = _ask(host, spec, positions, index,
+                                       np.random.default_rng([seed, index]))
+                row = _graded(spec, positions, index, choice, seconds, scores[index])
+            except BaseException as error:  # noqa: BLE001 - raised again below
+                with lock:
+                    failures.append(error)
+                return
+            with lock:
+                rows[index] = row
+                if progress:
+                    progress(1)
+
+    if len(hosts) == 1:
+        work(hosts[0])
+    else:
+        threads = [threading.Thread(target=work, args=(host,), daemon=True,
+                                    name=f"accuracy-{number}")
+                   for number, host in enumerate(hosts)]
+        for thread in threads:
+            thread.start()
+        try:
+            for thread in threads:
+                thread.join()
+        except BaseException as error:  # Ctrl-C: no thread takes another position
+            with lock:
+                failures.append(error)
+            raise
+    if failures:
+        raise failures[0]
+    return [row for row in rows if row is not None]
 
 
 def _start(host: Host, spec: str, rules: Rules | None) -> None:

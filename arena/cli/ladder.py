@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from arena.cli.options import board_options, name_agents, run_options
-from arena.cli.printed import aligned
+from arena.cli.printed import LABEL_WIDTH, aligned, usage_text
 from arena.cli.status import INTERRUPTED
 from arena.competitions.ladder.adding import add_run, finished_run
 from arena.competitions.ladder.anchors import (
@@ -261,8 +261,13 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
         click.echo(f"\n{plain_spec(done.agent)}: {estimate.rating:+.0f} [{estimate.low:+.0f}, "
                    f"{estimate.high:+.0f}] on board {done.board} from {estimate.games} games "
                    f"against the anchors, {done.games} of them played now "
-                   f"(± {estimate.half_width:.0f}; target ± {target:g} {reached})\n")
-        click.echo(format_standings(ladder, [done.board]))
+                   f"(± {estimate.half_width:.0f}; target ± {target:g} {reached})")
+        spent = done.spent
+        if spent is not None:
+            steps = len(done.steps)
+            click.echo(f"{'Model':<{LABEL_WIDTH}}{plain_spec(done.agent)} over the {steps} "
+                       f"step{'s' * (steps != 1)} of this command: {usage_text(spent)}")
+        click.echo("\n" + format_standings(ladder, [done.board]))
 
 
 @ladder_command.command("distance")

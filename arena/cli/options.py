@@ -101,8 +101,9 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def chart_option(name: str, **changes: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """The click option of the run option ``name`` (``formats`` or ``dpi``), changed as
+def run_option(name: str, **changes: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The click option of the run option ``name`` (one of ``REQUEST_OPTIONS``: ``formats``,
+    ``dpi``, ``concurrency``, ...) for a command that is not a run, changed as
     ``click_option`` allows."""
     from arena.runs.planning.request import REQUEST_OPTIONS
 
@@ -118,7 +119,7 @@ def chart_options(command: Callable[..., Any]) -> Callable[..., Any]:
     def with_charts(*args: Any, formats: str, dpi: int, **kwargs: Any) -> Any:
         return command(*args, charts=ChartOptions(parse_formats_option(formats), dpi), **kwargs)
 
-    return apply([chart_option("formats"), chart_option("dpi")], with_charts)
+    return apply([run_option("formats"), run_option("dpi")], with_charts)
 
 
 def parse_formats_option(text: str) -> tuple[str, ...]:

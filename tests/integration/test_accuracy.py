@@ -48,7 +48,7 @@ class Leftmost(BaseAgent):
 def test_rates_of_an_agent_with_a_known_move(tmp_path: Path) -> None:
     positions = load_position_set("Test_L2_R1", STANDARD, 60)
     scores = score_positions(positions.positions, ScoreCache(tmp_path, STANDARD))
-    summary, rows = measure_agent(f"{HERE}:Leftmost", positions, scores, seed=1)
+    summary, rows, _ = measure_agent(f"{HERE}:Leftmost", positions, scores, seed=1)
     best = [s[min(s)] == max(s.values()) for s in scores]
     kept = [np.sign(s[min(s)]) == np.sign(max(s.values())) for s in scores]
     assert summary.positions == 60
@@ -77,7 +77,7 @@ def test_an_agent_that_fails_is_one_line(tmp_path: Path, agent: str, reason: str
 def test_the_solver_agent_is_perfect(tmp_path: Path) -> None:
     positions = load_position_set("random:20-30", STANDARD, 40, seed=3)
     scores = score_positions(positions.positions, ScoreCache(tmp_path, STANDARD))
-    summary, _ = measure_agent("solver", positions, scores)
+    summary, _, _ = measure_agent("solver", positions, scores)
     assert (summary.best, summary.blunders) == (40, 0)
     assert summary.accuracy_high == 1.0 and summary.blunder_low == 0.0
 
@@ -150,7 +150,7 @@ def test_the_command_writes_its_files_and_a_table(tmp_path: Path) -> None:
     out = tmp_path / "acc"
     result = invoke(
         "accuracy", "random", "negamax:depth=2", "negamax:depth=4", "--set", "Test_L3_R1",
-        "--positions", "30", "--out", str(out), "--cache", str(tmp_path / "cache"), "-j", "1")
+        "-n", "30", "--out", str(out), "--cache", str(tmp_path / "cache"), "-j", "1")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].split()[:3] == ["agent", "set", "positions"]
@@ -159,16 +159,20 @@ def test_the_command_writes_its_files_and_a_table(tmp_path: Path) -> None:
     assert all((out / name).stat().st_size > 0 for name in (ACCURACY_FILE, CHOICES_FILE,
                                                              CHART_FILE))
     assert len(read_table(out / ACCURACY_FILE)) == 3
+    assert read_table(out / ACCURACY_FILE)["positions"].eq(30).all()  # -n: --positions
+    assert not any(line.startswith("Model") for line in lines)  # no language model
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["nobody"], "unknown agent 'nobody'"),
     (["random", "--set", "random:5-2"], "empty or negative"),
     (["random", "--set", "missing.txt"], "not a shipped set"),
+    (["random", "--concurrency", "0"], "'--concurrency': 0 is not in the range 1<=x<=1024"),
+    (["random", "--concurrency", "5000"], "5000 is not in the range 1<=x<=1024"),
 ])
 def test_bad_input_is_a_one_line_error(tmp_path: Path, args: list[str], message: str) -> None:
-    result = invoke("accuracy", *args, "--cache", str(tmp_path))
-    assert result.exit_code == 2
+    result = invoke("accuracy", *args, "--cache", str(tmp_path), "--out", str(tmp_path / "acc"))
+    assert result.exit_code == 2 and not (tmp_path / "acc").exists()
     assert result.stderr.startswith("arena: error: ") and message in result.stderr
     assert len(result.stderr.splitlines()) == 1
 
@@ -192,9 +196,10 @@ def test_the_early_set_is_scored_and_the_solver_agent_plays_it_perfectly(
     assert {p.plies for p in positions.positions} <= set(range(4, 13))
     scores = score_positions(positions.positions, ScoreCache(tmp_path, STANDARD))
     assert scores == [column_scores(p) for p in positions.positions]
-    summary, rows = measure_agent("solver", positions, scores)
+    summary, rows, spent = measure_agent("solver", positions, scores)
     assert (summary.accuracy, summary.blunder_rate) == (1.0, 0.0)
     assert all(row.score == max(s.values()) for row, s in zip(rows, scores, strict=True))
+    assert spent is None  # no language model: nothing spent
 
 
 @pytest.mark.slow

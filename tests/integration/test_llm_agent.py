@@ -480,6 +480,32 @@ def test_an_ollama_style_model_name_reads_whole_everywhere(
     assert "| llama3.1:8b moves | random | 2 |" in report
 
 
+def test_accuracy_asks_a_model_several_positions_at_once_and_says_what_it_spent(
+        server: Server, tmp_path: Path) -> None:
+    """--concurrency 4: four clients of their own, the same moves as one by one, one request
+    a position (no warm-up answer paid for), and the tokens and dollars the server gave."""
+    server.model.agent, server.model.delay = "negamax:depth=2", 0.3  # each thread gets one
+    moves = {}
+    for concurrency in ("1", "4"):
+        served = server.model.counts["chat"], len(server.model.ports)
+        out = tmp_path / f"at-{concurrency}"
+        status, output = arena("accuracy", spec(server, ",price=2/10"), "--set",
+                               "random:12-16", "-n", "8", "--rows", "5", "--cols", "6", "--out",
+                               str(out), "--concurrency", concurrency, "-j", "1", "-q")
+        assert status == 0, output
+        assert server.model.counts["chat"] - served[0] == 8
+        ports = {port for kind, port in server.model.ports[served[1]:] if kind == "chat"}
+        assert len(ports) == int(concurrency)
+        moves[concurrency] = pd.read_csv(out / "choices.csv")["move"].tolist()
+        assert output.splitlines()[1].startswith("llm:fake-model  random:12-16  ")
+    assert moves["1"] == moves["4"]
+    counts = server.model.counts
+    tokens = (counts["prompt_tokens"] // 2, counts["completion_tokens"] // 2)  # each run's
+    cost = (2 * tokens[0] + 10 * tokens[1]) / 1e6
+    assert (f"Model       llm:fake-model: 8 requests (0 asked again, 0 from the cache), 0 "
+            f"invalid answers, {tokens[0]:,} + {tokens[1]:,} tokens, ${cost:.4g}") in output
+
+
 def test_the_fake_server_runs_from_the_command_line(capsys: pytest.CaptureFixture[str]
                                                     ) -> None:
     child = subprocess.Popen([sys.executable, "-m", "tests.helpers.llm_server", "--port", "0",
@@ -526,11 +552,16 @@ def test_a_model_answering_as_an_anchor_is_placed_at_its_rating(server: Server,
     assert placed["games"] == 40
     assert placed["low"] < anchors.loc[("5x6c4", "negamax:depth=2"), "rating"] < placed["high"]
     assert placed["low"] > anchors.loc[("5x6c4", "immediate-win"), "rating"]
-    asked = server.model.counts["chat"]
+    served = server.model.counts
+    asked = served["chat"]
+    assert (f"\nModel       llm:fake-model over the 2 steps of this command: {asked:,} requests "
+            f"(0 asked again, 0 from the cache), 0 invalid answers, "
+            f"{served['prompt_tokens']:,} + {served['completion_tokens']:,} tokens\n") in output
     status, again = arena(*command)  # the steps hold --max-games games: nothing more is played
     assert status == 0, again
     assert "40 games against the anchors, 0 of them played now" in again
     assert server.model.counts["chat"] == asked
+    assert "\nModel " not in again  # no step played: nothing spent
 
 
 @pytest.mark.slow

@@ -46,7 +46,9 @@ from arena.runs.playing.progress import ProgressBar
 from arena.runs.playing.runner import run_games
 from arena.runs.store.files import RunFiles
 from arena.runs.store.meta import load_meta
+from arena.runs.store.model_usage import ModelUsage
 from arena.runs.store.reading import NoRunError, open_run
+from arena.runs.store.summary import model_totals
 
 __all__ = ["DEFAULT_BATCH", "DEFAULT_MAX_GAMES", "DEFAULT_TARGET", "Placement", "Step",
            "directory_name", "place", "placeable", "slug"]
@@ -64,12 +66,14 @@ Strategy = Literal["nearest", "every"]
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a placement: the anchor played, the games, the run and the estimate after."""
+    """One step of a placement: the anchor played, the games, the run and the estimate after,
+    and what the agent, a language model, spent in the step's run (None for other agents)."""
 
     anchor: str
     games: int
     directory: Path
     estimate: Estimate
+    spent: ModelUsage | None = None
 
 
 @dataclass
@@ -91,6 +95,17 @@ class Placement:
     def estimate(self) -> Estimate | None:
         """The last estimate, None before the agent's first game."""
         return self.steps[-1].estimate if self.steps else self.start
+
+    @property
+    def spent(self) -> ModelUsage | None:
+        """What the agent, a language model, spent over the steps' runs (their answers
+        replayed from a cache counted as when they were paid); None for other agents."""
+        total = None
+        for step in self.steps:
+            if step.spent is not None:
+                total = total or ModelUsage()
+                total.merge(step.spent)
+        return total
 
 
 def _opponents(anchors: dict[str, float], rating: float, step: int,
@@ -165,12 +180,13 @@ def _step(ladder: Ladder, board: str, name: str, plan: MatchPlan, where: Path,
     and add it to the ladder: the step, its games those played now, with the agent's estimate
     after it."""
     with ProgressBar(enabled=request.progress) as bar:
-        played = run_games(plan, where, request, progress=bar).played
+        run = run_games(plan, where, request, progress=bar)
     add_run(ladder, where)
     estimate = fit_agent(ladder.connection, board, name)
     assert estimate is not None  # it has just played
     opponents = [pairing.agent_b for pairing in plan.pairings]
-    return Step(_label(opponents), played, where, estimate)
+    return Step(_label(opponents), run.played, where, estimate,
+                model_totals(run.summaries).get(name))
 
 
 def placeable(ladder: Ladder, board: str, name: str) -> dict[str, float]:

@@ -6,6 +6,7 @@ finish (not in games.csv) do not count; a game played again by a resumed run cou
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 TRANSCRIPT_NAME = re.compile(r"game-(\d+)\.jsonl\.gz")
+MOVE_LINE = "llm-move "
+"""What starts the line a language model prints for each of its moves (agents.log keeps it):
+the move's record as JSON, the figures of its transcript's ``move`` record."""
 
 
 class MoveCost(NamedTuple):
@@ -77,6 +81,17 @@ class ModelUsage:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         if other.cost is not None:
             self.cost = (self.cost or 0.0) + other.cost
+
+
+def printed_usage(text: str) -> ModelUsage | None:
+    """The totals of the moves a language model printed (``MOVE_LINE``) in ``text``, what an
+    agent printed; None when it printed none."""
+    usage = None
+    for line in text.splitlines():
+        if line.startswith(MOVE_LINE):
+            usage = usage or ModelUsage()
+            usage.add(MoveCost.of_record(json.loads(line[len(MOVE_LINE):])))
+    return usage
 
 
 @dataclass(frozen=True)
