@@ -20,6 +20,7 @@ from pathlib import Path
 
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
+from arena.system.files import directory_problem
 
 __all__ = ["APPLICATION_ID", "BUSY_SECONDS", "Ladder", "LadderError", "board_key",
            "memory_ladder", "open_ladder"]
@@ -151,7 +152,11 @@ def open_ladder(path: Path | str, create: bool = True) -> Ladder:
     if exists and not path.is_file():
         raise LadderError(f"{path}: not a ladder file (a directory or a special file)")
     if not exists:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise LadderError(f"{path}: cannot make its directory: "
+                              f"{directory_problem(path.parent, error)}") from None
     try:
         connection = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
     except sqlite3.Error as error:

@@ -36,6 +36,7 @@ from arena.system.files import (
     UnwritableError,
     check_writable,
     complete_length,
+    directory_problem,
     room_checked,
     write_all,
     write_chunks_atomically,
@@ -93,7 +94,7 @@ class RunDirectory:
             while self._fd is None:
                 self._fd, self._owns_lock = _lock(RunFiles(self.path).lock)
         except OSError as error:
-            raise RunDirectoryError(f"{where}: {error.strerror or error}") from None
+            raise RunDirectoryError(f"{where}: {directory_problem(self.path, error)}") from None
         except UnwritableError as error:
             raise RunDirectoryError(f"{where}: {error.reason}") from None
         return self
