@@ -43,6 +43,8 @@ def check_writable(directory: Path, what: str) -> None:
             pass
     except OSError as error:
         reason = error.strerror or str(error)
+        if error.errno == errno.ENOENT and directory.is_dir():  # /proc: no file may be made
+            reason = "it takes no new files"
         raise UnwritableError(f"cannot write {what} in {directory}: {reason}", reason) from None
 
 

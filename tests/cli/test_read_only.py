@@ -1,6 +1,6 @@
 """Commands on a read-only filesystem (a read-only bind mount, which even root cannot write
-through: tests/helpers/read_only.py): one line that says what cannot be written, exit status
-2, before any work, and nothing changed."""
+through: tests/helpers/read_only.py) or writing where no file can be made (/proc, /sys): one
+line that says what cannot be written, exit status 2, before any work, and nothing changed."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import arena_command, checkout_env, invoke
+from tests.helpers.cli import arena_command, checkout_env, invoke, refused_and_untouched
 from tests.helpers.read_only import read_only, read_only_mounts
 from tests.helpers.runs import snapshot
 
-pytestmark = pytest.mark.skipif(not read_only_mounts(),
-                                reason="needs unshare and mount (a read-only bind mount)")
+needs_read_only_mount = pytest.mark.skipif(
+    not read_only_mounts(), reason="needs unshare and mount (a read-only bind mount)")
 
 
 def refused_read_only(folder: Path, *args: str) -> str:
@@ -29,9 +29,41 @@ def refused_read_only(folder: Path, *args: str) -> str:
     return done.stderr
 
 
-def test_analyze_says_it_cannot_write_the_analysis(tmp_path: Path) -> None:
-    run = tmp_path / "run"
+def played_run(folder: Path) -> Path:
+    """A finished run of 4 games in ``folder``."""
+    run = folder / "run"
     assert invoke("match", "random", "random", "-n", "4", "-j", "1", "-q", "--no-report",
                   "--out", str(run)).exit_code == 0
+    return run
+
+
+@needs_read_only_mount
+def test_analyze_says_it_cannot_write_the_analysis(tmp_path: Path) -> None:
+    run = played_run(tmp_path)
     line = refused_read_only(tmp_path, "analyze", str(run), "--best-moves", "-q", "-j", "1")
     assert line == f"arena: error: cannot write the analysis in {run}: Read-only file system\n"
+
+
+@needs_read_only_mount
+def test_a_dataset_on_a_read_only_filesystem_is_refused_before_the_games(tmp_path: Path
+                                                                        ) -> None:
+    run = played_run(tmp_path)
+    out = tmp_path / "positions.npz"
+    line = f"arena: error: cannot write the dataset positions.npz in {tmp_path}: Read-only file " \
+           "system\n"
+    assert refused_read_only(tmp_path, "export", "dataset", str(run), "--out", str(out),
+                             "-q") == line
+    assert refused_read_only(tmp_path, "dataset", "-n", "4", "--out", str(out), "-q") == line
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir() or not Path("/sys/kernel").is_dir(),
+                    reason="needs /proc and /sys")
+@pytest.mark.parametrize("out", ["/proc/x.npz", "/sys/x.npz"])
+def test_a_dataset_where_no_file_can_be_made_is_refused_before_the_games(tmp_path: Path,
+                                                                        out: str) -> None:
+    run = played_run(tmp_path)
+    said = f"arena: error: cannot write the dataset x.npz in {Path(out).parent}: "  # and why
+    assert refused_and_untouched(tmp_path, "export", "dataset", str(run), "--out", out,
+                                 "-q").startswith(said)
+    assert refused_and_untouched(tmp_path, "dataset", "-n", "4", "--out", out,
+                                 "-q").startswith(said)
