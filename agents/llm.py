@@ -459,6 +459,9 @@ def api_key(variable: str) -> str:
     """The API key in the environment variable ``variable`` (``none``: no key)."""
     if variable.lower() == NO_KEY:
         return PLACEHOLDER_KEY
+    if not variable.strip():
+        raise ValueError("key_env is empty: give key_env=NAME, the environment variable that "
+                         "holds the API key, or key_env=none for a server that needs none")
     key = os.environ.get(variable)
     if not key:
         raise ValueError(f"the environment variable {variable} holds no API key (set it, or "

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.competitions.ladder.store import open_ladder
 from tests.helpers.cli import arena_command, checkout_env, invoke, refused_and_untouched
 from tests.helpers.read_only import read_only, read_only_mounts
 from tests.helpers.runs import snapshot
@@ -67,3 +68,16 @@ def test_a_dataset_where_no_file_can_be_made_is_refused_before_the_games(tmp_pat
                                  "-q").startswith(said)
     assert refused_and_untouched(tmp_path, "dataset", "-n", "4", "--out", out,
                                  "-q").startswith(said)
+
+
+@needs_read_only_mount
+@pytest.mark.parametrize("command", [("ladder", "show"), ("ladder", "add", "RUN")])
+def test_a_ladder_on_a_read_only_filesystem_is_said_to_be_unwritable(
+        tmp_path: Path, command: tuple[str, ...]) -> None:
+    run = played_run(tmp_path)
+    ladder = tmp_path / "ladder.sqlite"
+    open_ladder(ladder).close()
+    args = [str(run) if part == "RUN" else part for part in command]
+    line = refused_read_only(tmp_path, *args, "--db", str(ladder))
+    assert line == (f"arena: error: {ladder}: cannot be written ({tmp_path}: Read-only file "
+                    "system); a ladder, even one only read, keeps its journal beside it\n")
