@@ -176,22 +176,37 @@ class LlmAgent(BaseAgent):
         return text.replace(self._key, "***") if self._key != PLACEHOLDER_KEY else text
 
     def check_server(self) -> None:
-        """ValueError, before any game, when the server cannot be reached or refuses the key,
-        or lists its models and not this one."""
+        """ValueError, before any game, when the server cannot be reached, refuses the key,
+        answers as no OpenAI-compatible API would (a plain web server: HTML, not JSON), or
+        lists its models and not this one."""
+        import httpx
         import openai
 
         try:
-            listed = [model.id for model in self.client.models.list()]
+            response = self.client.get("/models", cast_to=httpx.Response)
         except openai.AuthenticationError as error:
             raise ValueError(f"{self.where} refused the API key (HTTP {error.status_code})"
                              ) from None
         except openai.APIConnectionError as error:
             raise ValueError(f"cannot reach {self.where}: {self._cause(error)}") from None
-        except openai.APIError:
-            return  # a server without a list of models: the first move will tell
+        except openai.APIStatusError as error:
+            if json_body(error.response) is None:
+                raise ValueError(self._not_an_api(error.response)) from None
+            return  # an API without a list of models: the first move will tell
+        listed = model_ids(json_body(response))
+        if listed is None:
+            raise ValueError(self._not_an_api(response))
         if listed and self.model not in listed and f"{self.model}:latest" not in listed:
             shown = ", ".join(listed[:10]) + (", ..." if len(listed) > 10 else "")
             raise ValueError(f"{self.where} has no model {self.model!r}; it has {shown}")
+
+    def _not_an_api(self, response: Any) -> str:
+        """Why a server whose list of models came back as ``response`` is no
+        OpenAI-compatible API."""
+        kind = response.headers.get("content-type", "").partition(";")[0] or "no content type"
+        return (f"{self.where} answers as no OpenAI-compatible API: GET {self.where}/models "
+                f"gave HTTP {response.status_code} ({kind}), not a list of models in JSON "
+                f"(base_url is the API's address, often ending in /v1)")
 
     def new_game(self, game: GameStart) -> None:
         """Remember the game and its opening, and use its time per move as the requests'
@@ -401,6 +416,24 @@ def ssl_context() -> Any:
     return httpx.create_ssl_context()
 
 
+def json_body(response: Any) -> Any:
+    """The JSON an HTTP response holds, None when it holds none (a web page, garbage)."""
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def model_ids(body: Any) -> list[str] | None:
+    """The models a ``GET /models`` body lists (``{"data": [{"id": ...}, ...]}``), None when
+    it is no such list."""
+    data = body.get("data") if isinstance(body, dict) else None
+    if not isinstance(data, list) or not all(isinstance(m, dict) and isinstance(m.get("id"), str)
+                                             for m in data):
+        return None
+    return [model["id"] for model in data]
+
+
 def answer_tokens(usage: object) -> dict[str, int]:
     """The prompt and completion tokens a response's ``usage`` reports (0 where it is
     silent)."""
@@ -425,6 +458,9 @@ def api_key(variable: str) -> str:
     """The API key in the environment variable ``variable`` (``none``: no key)."""
     if variable.lower() == NO_KEY:
         return PLACEHOLDER_KEY
+    if not variable.strip():
+        raise ValueError("key_env is empty: give key_env=NAME, the environment variable that "
+                         "holds the API key, or key_env=none for a server that needs none")
     key = os.environ.get(variable)
     if not key:
         raise ValueError(f"the environment variable {variable} holds no API key (set it, or "

@@ -44,8 +44,8 @@ from arena.runs.playing.runner import run_games
 from arena.runs.store.files import RunFiles
 from arena.runs.store.meta import RunMeta, load_meta
 from arena.runs.store.model_usage import moves_table
-from arena.runs.store.reading import NoRunError, open_run
 from arena.runs.store.reading import load_games as load_run_games
+from arena.runs.store.reading import not_a_run, open_run
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -308,7 +308,7 @@ def load_model_moves(directory: str | Path) -> pd.DataFrame:
     language model; group by ``game`` for each game's totals."""
     files = RunFiles(Path(directory))
     if not files.games.is_file():
-        raise NoRunError(f"{directory} is not a run directory: it has no {RunFiles.GAMES}")
+        raise not_a_run(Path(directory), RunFiles.GAMES)
     return moves_table(files)
 
 

@@ -39,7 +39,7 @@ from arena.runs.store.reading import open_run
 from arena.runs.store.rows import GameRow
 from arena.search.database import database_used
 from arena.search.oracle import outcome_class
-from arena.system.files import truncate_partial_line
+from arena.system.files import check_writable, truncate_partial_line
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -285,8 +285,10 @@ def pending_games(directory: Path, from_ply: int | None = None,
     """The games of the run in ``directory`` (checked as ``arena.runs.store.reading.open_run``
     checks them) not analysed yet, graded from ``from_ply``, with exact scores if
     ``best_moves``; None: as the run's analysis so far, else from ``default_from_ply`` of
-    its board, without exact scores."""
+    its board, without exact scores. UnwritableError, before any work, when the analysis
+    cannot be written beside the games (a read-only filesystem)."""
     run = open_run(directory)
+    check_writable(directory, "the analysis")
     games = sorted(run.rows(), key=lambda game: game.game)
     done, from_ply, best_moves = finished_games(directory, from_ply, best_moves)
     if from_ply is None:

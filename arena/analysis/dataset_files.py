@@ -18,13 +18,14 @@ import pandas as pd
 
 from arena.analysis.datasets import COLUMNS, NO_SCORE, Dataset, DatasetError
 from arena.rules.board import Rules
-from arena.system.files import replaced_atomically
+from arena.system.files import check_writable, replaced_atomically
 
 SUFFIXES = (".parquet", ".npz")
 
 
 def check_out(path: Path, force: bool = False) -> None:
-    """DatasetError unless ``path`` is a file name this module writes, and new (or ``force``)."""
+    """DatasetError unless ``path`` is a file name this module writes, and new (or ``force``);
+    UnwritableError unless its directory takes new files (checked before any work)."""
     if path.suffix not in SUFFIXES:
         raise DatasetError(f"{path}: a dataset is written as FILE.parquet or FILE.npz")
     if path.suffix == ".parquet" and importlib.util.find_spec("pyarrow") is None:
@@ -34,6 +35,7 @@ def check_out(path: Path, force: bool = False) -> None:
         raise DatasetError(f"{path} exists; use --force to overwrite it")
     if not path.parent.is_dir():
         raise DatasetError(f"{path}: the directory {path.parent} does not exist")
+    check_writable(path.parent, f"the dataset {path.name}")
 
 
 def frame(dataset: Dataset) -> pd.DataFrame:

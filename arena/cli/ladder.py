@@ -13,12 +13,7 @@ from arena.cli.options import board_options, name_agents, run_options
 from arena.cli.printed import LABEL_WIDTH, aligned, usage_text
 from arena.cli.status import INTERRUPTED
 from arena.competitions.ladder.adding import add_run, finished_run
-from arena.competitions.ladder.anchors import (
-    anchored_ladder,
-    fix_anchors,
-    readable_ladder,
-    take_shipped,
-)
+from arena.competitions.ladder.anchors import fix_anchors, readable_ladder, take_shipped
 from arena.competitions.ladder.distance import distance_table
 from arena.competitions.ladder.fit import refit
 from arena.competitions.ladder.leaderboard import write_leaderboard
@@ -27,15 +22,15 @@ from arena.competitions.ladder.placement import (
     DEFAULT_MAX_GAMES,
     DEFAULT_TARGET,
     Step,
+    checked_agent,
     directory_name,
     place,
-    placeable,
+    placement_ladder,
 )
 from arena.competitions.ladder.store import Ladder, LadderError, board_key, open_ladder
 from arena.competitions.ladder.tables import boards, history, score_text, skill_text, standings
 from arena.protocol.agent import GameAbandoned
 from arena.protocol.labels import plain_spec, plain_specs
-from arena.protocol.players import canonical_player
 from arena.rules.board import Rules
 from arena.runs.planning.request import RunRequest
 from arena.runs.playing.progress import elapsed_line
@@ -238,14 +233,13 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
     del no_report  # steps are small runs: no report is written for them
     request = name_agents(request, [spec], labels)
     request = dataclasses.replace(request, progress=request.progress and sys.stderr.isatty())
-    name = canonical_player(spec, request.rules, request.engines)  # a bad spec makes no ladder
+    name = checked_agent(spec, request)  # a bad agent makes no ladder
     board = board_key(request.rules)
     directory = request.out or PLACEMENTS_DIR / directory_name(spec, board, request.seed)
-    ladder, taken = anchored_ladder(db, board)
+    ladder, taken = placement_ladder(db, board, name)
     if taken is not None:
         _took_shipped(db, board, taken)
     with ladder:
-        placeable(ladder, board, name)
         click.echo(f"Placing {plain_spec(name)} on board {board} in {directory}: steps of "
                    f"{batch} games until ± {target:g} Elo, at most {max_games} games in all")
         try:

@@ -187,11 +187,24 @@ def write_run_report(directory: Path, charts: ChartOptions | None = None,
     click.echo(f"Report      {report_run(directory, charts, writer)}")
 
 
+def warn_damaged_transcripts(*runs: Path) -> None:
+    """A one-line warning on stderr when the finished games of ``runs`` have damaged
+    transcripts, whose lost moves the language models' figures lack."""
+    from arena.runs.store.files import RunFiles
+    from arena.runs.store.model_usage import damage_warning, read_model_moves
+
+    damaged = [damage for run in runs for damage in read_model_moves(RunFiles(run)).damaged]
+    warning = damage_warning(damaged, "the language models' figures")
+    if warning is not None:
+        click.echo(f"arena: warning: {warning}", err=True)
+
+
 def finish_run(directory: Path, report: bool, charts: ChartOptions | None = None,
                writer: ReportWriter | None = None) -> None:
     """After a run's tables: its report (if wanted, its charts as ``charts`` says; written by
-    ``writer`` when one was made ready); then, if an agent forfeited every one of its games
-    for one reason, a one-line error naming it and exit status 1."""
+    ``writer`` when one was made ready) and a warning of damaged transcripts; then, if an
+    agent forfeited every one of its games for one reason, a one-line error naming it and
+    exit status 1."""
     from arena.competitions.round_tables import is_rounds_tournament, played_rounds
     from arena.runs.store.files import RunFiles
     from arena.runs.store.summary import unanimous_forfeits
@@ -201,6 +214,7 @@ def finish_run(directory: Path, report: bool, charts: ChartOptions | None = None
     files = RunFiles(directory)
     runs = [files.round(n) for n in played_rounds(directory)] \
         if is_rounds_tournament(directory) else [directory]
+    warn_damaged_transcripts(*runs)
     for broken in unanimous_forfeits(*runs):
         click.echo(f"arena: error: every game of {broken.agent} ended in its forfeit, "
                    f"{broken.termination}: {broken.example or 'no message'}", err=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import chart_options, report_run, which_names
+from arena.cli.options import chart_options, report_run, warn_damaged_transcripts, which_names
 from arena.rules.errors import MalformedInputError
 from arena.runs.planning.charts import ChartOptions
 from arena.runs.store.files import RunFiles
@@ -64,6 +64,7 @@ def report_command(directories: tuple[Path, ...], compare: bool, out: Path | Non
             raise MalformedInputError("--label goes with --compare (it names compared runs; "
                                       "a run's agents are named by the command that plays it)")
         click.echo(report_run(directories[0], charts))
+        warn_damaged_transcripts(directories[0])
         return
     from arena.report.compare import compare as compare_runs
 

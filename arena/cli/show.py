@@ -14,8 +14,9 @@ from arena.rules.render import render_for_stdout
 from arena.runs.playing.progress import progress_bar
 from arena.runs.store.files import RunFiles
 from arena.runs.store.meta import load_meta
+from arena.runs.store.model_usage import TranscriptDamage, damage_warning, transcript_damage
 from arena.runs.store.recorded import RecordedGame, load_recorded_games
-from arena.runs.store.transcripts import read_transcript
+from arena.runs.store.transcripts import read_records
 from arena.search.oracle import Oracle
 
 
@@ -78,7 +79,7 @@ def show_game(directory: Path, index: int, step: bool = False, ply: int | None =
     plies = len(game.columns)
     if ply is not None and ply > plies:
         raise MalformedInputError(f"--ply {ply}: game {index} has only {plies} plies")
-    said = _answers(directory, index) if answers else {}
+    said = _answers(directory, game) if answers else {}
     lines = _move_lines(game, oracle, from_ply) if step or list_moves else []
     if lines and not step:  # a model's last answers, when they lost the game
         lines += [f"{number:>3}. {SYMBOL[1 + (number - 1) % 2]} no move" for number in sorted(said)
@@ -117,14 +118,21 @@ def _move_lines(game: RecordedGame, oracle: Oracle | None, from_ply: int) -> lis
         return move_lines(game, oracle, from_ply, advance)
 
 
-def _answers(directory: Path, index: int) -> dict[int, list[str]]:
-    """What the language models of game ``index`` answered, by move number
-    (``game_text.answer_lines``); MalformedInputError when no model played it."""
-    transcript = RunFiles(directory).llm_transcript(index)
-    if not transcript.is_file():
+def _answers(directory: Path, game: RecordedGame) -> dict[int, list[str]]:
+    """What the language models of ``game`` answered, by move number
+    (``game_text.answer_lines``), after a warning if its transcript is damaged;
+    MalformedInputError when no model played it."""
+    index = game.row.game
+    path = RunFiles(directory).llm_transcript(index)
+    if not path.is_file():
         raise MalformedInputError(f"--answers: game {index} has no transcript in {directory} "
                                   "(no language model, an llm: agent, played it)")
-    return answer_lines(read_transcript(transcript))
+    transcript = read_records(path)
+    problem = transcript_damage(transcript, game.row)
+    if problem is not None:
+        warning = damage_warning([TranscriptDamage(index, path, problem)], "the answers shown")
+        click.echo(f"arena: warning: {warning}", err=True)
+    return answer_lines(transcript.records)
 
 
 def _nothing_graded(game: RecordedGame, from_ply: int) -> str:

@@ -92,8 +92,10 @@ def solver_rows(analysis: Blunders, best: BestMoves | None, agents: Sequence[str
 
 
 def llm_section(moves: pd.DataFrame, games: pd.DataFrame, analysis: Blunders | None,
-                best: BestMoves | None, labels: Mapping[str, str]) -> list[str]:
-    """The section's lines, or none when no language model played."""
+                best: BestMoves | None, labels: Mapping[str, str],
+                damage: str | None = None) -> list[str]:
+    """The section's lines, or none when no language model played; ``damage`` names the
+    damaged transcripts whose lost moves the figures lack."""
     if moves.empty:
         return []
     agents = [str(agent) for agent in pd.unique(moves["agent"])]
@@ -105,7 +107,8 @@ def llm_section(moves: pd.DataFrame, games: pd.DataFrame, analysis: Blunders | N
              "seconds per move (median, 90th percentile). Cost: at the price given to the "
              "agent (`price=IN/OUT`, dollars per million tokens), counting answers replayed "
              "from the cache as when they were paid.", "",
-             usage_table(moves, games, labels)]
+             usage_table(moves, games, labels), *(["", f"**Warning:** {damage}."] if damage
+                                                  else [])]
     if analysis is None:
         return [*lines, "", "Run `arena analyze --best-moves` on the run for each model's "
                 "best moves, blunders and first losing moves, from the exact solver."]

@@ -57,6 +57,8 @@ from arena.report.stamp import current_report, report_fingerprint, write_stamp
 from arena.runs.planning.charts import ChartOptions
 from arena.runs.store.directory import RunDirectory, RunDirectoryError
 from arena.runs.store.files import RunFiles
+from arena.runs.store.model_usage import damage_warning
+from arena.runs.store.reading import not_a_run
 from arena.system.files import write_atomically
 
 __all__ = [
@@ -112,7 +114,8 @@ def _sections(tables: RunTables) -> Iterator[list[str]]:
     yield results_section(tables.pairings, labels)
     yield from _charts(tables, before_results=False)
     models = llm_section(tables.model_moves, run.games, tables.blunders, tables.best_moves,
-                         labels)
+                         labels, damage_warning(tables.model_transcripts.damaged, "The figures "
+                                                "above", run.directory))
     if models:
         yield models
     yield terminations_section(run.games)
@@ -136,7 +139,7 @@ def write_report(run_dir: Path, options: ChartOptions | None = None) -> Path:
     (``arena.report.stamp.current_report``: nothing it shows changed since it was written,
     nor any file it wrote) is left as it is."""
     if not Path(run_dir).is_dir():
-        raise NoRunError(f"{run_dir} is not a run directory: it does not exist")
+        raise not_a_run(Path(run_dir), RunFiles.GAMES)
     options = options or ChartOptions()
     with RunDirectory(Path(run_dir), create=False):
         current = current_report(Path(run_dir), options)

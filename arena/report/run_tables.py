@@ -20,7 +20,7 @@ from arena.report.blunders import Blunders, load_blunders
 from arena.report.charts import BOOTSTRAP
 from arena.report.loading import RunContents, run_labels
 from arena.runs.store.files import RunFiles
-from arena.runs.store.model_usage import moves_table
+from arena.runs.store.model_usage import ModelMoves, moves_table, read_model_moves
 from arena.stats.elo import wilson
 
 __all__ = ["AXIS_NAMES", "RunTables", "SweepSeries", "agent_scores", "cost_per_move", "crosstable",
@@ -204,6 +204,12 @@ class RunTables:
         return load_best_moves(self.run.directory)
 
     @cached_property
+    def model_transcripts(self) -> ModelMoves:
+        """The moves of the run's language models and their damaged transcripts
+        (``model_usage.read_model_moves``)."""
+        return read_model_moves(RunFiles(self.run.directory))
+
+    @cached_property
     def model_moves(self) -> pd.DataFrame:
         """The moves of the run's language models (``model_usage.moves_table``)."""
-        return moves_table(RunFiles(self.run.directory))
+        return moves_table(RunFiles(self.run.directory), read=self.model_transcripts)

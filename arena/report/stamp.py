@@ -1,6 +1,6 @@
 """Whether a run's report is current: a fingerprint of everything the report is drawn from
-(the run's tables, what meta.json says of the run, the chart options and the code), kept
-beside the report, so that the same finished command again rewrites nothing.
+(the run's tables and transcripts, what meta.json says of the run, the chart options and the
+code), kept beside the report, so that the same finished command again rewrites nothing.
 
 Light on purpose: JSON, hashing and file stats only (no pandas, matplotlib or numba), so
 that a finished run's command can skip its report before loading any of them.
@@ -84,6 +84,8 @@ def report_fingerprint(directory: Path, options: ChartOptions) -> str:
     files = RunFiles(directory)
     inputs = {"games": _file_state(files.games),  # appended to, never rewritten the same
               "tables": {name: _digest(files.path / name) for name in _TABLES},
+              "transcripts": {path.name: _file_state(path)  # the models' figures and answers
+                              for path in files.llm_transcripts().values()},
               "meta": _meta_shown(files.meta), "formats": list(options.formats),
               "dpi": options.dpi, "code": _code()}
     text = json.dumps(inputs, sort_keys=True, default=str)

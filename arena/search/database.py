@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import stat
 from functools import cache
 from pathlib import Path
 
@@ -181,10 +182,15 @@ def open_database(path: Path) -> Database:
     """The database file at ``path``, checked (size and checksum) and memory-mapped once a
     process."""
     try:
-        size = path.stat().st_size
+        status = path.stat()
     except OSError as error:
         raise DatabaseError(f"database {path} cannot be read: {error.strerror}; reinstall "
                             f"bitbully-databases or set {DATABASE_ENV}=off") from None
+    if not stat.S_ISREG(status.st_mode):
+        what = "a directory" if stat.S_ISDIR(status.st_mode) else "a special file"
+        raise DatabaseError(f"database {path} is {what}, not the database file; set "
+                            f"{DATABASE_ENV} to the file ({PACKAGED_FILE[-1]}) or to off")
+    size = status.st_size
     if size != ENTRIES * RECORD:
         raise DatabaseError(f"database {path} is damaged: {size:,} bytes where the published "
                             f"file has {ENTRIES * RECORD:,}; reinstall bitbully-databases or "

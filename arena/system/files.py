@@ -1,6 +1,6 @@
 """Writing files safely: atomic replacement under unique temporary names, digests, torn last
-lines cut (or left unread: a file's first bytes opened as a file), and a check that a directory
-can be written before any work is done for it."""
+lines cut (or left unread: a file's first bytes opened as a file), a check that a directory
+can be written before any work is done for it, and why one could not be made."""
 
 from __future__ import annotations
 
@@ -43,7 +43,20 @@ def check_writable(directory: Path, what: str) -> None:
             pass
     except OSError as error:
         reason = error.strerror or str(error)
+        if error.errno == errno.ENOENT and directory.is_dir():  # /proc: no file may be made
+            reason = "it takes no new files"
         raise UnwritableError(f"cannot write {what} in {directory}: {reason}", reason) from None
+
+
+def directory_problem(path: Path, error: OSError) -> str:
+    """Why the directory ``path`` could not be made (``error``), in a few words: the file that
+    stands where it or a directory above it should be, else the system's reason."""
+    for directory in (path, *path.parents):
+        if directory.exists():
+            if not directory.is_dir():
+                return f"{directory} is a file, not a directory"
+            break
+    return error.strerror or str(error)
 
 
 NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG})

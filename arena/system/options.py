@@ -29,9 +29,36 @@ class Value:
     choices: tuple[str, ...] = ()
 
     def file_kind(self) -> Kind | None:
-        """The kind of value an experiment file's key takes (None: no plain one)."""
-        return {"whole": WHOLE, "number": NUMBER, "text": STRING, "choice": STRING,
-                "flag": BOOLEAN}.get(self.kind)
+        """The kind of value an experiment file's key takes (None: no plain one), within the
+        bounds or among the choices that the command line's option takes."""
+        plain = {"whole": WHOLE, "number": NUMBER, "text": STRING, "choice": STRING,
+                 "flag": BOOLEAN}.get(self.kind)
+        bounded = self.choices or self.minimum is not None or self.maximum is not None
+        if plain is None or not bounded:
+            return plain
+        return Kind(self.described(plain), lambda v: plain.accepts(v) and self.within(v))
+
+    def within(self, value: Any) -> bool:
+        """Whether ``value`` (of this kind) is among the choices and not beyond a bound, as
+        click's ranges check it (nan is beyond none: what takes a number says if it must be
+        finite)."""
+        if self.choices:
+            return value in self.choices
+        low, high = self.minimum, self.maximum
+        under = low is not None and (value < low or (value == low and self.above))
+        over = high is not None and (value > high or (value == high and self.below))
+        return not under and not over
+
+    def described(self, plain: Kind) -> str:
+        """What a value must be, in words: ``a whole number from 1 to 1024``."""
+        if self.choices:
+            return f"one of {', '.join(self.choices)}"
+        low, high = self.minimum, self.maximum
+        if low is not None and high is not None and not self.above and not self.below:
+            return f"{plain.description} from {low:g} to {high:g}"
+        bounds = [f"{'>' if self.above else '>='} {low:g}" if low is not None else "",
+                  f"{'<' if self.below else '<='} {high:g}" if high is not None else ""]
+        return f"{plain.description} {' and '.join(bound for bound in bounds if bound)}"
 
 
 def whole(minimum: int | None = None, maximum: int | None = None) -> Value:

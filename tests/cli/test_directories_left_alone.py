@@ -10,21 +10,10 @@ import pytest
 from arena.runs.store import directory as run_directory
 from arena.runs.store.directory import RunDirectory, RunDirectoryError
 from arena.runs.store.files import RunFiles
-from tests.helpers.cli import invoke
+from tests.helpers.cli import invoke, refused_and_untouched
 from tests.helpers.runs import snapshot
 
 MATCH = ("match", "random", "random", "-n", "4", "-j", "1", "--quiet", "--no-report")
-
-
-def refused_and_untouched(directory: Path, *args: str) -> str:
-    """The one line of ``arena ARGS...``, which must refuse with status 2 and leave
-    ``directory`` exactly as it was."""
-    before = snapshot(directory)
-    result = invoke(*args)
-    assert result.exit_code == 2, result.output
-    assert result.stderr.count("\n") == 1 and result.stderr.startswith("arena: error: ")
-    assert snapshot(directory) == before
-    return result.stderr
 
 
 @pytest.fixture

@@ -60,7 +60,17 @@ BAD = [
      "", "unknown key 'unknown'; expected one of description, defaults, labels, match"),
     ('[defaults]\nout = "x"\n', "[defaults]: ", "unknown key 'out'"),
     ('[defaults]\njobs = 0\n[[match]]\nname = "m"\na = "random"\nb = "random"\ngames = 2\n',
-     'match #1 "m": ', "--jobs must be at least 1, got 0"),
+     "[defaults]: ", "jobs must be a whole number >= 1, got 0"),
+    *(('[defaults]\nconcurrency = ' + value + '\n[[match]]\nname = "m"\na = "random"\n'
+       'b = "random"\ngames = 2\n', "[defaults]: ",
+       f"concurrency must be a whole number from 1 to 1024, got {value}")
+      for value in ("0", "-1", "5000")),  # as --concurrency takes it
+    ('[[match]]\nname = "m"\na = "random"\nb = "random"\ngames = 2\nconcurrency = 0\n',
+     'match #1 "m": ', "concurrency must be a whole number from 1 to 1024, got 0"),
+    ('[[match]]\nname = "m"\na = "random"\nb = "random"\ngames = 2\ndpi = 5\n',
+     'match #1 "m": ', "dpi must be a whole number from 10 to "),
+    ('[[sprt]]\nname = "s"\na = "random"\nb = "immediate-win"\nelo0 = 0\nelo1 = 5\n'
+     'alpha = 0\n', 'sprt #1 "s": ', "alpha must be a number > 0 and < "),
     ('[[match]]\nname = "m"\na = "random"\nb = "random"\ngames = 2\nopponent = "x"\n',
      'match #1 "m": ', "unknown key 'opponent'"),
     ('[[match]]\nname = "m"\na = "random"\ngames = 2\n', 'match #1 "m": ',
@@ -78,7 +88,7 @@ BAD = [
     ('[[match]]\nname = "m"\na = "random"\nb = "nosuch"\ngames = 2\n', 'match #1 "m": ',
      "unknown agent 'nosuch'"),
     ('[[match]]\nname = "m"\na = "random"\nb = "random"\ngames = 2\nfirst = "c"\n',
-     'match #1 "m": ', "first mover 'c': expected one of alternate, a, b"),
+     'match #1 "m": ', "first must be one of alternate, a, b, got 'c'"),
     ('[[match]]\nname = "a/b"\na = "random"\nb = "random"\ngames = 2\n', 'match #1 "a/b": ',
      "must be a directory name"),
     ('[[match]]\nname = "report.md"\na = "random"\nb = "random"\ngames = 2\n',
@@ -104,7 +114,7 @@ BAD = [
     ('[[sprt]]\nname = "s"\na = "random"\nb = "immediate-win"\nelo0 = 0\nelo1 = 5\n'
      'openings = "none"\n', 'sprt #1 "s": ', "an SPRT plays game pairs"),
     ('[[sprt]]\nname = "s"\na = "random"\nb = "immediate-win"\nelo0 = 0\nelo1 = 5\n'
-     'llr = "guess"\n', 'sprt #1 "s": ', "LLR method 'guess': expected one of exact, approximate"),
+     'llr = "guess"\n', 'sprt #1 "s": ', "llr must be one of exact, approximate, got 'guess'"),
     ('[[sprt]]\nname = "s"\na = "random"\nb = "immediate-win"\nelo0 = 0\nelo1 = 5\n'
      'llr = 1\n', 'sprt #1 "s": ', "llr must be"),
     ('[[sprt]]\nname = "s"\na = { tournament = "t" }\nb = "random"\nelo0 = 0\nelo1 = 5\n',

@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 from click.testing import CliRunner, Result
 
 from arena.cli import main
 from tests.helpers.paths import ROOT
+from tests.helpers.runs import snapshot
 
 ARENA = "from arena.cli import main; main()"
 """Runs ``arena`` in a child Python: ``python -c ARENA ARGS...``."""
@@ -27,6 +29,20 @@ def arena(*args: str, command: click.Command = main, input: str | None = None) -
     """The exit status and the output (stdout and stderr) of ``arena ARGS...``."""
     result = invoke(*args, command=command, input=input)
     return result.exit_code, result.output
+
+
+def refused_and_untouched(directory: Path, *args: str) -> str:
+    """The one line of ``arena ARGS...``, which must refuse with status 2 (nothing else
+    printed) and leave ``directory`` exactly as it was: no file or folder added, removed or
+    changed."""
+    before = snapshot(directory)
+    result = invoke(*args)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == "", result.output
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("arena: error: "), \
+        result.output
+    assert snapshot(directory) == before
+    return result.stderr
 
 
 def arena_command(*args: str) -> list[str]:

@@ -21,6 +21,9 @@ when it came (``time.monotonic``); ``served`` each answer given, with the reques
 (its body as JSON); ``ports`` the client's port of each request, with its kind (``models``,
 ``chat``). With ``tagged``, every answer ends with ``(reply N)``, N counting the answers, so
 that no two answers are alike.
+
+``web_server`` is what a mistaken ``base_url`` may name instead: a plain web server, whose
+answers are HTML pages.
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ from collections import Counter, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from functools import partial
+from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -242,6 +246,29 @@ def serving(model: FakeModel | None = None, port: int = 0) -> Iterator[Server]:
     thread.start()
     try:
         yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+class WebPage(SimpleHTTPRequestHandler):
+    """A plain web server's answer: the file asked for, or its HTML error page."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet."""
+
+
+@contextmanager
+def web_server(folder: Path) -> Iterator[str]:
+    """A plain web server (no API: HTML pages) serving the files of ``folder`` on 127.0.0.1,
+    in a thread, until the block ends: its address."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(WebPage, directory=str(folder)))
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()

@@ -39,8 +39,8 @@ class Leftmost(BaseAgent):
 """The source of an agent file (``FILE:Leftmost``) that runs load by path."""
 
 
-def snapshot(directory: Path) -> dict[str, bytes]:
-    """Every file under ``directory`` (hidden ones too) by relative path, with its bytes:
-    equal snapshots, nothing added, removed or changed."""
-    return {str(path.relative_to(directory)): path.read_bytes()
-            for path in sorted(directory.rglob("*")) if path.is_file()}
+def snapshot(directory: Path) -> dict[str, bytes | None]:
+    """Every file under ``directory`` (hidden ones too) by relative path, with its bytes, and
+    every folder (None): equal snapshots, nothing added, removed or changed."""
+    return {str(path.relative_to(directory)): path.read_bytes() if path.is_file() else None
+            for path in sorted(directory.rglob("*")) if path.is_file() or path.is_dir()}

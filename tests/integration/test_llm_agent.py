@@ -46,6 +46,7 @@ from tests.helpers.llm_server import (
     main,
     register_llm_kind,
     serving,
+    web_server,
 )
 from tests.helpers.paths import ROOT
 
@@ -224,6 +225,25 @@ def test_bad_input_is_one_line_before_any_game(server: Server, tmp_path: Path,
     with pytest.raises(AgentSpecError, match=r"refused the API key \(HTTP 401\)") as caught:
         make_agent(spec(server))
     assert "0000" not in str(caught.value)
+
+
+def test_a_plain_web_server_is_refused_before_any_game(tmp_path: Path) -> None:
+    """A base_url naming a web server that is no API (an HTML page where the list of models
+    should be, or its HTML error page) is one line, exit status 2, and leaves nothing, not
+    even the folders above the run directory."""
+    site = tmp_path / "site"
+    (site / "pages" / "models").mkdir(parents=True)
+    (site / "pages" / "models" / "index.html").write_text("<html>models</html>")
+    out = tmp_path / "results" / "run"
+    with web_server(site) as address:
+        for path, status in (("/v1", "HTTP 404 (text/html)"), ("/pages", "HTTP 200 (text/html)")):
+            given = f"llm:fake-model,base_url={address}{path},key_env=none,http_retries=0"
+            code, output = arena("match", given, "random", "-n", "4", "-j", "1",
+                                 "--out", str(out))
+            assert code == 2, output
+            assert output.count("\n") == 1, output
+            assert "answers as no OpenAI-compatible API" in output and status in output, output
+            assert not (tmp_path / "results").exists()
 
 
 def test_a_key_refused_during_a_game_is_not_quoted(server: Server) -> None:

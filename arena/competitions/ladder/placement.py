@@ -34,7 +34,7 @@ from typing import Literal
 import numpy as np
 
 from arena.competitions.ladder.adding import add_run
-from arena.competitions.ladder.anchors import no_anchors
+from arena.competitions.ladder.anchors import anchored_ladder, no_anchors, shipped_ladder
 from arena.competitions.ladder.fit import Estimate, anchors_of, fit_agent, refit
 from arena.competitions.ladder.store import Ladder, LadderError, board_key
 from arena.competitions.tournaments import tournament_plan
@@ -42,8 +42,9 @@ from arena.protocol.labels import short_name
 from arena.protocol.players import canonical_player
 from arena.runs.planning.plan import MatchPlan
 from arena.runs.planning.request import RunRequest
+from arena.runs.playing.batches import AgentCache
 from arena.runs.playing.progress import ProgressBar
-from arena.runs.playing.runner import run_games
+from arena.runs.playing.runner import resolve_agents, run_games
 from arena.runs.store.files import RunFiles
 from arena.runs.store.meta import load_meta
 from arena.runs.store.model_usage import ModelUsage
@@ -51,7 +52,7 @@ from arena.runs.store.reading import NoRunError, open_run
 from arena.runs.store.summary import model_totals
 
 __all__ = ["DEFAULT_BATCH", "DEFAULT_MAX_GAMES", "DEFAULT_TARGET", "Placement", "Step",
-           "directory_name", "place", "placeable", "slug"]
+           "checked_agent", "directory_name", "place", "placeable", "placement_ladder", "slug"]
 
 DEFAULT_TARGET = 30.0
 """The half-width of the 95% interval a placement stops at, in Elo."""
@@ -198,6 +199,34 @@ def placeable(ladder: Ladder, board: str, name: str) -> dict[str, float]:
     if name in anchors:
         raise LadderError(f"{name} is an anchor of board {board}: its rating is fixed")
     return anchors
+
+
+def checked_agent(spec: str, request: RunRequest) -> str:
+    """The name of ``spec``'s agent, built and checked on the request's board and limits as a
+    step's run checks it: a bad agent (AgentSpecError: a server that cannot be reached, a
+    board it refuses) is refused before a ladder file or a directory is made."""
+    agents = AgentCache()
+    try:
+        resolve_agents(request.match_plan(spec, spec, 2), agents)
+    finally:
+        agents.close()
+    return canonical_player(spec, request.rules, request.engines)
+
+
+def placement_ladder(path: Path, board: str, name: str) -> tuple[Ladder, str | None]:
+    """The ladder in ``path`` to place agent ``name`` on ``board`` (``anchored_ladder``: made
+    if there is none, the board's anchors taken in if it has none); LadderError, before any
+    file is made, when the anchors it would have are none or ``name`` is one of them."""
+    if not path.exists():
+        with shipped_ladder() as shipped:
+            placeable(shipped, board, name)
+    ladder, taken = anchored_ladder(path, board)
+    try:
+        placeable(ladder, board, name)
+    except BaseException:
+        ladder.close()
+        raise
+    return ladder, taken
 
 
 def place(ladder: Ladder, spec: str, request: RunRequest, directory: Path, *,

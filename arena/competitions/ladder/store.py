@@ -12,6 +12,7 @@ and a ladder of 6 x 7 never mixes with one of 5 x 6.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
+from arena.system.files import UnwritableError, check_writable, directory_problem
 
 __all__ = ["APPLICATION_ID", "BUSY_SECONDS", "Ladder", "LadderError", "board_key",
            "memory_ladder", "open_ladder"]
@@ -151,7 +153,11 @@ def open_ladder(path: Path | str, create: bool = True) -> Ladder:
     if exists and not path.is_file():
         raise LadderError(f"{path}: not a ladder file (a directory or a special file)")
     if not exists:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise LadderError(f"{path}: cannot make its directory: "
+                              f"{directory_problem(path.parent, error)}") from None
     try:
         connection = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
     except sqlite3.Error as error:
@@ -160,11 +166,26 @@ def open_ladder(path: Path | str, create: bool = True) -> Ladder:
         _prepare(connection, path)
     except sqlite3.DatabaseError as error:
         connection.close()
-        raise LadderError(f"{path}: not a ladder file, or a damaged one ({error})") from None
+        raise _unusable(path, error) from None
     except LadderError:
         connection.close()
         raise
     return Ladder(path, connection)
+
+
+def _unusable(path: Path, error: sqlite3.DatabaseError) -> LadderError:
+    """Why SQLite could not use the ladder file ``path``: it cannot be written (a read-only
+    file, or a folder that takes no new file: SQLite keeps a ladder's journal beside it, even
+    to read it), else it is not a ladder or a damaged one."""
+    if error.sqlite_errorname.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")):
+        try:
+            check_writable(path.parent, "a ladder's journal")
+        except UnwritableError as unwritable:
+            return LadderError(f"{path}: cannot be written ({path.parent}: {unwritable.reason});"
+                               " a ladder, even one only read, keeps its journal beside it")
+        if not os.access(path, os.W_OK):
+            return LadderError(f"{path}: cannot be written (the file is read-only)")
+    return LadderError(f"{path}: not a ladder file, or a damaged one ({error})")
 
 
 def memory_ladder() -> Ladder:

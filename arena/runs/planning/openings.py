@@ -264,8 +264,9 @@ def load_openings(spec: str, rules: Rules, seed: int) -> OpeningSet:
         return GENERATED[kind](int(count), rules, seed)
     path = Path(text)
     if not path.is_file():
+        what = "a directory, not a file" if path.is_dir() else "no such file"
         raise OpeningsError(
-            f"openings {spec!r}: no such file; expected none, random:K (e.g. random:4), "
+            f"openings {spec!r}: {what}; expected none, random:K (e.g. random:4), "
             "uniform:K or a file of move strings"
         )
     return read_openings_file(path, rules)

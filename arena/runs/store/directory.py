@@ -36,6 +36,7 @@ from arena.system.files import (
     UnwritableError,
     check_writable,
     complete_length,
+    directory_problem,
     room_checked,
     write_all,
     write_chunks_atomically,
@@ -66,8 +67,9 @@ class RunDirectory:
 
     The lock file is removed at the end of the block, so a command leaves no file behind but
     what it wrote: one this process made, and one it found but could lock (left by a process
-    that was killed: its holder is gone); a directory this process created is removed again if
-    the block fails before anything else was written into it.
+    that was killed: its holder is gone); the directories this process created (the run's and
+    the missing ones above it) are removed again if the block fails before anything else was
+    written into them.
     """
 
     def __init__(self, path: Path, create: bool = True):
@@ -75,7 +77,7 @@ class RunDirectory:
         self.create = create
         self._fd: int | None = None
         self._owns_lock = False
-        self._created = False
+        self._created: list[Path] = []
 
     @property
     def files(self) -> RunFiles:
@@ -86,13 +88,13 @@ class RunDirectory:
         where = f"cannot use {self.path} as a run directory"
         try:
             if self.create:
-                self._created = not self.path.exists()
+                self._created = missing_directories(self.path)
                 self.path.mkdir(parents=True, exist_ok=True)
             check_writable(self.path, "a run")
             while self._fd is None:
                 self._fd, self._owns_lock = _lock(RunFiles(self.path).lock)
         except OSError as error:
-            raise RunDirectoryError(f"{where}: {error.strerror or error}") from None
+            raise RunDirectoryError(f"{where}: {directory_problem(self.path, error)}") from None
         except UnwritableError as error:
             raise RunDirectoryError(f"{where}: {error.reason}") from None
         return self
@@ -105,9 +107,10 @@ class RunDirectory:
                     RunFiles(self.path).lock.unlink()
             os.close(self._fd)  # releases the lock
             self._fd = None
-        if error is not None and self._created:
+        if error is not None:
             with suppress(OSError):
-                self.path.rmdir()  # only if nothing else was written
+                for made in self._created:
+                    made.rmdir()  # only if nothing else was written
 
     def read_meta(self) -> RunMeta | None:
         """meta.json, checked, or None when the directory holds no run yet."""
@@ -116,6 +119,17 @@ class RunDirectory:
     def write_meta(self, meta: RunMeta) -> None:
         """Write meta.json atomically."""
         write_meta(self.path, meta)
+
+
+def missing_directories(path: Path) -> list[Path]:
+    """The directories that making ``path`` creates: itself and its missing parents, the
+    deepest first."""
+    missing = []
+    for directory in (path, *path.parents):
+        if directory.exists() or directory.is_symlink():
+            break
+        missing.append(directory)
+    return missing
 
 
 def _lock(path: Path) -> tuple[int | None, bool]:

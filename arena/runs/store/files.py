@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -155,6 +156,14 @@ class RunFiles:
     def llm_transcript(self, game: int) -> Path:
         """Every prompt and answer of game ``game``, as gzip-compressed JSON lines."""
         return self.llm / f"game-{game:06d}.jsonl.gz"
+
+    def llm_transcripts(self) -> dict[int, Path]:
+        """The transcripts there are (``llm_transcript``), by game, in game order."""
+        if not self.llm.is_dir():
+            return {}
+        names = (re.fullmatch(r"game-(\d+)\.jsonl\.gz", path.name) for path in self.llm.iterdir())
+        games = sorted((int(match[1]), match[0]) for match in names if match)
+        return {game: self.llm / name for game, name in games}
 
     def chart(self, kind: str, file_format: str = "png") -> Path:
         """The report's chart of ``kind`` (``wtl``, ``crosstable``, ``cost``, ...) in

@@ -78,6 +78,14 @@ class RunReading:
             raise _replaced(self.files.games)
 
 
+def not_a_run(directory: Path, missing: str) -> NoRunError:
+    """The error of a ``directory`` that holds no run: it does not exist, is a file, or has
+    no ``missing`` (a file of a run)."""
+    what = ("does not exist" if not directory.exists() else
+            "is a file, not a directory" if not directory.is_dir() else f"has no {missing}")
+    return NoRunError(f"{directory} is not a run directory: it {what}")
+
+
 def open_run(directory: Path | str) -> RunReading:
     """The run in ``directory``, checked as a resume checks it, without writing anything:
     NoRunError if there is no run with a game, MetaError for a damaged meta.json,
@@ -89,8 +97,7 @@ def open_run(directory: Path | str) -> RunReading:
             if files.round(1).is_dir():  # the top of a Swiss or knockout tournament
                 raise NoRunError(f"{directory} holds the rounds of a tournament, each a run: "
                                  f"give one of them, such as {files.round(1)}")
-            what = "does not exist" if not directory.exists() else f"has no {needed.name}"
-            raise NoRunError(f"{directory} is not a run directory: it {what}")
+            raise not_a_run(directory, needed.name)
     meta = load_meta(directory)
     before = _identity(files.games)
     length = complete_length(files.games)

@@ -15,7 +15,7 @@ import gzip
 import json
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.system.files import AppendOnly, write_chunks_atomically
 
@@ -60,17 +60,32 @@ def _member(record: dict[str, Any]) -> bytes:
     return gzip.compress((canonical(record) + "\n").encode(), mtime=0)
 
 
-def read_transcript(path: Path) -> list[dict[str, Any]]:
-    """The records of a game's transcript, up to a member torn by a kill, if any."""
+class TranscriptRecords(NamedTuple):
+    """What a transcript holds: its whole records, and the bytes after the last of them that
+    are none (a member torn by a kill, or damage)."""
+
+    records: list[dict[str, Any]]
+    unread: int
+
+
+def read_records(path: Path) -> TranscriptRecords:
+    """The records of a game's transcript up to the first member that is not a whole one (torn
+    by a kill, or damaged), and the bytes left from there."""
     data, records = path.read_bytes(), []
     while data:
         inflater = zlib.decompressobj(wbits=31)
         try:
             text = inflater.decompress(data)
-        except zlib.error:
+            if not inflater.eof:
+                break
+            lines = [json.loads(line) for line in text.decode().splitlines() if line.strip()]
+        except (zlib.error, UnicodeDecodeError, ValueError):
             break
-        if not inflater.eof:
-            break
-        records += [json.loads(line) for line in text.decode().splitlines() if line.strip()]
+        records += lines
         data = inflater.unused_data
-    return records
+    return TranscriptRecords(records, len(data))
+
+
+def read_transcript(path: Path) -> list[dict[str, Any]]:
+    """The records of a game's transcript, up to a member torn by a kill, if any."""
+    return read_records(path).records
