@@ -7,7 +7,13 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import command_record, finish_run, name_agents, run_options
+from arena.cli.options import (
+    command_record,
+    finish_run,
+    name_agents,
+    run_options,
+    say_if_complete,
+)
 from arena.cli.printed import format_report, repeated_games_warning, usage_text
 from arena.cli.progress import with_progress
 from arena.competitions.round_tables import run_names
@@ -91,6 +97,7 @@ def match_command(agent_a: str, agent_b: str, games: int, request: RunRequest,
                                                        command=command_record()), ProgressBar)
         _print_run(run, run_names(run.directory, [spec for summary in run.summaries
                                                   for spec in (summary.agent_a, summary.agent_b)]))
+        say_if_complete(run.played, run.directory, "a larger -n")
         finish_run(run.directory, not no_report, charts, writer)
 
 

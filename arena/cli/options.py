@@ -206,6 +206,17 @@ def finish_run(directory: Path, report: bool, charts: ChartOptions | None = None
         raise click.exceptions.Exit(BROKEN_AGENT)
 
 
+def say_if_complete(played: int, directory: Path, more: str | None) -> None:
+    """After a command that played no game (its run was complete already, so it printed the
+    same result again), a one-line note saying so and how to make another run; ``more``
+    says how to ask for more games of this one (None: none can be asked for)."""
+    if played:
+        return
+    extend = f", for more games {more}" if more else ""
+    click.echo(f"arena: note: the run in {directory} was complete, nothing was played: for a "
+               f"new run give another --seed or --out{extend}", err=True)
+
+
 NO_REPORT = Option("no_report", ("--no-report",),
                    "Skip the charts and report.md written at the end (see `arena report`).",
                    FLAG, False)

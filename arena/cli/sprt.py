@@ -14,6 +14,7 @@ from arena.cli.options import (
     finish_run,
     name_agents,
     run_options,
+    say_if_complete,
 )
 from arena.cli.printed import LABEL_WIDTH, format_report, repeated_games_warning
 from arena.cli.progress import with_progress
@@ -127,4 +128,6 @@ def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: fl
     warning = repeated_games_warning(run.summary, names)
     if warning:
         click.echo(f"arena: warning: {warning}", err=True)
+    say_if_complete(run.match.played, run.directory,
+                    None if run.last.decided else "a larger --max-games")
     finish_run(run.directory, not no_report, request.charts())

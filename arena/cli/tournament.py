@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from arena.cli.options import command_record, finish_run, name_agents, run_options
+from arena.cli.options import (
+    command_record,
+    finish_run,
+    name_agents,
+    run_options,
+    say_if_complete,
+)
 from arena.cli.printed import LABEL_WIDTH, aligned, format_ratings, usage_text
 from arena.cli.progress import with_progress
 from arena.competitions.round_tables import (
@@ -169,6 +175,7 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss
                                                            command=command_record()),
                                TournamentProgressBar)
         click.echo(format_rounds(rounds, run_names(directory, rounds.standings.ratings["agent"])))
+        say_if_complete(rounds.played, directory, "a larger --swiss" if swiss else None)
     else:
         done = with_progress(plan.total, directory, not request.progress,
                              lambda progress: run_tournament(plan, directory, request,
@@ -176,4 +183,5 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss
                                                              command=command_record()),
                              TournamentProgressBar)
         click.echo(format_tournament(done, run_names(directory, done.standings.ratings["agent"])))
+        say_if_complete(done.run.played, directory, "a larger -n")
     finish_run(directory, not no_report, request.charts())
