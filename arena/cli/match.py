@@ -24,18 +24,24 @@ from arena.runs.planning.plan import DEFAULT_RESULTS_DIR, default_out_dir
 from arena.runs.planning.request import RunRequest
 from arena.runs.playing.progress import ProgressBar
 from arena.runs.playing.runner import MatchPlayed, run_games
+from arena.runs.store.files import RunFiles
 from arena.runs.store.summary import FORFEITS, PairingSummary, seeds_lines
 
 
 def format_summary(summary: PairingSummary, directory: Path,
                    labels: Mapping[str, str] | None = None) -> str:
-    """The table printed after a match, the agents named by ``labels`` (spec -> name)."""
+    """The table printed after a match, the agents named by ``labels`` (spec -> name); the
+    forfeits, if any, point to where their reasons are (agents.log, else games.csv)."""
     forfeits = "; ".join(
         f"{agent} {summary.forfeits[(kind, side)]} {kind}"
         for kind in FORFEITS
         for side, agent in ((Side.A, "A"), (Side.B, "B"))
         if summary.forfeits[(kind, side)]
     )
+    if forfeits:
+        files = RunFiles(directory)
+        forfeits += f"; what the agents printed: {files.agents_log}" if \
+            files.agents_log.is_file() else f"; why: the error column of {files.games}"
     nodes = [summary.side_a.nodes_per_move, summary.side_b.nodes_per_move]
     rows = [
         ("Forfeits", forfeits or "none"),

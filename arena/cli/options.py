@@ -191,16 +191,12 @@ def finish_run(directory: Path, report: bool, charts: ChartOptions | None = None
     """After a run's tables: its report (if wanted, its charts as ``charts`` says; written by
     ``writer`` when one was made ready); then, if an agent forfeited every one of its games
     for one reason, a one-line error naming it and exit status 1."""
-    from arena.competitions.round_tables import is_rounds_tournament, played_rounds
-    from arena.runs.store.files import RunFiles
+    from arena.competitions.round_tables import run_directories
     from arena.runs.store.summary import unanimous_forfeits
 
     if report:
         write_run_report(directory, charts, writer)
-    files = RunFiles(directory)
-    runs = [files.round(n) for n in played_rounds(directory)] \
-        if is_rounds_tournament(directory) else [directory]
-    for broken in unanimous_forfeits(*runs):
+    for broken in unanimous_forfeits(*run_directories(directory)):
         click.echo(f"arena: error: every game of {broken.agent} ended in its forfeit, "
                    f"{broken.termination}: {broken.example or 'no message'}", err=True)
         raise click.exceptions.Exit(BROKEN_AGENT)

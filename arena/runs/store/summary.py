@@ -17,7 +17,7 @@ import io
 import math
 from array import array
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -459,13 +459,27 @@ def unanimous_forfeits(*directories: Path) -> list[Unanimous]:
                         forfeited[agent, kind] += int(pairing[f"{kind}_{side}"])
     broken = {agent: kind for (agent, kind), count in forfeited.items()
               if count and count == games[agent]}
-    examples: dict[str, str] = {}
-    for row in (row for directory in directories if broken
+    examples = first_errors(directories, broken.items())
+    return [Unanimous(agent, kind, examples.get((agent, kind), ""))
+            for agent, kind in broken.items()]
+
+
+def first_errors(directories: Sequence[Path], wanted: Iterable[tuple[str, str]]
+                 ) -> dict[tuple[str, str], str]:
+    """The error message of the first game (in the order of the runs' games.csv) each of
+    ``wanted`` (an agent and a kind of forfeit, ``Termination``'s value) lost that way; the
+    files are read only until every one is found."""
+    missing = set(wanted)
+    found: dict[tuple[str, str], str] = {}
+    for row in (row for directory in directories if missing
                 for row in read_rows(RunFiles(directory).games)):
         loser = row.loser
-        name = None if loser is None else row.agent_a if loser is Side.A else row.agent_b
-        if name in broken:
-            examples.setdefault(name, row.error)
-            if len(examples) == len(broken):
+        if loser is None or row.termination not in FORFEITS:
+            continue
+        key = (row.agent_a if loser is Side.A else row.agent_b, str(row.termination))
+        if key in missing:
+            missing.discard(key)
+            found[key] = row.error
+            if not missing:
                 break
-    return [Unanimous(agent, kind, examples.get(agent, "")) for agent, kind in broken.items()]
+    return found
