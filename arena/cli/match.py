@@ -29,8 +29,9 @@ from arena.runs.store.summary import FORFEITS, PairingSummary, seeds_lines
 
 
 def format_summary(summary: PairingSummary, directory: Path,
-                   labels: Mapping[str, str] | None = None) -> str:
-    """The table printed after a match, the agents named by ``labels`` (spec -> name); the
+                   labels: Mapping[str, str] | None = None, conditions: str = "") -> str:
+    """The table printed after a match, the agents named by ``labels`` (spec -> name), with
+    the ``conditions`` its games were played under (``RunDescription.conditions``); the
     forfeits, if any, point to where their reasons are (agents.log, else games.csv)."""
     forfeits = "; ".join(
         f"{agent} {summary.forfeits[(kind, side)]} {kind}"
@@ -54,6 +55,7 @@ def format_summary(summary: PairingSummary, directory: Path,
                                  for side, n in zip("AB", nodes, strict=True))),
         *((f"Model {side.name}", usage_text(usage)) for side, usage in
           sorted(summary.models.items())),
+        *((("Conditions", conditions),) if conditions else ()),
         ("Output", str(directory)),
     ]
     report = [line.split(maxsplit=1) for line in format_report(summary.estimate).splitlines()]
@@ -109,7 +111,8 @@ def match_command(agent_a: str, agent_b: str, games: int, request: RunRequest,
 
 def _print_run(run: MatchPlayed, labels: Mapping[str, str]) -> None:
     for summary in run.summaries:
-        click.echo(format_summary(summary, run.directory, labels))
+        click.echo(format_summary(summary, run.directory, labels,
+                                  run.description.conditions()))
         warning = repeated_games_warning(summary, labels)
         if warning:
             click.echo(f"arena: warning: {warning}", err=True)

@@ -220,18 +220,19 @@ NO_REPORT = Option("no_report", ("--no-report",),
 of the run itself."""
 
 
-def run_options(results_dir: Path, openings: str = "none", first: bool = False
+def run_options(results_dir: Path, kind: str = "match", first: bool = False
                 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Add the options of a run (``REQUEST_OPTIONS``, one click option each, ``first`` only
     with ``first``: matches only) and --no-report. The command receives ``request`` (a
     RunRequest) instead of them, ``labels`` (the --label texts, for ``name_agents``) and
-    ``no_report``. ``results_dir`` and ``openings`` are the defaults the help names (the
-    run's own)."""
+    ``no_report``. The help names the defaults of the run: ``results_dir`` and the openings
+    of its ``kind`` (``match``, ``tournament`` or ``sprt``: ``DEFAULT_OPENINGS``)."""
+    from arena.runs.planning.openings import DEFAULT_OPENINGS
     from arena.runs.planning.request import REQUEST_OPTIONS, RunRequest
 
     declared = [option for option in REQUEST_OPTIONS if first or option.name != "first"]
     names = [option.name for option in declared if option.name != "labels"]
-    context = {"results_dir": str(results_dir), "openings": openings}
+    context = {"results_dir": str(results_dir), "openings": DEFAULT_OPENINGS[kind]}
     options = [click_option(option, context=context) for option in declared]
     options.insert(names.index("quiet") + 1, click_option(NO_REPORT))
 

@@ -71,6 +71,7 @@ def format_tournament(done: TournamentPlayed, labels: Mapping[str, str]) -> str:
         format_ratings(standings.ratings, labels), "",
         *(f"{'Model':<{LABEL_WIDTH}}{labels.get(agent, agent)}: {usage_text(usage)}"
           for agent, usage in model_totals(done.run.summaries).items()),
+        f"{'Conditions':<{LABEL_WIDTH}}{done.run.description.conditions()}",
         f"{'Output':<{LABEL_WIDTH}}{done.run.directory}",
     ])
 
@@ -100,6 +101,7 @@ def format_rounds(done: RoundsPlayed, labels: Mapping[str, str]) -> str:
         "Crosstable (row agent against column agent):", format_crosstable(standings, labels), "",
         f"Ratings (Elo; {_anchor_text(done.anchor, labels)}; 95% bootstrap intervals):",
         format_ratings(standings.ratings, labels), "",
+        f"{'Conditions':<{LABEL_WIDTH}}{done.description.conditions()}",
         f"{'Output':<{LABEL_WIDTH}}{done.directory}",
     ])
 
@@ -119,7 +121,7 @@ def format_rounds(done: RoundsPlayed, labels: Mapping[str, str]) -> str:
 @click.option("--anchor", default=None, metavar="SPEC",
               help="The agent rated 0 (default: random when it plays, else the field's mean "
                    "is 0).")
-@run_options(DEFAULT_TOURNAMENTS_DIR)
+@run_options(DEFAULT_TOURNAMENTS_DIR, kind="tournament")
 def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss: int | None,
                        knockout: bool, anchor: str | None, request: RunRequest,
                        labels: tuple[str, ...], no_report: bool) -> None:

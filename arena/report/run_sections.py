@@ -235,6 +235,7 @@ def verdict_section(run: RunContents, table: pd.DataFrame,
                   f"{r['elo_model']} model." + (f" {forfeits}" if forfeits else ""), ""]
     elif forfeits:
         lines += [forfeits, ""]
+    lines += [f"**Conditions**: {run.meta.run.conditions()}.", ""]
     return lines[:-1]
 
 

@@ -36,7 +36,11 @@ def test_a_small_match_prints_the_table_and_the_seeds_line(tmp_path: Path) -> No
     assert lines[1].split() == ["Games", "30", "(W", f"{wins},", "D", f"{ties},", "L", f"{losses})"]
     labels = [line.split()[0] for line in lines[1:]]
     assert labels == ["Games", "Score", "Elo", "nElo", "LOS", "Intervals", "Forfeits",
-                      "Distinct", "Plies", "ms/move", "nodes/move", "Output", "Report"]
+                      "Distinct", "Plies", "ms/move", "nodes/move", "Conditions", "Output",
+                      "Report"]
+    assert lines[-3] == "Conditions  openings none · 6 x 7 · no time limit"
+    assert "\n\n**Conditions**: openings none · 6 x 7 · no time limit.\n\n## Results" in (
+        tmp_path / "run" / "report.md").read_text()
     assert lines[-2].split() == ["Output", str(tmp_path / "run")]
     assert lines[-1].split() == ["Report", str(tmp_path / "run" / "report.md")]
     games = load_games(tmp_path / "run" / "games.csv")
@@ -68,7 +72,8 @@ def test_the_default_directory_and_seed_make_a_rerun_reuse_the_games(
     assert f"seed{DEFAULT_SEED}" in directory.name and "random-vs-random" in directory.name
     played = (directory / "games.csv").read_text()
     second = invoke(*args)
-    assert second.output == first.output
+    assert second.stdout == first.stdout and second.stderr.startswith(
+        f"arena: note: the run in {directory} was complete")
     assert (directory / "games.csv").read_text() == played
     other = invoke(*args, "--seed", "3")
     assert other.exit_code == 0 and len(list(Path("results/matches").iterdir())) == 2
