@@ -14,7 +14,7 @@ from arena.cli.options import (
     run_options,
     say_if_complete,
 )
-from arena.cli.printed import format_report, repeated_games_warning, usage_text
+from arena.cli.printed import LABEL_WIDTH, format_report, repeated_games_warning, usage_text
 from arena.cli.progress import with_progress
 from arena.competitions.round_tables import run_names
 from arena.report.prepared import prepared_writer
@@ -26,6 +26,7 @@ from arena.runs.playing.progress import ProgressBar
 from arena.runs.playing.runner import MatchPlayed, run_games
 from arena.runs.store.files import RunFiles
 from arena.runs.store.summary import FORFEITS, PairingSummary, seeds_lines
+from arena.stats.move_times import median_text, ms_text
 
 
 def format_summary(summary: PairingSummary, directory: Path,
@@ -44,13 +45,15 @@ def format_summary(summary: PairingSummary, directory: Path,
         forfeits += f"; what the agents printed: {files.agents_log}" if \
             files.agents_log.is_file() else f"; why: the error column of {files.games}"
     nodes = [summary.side_a.nodes_per_move, summary.side_b.nodes_per_move]
+    times = [summary.side_a.times, summary.side_b.times]
     rows = [
         ("Forfeits", forfeits or "none"),
         ("Distinct", f"{summary.distinct_games} games"),
         ("Plies", f"{summary.plies / summary.games:.1f} per game" + (
             f" ({summary.adjudicated} adjudicated: the solver's result)"
             if summary.adjudicated else "")),
-        ("ms/move", f"A {summary.side_a.ms_per_move:.3f}, B {summary.side_b.ms_per_move:.3f}"),
+        ("ms/move", f"median A {median_text(times[0])}, B {median_text(times[1])}"),
+        ("ms/move p90", f"A {ms_text(times[0].p90)}, B {ms_text(times[1].p90)}"),
         ("nodes/move", ", ".join(f"{side} {'-' if n is None else f'{n:.0f}'}"
                                  for side, n in zip("AB", nodes, strict=True))),
         *((f"Model {side.name}", usage_text(usage)) for side, usage in
@@ -60,8 +63,7 @@ def format_summary(summary: PairingSummary, directory: Path,
     ]
     report = [line.split(maxsplit=1) for line in format_report(summary.estimate).splitlines()]
     rows = [(label, text) for label, text in report] + rows
-    width = max(len(label) for label, _ in rows) + 2
-    table = "\n".join(f"{label:<{width}}{text}" for label, text in rows)
+    table = "\n".join(f"{label:<{LABEL_WIDTH}}{text}" for label, text in rows)
     [line] = seeds_lines([summary], labels)
     return f"{line}\n{table}"
 

@@ -26,8 +26,10 @@ from arena.report.run_tables import agent_scores
 from arena.rules.results import FORFEITS
 from arena.runs.store.files import RunFiles
 from arena.runs.store.summary import first_errors, seeds_line
+from arena.stats.move_times import MoveTimes, median_text, ms_text
 
-__all__ = ["agents_section", "bracket_section", "chart_lines", "crosstable_section",
+__all__ = ["agents_section", "bracket_section", "chart_lines", "cost_section",
+           "crosstable_section",
            "forfeits_sentence", "ratings_section", "records", "results_section", "run_facts",
            "sprt_section", "sprt_title", "standings_section", "terminations_section",
            "verdict_section"]
@@ -179,6 +181,27 @@ def standings_section(table: pd.DataFrame, labels: Mapping[str, str]) -> list[st
         "Points after each round (a win 1, a draw 1/2, a bye the round's games as won), best "
         "first after the last round, ties in the order the agents were given. Byes: "
         + ("; ".join(byes) if byes else "none") + "."]
+
+
+def cost_section(cost: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
+    """Each agent's time a move (``run_tables.COST_COLUMNS``: the median game's with its 95%
+    interval, the 90th percentile, the mean) and mean nodes a move, and how they are
+    counted."""
+    rows = []
+    for r in records(cost):
+        times = MoveTimes(r["games"], r["ms_median"], r["ms_low"], r["ms_high"], r["ms_p90"],
+                          r["ms_mean"])
+        nodes = r["nodes_per_move"]
+        rows.append((labels[r["agent"]], r["games"], median_text(times), ms_text(times.p90),
+                     ms_text(times.mean), "—" if math.isnan(nodes) else f"{nodes:,.0f}"))
+    return ["## Cost per move", "", markdown_table(
+        ("agent", "games", "ms a move, median game [95%]", "90th percentile", "mean",
+         "nodes a move (mean)"), rows), "",
+        "games.csv keeps each agent's think time over a whole game, so its time a move in a "
+        "game is that time over its moves there. Over its games: the median, with its "
+        "distribution-free 95% interval (order statistics; none below 6 games), and the 90th "
+        "percentile, which a game with a stall moves by one rank; the mean (all its time over "
+        "all its moves) is shown for comparison, as one stall can multiply it."]
 
 
 def terminations_section(games: pd.DataFrame) -> list[str]:

@@ -426,7 +426,8 @@ def test_summary_and_report_count_what_the_server_served(server: Server,
         load_model_moves(tmp_path)
     report = (out / "report.md").read_text()
     label = "fake-model"  # the server, key variable, backoff and price are not its name
-    [row] = [line for line in report.splitlines() if line.startswith(f"| {label} | 4 |")]
+    models = report.split("## Language models")[1]  # its table, not Cost per move's
+    [row] = [line for line in models.splitlines() if line.startswith(f"| {label} | 4 |")]
     assert "(2) |" in row and f"${summary['llm_cost_b']:.4g}" in row
     assert "Run `arena analyze --best-moves`" in report
 
