@@ -301,7 +301,8 @@ def load_games(path: str | Path) -> pd.DataFrame:
 def load_model_moves(directory: str | Path) -> pd.DataFrame:
     """Every move a language model (an ``llm:`` agent) made in the finished games of the run
     in ``directory``, one row a move, from the games' transcripts: game, agent (its spec),
-    side (``a`` or ``b``), ply (the move's number), column (blank for an answer that lost the
+    side (``a`` or ``b``), ply (the discs on the board when it was played: the first move
+    is ply 0, as in blunders.csv and moves.csv), column (blank for an answer that lost the
     game), requests, cached (answers replayed), retried (requests asked again after a server
     failure), invalid (answers that named no legal column), prompt_tokens, completion_tokens,
     seconds, cost (dollars at the agent's ``price``; nan without). Empty for a run without a

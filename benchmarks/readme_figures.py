@@ -95,10 +95,12 @@ EXAMPLES = {
     "wtl": (ANALYSED / "wtl.png", "Wins, draws and losses per pairing, with A's score"),
     "length": (ANALYSED / "length.png",
                "Game length by result, and each agent's score moving first and second"),
-    "cost": (MCTS / "cost.png", "Milliseconds and nodes per move"),
+    "cost": (MCTS / "cost.png", "Milliseconds per move (the median game's, its 95% interval "
+                                "and 90th percentile) and mean nodes per move"),
     "ratings": (MCTS / "ratings.png", "The rating ladder"),
     "elo-cost": (MCTS / "elo-cost.png",
-                 "Elo against milliseconds per move, with the trade-off front"),
+                 "Elo against the median game's milliseconds per move, with the trade-off "
+                 "front"),
     "crosstable": (MCTS / "crosstable.png", "The crosstable"),
     "depth": (MCTS / "depth.png", "Strength against a parameter: search depth"),
     "sweep-PARAMETER": (MCTS / "sweep-iterations.png",

@@ -57,8 +57,8 @@ def accuracy_command(agents: tuple[str, ...], sets: tuple[str, ...], positions: 
     share of positions where it plays a column with the best score; its blunder rate the
     share where its column gives up the best result the position offers (a win becomes a
     draw or a loss, a draw a loss). Both come with 95% Wilson intervals, beside the
-    agent's milliseconds and nodes per move. Solved positions are cached, so the next
-    agent on the same set costs only its own moves. A language model (llm:) is asked
+    agent's median milliseconds and mean nodes per move. Solved positions are cached, so the
+    next agent on the same set costs only its own moves. A language model (llm:) is asked
     --concurrency positions at once, and what it spent is printed after the table.
 
     \b

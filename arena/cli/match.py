@@ -7,8 +7,14 @@ from pathlib import Path
 
 import click
 
-from arena.cli.options import command_record, finish_run, name_agents, run_options
-from arena.cli.printed import format_report, repeated_games_warning, usage_text
+from arena.cli.options import (
+    command_record,
+    finish_run,
+    name_agents,
+    run_options,
+    say_if_complete,
+)
+from arena.cli.printed import LABEL_WIDTH, format_report, repeated_games_warning, usage_text
 from arena.cli.progress import with_progress
 from arena.competitions.round_tables import run_names
 from arena.report.prepared import prepared_writer
@@ -18,36 +24,46 @@ from arena.runs.planning.plan import DEFAULT_RESULTS_DIR, default_out_dir
 from arena.runs.planning.request import RunRequest
 from arena.runs.playing.progress import ProgressBar
 from arena.runs.playing.runner import MatchPlayed, run_games
+from arena.runs.store.files import RunFiles
 from arena.runs.store.summary import FORFEITS, PairingSummary, seeds_lines
+from arena.stats.move_times import median_text, ms_text
 
 
 def format_summary(summary: PairingSummary, directory: Path,
-                   labels: Mapping[str, str] | None = None) -> str:
-    """The table printed after a match, the agents named by ``labels`` (spec -> name)."""
+                   labels: Mapping[str, str] | None = None, conditions: str = "") -> str:
+    """The table printed after a match, the agents named by ``labels`` (spec -> name), with
+    the ``conditions`` its games were played under (``RunDescription.conditions``); the
+    forfeits, if any, point to where their reasons are (agents.log, else games.csv)."""
     forfeits = "; ".join(
         f"{agent} {summary.forfeits[(kind, side)]} {kind}"
         for kind in FORFEITS
         for side, agent in ((Side.A, "A"), (Side.B, "B"))
         if summary.forfeits[(kind, side)]
     )
+    if forfeits:
+        files = RunFiles(directory)
+        forfeits += f"; what the agents printed: {files.agents_log}" if \
+            files.agents_log.is_file() else f"; why: the error column of {files.games}"
     nodes = [summary.side_a.nodes_per_move, summary.side_b.nodes_per_move]
+    times = [summary.side_a.times, summary.side_b.times]
     rows = [
         ("Forfeits", forfeits or "none"),
         ("Distinct", f"{summary.distinct_games} games"),
         ("Plies", f"{summary.plies / summary.games:.1f} per game" + (
             f" ({summary.adjudicated} adjudicated: the solver's result)"
             if summary.adjudicated else "")),
-        ("ms/move", f"A {summary.side_a.ms_per_move:.3f}, B {summary.side_b.ms_per_move:.3f}"),
+        ("ms/move", f"median A {median_text(times[0])}, B {median_text(times[1])}"),
+        ("ms/move p90", f"A {ms_text(times[0].p90)}, B {ms_text(times[1].p90)}"),
         ("nodes/move", ", ".join(f"{side} {'-' if n is None else f'{n:.0f}'}"
                                  for side, n in zip("AB", nodes, strict=True))),
         *((f"Model {side.name}", usage_text(usage)) for side, usage in
           sorted(summary.models.items())),
+        *((("Conditions", conditions),) if conditions else ()),
         ("Output", str(directory)),
     ]
     report = [line.split(maxsplit=1) for line in format_report(summary.estimate).splitlines()]
     rows = [(label, text) for label, text in report] + rows
-    width = max(len(label) for label, _ in rows) + 2
-    table = "\n".join(f"{label:<{width}}{text}" for label, text in rows)
+    table = "\n".join(f"{label:<{LABEL_WIDTH}}{text}" for label, text in rows)
     [line] = seeds_lines([summary], labels)
     return f"{line}\n{table}"
 
@@ -91,12 +107,14 @@ def match_command(agent_a: str, agent_b: str, games: int, request: RunRequest,
                                                        command=command_record()), ProgressBar)
         _print_run(run, run_names(run.directory, [spec for summary in run.summaries
                                                   for spec in (summary.agent_a, summary.agent_b)]))
+        say_if_complete(run.played, run.directory, "a larger -n")
         finish_run(run.directory, not no_report, charts, writer)
 
 
 def _print_run(run: MatchPlayed, labels: Mapping[str, str]) -> None:
     for summary in run.summaries:
-        click.echo(format_summary(summary, run.directory, labels))
+        click.echo(format_summary(summary, run.directory, labels,
+                                  run.description.conditions()))
         warning = repeated_games_warning(summary, labels)
         if warning:
             click.echo(f"arena: warning: {warning}", err=True)

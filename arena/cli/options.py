@@ -205,20 +205,28 @@ def finish_run(directory: Path, report: bool, charts: ChartOptions | None = None
     ``writer`` when one was made ready) and a warning of damaged transcripts; then, if an
     agent forfeited every one of its games for one reason, a one-line error naming it and
     exit status 1."""
-    from arena.competitions.round_tables import is_rounds_tournament, played_rounds
-    from arena.runs.store.files import RunFiles
+    from arena.competitions.round_tables import run_directories
     from arena.runs.store.summary import unanimous_forfeits
 
     if report:
         write_run_report(directory, charts, writer)
-    files = RunFiles(directory)
-    runs = [files.round(n) for n in played_rounds(directory)] \
-        if is_rounds_tournament(directory) else [directory]
+    runs = run_directories(directory)
     warn_damaged_transcripts(*runs)
     for broken in unanimous_forfeits(*runs):
         click.echo(f"arena: error: every game of {broken.agent} ended in its forfeit, "
                    f"{broken.termination}: {broken.example or 'no message'}", err=True)
         raise click.exceptions.Exit(BROKEN_AGENT)
+
+
+def say_if_complete(played: int, directory: Path, more: str | None) -> None:
+    """After a command that played no game (its run was complete already, so it printed the
+    same result again), a one-line note saying so and how to make another run; ``more``
+    says how to ask for more games of this one (None: none can be asked for)."""
+    if played:
+        return
+    extend = f", for more games {more}" if more else ""
+    click.echo(f"arena: note: the run in {directory} was complete, nothing was played: for a "
+               f"new run give another --seed or --out{extend}", err=True)
 
 
 NO_REPORT = Option("no_report", ("--no-report",),
@@ -228,18 +236,19 @@ NO_REPORT = Option("no_report", ("--no-report",),
 of the run itself."""
 
 
-def run_options(results_dir: Path, openings: str = "none", first: bool = False
+def run_options(results_dir: Path, kind: str = "match", first: bool = False
                 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Add the options of a run (``REQUEST_OPTIONS``, one click option each, ``first`` only
     with ``first``: matches only) and --no-report. The command receives ``request`` (a
     RunRequest) instead of them, ``labels`` (the --label texts, for ``name_agents``) and
-    ``no_report``. ``results_dir`` and ``openings`` are the defaults the help names (the
-    run's own)."""
+    ``no_report``. The help names the defaults of the run: ``results_dir`` and the openings
+    of its ``kind`` (``match``, ``tournament`` or ``sprt``: ``DEFAULT_OPENINGS``)."""
+    from arena.runs.planning.openings import DEFAULT_OPENINGS
     from arena.runs.planning.request import REQUEST_OPTIONS, RunRequest
 
     declared = [option for option in REQUEST_OPTIONS if first or option.name != "first"]
     names = [option.name for option in declared if option.name != "labels"]
-    context = {"results_dir": str(results_dir), "openings": openings}
+    context = {"results_dir": str(results_dir), "openings": DEFAULT_OPENINGS[kind]}
     options = [click_option(option, context=context) for option in declared]
     options.insert(names.index("quiet") + 1, click_option(NO_REPORT))
 

@@ -46,7 +46,8 @@ def _with_bar(root: Path, quiet: bool) -> EntryPlayer:
 
 def format_entry(entry: Entry, summaries: list[PairingSummary], root: Path) -> str:
     """What is printed after an entry: its pairings' results (for a tournament, its ratings
-    instead) and its notes, indented under its label."""
+    instead), its notes and the conditions it was played under, indented under its
+    label."""
     ratings = entry.ratings(root) if isinstance(entry, TournamentEntry) else None
     specs = [spec for s in summaries for spec in (s.agent_a, s.agent_b)]
     labels = run_names(root / entry.name, specs if ratings is None else ratings["agent"])
@@ -57,6 +58,9 @@ def format_entry(entry: Entry, summaries: list[PairingSummary], root: Path) -> s
         lines = [f"{len(summaries)} pairings, {games} games; ratings (Elo):",
                  *format_ratings(ratings, labels).splitlines()]
     lines += entry.notes(root)
+    conditions = entry.conditions(root)
+    if conditions:
+        lines.append(f"{'Conditions':<{LABEL_WIDTH}}{conditions}")
     return "\n".join([f"{entry.label}:", *(f"  {line}" for line in lines)])
 
 

@@ -14,12 +14,12 @@ from arena.cli.options import (
     finish_run,
     name_agents,
     run_options,
+    say_if_complete,
 )
 from arena.cli.printed import LABEL_WIDTH, format_report, repeated_games_warning
 from arena.cli.progress import with_progress
 from arena.competitions.round_tables import run_names
 from arena.competitions.sprt import (
-    DEFAULT_OPENINGS,
     DEFAULT_SPRT_DIR,
     SPRT_OPTIONS,
     SprtPlayed,
@@ -83,6 +83,7 @@ def format_sprt(run: SprtPlayed, labels: Mapping[str, str] | None = None) -> str
     rows += [
         ("Batches", f"{last.batch} ({run.test.batch_pairs} pairs each); at most "
                     f"{run.max_games} games"),
+        ("Conditions", run.match.description.conditions()),
         ("Output", str(run.directory)),
     ]
     [line] = seeds_lines([summary], labels)
@@ -94,7 +95,7 @@ def format_sprt(run: SprtPlayed, labels: Mapping[str, str] | None = None) -> str
 @click.argument("agent_a")
 @click.argument("agent_b")
 @sprt_options
-@run_options(DEFAULT_SPRT_DIR, openings=DEFAULT_OPENINGS)
+@run_options(DEFAULT_SPRT_DIR, kind="sprt")
 def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: float,
                  beta: float, model: Model, llr: LlrMethod, max_games: int, batch_pairs: int,
                  request: RunRequest, labels: tuple[str, ...], no_report: bool) -> None:
@@ -127,4 +128,6 @@ def sprt_command(agent_a: str, agent_b: str, elo0: float, elo1: float, alpha: fl
     warning = repeated_games_warning(run.summary, names)
     if warning:
         click.echo(f"arena: warning: {warning}", err=True)
+    say_if_complete(run.match.played, run.directory,
+                    None if run.last.decided else "a larger --max-games")
     finish_run(run.directory, not no_report, request.charts())

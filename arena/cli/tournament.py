@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from arena.cli.options import command_record, finish_run, name_agents, run_options
+from arena.cli.options import (
+    command_record,
+    finish_run,
+    name_agents,
+    run_options,
+    say_if_complete,
+)
 from arena.cli.printed import LABEL_WIDTH, aligned, format_ratings, usage_text
 from arena.cli.progress import with_progress
 from arena.competitions.round_tables import (
@@ -65,6 +71,7 @@ def format_tournament(done: TournamentPlayed, labels: Mapping[str, str]) -> str:
         format_ratings(standings.ratings, labels), "",
         *(f"{'Model':<{LABEL_WIDTH}}{labels.get(agent, agent)}: {usage_text(usage)}"
           for agent, usage in model_totals(done.run.summaries).items()),
+        f"{'Conditions':<{LABEL_WIDTH}}{done.run.description.conditions()}",
         f"{'Output':<{LABEL_WIDTH}}{done.run.directory}",
     ])
 
@@ -94,6 +101,7 @@ def format_rounds(done: RoundsPlayed, labels: Mapping[str, str]) -> str:
         "Crosstable (row agent against column agent):", format_crosstable(standings, labels), "",
         f"Ratings (Elo; {_anchor_text(done.anchor, labels)}; 95% bootstrap intervals):",
         format_ratings(standings.ratings, labels), "",
+        f"{'Conditions':<{LABEL_WIDTH}}{done.description.conditions()}",
         f"{'Output':<{LABEL_WIDTH}}{done.directory}",
     ])
 
@@ -113,7 +121,7 @@ def format_rounds(done: RoundsPlayed, labels: Mapping[str, str]) -> str:
 @click.option("--anchor", default=None, metavar="SPEC",
               help="The agent rated 0 (default: random when it plays, else the field's mean "
                    "is 0).")
-@run_options(DEFAULT_TOURNAMENTS_DIR)
+@run_options(DEFAULT_TOURNAMENTS_DIR, kind="tournament")
 def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss: int | None,
                        knockout: bool, anchor: str | None, request: RunRequest,
                        labels: tuple[str, ...], no_report: bool) -> None:
@@ -169,6 +177,7 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss
                                                            command=command_record()),
                                TournamentProgressBar)
         click.echo(format_rounds(rounds, run_names(directory, rounds.standings.ratings["agent"])))
+        say_if_complete(rounds.played, directory, "a larger --swiss" if swiss else None)
     else:
         done = with_progress(plan.total, directory, not request.progress,
                              lambda progress: run_tournament(plan, directory, request,
@@ -176,4 +185,5 @@ def tournament_command(specs: tuple[str, ...], games: int, gauntlet: bool, swiss
                                                              command=command_record()),
                              TournamentProgressBar)
         click.echo(format_tournament(done, run_names(directory, done.standings.ratings["agent"])))
+        say_if_complete(done.run.played, directory, "a larger -n")
     finish_run(directory, not no_report, request.charts())

@@ -90,6 +90,7 @@ from arena.runs.playing.batches import AgentCache
 from arena.runs.playing.runner import Progress, check_workers, resolve_agents, run_games
 from arena.runs.store.directory import check_directory
 from arena.runs.store.files import RunFiles
+from arena.runs.store.meta import load_meta
 from arena.runs.store.summary import PairingSummary, summarize, wtl_text
 from arena.stats.elo import Homogeneity, homogeneity
 from arena.system.options import file_keys
@@ -213,6 +214,14 @@ class Entry:
     def notes(self, root: Path) -> list[str]:
         """What to say about the entry's results besides their ``A [W, T, L] B (N)`` lines."""
         return []
+
+    def conditions(self, root: Path) -> str:
+        """What the entry's games were played under (``RunDescription.conditions``: its
+        first run's, for a tournament in rounds), '' before it has played."""
+        directories = run_directories(root / self.name)
+        if not directories or not RunFiles(directories[0]).meta.is_file():
+            return ""
+        return load_meta(directories[0]).run.conditions()
 
 
 def _label(kind: str, index: int, name: str) -> str:

@@ -44,9 +44,10 @@ from arena.competitions.tournaments import (
     tournament_plan,
     write_standings,
 )
+from arena.runs.planning.description import RunDescription
 from arena.runs.planning.plan import MatchPlan, Pairing
 from arena.runs.planning.request import RunRequest
-from arena.runs.playing.runner import Progress, run_games
+from arena.runs.playing.runner import MatchPlayed, Progress, run_games
 from arena.runs.store.files import RunFiles
 from arena.runs.store.rows import games_table
 from arena.runs.store.summary import PairingSummary
@@ -100,13 +101,17 @@ def knockout_pairings(alive: Sequence[str]) -> tuple[list[tuple[str, str]], list
 @dataclass
 class RoundsPlayed:
     """What ``run_rounds`` did: each round's pairings' summaries and who sat it out, the
-    standings of every game, and for a knockout the winner."""
+    standings of every game, for a knockout the winner, the games this call played (0: the
+    tournament was complete already) and the first round's description (the board,
+    openings and limits of every round)."""
 
     directory: Path
     rounds: list[tuple[list[PairingSummary], list[str]]]
     standings: Standings
     winner: str | None
     anchor: str | None
+    played: int
+    description: RunDescription
 
 
 RoundsRun = RoundsPlayed
@@ -218,6 +223,7 @@ def run_rounds(specs: Sequence[str], games: int, request: RunRequest, directory:
     rounds: list[tuple[list[PairingSummary], list[str]]] = []
     rows: list[RoundRow] = []
     tables = []
+    played: list[MatchPlayed] = []
     number = 0
     while (number < swiss) if swiss is not None else len(alive) > 1:
         number += 1
@@ -231,6 +237,7 @@ def run_rounds(specs: Sequence[str], games: int, request: RunRequest, directory:
         done = run_games(_round_plan(plan, pairs, games, number), where,
                          dataclasses.replace(request, out=where, progress=False),
                          progress=across, command=command)
+        played.append(done)
         rounds.append((done.summaries, sitting))
         tables.append(games_table(RunFiles(where).games))  # the run has just checked it
         through = []
@@ -259,4 +266,4 @@ def run_rounds(specs: Sequence[str], games: int, request: RunRequest, directory:
     standings = write_standings(directory, anchored, plan.settings.seed,
                                 pd.concat(tables, ignore_index=True))
     return RoundsPlayed(directory, rounds, standings, alive[0] if swiss is None else None,
-                     anchored)
+                        anchored, sum(done.played for done in played), played[0].description)

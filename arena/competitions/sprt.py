@@ -60,7 +60,7 @@ from arena.stats.tally import Tally
 from arena.system.options import Option, whole
 
 __all__ = [
-    "DEFAULT_BATCH_PAIRS", "DEFAULT_MAX_GAMES", "DEFAULT_OPENINGS", "DEFAULT_SPRT_DIR",
+    "DEFAULT_BATCH_PAIRS", "DEFAULT_MAX_GAMES", "DEFAULT_SPRT_DIR",
     "NO_DECISION", "SPRT_COLUMNS", "SprtPlayed", "SprtSetupError", "SprtStep",
     "SprtTest", "check_sprt_plan", "default_sprt_dir", "run_sprt", "sprt_plan",
 ]
@@ -70,8 +70,6 @@ DEFAULT_MAX_GAMES = 20_000
 
 DEFAULT_BATCH_PAIRS = 100
 """Game pairs between two looks at the LLR."""
-
-DEFAULT_OPENINGS = "random:8"
 
 DEFAULT_SPRT_DIR = Path("results") / "sprt"
 
@@ -264,7 +262,8 @@ def sprt_plan(
     max_games: int = DEFAULT_MAX_GAMES,
 ) -> MatchPlan:
     """The games an SPRT of A against B may play under ``request``: ``max_games`` games in
-    opening pairs (from ``DEFAULT_OPENINGS`` unless the request names its own).
+    opening pairs (an SPRT's default openings unless the request names its own:
+    ``RunRequest.openings_for``).
 
     Checks the agents (AgentSpecError, UnsupportedBoardError), the openings (OpeningsError)
     and the plan (SprtSetupError) before any game.
@@ -274,7 +273,7 @@ def sprt_plan(
         raise SprtSetupError(f"an SPRT plays game pairs, each agent moving first once; first "
                              f"{request.first!r} applies to a match")
     settings = request.settings()
-    openings = request.openings_or(DEFAULT_OPENINGS)
+    openings = request.openings_for("sprt")
     opening_set = load_openings(openings, settings.rules, settings.seed)
     if not opening_set.paired:
         raise SprtSetupError(

@@ -128,8 +128,8 @@ def tournament_plan(specs: Sequence[str], games: int, request: RunRequest | None
             )
         names[player.name], players[player.name] = text, player
     return MatchPlan(tournament_pairings(list(names), games, gauntlet), settings,
-                     load_openings(request.openings_or("none"), settings.rules, settings.seed),
-                     players)
+                     load_openings(request.openings_for("tournament"), settings.rules,
+                                   settings.seed), players)
 
 
 def resolve_anchor(anchor: str | None, agents: Sequence[str], engines: object = None

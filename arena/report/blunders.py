@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 from matplotlib.figure import Figure
@@ -150,20 +151,28 @@ def blunder_lines(blunders: Blunders, labels: Mapping[str, str]) -> list[str]:
                            rows)]
 
 
+def median_ply_text(first_losses: Mapping[Any, Any]) -> str:
+    """The median ply of an agent's first losing moves (a row of ``first_losing_moves``), as
+    every table of the report shows it: plies counted as the glossary counts them (ply N is
+    the move played with N discs on the board, the first move ply 0); a dash without one."""
+    return "—" if not first_losses["losing"] else f"{first_losses['median_ply']:g}"
+
+
 def first_loss_lines(blunders: Blunders, labels: Mapping[str, str]) -> list[str]:
     """The report's lines on each agent's first losing move of a game: how often it made
     one, at which ply, in which phase."""
     names = phase_names(blunders.cells)
     rows = [(labels.get(row["agent"], row["agent"]), row["games"],
              f"{row['rate']:.1%} [{row['low']:.1%}, {row['high']:.1%}] ({row['losing']})",
-             "—" if row["losing"] == 0 else f"{row['median_ply']:g}",
+             median_ply_text(row),
              *(f"{row[name]}" for name in names))
             for row in blunders.first_losses.to_dict("records")]
     return ["### First losing moves", "",
             "Each agent's first blunder of a game, the move that gave away the result it had "
             "(a game it played against itself counts once for each side): the share of its "
-            "games with one (95% interval, count), the median ply of that move, and how many "
-            "fell in each phase. A game already lost leaves no result to lose.", "",
+            "games with one (95% interval, count), the median ply of that move (ply N is "
+            "played with N discs on the board: the first move is ply 0), and how many fell "
+            "in each phase. A game already lost leaves no result to lose.", "",
             markdown_table(("agent", "games", "a losing move", "median ply", *names), rows)]
 
 

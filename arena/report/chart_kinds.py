@@ -25,6 +25,7 @@ from arena.report.blunders import blunder_lines, first_loss_lines
 from arena.report.loading import load_run
 from arena.report.run_sections import (
     agents_section,
+    cost_section,
     crosstable_section,
     ratings_section,
     sprt_section,
@@ -130,7 +131,7 @@ def rated_with_times(tables: RunTables) -> bool:
     """Three agents or more rated, with the time they thought."""
     ratings = tables.run.ratings
     return ratings is not None and len(ratings) >= 3 and bool(
-        tables.cost["ms_per_move"].notna().any())
+        tables.cost["ms_median"].notna().any())
 
 
 def three_agents(tables: RunTables) -> bool:
@@ -204,8 +205,9 @@ CHART_KINDS: tuple[ChartKind | SweepKind, ...] = (
               arguments=lambda t: (t.run.ratings, t.cost, t.labels),
               section=lambda t: [
                   "## Strength against thinking time", "",
-                  "Each agent's rating against its mean time per move; the line joins the "
-                  "agents no other agent beats while thinking less."]),
+                  "Each agent's rating against its time a move (the median game's, with its "
+                  "95% interval, as in Cost per move); the line joins the agents no other "
+                  "agent beats while thinking less."]),
     ChartKind(kind="crosstable", title="Crosstable heatmap", builder=charts.crosstable_chart,
               applies=three_agents, arguments=lambda t: (*t.crosstable, t.labels),
               section=lambda t: [*agents_section(t.run, t.labels), "",
@@ -219,7 +221,7 @@ CHART_KINDS: tuple[ChartKind | SweepKind, ...] = (
               section=partial(_heading, "Wins, draws and losses"), otherwise=_too_many_pairings),
     ChartKind(kind="cost", title="Time and nodes per move", builder=charts.cost_chart,
               applies=every_run, arguments=lambda t: (t.cost, t.labels),
-              section=partial(_heading, "Cost per move")),
+              section=lambda t: cost_section(t.cost, t.labels)),
     ChartKind(kind="length", title="Game length by result and the first player's advantage",
               builder=charts.length_chart, applies=every_run,
               arguments=lambda t: (game_lengths(t.run.games),

@@ -18,6 +18,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.path import Path
 from matplotlib.ticker import MaxNLocator, NullFormatter, PercentFormatter
 from matplotlib.transforms import Bbox
@@ -243,12 +244,15 @@ def sweep_chart(series: pd.DataFrame, parameter: str, ylabel: str, percent: bool
 @styled
 def elo_cost_chart(ratings: pd.DataFrame, cost: pd.DataFrame, labels: Mapping[str, str]
                    ) -> Figure:
-    """Each agent's rating against its time per move (in microseconds when every agent takes
-    less than a millisecond), with the trade-off front: the agents no other agent beats while
-    thinking less."""
-    table = ratings.merge(cost, on="agent").dropna(subset=["ms_per_move"])
-    unit = time_unit(table["ms_per_move"])
-    table = table.assign(ms=table["ms_per_move"].clip(lower=1e-3) * unit.factor)
+    """Each agent's rating against its time a move (the median game's, with its 95% interval:
+    ``run_tables.COST_COLUMNS``; in microseconds when every agent takes less than a
+    millisecond), with the trade-off front: the agents no other agent beats while thinking
+    less."""
+    table = ratings.merge(cost, on="agent").dropna(subset=["ms_median"])
+    unit = time_unit(table["ms_median"])
+    table = table.assign(ms=table["ms_median"].clip(lower=1e-3) * unit.factor,
+                         ms_low=table["ms_low"].clip(lower=1e-3) * unit.factor,
+                         ms_high=table["ms_high"].clip(lower=1e-3) * unit.factor)
     table = table.sort_values("ms")
     fig = figure(3.4, TWO_COLUMN)
     ax = fig.add_subplot()
@@ -258,6 +262,10 @@ def elo_cost_chart(ratings: pd.DataFrame, cost: pd.DataFrame, labels: Mapping[st
     front = table["rating"] > best.shift(fill_value=-np.inf)
     ax.errorbar(table["ms"], table["rating"], yerr=np.clip(yerr, 0, None), fmt="none",
                 ecolor=INK, capsize=2.5, elinewidth=0.8)
+    timed = table.dropna(subset=["ms_low", "ms_high"])
+    ax.errorbar(timed["ms"], timed["rating"], xerr=np.clip(np.vstack([
+        timed["ms"] - timed["ms_low"], timed["ms_high"] - timed["ms"]]), 0, None), fmt="none",
+        ecolor=INK, capsize=2.5, elinewidth=0.8)
     ax.plot(table["ms"][front], table["rating"][front], color=WIN, marker="o", linewidth=1.2,
             label="trade-off front (no agent stronger for less time)", zorder=3)
     if not front.all():
@@ -265,7 +273,7 @@ def elo_cost_chart(ratings: pd.DataFrame, cost: pd.DataFrame, labels: Mapping[st
                 linestyle="none", label="behind the front", zorder=3)
     log_axis(ax)
     ax.margins(x=0.25, y=0.15)
-    ax.set_xlabel(f"{unit.name} per move (log scale)")
+    ax.set_xlabel(f"{unit.name} per move, the median game (log scale)")
     ax.set_ylabel(f"Elo rating\n({BOOTSTRAP})")
     ax.set_title("Strength against thinking time")
     fig.legend(loc="outside lower center", ncol=2)
@@ -323,17 +331,31 @@ def _place_notes(fig: Figure, ax: Axes, notes: list[tuple[float, float, str]],
             placed.append(chosen[1])
 
 
-def _log_bars(ax: Axes, values: np.ndarray, y: np.ndarray, unit: str, colour: str) -> None:
-    """Horizontal bars on a log axis, each labelled with its value; 'n/a' where missing."""
+def _log_bars(ax: Axes, values: np.ndarray, y: np.ndarray, unit: str, colour: str,
+              spread: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> None:
+    """Horizontal bars on a log axis, each labelled with its value; 'n/a' where missing.
+    With ``spread`` (low, high, mark), each bar also gets its interval from low to high
+    (where known) and a diamond at its mark, the label beside the rightmost of them."""
     known = np.isfinite(values) & (values > 0)
-    low, high = (values[known].min(), values[known].max()) if known.any() else (1.0, 1.0)
+    lows, highs, marks = spread if spread is not None else (values, values, values)
+    right = np.fmax(np.fmax(values, highs), marks)
+    low, high = (np.fmin(values, lows)[known].min(), right[known].max()) if known.any() \
+        else (1.0, 1.0)
     floor = 10.0 ** np.floor(np.log10(low / 2))  # whole decades: labelled major ticks only
     log_axis(ax)
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.barh(y[known], values[known] - floor, left=floor, height=0.6, color=colour)
-    for yi, value, ok in zip(y, values, known, strict=True):
+    if spread is not None:
+        bounded = known & np.isfinite(lows) & np.isfinite(highs)
+        ax.errorbar(values[bounded], y[bounded], xerr=np.vstack([
+            values[bounded] - lows[bounded], highs[bounded] - values[bounded]]).clip(0),
+            fmt="none", ecolor=INK, elinewidth=0.8, capsize=2.5)
+        marked = known & np.isfinite(marks)
+        ax.plot(marks[marked], y[marked], linestyle="none", marker="D", markersize=3,
+                color=INK)
+    for yi, value, at, ok in zip(y, values, right, known, strict=True):
         text = (f"{value:,.0f}" if value >= 100 else f"{value:.3g}") + unit if ok else "n/a"
-        ax.annotate(text, (value if ok else floor, yi), xytext=(3, 0),
+        ax.annotate(text, (at if ok else floor, yi), xytext=(3 if spread is None else 5, 0),
                     textcoords="offset points", va="center", fontsize=SMALL)
     ax.set_xlim(floor, 10.0 ** np.ceil(np.log10(high * 30)))
     ax.grid(axis="y", visible=False)
@@ -341,24 +363,31 @@ def _log_bars(ax: Axes, values: np.ndarray, y: np.ndarray, unit: str, colour: st
 
 @styled
 def cost_chart(cost: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
-    """Mean time (in milliseconds, or microseconds when every agent takes less than a
-    millisecond) and nodes per move by agent, on log scales."""
+    """Time a move by agent (in milliseconds, or microseconds when every agent takes less
+    than a millisecond: ``run_tables.COST_COLUMNS``' median game with its 95% interval and
+    90th percentile) and mean nodes per move, on log scales."""
     n = len(cost)
     with_nodes = bool(cost["nodes_per_move"].notna().any())
-    fig = figure(1.1 + ROW * n * (1 + _wrapped_lines(cost["agent"], labels) / 3))
+    fig = figure(1.4 + ROW * n * (1 + _wrapped_lines(cost["agent"], labels) / 3))
     axes = fig.subplots(1, 2 if with_nodes else 1, sharey=True, squeeze=False)[0]
     y = np.arange(n)[::-1]
-    unit = time_unit(cost["ms_per_move"])
-    _log_bars(axes[0], cost["ms_per_move"].to_numpy(dtype=float) * unit.factor, y,
-              f" {unit.symbol}", FIRST)
-    axes[0].set_xlabel(f"{unit.name} per move (log scale)")
+    unit = time_unit(cost["ms_median"])
+    times = [cost[column].to_numpy(dtype=float) * unit.factor
+             for column in ("ms_median", "ms_low", "ms_high", "ms_p90")]
+    _log_bars(axes[0], times[0], y, f" {unit.symbol}", FIRST, (times[1], times[2], times[3]))
+    axes[0].set_xlabel(f"{unit.name} per move, the median game (log scale)")
     axes[0].set_yticks(y, [_name(labels, a) for a in cost["agent"]])
     axes[0].set_ylim(-0.6, n - 0.4)
     if with_nodes:
         _log_bars(axes[1], cost["nodes_per_move"].to_numpy(dtype=float), y, "", SECOND)
-        axes[1].set_xlabel("nodes searched per move (log scale)")
+        axes[1].set_xlabel("mean nodes searched per move (log scale)")
         axes[1].tick_params(axis="y", length=0)
     fig.suptitle("Cost per move")
+    fig.legend(handles=[
+        Line2D([], [], color=INK, linewidth=0.8, marker="|", markersize=5,
+               label="the median's 95% interval"),
+        Line2D([], [], color=INK, linestyle="none", marker="D", markersize=3,
+               label="90th percentile of the games")], loc="outside lower center", ncol=2)
     return fig
 
 

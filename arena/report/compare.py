@@ -195,6 +195,15 @@ class Comparison:
                  f"{_elo(r['elo'], rounding)} [{_elo(r['elo_low'], rounding)}, "
                  f"{_elo(r['elo_high'], rounding)}]") for r in _records(self.differences)]
 
+    def conditions(self) -> str:
+        """What the runs were played under (``RunDescription.conditions``), in one line:
+        the same for every run, or each run's where they differ."""
+        each = {run.name: run.meta.run.conditions() for run in self.runs}
+        if len(set(each.values())) == 1:
+            return f"Conditions: {next(iter(each.values()))} (every run)"
+        return "Conditions differ: " + "; ".join(f"{name} {conditions}"
+                                                 for name, conditions in each.items())
+
     def _about_differences(self) -> str:
         return (f"Differences from {self.runs[0].name}, the first run (95% intervals from "
                 "both runs' own, MOVER):")
@@ -205,7 +214,7 @@ class Comparison:
         if not self.differences.empty:
             lines += ["", self._about_differences(),
                       _aligned(self.DIFFERENCE_HEADER, self.difference_rows())]
-        return "\n".join([*lines, self.verdict()])
+        return "\n".join([*lines, self.conditions(), self.verdict()])
 
     def chart(self) -> Figure:
         """A's score with its 95% interval, one row per pairing of each run."""
@@ -216,7 +225,8 @@ class Comparison:
         chart (its files ``charts``)."""
         lines = [f"# Comparison of {len(self.runs)} runs", "",
                  f"All played on {_board(self.board)}. Scores are agent A's, with each run's "
-                 "95% interval (the method each run's summary names).", ""]
+                 "95% interval (the method each run's summary names).", "",
+                 "**{}**: {}.".format(*self.conditions().split(": ", 1)), ""]
         lines += [f"- **{run.name}**: `{run.directory}`, started {run.meta.started or '?'}"
                   for run in self.runs]
         lines += ["", markdown_table(self.HEADER, self.rows(PAGE)), ""]

@@ -113,6 +113,8 @@ def _entry_section(entry: Entry, root: Path) -> list[str]:
                    "</details>", ""]
     lines += results
     lines += [f"{note[0].upper()}{note[1:]}.\n" for note in entry.notes(root)]
+    conditions = entry.conditions(root)
+    lines += [f"**Conditions**: {conditions}.", ""] if conditions else []
     if ratings is not None:
         anchor = entry.anchor if isinstance(entry, TournamentEntry) else None
         anchored = f"{names.get(anchor, anchor)} = 0" if anchor else "mean 0"

@@ -133,11 +133,11 @@ def answer_lines(records: list[dict[str, object]]) -> dict[int, list[str]]:
         if record.get("kind") != MOVE or not isinstance(record.get("ply"), int):
             continue
         figures = MoveCost.of_record(record)
-        said = lines.setdefault(figures.ply, [])
+        said = lines.setdefault(figures.ply + 1, [])
         reasons = record.get("invalid")
         said += [f"       invalid: {' '.join(str(why).split())}"
                  for why in (reasons if isinstance(reasons, list) else [])]
-        answer = " ".join(answers.get((record.get("player"), figures.ply), "").split())
+        answer = " ".join(answers.get((record.get("player"), record.get("ply")), "").split())
         if len(answer) > ANSWER_WIDTH:
             answer = answer[:ANSWER_WIDTH - 1] + "…"
         cost = (f"{figures.requests} request{'s' * (figures.requests != 1)}, "

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from arena.report.best_moves import BestMoves
-from arena.report.blunders import ALL, Blunders, rate_cell
+from arena.report.blunders import ALL, Blunders, median_ply_text, rate_cell
 from arena.report.markdown import markdown_table
 from arena.rules.results import FORFEITS
 from arena.stats.elo import wilson
@@ -77,7 +77,8 @@ def _overall(rates: pd.DataFrame | None, agent: str, hits: str) -> str:
 def solver_rows(analysis: Blunders, best: BestMoves | None, agents: Sequence[str],
                 labels: Mapping[str, str]) -> list[tuple[object, ...]]:
     """One row per model: its best moves and blunders over all its graded moves, the games
-    with a losing move of its own and the median move number of the first one."""
+    with a losing move of its own and the median ply of the first one (``median_ply_text``:
+    the figure of the First losing moves section)."""
     firsts = {row["agent"]: row for row in analysis.first_losses.to_dict("records")}
     rows: list[tuple[object, ...]] = []
     for agent in agents:
@@ -87,7 +88,7 @@ def solver_rows(analysis: Blunders, best: BestMoves | None, agents: Sequence[str
                                                "best"),
             _overall(analysis.rates, agent, "blunders"),
             _rate(first["losing"], first["games"]) if first and first["games"] else "—",
-            f"{first['median_ply'] + 1:.0f}" if first and first["losing"] else "—"))
+            median_ply_text(first) if first else "—"))
     return rows
 
 
@@ -116,8 +117,9 @@ def llm_section(moves: pd.DataFrame, games: pd.DataFrame, analysis: Blunders | N
             "Against perfect play, over every move the solver graded: best moves (a column "
             "with the highest exact score; after `arena analyze --best-moves`), blunders "
             "(moves that changed the game's theoretical result for the worse), the games "
-            "with a losing move of the model and the median move number of the first one. "
+            "with a losing move of the model and the median ply of the first one (ply N is "
+            "played with N discs on the board: the first move is ply 0). "
             "The Best moves, Blunders and First losing moves sections give each by phase.", "",
             markdown_table(("model", "best moves", "blunders", "games with a losing move",
-                            "median first losing move"),
+                            "median ply of the first losing move"),
                            solver_rows(analysis, best, agents, labels))]

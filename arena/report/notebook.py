@@ -34,10 +34,8 @@ def _more(table: pd.DataFrame, what: str) -> list[str]:
 
 
 def _where(meta: RunMeta, games: int, directory: Path | None) -> str:
-    board = meta.rules
     place = f"in {directory}" if directory is not None else "kept in memory"
-    return (f"{games} games on {board.rows} x {board.cols} connect {board.connect}, "
-            f"seed {meta.seed}, {place}")
+    return f"{games} games ({meta.run.conditions()}), seed {meta.seed}, {place}"
 
 
 def result_text(kind: str, meta: RunMeta, summary: pd.DataFrame, games: int,

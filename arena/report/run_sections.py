@@ -6,22 +6,33 @@ from __future__ import annotations
 
 import math
 import typing
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
-from arena.competitions.round_tables import is_knockout, points_by_round, points_text
+from arena.competitions.round_tables import (
+    is_knockout,
+    points_by_round,
+    points_text,
+    run_directories,
+)
 from arena.protocol.labels import shown_spec
 from arena.report.charts import INTERVAL_NAMES
 from arena.report.loading import RunContents
 from arena.report.markdown import markdown_table
 from arena.report.run_tables import agent_scores
-from arena.runs.store.summary import seeds_line
+from arena.rules.results import FORFEITS
+from arena.runs.store.files import RunFiles
+from arena.runs.store.summary import first_errors, seeds_line
+from arena.stats.move_times import MoveTimes, median_text, ms_text
 
-__all__ = ["agents_section", "bracket_section", "chart_lines", "crosstable_section",
-           "ratings_section", "records", "results_section", "run_facts", "sprt_section",
-           "sprt_title", "standings_section", "terminations_section", "verdict_section"]
+__all__ = ["agents_section", "bracket_section", "chart_lines", "cost_section",
+           "crosstable_section",
+           "forfeits_sentence", "ratings_section", "records", "results_section", "run_facts",
+           "sprt_section", "sprt_title", "standings_section", "terminations_section",
+           "verdict_section"]
 
 
 def _number(x: float, digits: int = 1) -> str:
@@ -172,6 +183,27 @@ def standings_section(table: pd.DataFrame, labels: Mapping[str, str]) -> list[st
         + ("; ".join(byes) if byes else "none") + "."]
 
 
+def cost_section(cost: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
+    """Each agent's time a move (``run_tables.COST_COLUMNS``: the median game's with its 95%
+    interval, the 90th percentile, the mean) and mean nodes a move, and how they are
+    counted."""
+    rows = []
+    for r in records(cost):
+        times = MoveTimes(r["games"], r["ms_median"], r["ms_low"], r["ms_high"], r["ms_p90"],
+                          r["ms_mean"])
+        nodes = r["nodes_per_move"]
+        rows.append((labels[r["agent"]], r["games"], median_text(times), ms_text(times.p90),
+                     ms_text(times.mean), "—" if math.isnan(nodes) else f"{nodes:,.0f}"))
+    return ["## Cost per move", "", markdown_table(
+        ("agent", "games", "ms a move, median game [95%]", "90th percentile", "mean",
+         "nodes a move (mean)"), rows), "",
+        "games.csv keeps each agent's think time over a whole game, so its time a move in a "
+        "game is that time over its moves there. Over its games: the median, with its "
+        "distribution-free 95% interval (order statistics; none below 6 games), and the 90th "
+        "percentile, which a game with a stall moves by one rank; the mean (all its time over "
+        "all its moves) is shown for comparison, as one stall can multiply it."]
+
+
 def terminations_section(games: pd.DataFrame) -> list[str]:
     """How many games ended each way."""
     counts = games["termination"].replace("", "unknown").value_counts()
@@ -214,6 +246,7 @@ def verdict_section(run: RunContents, table: pd.DataFrame,
         lines += [f"**{labels[best['agent']]}** rates highest: {_number(best['rating'], 0)} Elo "
                   f"[{_number(best['low'], 0)}, {_number(best['high'], 0)}] (95% bootstrap "
                   f"interval), of {len(run.ratings)} agents.", ""]
+    forfeits = forfeits_sentence(run, labels)
     if len(table) == 1:
         r = records(table)[0]
         lines += [f"**{labels[r['agent_a']]}** scores "
@@ -222,8 +255,45 @@ def verdict_section(run: RunContents, table: pd.DataFrame,
                   f"{r['draws']}, loss {r['losses']}): Elo {_number(r['elo'])} "
                   f"[{_number(r['elo_low'])}, {_number(r['elo_high'])}]. 95% intervals: "
                   f"{INTERVAL_NAMES.get(r.get('interval', ''), 'normal approximation')}, "
-                  f"{r['elo_model']} model.", ""]
+                  f"{r['elo_model']} model." + (f" {forfeits}" if forfeits else ""), ""]
+    elif forfeits:
+        lines += [forfeits, ""]
+    lines += [f"**Conditions**: {run.meta.run.conditions()}.", ""]
     return lines[:-1]
+
+
+ERROR_WIDTH = 160
+"""Characters of a forfeit's error message quoted in the verdict."""
+
+
+def forfeits_sentence(run: RunContents, labels: Mapping[str, str]) -> str:
+    """How many of the run's games ended in a forfeit, whose and why (each agent's kinds of
+    forfeit, with the error message of the first game lost so), and where what the agents
+    printed is; '' when no game did."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for row in records(run.summary):
+        for kind in FORFEITS:
+            for side in ("a", "b"):
+                count = row.get(f"{kind}_{side}", 0)
+                if count:
+                    counts[str(row[f"agent_{side}"]), str(kind)] += int(count)
+    if not counts:
+        return ""
+    directories = run_directories(run.directory)
+    errors = first_errors(directories, counts)
+    causes = []
+    for (agent, why), count in counts.items():
+        error = " ".join(errors.get((agent, why), "").split()).replace("`", "'")
+        if len(error) > ERROR_WIDTH:
+            error = error[:ERROR_WIDTH - 1] + "…"
+        causes.append(f"{labels.get(agent, agent)} {count} {why}"
+                      + (f", the first `{error}`" if error else ""))
+    logs = [RunFiles(directory).agents_log for directory in directories]
+    printed = f" What the agents printed is in {RunFiles.AGENTS_LOG}." if any(
+        log.is_file() for log in logs) else ""
+    total = sum(counts.values())
+    return (f"**{total} of these {len(run.games)} games ended in a forfeit**, each counted as "
+            f"a loss of the agent at fault: {'; '.join(causes)}.{printed}")
 
 
 def _sprt_verdict(last: Mapping[str, Any]) -> str:

@@ -22,8 +22,10 @@ from arena.report.loading import RunContents, run_labels
 from arena.runs.store.files import RunFiles
 from arena.runs.store.model_usage import ModelMoves, moves_table, read_model_moves
 from arena.stats.elo import wilson
+from arena.stats.move_times import MoveTimes
 
-__all__ = ["AXIS_NAMES", "RunTables", "SweepSeries", "agent_scores", "cost_per_move", "crosstable",
+__all__ = ["AXIS_NAMES", "COST_COLUMNS", "RunTables", "SweepSeries", "agent_scores",
+           "cost_per_move", "crosstable",
            "first_player", "game_lengths", "pairings", "sweep_series"]
 
 
@@ -60,21 +62,32 @@ def agent_scores(games: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["agent", "games", "score", "low", "high"])
 
 
+COST_COLUMNS = ("agent", "games", "ms_median", "ms_low", "ms_high", "ms_p90", "ms_mean",
+                "nodes_per_move")
+"""``cost_per_move``'s table: the games with a move of the agent's, its milliseconds a move
+(``arena.stats.move_times.MoveTimes``: the median game's, its 95% interval, the 90th
+percentile, the mean) and its mean nodes a move."""
+
+
 def cost_per_move(games: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
-    """Mean milliseconds and nodes per move of each agent (nodes NaN when never reported)."""
-    totals = []
-    for me in ("a", "b"):  # each side summed on its own: no table of every game twice
-        side = pd.DataFrame({"seconds": games[f"time_{me}"], "turns": games[f"turns_{me}"],
-                             "nodes": games[f"nodes_{me}"].astype(float)})  # <NA>: NaN
-        side["node_turns"] = side["turns"].where(side["nodes"].notna(), 0)
-        totals.append(side.groupby(games[f"agent_{me}"]).sum(min_count=1))
-    total = totals[0].add(totals[1], fill_value=0).reindex(agents)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return pd.DataFrame({
-            "agent": agents,
-            "ms_per_move": (1000.0 * total["seconds"] / total["turns"]).to_numpy(),
-            "nodes_per_move": (total["nodes"] / total["node_turns"]).to_numpy(),
-        }).replace([np.inf, -np.inf], np.nan)
+    """Each agent's time a move over its games, on both sides (``COST_COLUMNS``; the
+    interval NaN below 6 games) and its mean nodes a move (NaN when never reported)."""
+    def both(column: str) -> np.ndarray:
+        return np.concatenate([games[f"{column}_{me}"].astype(float).to_numpy()
+                               for me in ("a", "b")])  # <NA> nodes: NaN
+
+    who = np.concatenate([pd.Categorical(games[f"agent_{me}"], categories=agents).codes
+                          for me in ("a", "b")])
+    seconds, turns, nodes = both("time"), both("turns"), both("nodes")
+    rows = []
+    for code, agent in enumerate(agents):
+        mine = who == code
+        times = MoveTimes.of_games(seconds[mine], turns[mine])
+        reported = mine & ~np.isnan(nodes)
+        node_turns = turns[reported].sum()
+        rows.append((agent, times.games, times.median, times.low, times.high, times.p90,
+                     times.mean, nodes[reported].sum() / node_turns if node_turns else np.nan))
+    return pd.DataFrame(rows, columns=list(COST_COLUMNS))
 
 
 def first_player(games: pd.DataFrame, agents: list[str]) -> pd.DataFrame:

@@ -97,8 +97,20 @@ SUMMARY = {
        for kind, text in _FORFEIT_TEXT.items() for side in ("a", "b")},
     "distinct_games": "games that differ from every other one (first mover and moves)",
     "mean_plies": "the mean number of plies a game",
-    "ms_per_move_a": "agent A's mean milliseconds a move (timing)",
-    "ms_per_move_b": "agent B's mean milliseconds a move (timing)",
+    "ms_per_move_a": "agent A's mean milliseconds a move: all its think time over all its "
+                     "moves, which one stall can multiply (timing)",
+    "ms_per_move_b": "the same for B",
+    "ms_per_move_median_a": "agent A's milliseconds a move in the median game (each "
+                            "game's think time over its moves there: [time a move]"
+                            "(../explanation/statistics.md#time-a-move); timing)",
+    "ms_per_move_median_b": "the same for B",
+    "ms_per_move_low_a": "the lower bound of the median's 95% interval (order statistics; "
+                         "blank below 6 games)",
+    "ms_per_move_low_b": "the same for B",
+    "ms_per_move_high_a": "its upper bound",
+    "ms_per_move_high_b": "the same for B",
+    "ms_per_move_p90_a": "the 90th percentile of A's games' milliseconds a move",
+    "ms_per_move_p90_b": "the same for B",
     "nodes_per_move_a": "agent A's mean nodes a move; blank if it reports none",
     "nodes_per_move_b": "agent B's mean nodes a move",
     "llm_requests_a": "a language model A's requests to its server, those asked again after "

@@ -70,6 +70,12 @@ def test_the_command_prints_the_table_and_writes_the_pages(runs: list[Path],
     assert lines[1].startswith("threats ") and printed in lines[1]  # as arena match prints it
     assert lines[-1] == f"Report      {out / 'report.md'}"
     assert lines[-2].startswith("Verdict: ")
+    assert lines[-3] == ("Conditions differ: threats openings random:2 · 6 x 7 · no time limit; "
+                         "positional openings random:2 · 6 x 7 · no time limit; gauntlet "
+                         "openings none · 6 x 7 · no time limit")
+    assert api.compare(*runs[:2]).conditions() == \
+        "Conditions: openings random:2 · 6 x 7 · no time limit (every run)"
+    assert "**Conditions differ**: threats openings random:2" in (out / "report.md").read_text()
     assert sorted(path.name for path in out.iterdir()) == ["compare.png", "report.html",
                                                           "report.md"]
     page = (out / "report.html").read_text()

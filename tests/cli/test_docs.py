@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
 import re
 import shlex
 import shutil
@@ -237,6 +238,58 @@ def test_the_readme_s_commands_write_where_a_checkout_stays_clean() -> None:
     outputs = [path for line in commands for path in re.findall(r"(?:--out|--db) (\S+)", line)]
     assert len(outputs) >= 3
     assert not unignored(outputs)
+
+
+HEURISTICS = DOCS / "tutorials" / "comparing-heuristics.md"
+PLAYING = ("match", "sprt", "tournament")
+"""The commands that play games."""
+
+
+def _played(page: Path) -> dict[str, list[list[str]]]:
+    """The arguments of each command of ``page`` that plays games, by command."""
+    found: dict[str, list[list[str]]] = {}
+    for item in shown(page):
+        args = shlex.split(item.text)[1:] if item.kind == "arena" else []
+        if args and args[0] in PLAYING:
+            found.setdefault(args[0], []).append(args)
+    return found
+
+
+def test_every_game_of_the_heuristics_tutorial_starts_from_the_same_openings() -> None:
+    """No step of the page hangs on a command's own default: each names its openings, the
+    same for all."""
+    played = [args for commands in _played(HEURISTICS).values() for args in commands]
+    assert sorted({args[0] for args in played}) == list(PLAYING)
+    openings = {args[args.index("--openings") + 1] if "--openings" in args else None
+                for args in played}
+    assert openings == {"random:4"}
+
+
+@pytest.mark.slow
+def test_the_heuristics_tutorial_s_sprt_agrees_with_its_round_robin(tmp_path: Path) -> None:
+    """The page's SPRT and round robin, run as it shows them (without their reports): the
+    hypothesis the test accepts agrees with how the round robin ranks the two agents, head
+    to head and in its ratings."""
+    played = _played(HEURISTICS)
+    [sprt], [tournament] = played["sprt"], played["tournament"]
+    for args, out in ((sprt, "sprt"), (tournament, "rr")):
+        done = subprocess.run(arena_command(*args, "--no-report", "--out", str(tmp_path / out)),
+                              env=checkout_env(), capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stdout + done.stderr
+    runs = [json.loads((tmp_path / out / "meta.json").read_text())["run"]
+            for out in ("sprt", "rr")]
+    assert runs[0]["openings"] == runs[1]["openings"] and runs[0]["board"] == runs[1]["board"]
+    [(a, b, *_)] = runs[0]["pairings"]  # the agent under test, the baseline
+    verdict = pd.read_csv(tmp_path / "sprt" / "sprt.csv")["verdict"].iloc[-1]
+    ratings = pd.read_csv(tmp_path / "rr" / "ratings.csv").set_index("agent")
+    crosstable = pd.read_csv(tmp_path / "rr" / "crosstable.csv").set_index(
+        ["agent", "opponent"])
+    stronger = ratings.at[a, "low"] > ratings.at[b, "high"]  # apart at 95%
+    if verdict == "accept H1":  # A stronger than B (H0 nElo 0)
+        assert ratings.at[a, "rating"] > ratings.at[b, "rating"]
+        assert crosstable.at[(a, b), "score"] > 0.5
+    else:
+        assert verdict == "accept H0" and not stronger
 
 
 def test_the_readme_shows_the_first_tutorial_s_command_and_output() -> None:

@@ -202,12 +202,15 @@ def test_an_experiment_runs_resumes_and_writes_its_page(arena: click.Group,
     assert seeds_line, lines[1]
     wins, ties, losses = map(int, seeds_line.groups())
     assert lines[2].startswith("  reference [0, 0, 6]: differs (chi-square p = ")
-    assert lines[3:5] == ['tournament #1 "three":', "  3 pairings, 6 games; ratings (Elo):"]
-    assert lines[5].split() == ["rank", "agent", "Elo", "95%", "interval", "games", "score"]
+    conditions = "  Conditions  openings none · 6 x 7 · no time limit"
+    assert lines[3] == conditions
+    assert lines[4:6] == ['tournament #1 "three":', "  3 pairings, 6 games; ratings (Elo):"]
+    assert lines[6].split() == ["rank", "agent", "Elo", "95%", "interval", "games", "score"]
     ratings = (root / "three" / "ratings.csv").read_text().splitlines()[1:]
-    assert [line.split()[0] for line in lines[6:9]] == [row.split(",")[0] for row in ratings]
-    assert "random" in lines[6 + [row.split(",")[1] for row in ratings].index("random")]
-    assert len(lines) == 10
+    assert [line.split()[0] for line in lines[7:10]] == [row.split(",")[0] for row in ratings]
+    assert "random" in lines[7 + [row.split(",")[1] for row in ratings].index("random")]
+    assert lines[10] == conditions
+    assert len(lines) == 12
     assert lines[-1].split() == ["Report", str(root / "report.md")]
     for entry in ("iw-vs-random", "three"):
         assert {"games.csv", "summary.csv", "meta.json", "report.md"} <= {
@@ -217,6 +220,7 @@ def test_an_experiment_runs_resumes_and_writes_its_page(arena: click.Group,
     assert page.startswith("# Experiment: tiny\n\nA tiny experiment.\n")
     assert f"immediate-win [{wins}, {ties}, {losses}] random (6)" in page
     assert "[three/report.md](three/report.md)" in page
+    assert page.count("\n**Conditions**: openings none · 6 x 7 · no time limit.\n") == 2
     assert "Ratings (Elo, random = 0; 95% bootstrap intervals):" in page
     assert "| rank | agent | Elo | 95% interval | games | score |" in page
     assert f"| [{wins}, {ties}, {losses}] | [0, 0, 6] |" in page
@@ -335,6 +339,7 @@ llr = "approximate"
     assert output[0].endswith(f"] {labels[second]} ({len(games) - 1})")
     assert output[1:3] == [f"  A is #1 of three ({best})", f"  B is #2 of three ({second})"]
     assert output[3].startswith("  SPRT H0 0 against H1 50 nElo: ")
+    assert output[4] == "  Conditions  openings random:2 · 6 x 7 · no time limit"
     again = run(arena, path, "--out", str(root), "--no-report")
     assert again.stdout == result.stdout
     assert (root / "best-vs-second" / "games.csv").read_text().splitlines() == games

@@ -14,11 +14,14 @@ import pandas as pd
 import pytest
 
 from arena.cli import main
-from arena.cli.match import match_command
+from arena.cli.match import format_summary, match_command
 from arena.rules.results import Result as GameResult
+from arena.rules.results import Side, Termination
 from arena.runs.planning.seeds import DEFAULT_SEED
 from arena.runs.playing.progress import ProgressBar
 from arena.runs.store.reading import load_games
+from arena.runs.store.rows import GameRow
+from arena.runs.store.summary import PairingSummary
 from arena.stats.tally import Tally
 from tests.helpers.cli import arena_command, checkout_env, invoke
 from tests.helpers.runs import games_without_timing
@@ -36,7 +39,12 @@ def test_a_small_match_prints_the_table_and_the_seeds_line(tmp_path: Path) -> No
     assert lines[1].split() == ["Games", "30", "(W", f"{wins},", "D", f"{ties},", "L", f"{losses})"]
     labels = [line.split()[0] for line in lines[1:]]
     assert labels == ["Games", "Score", "Elo", "nElo", "LOS", "Intervals", "Forfeits",
-                      "Distinct", "Plies", "ms/move", "nodes/move", "Output", "Report"]
+                      "Distinct", "Plies", "ms/move", "ms/move", "nodes/move", "Conditions",
+                      "Output",
+                      "Report"]
+    assert lines[-3] == "Conditions  openings none · 6 x 7 · no time limit"
+    assert "\n\n**Conditions**: openings none · 6 x 7 · no time limit.\n\n## Results" in (
+        tmp_path / "run" / "report.md").read_text()
     assert lines[-2].split() == ["Output", str(tmp_path / "run")]
     assert lines[-1].split() == ["Report", str(tmp_path / "run" / "report.md")]
     games = load_games(tmp_path / "run" / "games.csv")
@@ -58,6 +66,21 @@ def test_the_printed_elo_interval_is_the_one_summary_csv_holds(tmp_path: Path) -
                             f"{summary['elo_high']:.2f}]")
 
 
+def test_the_times_a_move_are_printed_as_medians_with_intervals_and_90th_percentiles(
+        tmp_path: Path) -> None:
+    """A: eight games at 2 µs a move, one at 3 µs, one with a 12 ms stall (ten moves each);
+    B: 0.5 ms a move in every game, but one at 1 ms (as tests/unit/runs/store/test_summary
+    counts them)."""
+    summary = PairingSummary("x", "y", 0)
+    for index, (a, b) in enumerate(zip([0.00002] * 8 + [0.00003, 0.012],
+                                       [0.005] * 9 + [0.01], strict=True)):
+        summary.add(GameRow(index, None, index, "x", "y", Side.A, "", "4455667", GameResult.WIN,
+                            Termination.FOUR_IN_A_ROW, 7, a, b, None, None, 10, 10, ""))
+    lines = format_summary(summary, tmp_path).splitlines()
+    assert lines[10:12] == ["ms/move     median A 0.00200 [0.00200, 0.00300], "
+                            "B 0.500 [0.500, 0.500]", "ms/move p90 A 0.123, B 0.550"]
+
+
 @pytest.mark.slow
 def test_the_default_directory_and_seed_make_a_rerun_reuse_the_games(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,7 +91,8 @@ def test_the_default_directory_and_seed_make_a_rerun_reuse_the_games(
     assert f"seed{DEFAULT_SEED}" in directory.name and "random-vs-random" in directory.name
     played = (directory / "games.csv").read_text()
     second = invoke(*args)
-    assert second.output == first.output
+    assert second.stdout == first.stdout and second.stderr.startswith(
+        f"arena: note: the run in {directory} was complete")
     assert (directory / "games.csv").read_text() == played
     other = invoke(*args, "--seed", "3")
     assert other.exit_code == 0 and len(list(Path("results/matches").iterdir())) == 2

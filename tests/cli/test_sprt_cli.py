@@ -39,7 +39,7 @@ def test_the_command_prints_the_verdict_and_writes_the_chart(arena: click.Group,
     assert lines[1] == f"H1 accepted: {STRONG} is stronger than {WEAK}"
     table = dict(line.split(maxsplit=1) for line in lines[2:])
     assert list(table) == ["Games", "Score", "Elo", "nElo", "LOS", "Intervals", "SPRT", "LLR",
-                           "Bounds", "Verdict", "Batches", "Output", "Report"]
+                           "Bounds", "Verdict", "Batches", "Conditions", "Output", "Report"]
     assert table["Games"].startswith(f"{games}  ({games // 2} pairs: LL ")
     assert table["Intervals"].endswith(f"pentanomial variance of {games // 2} game pairs")
     assert table["SPRT"] == "H0 nElo 0.00, H1 nElo 50.00 (normalized model)"
@@ -50,7 +50,10 @@ def test_the_command_prints_the_verdict_and_writes_the_chart(arena: click.Group,
     assert table["LLR"] == f"{last['llr']:.2f} (exact)" and table["Bounds"] == "-2.94, 2.94"
     assert table["Verdict"] == "accept H1"
     assert table["Batches"] == f"{last['batch']} (5 pairs each); at most 400 games"
+    assert table["Conditions"] == "openings random:8 · 6 x 7 · no time limit"  # the default
     assert table["Output"] == str(out) and table["Report"] == str(out / "report.md")
+    assert "**Conditions**: openings random:8 · 6 x 7 · no time limit." in (
+        out / "report.md").read_text()
     assert (out / "sprt.png").stat().st_size > 0
     assert "## SPRT" in (out / "report.md").read_text()
     again = invoke("sprt", *args, "--no-report", "-j", "2",

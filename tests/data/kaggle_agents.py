@@ -30,6 +30,14 @@ def broken(observation, configuration):
     return observation.no_such_field
 
 
+def raises_at_step_7(observation, configuration):
+    """The leftmost legal column, but an exception at step 7 (moving second, its fourth
+    move)."""
+    if observation.step == 7:
+        raise ValueError("step 7 is too much")
+    return legal(observation, configuration)[0]
+
+
 def answers_text(observation, configuration):
     """Answers with a string, as a careless agent may."""
     return "x"

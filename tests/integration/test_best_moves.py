@@ -18,7 +18,14 @@ from arena.analysis.annotate import (
     pending_games,
 )
 from arena.report.best_moves import best_move_rates
-from arena.report.blunders import first_losing_moves, phase_names
+from arena.report.blunders import (
+    Blunders,
+    blunder_rates,
+    first_losing_moves,
+    first_loss_lines,
+    phase_names,
+)
+from arena.report.llm_section import solver_rows
 from arena.rules.errors import ArenaError
 from arena.rules.notation import from_moves
 from arena.runs.store.files import RunFiles
@@ -225,3 +232,23 @@ def test_first_losing_moves_per_agent_and_side() -> None:
                                                                                  7]
     empty = first_losing_moves(analysis, blunders.iloc[:0], 42).set_index("agent")
     assert empty["losing"].eq(0).all() and empty["median_ply"].isna().all()
+
+
+def test_a_model_s_first_losing_move_is_one_figure_in_both_tables() -> None:
+    """The model loses its result at ply 0 in one game and at ply 1 in the other: median ply
+    0.5 (0-based, as the glossary counts plies), in the First losing moves section and in
+    the Language models table alike."""
+    analysis = pd.DataFrame({"game": [0, 1], "agent_a": ["llm:m", "llm:m"],
+                             "agent_b": ["random", "random"], "first": ["a", "b"],
+                             "graded_from": [0, 0], "plies": [6, 6], "moves_a": [3, 3],
+                             "moves_b": [3, 3]})
+    blunders = pd.DataFrame({"game": [0, 1], "side": ["a", "a"], "agent": ["llm:m", "llm:m"],
+                             "ply": [0, 1]})
+    graded = Blunders(analysis, blunder_rates(analysis, blunders, 42), 42,
+                      first_losing_moves(analysis, blunders, 42))
+    labels = {"llm:m": "m", "random": "random"}
+    [model] = solver_rows(graded, None, ["llm:m"], labels)
+    assert model[-1] == "0.5"
+    section = first_loss_lines(graded, labels)
+    assert "median ply" in section[-1].splitlines()[0]
+    assert section[-1].splitlines()[2].split(" | ")[3] == "0.5"

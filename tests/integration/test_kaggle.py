@@ -12,6 +12,8 @@ import pytest
 
 from arena.protocol.functions import KaggleFunctionAgent, Struct, is_kaggle_function
 from arena.protocol.registry import make_agent
+from arena.report.loading import load_run, run_labels
+from arena.report.run_sections import verdict_section
 from arena.rules.board import Rules
 from arena.rules.errors import AgentSpecError
 from arena.rules.notation import from_moves
@@ -180,6 +182,39 @@ def test_an_agent_that_always_fails_ends_the_run_with_one_line(tmp_path: Path) -
     assert result.exit_code == 1
     assert result.stderr.endswith(f"arena: error: every game of {AGENTS}:broken ended in its "
                                   "forfeit, agent_error: AttributeError: no_such_field\n")
+
+
+def test_forfeits_lead_the_verdict_and_the_forfeits_line_points_to_the_log(
+        tmp_path: Path) -> None:
+    """An agent that raises in some of its games: the report's verdict says how many games
+    ended in a forfeit and why, and the printed Forfeits line where its traceback is."""
+    out = tmp_path / "run"
+    spec = f"{AGENTS}:raises_at_step_7"
+    result = invoke("match", spec, "random", "-n", "6", "-j", "1", "--no-report", "--out",
+                    str(out))
+    assert result.exit_code == 0, result.output
+    games = load_games(out / "games.csv")
+    crashed = int((games["termination"] == "agent_error").sum())
+    assert 0 < crashed < 6
+    assert f"Forfeits    A {crashed} agent_error; what the agents printed: " \
+        f"{out / 'agents.log'}\n" in result.stdout
+    assert "ValueError: step 7 is too much" in (out / "agents.log").read_text()
+    run = load_run(out)
+    [verdict] = verdict_section(run, run.summary, run_labels(run))[2:]  # the page's own lines
+    assert verdict.startswith("**raises_at_step_7** scores ")
+    assert verdict.endswith(
+        f" **{crashed} of these 6 games ended in a forfeit**, each counted as a loss of the "
+        f"agent at fault: raises_at_step_7 {crashed} agent_error, the first `ValueError: step "
+        "7 is too much`. What the agents printed is in agents.log.")
+
+
+def test_forfeits_that_printed_nothing_point_to_the_error_column(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = invoke("match", f"{AGENTS}:answers_text", "random", "-n", "2", "--no-report",
+                    "--out", str(out))
+    assert not (out / "agents.log").exists()
+    assert f"Forfeits    A 2 illegal_move; why: the error column of {out / 'games.csv'}\n" \
+        in result.stdout
 
 
 @pytest.mark.slow

@@ -439,11 +439,15 @@ def test_summary_and_report_count_what_the_server_served(server: Server,
     assert moves["prompt_tokens"].sum() == served["prompt_tokens"]
     games = load_games(out / "games.csv")
     assert len(moves) == games["turns_b"].sum()  # no forfeit: three answers per move at most
+    played = games.set_index("game")["moves"]  # each move at its ply, the first ply 0
+    assert all(played[move.game][move.ply] == str(move.column + 1)
+               for move in moves.itertuples())
     with pytest.raises(NoRunError, match=r"no games\.csv"):
         load_model_moves(tmp_path)
     report = (out / "report.md").read_text()
     label = "fake-model"  # the server, key variable, backoff and price are not its name
-    [row] = [line for line in report.splitlines() if line.startswith(f"| {label} | 4 |")]
+    models = report.split("## Language models")[1]  # its table, not Cost per move's
+    [row] = [line for line in models.splitlines() if line.startswith(f"| {label} | 4 |")]
     assert "(2) |" in row and f"${summary['llm_cost_b']:.4g}" in row
     assert "Run `arena analyze --best-moves`" in report
 

@@ -27,7 +27,8 @@ def result() -> TournamentResult:
 def test_the_repr_is_a_few_lines_of_the_summary(result: TournamentResult) -> None:
     text = repr(result)
     lines = text.splitlines()
-    assert lines[0] == "TournamentResult: 12 games on 6 x 7 connect 4, seed 42, kept in memory"
+    assert lines[0] == ("TournamentResult: 12 games (openings none · 6 x 7 · no time limit), "
+                        "seed 42, kept in memory")
     assert len(lines) == 1 + 3 + 1  # the line, one per pairing, the ratings
     for row, line in zip(result.summary.to_dict("records"), lines[1:4], strict=True):
         assert line == (f"  {row['name_a']} vs {row['name_b']}: {row['games']} games, "

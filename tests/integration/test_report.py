@@ -227,7 +227,14 @@ def test_hand_checked_pairing_counts_and_moves(tmp_path: Path) -> None:
     cost = cost_per_move(games, ["x", "y"]).set_index("agent")
     assert cost.at["x", "nodes_per_move"] == pytest.approx(100 * (7 + 7 + 42 + 8 + 9 + 7) / 40)
     assert cost["nodes_per_move"].isna().tolist() == [False, True]
-    assert cost.at["x", "ms_per_move"] == pytest.approx(1000 * 0.001 * 80 / 40)
+    assert cost.at["x", "ms_mean"] == pytest.approx(1000 * 0.001 * 80 / 40)
+    # x thinks 1 ms a ply of each game: 7/4, 7/3, 42/21, 8/4, 9/5, 7/3 ms a move, in order
+    # 1.75, 1.8, 2, 2, 2.33, 2.33: the median between ranks 3 and 4, the 95% interval of 6
+    # games ranks 1 and 6 (P(B = 0) = 1/64 <= 2.5%), the 90th percentile at rank 5.5
+    assert cost.at["x", "ms_median"] == pytest.approx(2.0)
+    assert (cost.at["x", "ms_low"], cost.at["x", "ms_high"]) == pytest.approx((7 / 4, 7 / 3))
+    assert cost.at["x", "ms_p90"] == pytest.approx(7 / 3)
+    assert cost.at["x", "games"] == 6
 
 
 def test_first_player_scores(tmp_path: Path) -> None:

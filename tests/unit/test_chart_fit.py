@@ -53,7 +53,9 @@ def ratings() -> pd.DataFrame:
 
 
 def cost() -> pd.DataFrame:
-    return pd.DataFrame({"agent": SPECS, "ms_per_move": [5.0, 1.0, 0.5, 0.1, 0.01],
+    median = np.array([5.0, 1.0, 0.5, 0.1, 0.01])
+    return pd.DataFrame({"agent": SPECS, "ms_median": median, "ms_low": 0.9 * median,
+                         "ms_high": 1.2 * median, "ms_p90": 2.0 * median,
                          "nodes_per_move": [5e4, 1e4, 5e3, 1e3, np.nan]})
 
 
@@ -252,16 +254,17 @@ def test_the_elo_cost_notes_stay_off_the_front_line(tmp_path: Path,
 @pytest.mark.parametrize(("ms", "unit"), [([0.004, 0.009, 0.02], "microseconds"),
                                           ([0.5, 2.0, 40.0], "milliseconds")])
 def test_times_under_a_millisecond_read_in_microseconds(ms: list[float], unit: str) -> None:
-    table = pd.DataFrame({"agent": SPECS[:3], "ms_per_move": ms, "nodes_per_move": np.nan})
+    table = pd.DataFrame({"agent": SPECS[:3], "ms_median": ms, "ms_low": np.nan,
+                          "ms_high": np.nan, "ms_p90": ms, "nodes_per_move": np.nan})
     fig = charts.cost_chart(table, LABELS)
-    assert fig.axes[0].get_xlabel() == f"{unit} per move (log scale)"
+    assert fig.axes[0].get_xlabel() == f"{unit} per move, the median game (log scale)"
     shown = [text.get_text() for text in fig.axes[0].texts]
     factor, symbol = (1000, "µs") if unit == "microseconds" else (1, "ms")
     assert shown == [f"{value * factor:.3g} {symbol}" for value in ms]
     ratings = pd.DataFrame({"agent": SPECS[:3], "rating": [0.0, 50.0, 100.0], "low": np.nan,
                             "high": np.nan})
     elo = charts.elo_cost_chart(ratings, table, LABELS)
-    assert elo.axes[0].get_xlabel() == f"{unit} per move (log scale)"
+    assert elo.axes[0].get_xlabel() == f"{unit} per move, the median game (log scale)"
 
 
 @pytest.mark.parametrize("chart", ["wtl_chart", "compare_chart"])

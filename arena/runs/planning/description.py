@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from arena.rules.board import Rules
+from arena.rules.board import DEFAULT_RULES, Rules
 from arena.rules.errors import ArenaError
 
 First = Literal["alternate", "a", "b"]
@@ -129,6 +129,31 @@ class RunDescription(JsonRecord):
                    openings_count=run.get("count"), openings_sha256=run.get("sha256"),
                    stopping=stopping)
 
+    def conditions(self) -> str:
+        """The conditions the games are played under, on one short line, as every output
+        that shows a result names them (the commands' tables, report.md, the API's summary):
+        the openings, the board, the time limits (``no time limit``, the run's per move and
+        bank, or the agents' own ``SPEC@LIMIT``) and adjudication, e.g. ``openings random:4
+        · 6 x 7 · no time limit``."""
+        if self.openings == "file":
+            count = "" if self.openings_count is None else f" of {self.openings_count:,}"
+            openings = f"openings from a file{count}"
+        else:
+            openings = f"openings {self.openings}"
+        rules = self.rules
+        board = f"{rules.rows} x {rules.cols}" + (
+            f", connect {rules.connect}" if rules.connect != DEFAULT_RULES.connect else "")
+        own = any("@" in agent for pairing in self.pairings
+                  for agent in (pairing.agent_a, pairing.agent_b))
+        limits = [f"{self.time_per_move:g} s a move"] if self.time_per_move is not None else \
+            ["the agents' own limits"] if own else []
+        if self.time_bank is not None:
+            limits.append(f"{self.time_bank:g} s bank")
+        parts = [openings, board, " + ".join(limits) or "no time limit"]
+        if self.adjudicate is not None:
+            parts.append(f"adjudicated at ply {self.adjudicate}")
+        return CONDITIONS_SEPARATOR.join(parts)
+
     def stopped_by(self, settings: Mapping[str, Any]) -> RunDescription:
         """This description with a stopping rule's settings (``StoppingRule.describe``)."""
         return replace(self, stopping=tuple(settings.items()))
@@ -157,6 +182,9 @@ class RunDescription(JsonRecord):
         """The description as canonical JSON text (sorted keys, strict numbers)."""
         return json.dumps(self.to_json(), sort_keys=True, allow_nan=False)
 
+
+CONDITIONS_SEPARATOR = " · "
+"""Between the parts of ``RunDescription.conditions``."""
 
 _KNOWN = frozenset(("pairings", "games", "seed", "board", "time_per_move", "time_bank",
                     "adjudicate", "openings", "count", "sha256"))

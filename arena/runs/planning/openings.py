@@ -26,6 +26,15 @@ from arena.rules.errors import ArenaError, IllegalMoveError, MalformedInputError
 from arena.rules.notation import format_moves, from_moves
 from arena.runs.planning.seeds import openings_rng, uniform_opening_rng
 
+DEFAULT_OPENINGS: dict[str, str] = {"match": "none", "tournament": "none", "sprt": "random:8"}
+"""The openings of each kind of run when none are asked for (``--openings``, an experiment
+file's ``openings``, the API's ``openings=``), decided here and nowhere else; every result
+names the openings it was played under (``RunDescription.conditions``). A match and a
+tournament start every game from the empty board. An SPRT plays colour-swapped pairs, so it
+needs paired openings, and may play 10,000 pairs: 8 random plies give millions of distinct
+openings, where 4 give 1,120 positions that a long test would play again and again (with
+deterministic agents, the same pair of games counted as new evidence)."""
+
 # Tries for one random opening that is legal (no line, no immediate win for the side to move).
 VALID_ATTEMPTS = 1000
 # Tries for an opening not yet used in the current cycle before the pool counts as exhausted.

@@ -24,6 +24,7 @@ from arena.runs.planning.charts import CHART_FORMATS as CHART_FORMATS  # the nam
 from arena.runs.planning.charts import DEFAULT_DPI, ChartOptions
 from arena.runs.planning.charts import MAX_DPI as MAX_DPI
 from arena.runs.planning.charts import parse_formats as parse_formats
+from arena.runs.planning.openings import DEFAULT_OPENINGS
 from arena.runs.planning.plan import (
     FIRST_CHOICES,
     First,
@@ -63,8 +64,9 @@ class RunRequest:
     seed: int = DEFAULT_SEED
     """The run seed: each game's seed comes from it and the game's index."""
     openings: str | None = None
-    """``none``, ``random:K``, ``uniform:K`` or a file of move strings; None: the run's own
-    default (``none``; ``random:8`` for an SPRT, which plays game pairs)."""
+    """``none``, ``random:K``, ``uniform:K`` or a file of move strings; None: the default of
+    the kind of run (``openings_for``: ``none``, ``random:8`` for an SPRT, which plays game
+    pairs; ``arena.runs.planning.openings.DEFAULT_OPENINGS``)."""
     first: First = "alternate"
     """Who moves first in a match: ``alternate``, ``a`` or ``b`` (tournaments and SPRTs
     alternate within each pairing, so the commands ``tournament`` and ``sprt`` have no
@@ -155,12 +157,13 @@ class RunRequest:
 
     def match_plan(self, agent_a: str, agent_b: str, games: int) -> MatchPlan:
         """The plan of a match of ``games`` games of ``agent_a`` against ``agent_b``."""
-        return match_plan(agent_a, agent_b, games, self.settings(), self.openings_or("none"),
-                          self.first)
+        return match_plan(agent_a, agent_b, games, self.settings(),
+                          self.openings_for("match"), self.first)
 
-    def openings_or(self, default: str) -> str:
-        """The openings spec, or ``default`` (the run's own) when none was asked for."""
-        return default if self.openings is None else self.openings
+    def openings_for(self, kind: str) -> str:
+        """The openings spec asked for, else the default of the kind of run ``kind``
+        (``match``, ``tournament`` or ``sprt``: ``DEFAULT_OPENINGS``)."""
+        return DEFAULT_OPENINGS[kind] if self.openings is None else self.openings
 
     def workers(self, interactive: bool = False) -> int:
         """How many processes play: ``jobs``, else every core (one with an agent that asks a

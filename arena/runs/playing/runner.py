@@ -200,11 +200,13 @@ class Progress(Protocol):
 
 @dataclass
 class MatchPlayed:
-    """What a call to ``run_games`` did: where, how many games it played, the summaries."""
+    """What a call to ``run_games`` did: where, how many games it played (0: the run was
+    complete already), the summaries, and the description the games were played under."""
 
     directory: Path
     played: int
     summaries: list[PairingSummary]
+    description: RunDescription
 
 
 MatchRun = MatchPlayed
@@ -305,7 +307,7 @@ def run_games(
         if pool is not None:
             pool.close(abort=True)
         agents.close()
-    return MatchPlayed(out_dir, played, summaries)
+    return MatchPlayed(out_dir, played, summaries, run)
 
 
 def plays_user_code_here(agents: Sequence[ResolvedAgent], request: RunRequest) -> bool:

@@ -29,7 +29,9 @@ the move's record as JSON, the figures of its transcript's ``move`` record."""
 
 class MoveCost(NamedTuple):
     """What one move cost, as its ``move`` record says (``retried`` and ``invalid`` count the
-    requests asked again and the invalid answers)."""
+    requests asked again and the invalid answers). ``ply`` counts as everywhere (the first
+    move is ply 0: docs/explanation/glossary.md); a transcript records the move's number,
+    ``ply + 1``."""
 
     ply: int
     column: int | None
@@ -46,7 +48,7 @@ class MoveCost(NamedTuple):
     def of_record(cls, record: dict[str, Any]) -> MoveCost:
         """The figures of a transcript's ``move`` record."""
         column, cost = record.get("column"), record.get("cost")
-        return cls(int(record.get("ply", 0)), None if column is None else int(column),
+        return cls(int(record.get("ply", 1)) - 1, None if column is None else int(column),
                    int(record.get("requests", 0)), int(record.get("cached", 0)),
                    len(record.get("retried", ())), len(record.get("invalid", ())),
                    int(record.get("prompt_tokens", 0)), int(record.get("completion_tokens", 0)),

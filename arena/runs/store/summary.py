@@ -17,7 +17,7 @@ import io
 import math
 from array import array
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -31,6 +31,7 @@ from arena.runs.store.meta import RunMeta
 from arena.runs.store.model_usage import ModelUsage, usage_by_pairing
 from arena.runs.store.rows import GameRow, read_rows
 from arena.stats.elo import EloEstimate
+from arena.stats.move_times import MoveTimes
 from arena.stats.tally import Tally
 from arena.system.files import file_digest, write_atomically
 
@@ -45,7 +46,10 @@ SUMMARY_COLUMNS = (
     "elo_model", "interval", "pairs", "elo", "elo_low", "elo_high", "nelo", "nelo_error", "los",
     *(f"{kind}_{side}" for kind in FORFEITS for side in ("a", "b")),
     "distinct_games", "mean_plies",
-    "ms_per_move_a", "ms_per_move_b", "nodes_per_move_a", "nodes_per_move_b",
+    "ms_per_move_a", "ms_per_move_b",
+    *(f"ms_per_move_{figure}_{side}" for figure in ("median", "low", "high", "p90")
+      for side in ("a", "b")),
+    "nodes_per_move_a", "nodes_per_move_b",
     *(f"llm_{name}_{side}" for name in MODEL_TOTALS for side in ("a", "b")),
 )
 
@@ -107,17 +111,22 @@ class GameColumns(NamedTuple):
 
 @dataclass
 class Cost:
-    """What one agent of a pairing spent: seconds, turns and nodes (when reported)."""
+    """What one agent of a pairing spent: seconds, turns and nodes (when reported), and each
+    game's milliseconds a move (``arena.stats.move_times``: games.csv times whole games)."""
 
     seconds: float = 0.0
     turns: int = 0
     nodes: int = 0
     turns_with_nodes: int = 0
+    per_game: array[float] = field(default_factory=lambda: array("d"), repr=False)
+    """Milliseconds a move in each game with a move of the agent's, 8 bytes a game."""
 
     def add(self, seconds: float, turns: int, nodes: int | None) -> None:
         """Add one game's figures."""
         self.seconds += seconds
         self.turns += turns
+        if turns:
+            self.per_game.append(1000.0 * seconds / turns)
         if nodes is not None:
             self.nodes += nodes
             self.turns_with_nodes += turns
@@ -127,14 +136,25 @@ class Cost:
         after the other, to the same last bit)."""
         self.seconds = float(np.cumsum(np.append(self.seconds, seconds))[-1])
         self.turns += int(turns.sum())
+        moved = turns > 0
+        self.per_game.frombytes((1000.0 * seconds[moved] / turns[moved]).astype(
+            np.float64).tobytes())
         reported = nodes != NO_VALUE
         self.nodes += int(nodes[reported].sum())
         self.turns_with_nodes += int(turns[reported].sum())
 
     @property
     def ms_per_move(self) -> float:
-        """Mean milliseconds per move (nan before any move)."""
+        """Mean milliseconds per move (nan before any move): all the time over all the
+        moves, which a game's stall dominates (``times`` has the median)."""
         return 1000.0 * self.seconds / self.turns if self.turns else math.nan
+
+    @property
+    def times(self) -> MoveTimes:
+        """Milliseconds a move over the games: median, its 95% interval, 90th percentile,
+        mean."""
+        return MoveTimes.of_figures(np.frombuffer(self.per_game, dtype=np.float64),
+                                    self.ms_per_move)
 
     @property
     def nodes_per_move(self) -> float | None:
@@ -269,6 +289,7 @@ class PairingSummary:
         """The pairing's row of summary.csv."""
         estimate = self.estimate
         score = self.tally.score
+        times_a, times_b = self.side_a.times, self.side_b.times
         return {
             "agent_a": self.agent_a, "agent_b": self.agent_b, "games": self.games,
             "wins": self.wins, "draws": self.draws, "losses": self.losses,
@@ -281,6 +302,9 @@ class PairingSummary:
             **{f"{kind}_{side}": self.forfeits[(kind, side)] for kind in FORFEITS for side in Side},
             "distinct_games": self.distinct_games, "mean_plies": self.plies / self.games,
             "ms_per_move_a": self.side_a.ms_per_move, "ms_per_move_b": self.side_b.ms_per_move,
+            **{f"ms_per_move_{figure}_{side}": getattr(times, figure)
+               for figure in ("median", "low", "high", "p90")
+               for side, times in (("a", times_a), ("b", times_b))},
             "nodes_per_move_a": _blank_if_none(self.side_a.nodes_per_move),
             "nodes_per_move_b": _blank_if_none(self.side_b.nodes_per_move),
             **{f"llm_{name}_{side}": _blank_if_none(getattr(self.models[side], name, None))
@@ -459,13 +483,27 @@ def unanimous_forfeits(*directories: Path) -> list[Unanimous]:
                         forfeited[agent, kind] += int(pairing[f"{kind}_{side}"])
     broken = {agent: kind for (agent, kind), count in forfeited.items()
               if count and count == games[agent]}
-    examples: dict[str, str] = {}
-    for row in (row for directory in directories if broken
+    examples = first_errors(directories, broken.items())
+    return [Unanimous(agent, kind, examples.get((agent, kind), ""))
+            for agent, kind in broken.items()]
+
+
+def first_errors(directories: Sequence[Path], wanted: Iterable[tuple[str, str]]
+                 ) -> dict[tuple[str, str], str]:
+    """The error message of the first game (in the order of the runs' games.csv) each of
+    ``wanted`` (an agent and a kind of forfeit, ``Termination``'s value) lost that way; the
+    files are read only until every one is found."""
+    missing = set(wanted)
+    found: dict[tuple[str, str], str] = {}
+    for row in (row for directory in directories if missing
                 for row in read_rows(RunFiles(directory).games)):
         loser = row.loser
-        name = None if loser is None else row.agent_a if loser is Side.A else row.agent_b
-        if name in broken:
-            examples.setdefault(name, row.error)
-            if len(examples) == len(broken):
+        if loser is None or row.termination not in FORFEITS:
+            continue
+        key = (row.agent_a if loser is Side.A else row.agent_b, str(row.termination))
+        if key in missing:
+            missing.discard(key)
+            found[key] = row.error
+            if not missing:
                 break
-    return [Unanimous(agent, kind, examples.get(agent, "")) for agent, kind in broken.items()]
+    return found

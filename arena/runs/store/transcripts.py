@@ -5,6 +5,8 @@ JSON lines; and the moves' costs read back for the summary and the report.
 A record is a JSON object with ``kind``: ``request`` (a prompt, its answer and its tokens)
 or ``move`` (``MOVE_FIELDS``: the ply, the column, the requests made and replayed from the
 cache, the invalid answers, the requests asked again, the tokens, the seconds and the cost).
+A record's ``ply`` is the move's number, counted from 1 (ply + 1 as the glossary counts
+plies, which readers such as ``model_usage.MoveCost`` give back).
 Each record is one gzip member appended in one write, so the two agents of a game may add to
 the same file, and a kill leaves at most one torn member at the end.
 """

@@ -62,3 +62,17 @@ def test_only_more_games_for_every_pairing_alike_extend_a_run() -> None:
     assert old.extended_by(more) and not more.extended_by(old)
     assert old.same_but_counts(uneven) and not old.extended_by(uneven)
     assert not old.extended_by(replace(more, seed=3)) and not old.extended_by(old)
+
+
+def test_the_conditions_name_the_openings_board_and_limits_on_one_line() -> None:
+    base = RunDescription((Pairing("a", "b", 2),), 2, 1, Rules())
+    assert base.conditions() == "openings none · 6 x 7 · no time limit"
+    timed = replace(base, rules=Rules(5, 6), openings="random:4", time_per_move=0.5,
+                    time_bank=5.0, adjudicate=12)
+    assert timed.conditions() == \
+        "openings random:4 · 5 x 6 · 0.5 s a move + 5 s bank · adjudicated at ply 12"
+    own = replace(base, pairings=(Pairing("a@time=0.1", "b", 2),), rules=Rules(6, 7, 5),
+                  openings="file", openings_count=1200)
+    assert own.conditions() == "openings from a file of 1,200 · 6 x 7, connect 5 · the " \
+        "agents' own limits"
+    assert replace(base, time_bank=2.0).conditions() == "openings none · 6 x 7 · 2 s bank"

@@ -79,8 +79,9 @@ def test_one_default_per_field() -> None:
     request = RunRequest()
     assert (request.seed, request.openings, request.first, request.jobs, request.backend) == (
         DEFAULT_SEED, None, "alternate", None, "local")
-    assert request.openings_or("none") == "none" and request.openings_or("random:8") == \
-        "random:8"
+    assert [request.openings_for(kind) for kind in ("match", "tournament", "sprt")] == [
+        "none", "none", "random:8"]
+    assert RunRequest(openings="random:4").openings_for("sprt") == "random:4"
     assert request.workers(interactive=True) == 1 and request.workers() >= 1
     assert RunRequest(jobs=3).workers(interactive=True) == 3
 

@@ -155,6 +155,25 @@ def test_speed_per_move_and_nodes_only_where_reported(tmp_path: Path) -> None:
     assert row["mean_plies"] == pytest.approx(7.0)
 
 
+def test_time_a_move_is_the_median_game_s_with_its_interval_and_90th_percentile(
+        tmp_path: Path) -> None:
+    """Ten games of ten moves by A: eight at 2 µs a move, one at 3 µs, one with a 12 ms
+    stall. Per game, in ms a move: 0.002 (8 times), 0.003, 1.2. The median is 0.002; its 95%
+    interval of 10 games ranks 2 and 9 (P(B <= 1) = 11/1024 <= 2.5% < P(B <= 2) = 56/1024):
+    [0.002, 0.003]; the 90th percentile stands at rank 9.1: 0.003 + 0.1 x 1.197; the mean,
+    12.19 ms over 100 moves, is 61 times the median."""
+    seconds = [0.00002] * 8 + [0.00003, 0.012]
+    rows = [game(i, "win", time_a=t, turns_a=10) for i, t in enumerate(seconds)]
+    summary = summarize(write(tmp_path, rows))[0]
+    row = summary.row()
+    assert row["ms_per_move_median_a"] == pytest.approx(0.002)
+    assert (row["ms_per_move_low_a"], row["ms_per_move_high_a"]) == pytest.approx((0.002, 0.003))
+    assert row["ms_per_move_p90_a"] == pytest.approx(0.003 + 0.1 * 1.197)
+    assert row["ms_per_move_a"] == pytest.approx(0.1219)  # the mean
+    few = summarize(write(tmp_path, rows[:5]))[0].side_a.times  # no interval below 6 games
+    assert few.median == pytest.approx(0.002) and math.isnan(few.low) and math.isnan(few.high)
+
+
 def test_pairings_come_in_the_order_of_their_first_game(tmp_path: Path) -> None:
     rows = [game(7, "win", agent_a="p", agent_b="q"), game(3, "loss"),
             game(1, "draw", agent_a="p", agent_b="q")]
