@@ -44,6 +44,7 @@ from arena.rules.board import Position
 from arena.rules.errors import IllegalMoveError
 from arena.runs.store.files import RunFiles
 from arena.runs.store.transcripts import MOVE, REQUEST, Transcript
+from arena.system.install import needs_extra
 
 from .llm_pacing import FilePacer, Pacer, pacer, run_pacer
 from .llm_prompts import (
@@ -152,7 +153,7 @@ class LlmAgent(BaseAgent):
         try:
             import openai
         except ImportError:
-            raise ValueError("llm agents need the openai client: pip install -e '.[llm]'"
+            raise ValueError(needs_extra("llm agents need the openai client", "llm")
                              ) from None
         return openai.OpenAI(api_key=self._key, base_url=self.base_url, timeout=self.timeout,
                              max_retries=0,

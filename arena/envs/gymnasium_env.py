@@ -21,9 +21,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
+
+from arena.system.install import missing_extra
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ModuleNotFoundError as missing:
+    raise missing_extra(__name__, missing, "rl") from None
 
 from arena.envs.observation import legal_mask, planes, shape
 from arena.hosting.base import AgentFault, Host, Hosting

@@ -33,6 +33,7 @@ from arena.runs.planning.plan import (
     match_plan,
 )
 from arena.runs.planning.seeds import DEFAULT_SEED
+from arena.system.install import needs_extra
 from arena.system.options import (
     DIRECTORY,
     FILE,
@@ -126,8 +127,7 @@ class RunRequest:
         if self.scheduler is not None and self.backend != "dask":
             raise MatchSetupError("--scheduler applies only with --backend dask")
         if self.backend == "dask" and importlib.util.find_spec("distributed") is None:
-            raise MatchSetupError(
-                "--backend dask needs dask.distributed: pip install 'connect-four-arena[dask]'")
+            raise MatchSetupError(needs_extra("--backend dask needs dask.distributed", "dask"))
 
     def with_labels(self, names: Mapping[str, str]) -> RunRequest:
         """This request with ``names`` (agent spec as typed -> its name) added to its labels,
