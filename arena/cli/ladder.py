@@ -221,8 +221,8 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
     board = board_key(request.rules)
     ladder, taken = anchored_ladder(db, board)
     if taken is not None:
-        click.echo(f"{db}: board {board} takes the anchors that come with the arena (fixed "
-                   f"from its reference run {taken})")
+        click.echo(f"{db}: board {board} takes the anchors that come with the arena "
+                   "(arena ladder show lists them)")
     with ladder:
         placeable(ladder, board, name)
         click.echo(f"Placing {plain_spec(name)} on board {board} in {directory}: steps of "

@@ -8,6 +8,7 @@ import importlib
 import importlib.metadata
 import json
 import re
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -21,20 +22,30 @@ EDITABLE = {"dir_info": {"editable": True}, "url": "file:///home/me/connect%20fo
 REGULAR_FROM_FOLDER = {"dir_info": {}, "url": "file:///home/me/connect-four"}
 
 
+def dist_info(folder: Path, direct_url: dict[str, object] | None, installer: bool = True
+              ) -> importlib.metadata.Distribution:
+    """The metadata of an arena installed in ``folder``: a record of ``direct_url`` (None:
+    none, as for a wheel of the index) and of its installer (none: a checkout's egg-info)."""
+    folder.mkdir(parents=True)
+    (folder / "METADATA").write_text("Metadata-Version: 2.1\nName: connect-four-arena\n"
+                                     "Version: 1.0\n\nThe README.\n")
+    (folder / "RECORD").write_text(f"{folder.name}/METADATA,,\n")
+    if installer:
+        (folder / "INSTALLER").write_text("pip\n")
+    if direct_url is not None:
+        (folder / "direct_url.json").write_text(json.dumps(direct_url))
+    return importlib.metadata.PathDistribution(folder)
+
+
 def installed_as(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                  direct_url: dict[str, object] | None) -> None:
-    """Make the arena's distribution one whose metadata records ``direct_url`` (None: none,
-    as for an install from a wheel of the index)."""
-    dist_info = tmp_path / "connect_four_arena-1.0.dist-info"
-    dist_info.mkdir()
-    (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: connect-four-arena\n"
-                                        "Version: 1.0\n")
-    if direct_url is not None:
-        (dist_info / "direct_url.json").write_text(json.dumps(direct_url))
-    found = importlib.metadata.distribution
-    monkeypatch.setattr(install.importlib.metadata, "distribution", lambda name: (
-        importlib.metadata.PathDistribution(dist_info) if name == install.DISTRIBUTION
-        else found(name)))
+    """Make the arena's distributions a checkout's egg-info (found first, as when Python runs
+    in the checkout), then the install that records ``direct_url``."""
+    found = [dist_info(tmp_path / "connect_four_arena.egg-info", None, installer=False),
+             dist_info(tmp_path / "site" / "connect_four_arena-1.0.dist-info", direct_url)]
+    every = importlib.metadata.distributions
+    monkeypatch.setattr(install.importlib.metadata, "distributions", lambda **query: (
+        iter(found) if query == {"name": install.DISTRIBUTION} else every(**query)))
 
 
 def test_an_editable_install_installs_the_extra_from_its_checkout(
@@ -54,11 +65,22 @@ def test_a_regular_install_installs_the_extra_by_name(
     assert install.install_command("llm") == "python3 -m pip install 'connect-four-arena[llm]'"
 
 
-def test_this_checkout_is_seen_as_editable_or_not_by_pip_s_own_record() -> None:
-    recorded = importlib.metadata.distribution(install.DISTRIBUTION).read_text(
-        "direct_url.json")
-    editable = bool(recorded and json.loads(recorded).get("dir_info", {}).get("editable"))
-    assert (install.editable_checkout() == ROOT) is editable
+def test_the_readme_is_the_installed_metadata(monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
+    installed_as(monkeypatch, tmp_path, None)
+    readme = install.readme_file()
+    assert readme == tmp_path / "site" / "connect_four_arena-1.0.dist-info" / "METADATA"
+    assert readme.read_text().endswith("The README.\n")
+
+
+def test_the_hint_is_the_same_in_the_checkout_as_elsewhere(tmp_path: Path) -> None:
+    """Python run in the checkout finds its egg-info first, which records no install."""
+    probe = ("from arena.system.install import install_command, readme_file; "
+             "print(install_command('llm'), readme_file())")
+    told = {folder: subprocess.run([sys.executable, "-c", probe], cwd=folder, text=True,
+                                   capture_output=True, check=True).stdout
+            for folder in (ROOT, tmp_path)}
+    assert told[ROOT] == told[tmp_path]
 
 
 def kaggle_builtin() -> None:
