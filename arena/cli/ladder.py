@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
-import sys
 from pathlib import Path
 
 import click
@@ -215,7 +213,6 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
     """
     del no_report  # steps are small runs: no report is written for them
     request = name_agents(request, [spec], labels)
-    request = dataclasses.replace(request, progress=request.progress and sys.stderr.isatty())
     directory = request.out or PLACEMENTS_DIR / f"{slug(short_name(spec, 40))}_seed{request.seed}"
     name = canonical_player(spec, request.rules, request.engines)  # a bad spec makes no ladder
     board = board_key(request.rules)

@@ -109,8 +109,8 @@ class RunRequest:
     run directory's name (commands: ``--label A=NAME``; experiment files: a ``labels``
     table of spec = name; the API: ``(name, agent)``)."""
     progress: bool = True
-    """Show a progress bar (commands: ``--quiet`` turns it off; it shows on a terminal only;
-    experiment files: ``arena run --quiet``)."""
+    """Show a progress bar where it is seen: on a terminal, or in Jupyter (commands:
+    ``--quiet`` turns it off; experiment files: ``arena run --quiet``)."""
 
     def __post_init__(self) -> None:
         self.settings()  # the games' options are checked there
