@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import shlex
 from pathlib import Path
 
 import click
@@ -218,8 +219,9 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
     board = board_key(request.rules)
     ladder, taken = anchored_ladder(db, board)
     if taken is not None:
+        shown = "" if db == DEFAULT_DB else f" --db {shlex.quote(str(db))}"
         click.echo(f"{db}: board {board} takes the anchors that come with the arena "
-                   "(arena ladder show lists them)")
+                   f"(arena ladder show{shown} lists them)")
     with ladder:
         placeable(ladder, board, name)
         click.echo(f"Placing {plain_spec(name)} on board {board} in {directory}: steps of "

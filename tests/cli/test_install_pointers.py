@@ -87,3 +87,17 @@ def test_the_dataset_help_names_every_column(command: str) -> None:
     listed = arena("dataset", "--help")[1].replace("\n", " ")
     assert code == 0 and all(re.search(rf"\b{column}\b", listed) for column in COLUMNS)
     assert "score_0" in listed and ("arena dataset --help" in out or command == "dataset")
+
+
+def test_a_ladder_taking_the_shipped_anchors_says_how_to_see_them(tmp_path: Path) -> None:
+    """Not the reference run's folder, which a pip install lacks: the command that lists
+    them, for the ladder file given."""
+    db = tmp_path / "my ladder.sqlite"
+    code, out = arena("ladder", "place", "negamax:depth=1", "--rows", "5", "--cols", "6",
+                      "--db", str(db), "--batch", "10", "--max-games", "10", "-j", "1",
+                      "--out", str(tmp_path / "placed"), "-q")
+    assert code == 0, out
+    assert out.splitlines()[0] == (f"{db}: board 5x6c4 takes the anchors that come with the "
+                                   f"arena (arena ladder show --db '{db}' lists them)")
+    code, shown = arena("ladder", "show", "--db", str(db))
+    assert code == 0 and "solver (anchor)" in shown
