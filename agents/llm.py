@@ -45,6 +45,7 @@ from arena.rules.errors import IllegalMoveError
 from arena.runs.store.files import RunFiles
 from arena.runs.store.model_usage import MOVE_LINE
 from arena.runs.store.transcripts import MOVE, REQUEST, Transcript
+from arena.system.install import needs_extra
 
 from .llm_pacing import FilePacer, Pacer, pacer, run_pacer
 from .llm_prompts import (
@@ -151,7 +152,7 @@ class LlmAgent(BaseAgent):
         try:
             import openai
         except ImportError:
-            raise ValueError("llm agents need the openai client: pip install -e '.[llm]'"
+            raise ValueError(needs_extra("llm agents need the openai client", "llm")
                              ) from None
         return openai.OpenAI(api_key=self._key, base_url=self.base_url, timeout=self.timeout,
                              max_retries=0,

@@ -28,6 +28,7 @@ from arena.protocol.agent import BaseAgent, Choice
 from arena.protocol.registry import AgentSpec, SpecKind, file_fingerprint, model_and_values
 from arena.rules.board import Position, Rules
 from arena.rules.errors import IllegalMoveError, UnsupportedBoardError
+from arena.system.install import needs_extra
 
 PREFIX = "onnx"
 
@@ -53,7 +54,7 @@ class Network:
         try:
             import onnxruntime
         except ImportError:
-            raise ValueError("onnx agents need onnxruntime: pip install -e '.[onnx]'") from None
+            raise ValueError(needs_extra("onnx agents need onnxruntime", "onnx")) from None
         if not path.is_file():
             raise ValueError(f"no model file {path}")
         options = onnxruntime.SessionOptions()

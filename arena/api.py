@@ -219,7 +219,7 @@ def match(a: Any, b: Any, games: int = 100, request: RunRequest | None = None,
 
     ``options``: any field of ``RunRequest`` (as ``arena match`` takes them); ``jobs``
     defaults to every core, ``out`` to no directory at all, ``progress`` to a progress bar
-    (tqdm's notebook bar in Jupyter).
+    where it is seen (tqdm's notebook bar in Jupyter, or stderr when it is a terminal).
     """
     (spec_a, spec_b), names = _players([a, b])
     request = _request(request, options).with_labels(names)

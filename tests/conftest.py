@@ -72,6 +72,14 @@ def without_database(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(DATABASE_ENV, OFF)
 
 
+@pytest.fixture
+def bars_seen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs' progress bars are drawn as on a terminal, into the captured stderr."""
+    from arena.runs.playing import progress
+
+    monkeypatch.setattr(progress, "seen", lambda: True)
+
+
 # --- tests of an extra: skipped where it is not installed ------------------------------
 
 

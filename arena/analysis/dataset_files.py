@@ -19,6 +19,7 @@ import pandas as pd
 from arena.analysis.datasets import COLUMNS, NO_SCORE, Dataset, DatasetError
 from arena.rules.board import Rules
 from arena.system.files import check_writable, replaced_atomically
+from arena.system.install import needs_extra
 
 SUFFIXES = (".parquet", ".npz")
 
@@ -29,8 +30,8 @@ def check_out(path: Path, force: bool = False) -> None:
     if path.suffix not in SUFFIXES:
         raise DatasetError(f"{path}: a dataset is written as FILE.parquet or FILE.npz")
     if path.suffix == ".parquet" and importlib.util.find_spec("pyarrow") is None:
-        raise DatasetError(f"{path}: Parquet needs pyarrow (pip install -e '.[datasets]'); "
-                           "FILE.npz needs nothing more")
+        raise DatasetError(needs_extra(f"{path}: FILE.npz needs nothing more, Parquet needs "
+                                       "pyarrow", "datasets"))
     if path.exists() and not force:
         raise DatasetError(f"{path} exists; use --force to overwrite it")
     if not path.parent.is_dir():

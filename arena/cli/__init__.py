@@ -50,7 +50,8 @@ COMMANDS = {
         "Play GAMES games and write their positions as a dataset, labelled by the solver."),
     "docs": Lazy(
         "arena.cli.docs:docs_command",
-        "Tell where the documentation is: the built site, else the docs/ folder."),
+        "Tell where the documentation is: the built site or its sources, else the install's "
+        "help."),
     "export": Lazy(
         "arena.cli.export:export_command",
         "Write a run's games in another form, or an agent as a Kaggle submission."),

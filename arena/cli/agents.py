@@ -50,7 +50,10 @@ def agents_command(name: str | None) -> None:
     if name in entries:
         _describe_entry(entries[name], full=True)
     elif name.rstrip(":") in spec_kinds():
-        _describe_kind(spec_kind(name.rstrip(":")))
+        kind = spec_kind(name.rstrip(":"))
+        _describe_kind(kind)
+        if kind.details:
+            click.echo(kind.details)
     elif ":" in name:
         spec = parse_spec(name)
         _describe(spec.name, spec.factory, spec.params, full=True)

@@ -29,9 +29,12 @@ def dataset_command(games: int, agents: tuple[str, str], seed: int, rules: Rules
                     **options: Any) -> None:
     """Play GAMES games and write their positions as a dataset, labelled by the solver.
 
-    One row per position before a move: the board as bitboards, side to move, ply, the
-    move played, the game's result for the mover and (with --solve, the default) the exact
-    score of every column. The columns are in the docs (docs/reference/datasets.md).
+    One row per position before a move, its columns: game, ply, side_to_move (1 or 2),
+    current and mask (the mover's discs and every disc, as bitboards), moves (the move
+    string reaching the position), move (the column played next, 0-based), result (+1, 0 or
+    -1 for the mover), duplicate (the position or its mirror image came before) and, with
+    --solve (the default), score_0 to score_C-1 (each column's exact score in Pons'
+    convention, null for a full column).
 
     \b
     Examples:

@@ -109,7 +109,7 @@ def export_dataset_command(directories: tuple[Path, ...], **options: Any) -> Non
     """Write the positions of the games of the runs in DIRECTORIES as a dataset.
 
     Every run is checked as a resume checks it and must be on the same board. The columns
-    are those of arena dataset (docs/reference/datasets.md).
+    are those of arena dataset (arena dataset --help lists them).
 
     \b
     Examples:

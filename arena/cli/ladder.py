@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
-import sys
+import shlex
 from pathlib import Path
 
 import click
@@ -91,9 +90,10 @@ def format_standings(ladder: Ladder, board_names: list[str] | None = None) -> st
     return "\n\n".join(blocks) if blocks else "The ladder is empty."
 
 
-def _took_shipped(db: Path, board: str, source: str) -> None:
-    click.echo(f"{db}: board {board} takes the anchors that come with the arena (fixed from "
-               f"its reference run {source})")
+def _took_shipped(db: Path, board: str) -> None:
+    shown = "" if db == DEFAULT_DB else f" --db {shlex.quote(str(db))}"
+    click.echo(f"{db}: board {board} takes the anchors that come with the arena "
+               f"(arena ladder show{shown} lists them)")
 
 
 @ladder_command.command("add")
@@ -117,7 +117,7 @@ def add_command(directories: tuple[Path, ...], db: Path) -> None:
         for board in dict.fromkeys(runs):
             taken = take_shipped(ladder, board)
             if taken is not None:
-                _took_shipped(db, board, taken)
+                _took_shipped(db, board)
                 touched.append(board)
         for directory in directories:
             added = add_run(ladder, directory)
@@ -232,13 +232,12 @@ def place_command(spec: str, db: Path, target: float, batch: int, max_games: int
     """
     del no_report  # steps are small runs: no report is written for them
     request = name_agents(request, [spec], labels)
-    request = dataclasses.replace(request, progress=request.progress and sys.stderr.isatty())
     name = checked_agent(spec, request)  # a bad agent makes no ladder
     board = board_key(request.rules)
     directory = request.out or PLACEMENTS_DIR / directory_name(spec, board, request.seed)
     ladder, taken = placement_ladder(db, board, name)
     if taken is not None:
-        _took_shipped(db, board, taken)
+        _took_shipped(db, board)
     with ladder:
         click.echo(f"Placing {plain_spec(name)} on board {board} in {directory}: steps of "
                    f"{batch} games until ± {target:g} Elo, at most {max_games} games in all")

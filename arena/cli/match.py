@@ -90,7 +90,7 @@ def match_command(agent_a: str, agent_b: str, games: int, request: RunRequest,
       arena match negamax:depth=6 negamax:depth=4 -n 200 --openings random:4
       arena match minimax:depth=4 random -n 100 --first a --out results/minimax-first
       arena match ./my_agent.py:Bot@time=0.5 negamax -n 100 --time-bank 5
-      arena match engine:examples/engine.py random -n 100
+      arena match engine:./my_engine.py random -n 100
       arena match engine:mine negamax -n 100 --engines engines.toml
     """
     request = name_agents(request, (agent_a, agent_b), labels)

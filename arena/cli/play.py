@@ -29,7 +29,7 @@ from arena.rules.render import render_for_stdout
               help="Start from the position of this move string (1 = leftmost column), "
                    "e.g. 4453.")
 @click.option("--gui", is_flag=True,
-              help="Play in a window (needs pygame: pip install 'connect-four-arena[gui]').")
+              help="Play in a window (needs pygame, the gui extra).")
 @click.option("--hints", is_flag=True,
               help="With --gui: show the exact score of every column from the start (H "
                    "toggles them at any time). On 6 x 7 the solver scores most positions "

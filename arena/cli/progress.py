@@ -3,7 +3,6 @@ bar."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -22,13 +21,13 @@ B = TypeVar("B", bound="ProgressBar")
 
 def with_progress(total: int, directory: Path, quiet: bool, play: Callable[[B], T],
                   bar: type[B]) -> T:
-    """Call ``play`` with a progress bar of kind ``bar`` (on a terminal, unless ``quiet``).
+    """Call ``play`` with a progress bar of kind ``bar`` (unless ``quiet``; on a terminal).
 
     An interruption ends the command with a one-line note and exit status 130; a worker
     process that died, with a one-line error and status 1; a file that found no room to be
     written (a full disk), with a one-line error and status 2. Finished games stay on disk.
     """
-    progress = bar(enabled=not quiet and sys.stderr.isatty())
+    progress = bar(enabled=not quiet)
     try:
         with progress:  # closed before any note, which then starts a line of its own
             return play(progress)

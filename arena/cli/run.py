@@ -75,7 +75,7 @@ def _charts(own: ChartOptions, formats: tuple[str, ...] | None, dpi: int | None
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: all cores).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Results directory (default: results/NAME for experiments/NAME.toml); "
+              help="Results directory (default: results/NAME for the file NAME.toml); "
                    "each entry gets a directory in it.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars; only the results.")
 @click.option("--no-report", is_flag=True,
@@ -95,7 +95,7 @@ def run_command(experiment_file: Path, jobs: int | None, out: Path | None, quiet
 
     \b
     Example:
-      arena run experiments/seed-table.toml
+      arena run my-experiment.toml
     """
     experiment = load_experiment(experiment_file)
     chosen = parse_formats_option(formats) if formats is not None else None

@@ -15,15 +15,25 @@ Observations are dicts: ``observation``, the int8 planes of ``arena.envs.observa
 (which ends the game), 0 otherwise. An opponent that crashes, names an illegal column or
 overruns its time forfeits: the learner wins, and ``info["termination"]`` says why (a
 forfeit of its first move, in ``reset``, is a RuntimeError: there is no step to end).
+
+Importing this module registers the environment with Gymnasium as ``ID``:
+``gymnasium.make("arena.envs.gymnasium_env:arena/ConnectFour-v0", opponent="negamax:depth=2")``
+imports it and makes one (``render_mode="ansi"`` draws the board in text).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
+
+from arena.system.install import missing_extra
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ModuleNotFoundError as missing:
+    raise missing_extra(__name__, missing, "rl") from None
 
 from arena.envs.observation import legal_mask, planes, shape
 from arena.hosting.base import AgentFault, Host, Hosting
@@ -38,10 +48,16 @@ from arena.runs.playing.game import Clock, illegal_column
 
 First = Literal["alternate", "learner", "opponent"]
 FIRSTS: tuple[First, ...] = ("alternate", "learner", "opponent")
+ID = "arena/ConnectFour-v0"
+"""The environment's id in Gymnasium's registry (``gymnasium.make(ID, opponent=...)``)."""
 
 
 class OpponentEnv(gymnasium.Env):
     """The learner's game against the agent of ``opponent`` (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    """On the class, where ``gymnasium.make`` reads the render modes before making one; four
+    frames a second for a recorder, as Gymnasium's own text games."""
 
     def __init__(self, opponent: str = "random", rules: Rules = DEFAULT_RULES,
                  first: First = "alternate", hosting: Hosting = "auto",
@@ -49,9 +65,8 @@ class OpponentEnv(gymnasium.Env):
                  render_mode: str | None = None):
         if first not in FIRSTS:
             raise ValueError(f"first must be one of {', '.join(FIRSTS)}, got {first!r}")
-        if render_mode not in (None, "ansi"):
+        if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
-        self.metadata = {"render_modes": ["ansi"]}
         self.rules, self.first, self.render_mode = rules, first, render_mode
         spec, own = split_limit(opponent)
         self.limit: Limit = effective_limit(own, time_per_move)
@@ -166,3 +181,7 @@ class OpponentEnv(gymnasium.Env):
     def close(self) -> None:
         """Release the opponent (and its process, if it has one)."""
         self.host.close()
+
+
+if ID not in gymnasium.registry:  # imported once more (a reload): registered already
+    gymnasium.register(ID, entry_point=f"{__name__}:{OpponentEnv.__name__}")

@@ -17,9 +17,15 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import agent_selector
+
+from arena.system.install import missing_extra
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import agent_selector
+except ModuleNotFoundError as missing:
+    raise missing_extra(__name__, missing, "rl") from None
 
 from arena.envs.observation import legal_mask, planes, shape
 from arena.rules.board import DEFAULT_RULES, Position, Rules

@@ -22,6 +22,7 @@ from arena.protocol.registry import (
     version_of,
 )
 from arena.rules.errors import AgentSpecError
+from arena.system.install import needs_extra
 
 PREFIX = "kaggle"
 BUILT_IN = ("random", "negamax")
@@ -54,8 +55,8 @@ def kaggle_builtin(name: str) -> Callable[..., Any]:
     try:
         from kaggle_environments.envs.connectx.connectx import agents
     except ImportError:
-        raise AgentSpecError(f"kaggle:{name} needs kaggle-environments: "
-                             "pip install 'connect-four-arena[kaggle]'") from None
+        raise AgentSpecError(needs_extra(f"kaggle:{name} needs kaggle-environments",
+                                         "kaggle")) from None
     return agents[name]
 
 

@@ -8,18 +8,25 @@ becomes ``dN``, a word value stands for itself, ``flag=true`` becomes ``flag`` a
 ``flag=false`` ``no-flag``; other values keep their key. Long labels end in an ellipsis
 (charts and pages ask for a width that keeps them whole, and wrap them). A name the user gave
 an agent stands instead. A spec shown beside its label carries the depth too (``shown_spec``).
+
+An agent of the user's code or files is named by where it is, one rule for every form: the
+file's name without its folders (or the module's name) and, when the spec names one, the
+class or function after a colon: ``kaggle:subs/main.py`` reads ``main.py``,
+``subs/main.py:my_agent`` ``main.py:my_agent``, ``my.agents:Bot`` ``my.agents:Bot``,
+``engine:bin/leftmost`` ``leftmost`` and ``onnx:nets/net.onnx,sims=20`` ``net.onnx sims=20``.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from arena.protocol.registry import canonical_spec, import_target, parse_spec
+from arena.protocol.registry import canonical_spec, import_target, parse_spec, spec_kinds
 
 __all__ = ["TABLE_WIDTH", "WIDTH", "Sweep", "depth_family", "plain_spec", "plain_specs",
            "short_name", "short_names", "shown_spec", "sweeps", "table_labels"]
@@ -56,14 +63,27 @@ class Sweep:
     value: float
 
 
+FILE_KINDS = ("engine", "kaggle", "onnx", "pons")
+"""Kinds of spec that name a file (``engine:`` and ``kaggle:`` also a name: ``engine:mine``,
+``kaggle:random``)."""
+
+
+def _code_name(name: str) -> str:
+    """What a label calls the agent of a spec named ``name`` (``AgentSpec.name``): a file's
+    name without its folders, after the class or function the spec names if any (the
+    module's docstring), else all that follows the kind (``llama3.1:8b`` for
+    ``llm:llama3.1:8b``) or the name itself."""
+    head, _, rest = name.partition(":")
+    if head in FILE_KINDS:
+        return os.path.basename(rest)
+    if rest and head not in spec_kinds():  # FILE.py:ATTR or MODULE:ATTR, the user's code
+        source, _, attribute = name.rpartition(":")
+        return f"{os.path.basename(source)}:{attribute}"
+    return rest or name
+
+
 def _text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _own_name(name: str) -> str:
-    """An agent's name without the kind or module before it (``llama3.1:8b`` for
-    ``llm:llama3.1:8b``, ``Bot`` for ``bot.py:Bot``); a registered name as it is."""
-    return name.partition(":")[2] or name
 
 
 def _split_text(spec: str) -> tuple[str, dict[str, str]]:
@@ -77,7 +97,7 @@ def _split_text(spec: str) -> tuple[str, dict[str, str]]:
     for item in filter(None, rest.split(",")):
         key, _, value = item.partition("=")
         values[key.strip()] = value.strip()
-    return _own_name(name), values
+    return _code_name(name), values
 
 
 @cache
@@ -90,13 +110,13 @@ def _parse(spec: str) -> _Spec:
         items = tuple(values.items())
         return _Spec(name, items, items)
     defaults = {p.name: p.default for p in parsed.params if not p.required}
-    name = _own_name(parsed.name)
+    name, named = _code_name(parsed.name), parsed.name.partition(":")[2]
     unlabelled = _unlabelled(parsed.target)
     given = tuple(
         (key, _text(value))
         for key, value in parsed.resolved().items()
         if (key in ALWAYS_SHOWN or key not in defaults or defaults[key] != value)
-        and _text(value) != name  # the file a kaggle: or onnx: agent is named after
+        and _text(value) != named  # the file a kaggle: or onnx: agent is named after
         and key not in unlabelled
     )
     resolved = tuple((key, _text(value)) for key, value in parsed.resolved().items())

@@ -239,6 +239,9 @@ class SpecKind:
     """Its agents are the arena's own code that mostly waits (``llm:``): under ``--hosting
     auto`` they play inline, their output captured, so ``--concurrency`` threads share one
     process (a plugin's kind cannot claim it)."""
+    details: str = ""
+    """More than the summary, as lines to print as they are when the kind is described alone
+    (``arena agents engine``: the line protocol)."""
 
     def __call__(self, text: str, engines: object = None) -> AgentSpec:
         """Parse ``text`` (``engines``: the engines file in effect)."""

@@ -46,7 +46,8 @@ def accuracy_chart(table: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
             ax.set_visible(False)
         for ax in axes[:, 0]:
             ax.set_ylabel("plays a best move\n(95% Wilson score interval)")
-        for ax in axes[-1, :]:
+        for ax in axes.flat[max(0, len(sets) - columns):len(sets)]:  # each column's lowest
+            ax.xaxis.set_tick_params(labelbottom=True)  # sharex labels the bottom row only
             ax.set_xlabel(f"{unit.name} per move (log scale)")
         handles = [Line2D([], [], marker="o", linestyle="none", color=colour_of[agent],
                           label=wrap(labels[agent], LEGEND_WIDTH)) for agent in agents]

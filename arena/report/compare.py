@@ -3,8 +3,8 @@ every run's pairings (A's score with its 95% interval, Elo, games, the run's nam
 date), the difference of each later run's scores and Elo from the first run's with its 95%
 interval and a one-line verdict, and one chart of the scores, for runs played on the same
 board. Each run is read as every reader reads it (``arena.runs.store.reading.open_run``, checked);
-nothing in a run is written. Numbers are rounded as the runs' own: two decimals in the
-terminal (as ``arena match`` prints), one on the page (as report.md)."""
+nothing in a run is written. Numbers have two decimals, as ``arena match`` prints them, in
+the terminal, on the page and on the chart alike."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -53,17 +53,9 @@ same agents, or the same opponent B when each run has one agent A), its A's scor
 minus the first run's, with 95% intervals (``arena.stats.elo.difference``)."""
 
 
-class Rounding(NamedTuple):
-    """Decimals of a percentage and of an Elo figure."""
-
-    percent: int
-    elo: int
-
-
-TERMINAL = Rounding(2, 2)
-"""As ``arena match`` prints a run's score and Elo."""
-PAGE = Rounding(1, 1)
-"""As a run's report.md shows them."""
+DECIMALS = 2
+"""Decimals of every percentage and Elo figure of a comparison, in the terminal, on its page
+and on its chart alike: as ``arena match`` prints a run's score and Elo."""
 
 
 class IncomparableRunsError(ArenaError):
@@ -154,7 +146,7 @@ class Comparison:
                              elo, elo_interval.low, elo_interval.high))
         return pd.DataFrame(rows, columns=list(DIFFERENCE_COLUMNS))
 
-    def verdict(self, rounding: Rounding = TERMINAL) -> str:
+    def verdict(self) -> str:
         """The comparison in one line: whether the runs' scores differ at 95%."""
         first = self.runs[0].name
         table = self.differences
@@ -165,35 +157,35 @@ class Comparison:
         if len(table) == 1:
             r = _records(table)[0]
             higher = "higher" if r["score"] > 0 else "lower"
-            return (f"Verdict: A's score is {abs(r['score']) * 100:.{rounding.percent}f} "
+            return (f"Verdict: A's score is {abs(r['score']) * 100:.{DECIMALS}f} "
                     f"percentage points {higher} in {r['run']} than in {first} (95% interval "
-                    f"{_points(r, rounding).partition(' ')[2]}): "
+                    f"{_points(r).partition(' ')[2]}): "
                     + ("a difference at 95%." if significant.iloc[0] else
                        "no difference at 95% (the interval holds 0)."))
         which = [f"{r['run']}: {self.labels[r['agent_a']]} vs {self.labels[r['agent_b']]} "
-                 f"{_points(r, rounding)}" for r in _records(table[significant])]
+                 f"{_points(r)}" for r in _records(table[significant])]
         return (f"Verdict: {int(significant.sum())} of {len(table)} differences from {first} "
                 "are beyond chance at 95%" + (": " + "; ".join(which) if which else "") + ".")
 
-    def rows(self, rounding: Rounding = TERMINAL) -> list[tuple[str, ...]]:
+    def rows(self) -> list[tuple[str, ...]]:
         """The table's rows as text: run, date, A, B, games, W, D, L, score [95%], Elo [95%]."""
         return [(r["run"], r["date"], self.labels[r["agent_a"]], self.labels[r["agent_b"]],
                  *(str(r[c]) for c in ("games", "wins", "draws", "losses")),
-                 f"{_percent(r['score'], rounding)} [{_percent(r['score_low'], rounding)}, "
-                 f"{_percent(r['score_high'], rounding)}]",
-                 f"{_elo(r['elo'], rounding)} [{_elo(r['elo_low'], rounding)}, "
-                 f"{_elo(r['elo_high'], rounding)}]")
+                 f"{_percent(r['score'])} [{_percent(r['score_low'])}, "
+                 f"{_percent(r['score_high'])}]",
+                 f"{_elo(r['elo'])} [{_elo(r['elo_low'])}, "
+                 f"{_elo(r['elo_high'])}]")
                 for r in _records(self.table)]
 
     HEADER = ("run", "date", "A", "B", "games", "W", "D", "L", "A's score [95%]", "Elo [95%]")
     DIFFERENCE_HEADER = ("run", "A", "B", "A's score, percentage points [95%]", "Elo [95%]")
 
-    def difference_rows(self, rounding: Rounding = TERMINAL) -> list[tuple[str, ...]]:
+    def difference_rows(self) -> list[tuple[str, ...]]:
         """The differences as text: run, A, B, score difference [95%], Elo difference [95%]."""
         return [(r["run"], self.labels[r["agent_a"]], self.labels[r["agent_b"]],
-                 _points(r, rounding),
-                 f"{_elo(r['elo'], rounding)} [{_elo(r['elo_low'], rounding)}, "
-                 f"{_elo(r['elo_high'], rounding)}]") for r in _records(self.differences)]
+                 _points(r),
+                 f"{_elo(r['elo'])} [{_elo(r['elo_low'])}, "
+                 f"{_elo(r['elo_high'])}]") for r in _records(self.differences)]
 
     def conditions(self) -> str:
         """What the runs were played under (``RunDescription.conditions``), in one line:
@@ -229,11 +221,11 @@ class Comparison:
                  "**{}**: {}.".format(*self.conditions().split(": ", 1)), ""]
         lines += [f"- **{run.name}**: `{run.directory}`, started {run.meta.started or '?'}"
                   for run in self.runs]
-        lines += ["", markdown_table(self.HEADER, self.rows(PAGE)), ""]
+        lines += ["", markdown_table(self.HEADER, self.rows()), ""]
         if not self.differences.empty:
             lines += [self._about_differences(), "",
-                      markdown_table(self.DIFFERENCE_HEADER, self.difference_rows(PAGE)), ""]
-        lines += [self.verdict(PAGE).replace("Verdict:", "**Verdict**:", 1), "",
+                      markdown_table(self.DIFFERENCE_HEADER, self.difference_rows()), ""]
+        lines += [self.verdict().replace("Verdict:", "**Verdict**:", 1), "",
                   *chart_lines(ALT, charts)]
         return "\n".join(lines) + "\n"
 
@@ -283,21 +275,20 @@ def _matching(pairing: dict[str, Any], first: pd.DataFrame, mine: pd.DataFrame
     return _records(same)[0] if len(same) else None
 
 
-def _percent(value: float, rounding: Rounding) -> str:
-    return f"{value:.{rounding.percent}%}" if math.isfinite(value) else "—"
+def _percent(value: float) -> str:
+    return f"{value:.{DECIMALS}%}" if math.isfinite(value) else "—"
 
 
-def _elo(value: float, rounding: Rounding) -> str:
+def _elo(value: float) -> str:
     if math.isfinite(value):
-        return f"{value:+.{rounding.elo}f}"
+        return f"{value:+.{DECIMALS}f}"
     return "+inf" if value > 0 else "-inf" if value < 0 else "—"
 
 
-def _points(row: Mapping[str, Any], rounding: Rounding) -> str:
+def _points(row: Mapping[str, Any]) -> str:
     """A difference of scores in percentage points, with its interval."""
-    digits = rounding.percent
-    return (f"{row['score'] * 100:+.{digits}f} [{row['score_low'] * 100:+.{digits}f}, "
-            f"{row['score_high'] * 100:+.{digits}f}]")
+    return (f"{row['score'] * 100:+.{DECIMALS}f} [{row['score_low'] * 100:+.{DECIMALS}f}, "
+            f"{row['score_high'] * 100:+.{DECIMALS}f}]")
 
 
 def _aligned(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -324,7 +315,7 @@ def compare_chart(table: pd.DataFrame, labels: dict[str, str]) -> Figure:
     score = table["score"].to_numpy(dtype=float)
     draw_scores(ax, table, y, color=FIRST, ecolor=INK)
     for yi, value in zip(y, score, strict=True):
-        ax.annotate(f"{value:.1%}", (value, yi), xytext=(0, 6), textcoords="offset points",
+        ax.annotate(_percent(value), (value, yi), xytext=(0, 6), textcoords="offset points",
                     ha="center", fontsize=SMALL)
     ax.axvline(0.5, color=INK, linewidth=0.8, linestyle=":")
     ax.set_yticks(y, names)

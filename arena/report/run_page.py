@@ -53,7 +53,7 @@ from arena.report.run_tables import (
     pairings,
     sweep_series,
 )
-from arena.report.stamp import current_report, report_fingerprint, write_stamp
+from arena.report.stamp import current_report, left_over, report_fingerprint, write_stamp
 from arena.runs.planning.charts import ChartOptions
 from arena.runs.store.directory import RunDirectory, RunDirectoryError
 from arena.runs.store.files import RunFiles
@@ -137,7 +137,8 @@ def write_report(run_dir: Path, options: ChartOptions | None = None) -> Path:
     report.html (with report-games.html, the replay page of the games it links) into
     ``run_dir`` (locked meanwhile); return report.md's path. A report that is current
     (``arena.report.stamp.current_report``: nothing it shows changed since it was written,
-    nor any file it wrote) is left as it is."""
+    nor any file it wrote) is left as it is; the files the last report wrote and this one
+    does not (charts of a format no longer asked for) are removed, if still as written."""
     if not Path(run_dir).is_dir():
         raise not_a_run(Path(run_dir), RunFiles.GAMES)
     options = options or ChartOptions()
@@ -161,7 +162,10 @@ def write_report(run_dir: Path, options: ChartOptions | None = None) -> Path:
             outputs = [*charts.written, files.report, html]
             if files.report_games.exists():
                 outputs.append(files.report_games)
-            write_stamp(run.directory, options, fingerprint, [p.name for p in outputs])
+            names = [path.name for path in outputs]
+            for stale in left_over(run.directory, names):
+                stale.unlink(missing_ok=True)
+            write_stamp(run.directory, options, fingerprint, names)
         except OSError as error:
             raise RunDirectoryError(f"cannot write the report in {run_dir}: "
                                     f"{error.strerror or error}") from None

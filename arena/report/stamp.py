@@ -20,7 +20,7 @@ from arena.runs.store.files import RunFiles
 from arena.system.files import write_atomically
 from arena.system.version import VERSION
 
-__all__ = ["current_report", "report_fingerprint", "write_stamp"]
+__all__ = ["current_report", "left_over", "report_fingerprint", "write_stamp"]
 
 _TABLES = (RunFiles.SUMMARY, RunFiles.RATINGS, RunFiles.SPRT, RunFiles.ANALYSIS,
            RunFiles.BLUNDERS, RunFiles.MOVES, RunFiles.ROUNDS)
@@ -102,6 +102,26 @@ def write_stamp(directory: Path, options: ChartOptions, fingerprint: str,
     inputs whose digest is ``fingerprint``."""
     stamp = {"inputs": fingerprint, "outputs": _outputs_state(directory, outputs)}
     write_atomically(RunFiles(directory).report_stamp, json.dumps(stamp, sort_keys=True) + "\n")
+
+
+def _recorded_outputs(directory: Path) -> dict[str, Any]:
+    """The files the last report wrote, by name, with their state then ({} without a
+    readable stamp)."""
+    try:
+        outputs = json.loads(RunFiles(directory).report_stamp.read_bytes())["outputs"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return {}
+    return outputs if isinstance(outputs, dict) else {}
+
+
+def left_over(directory: Path, outputs: Iterable[str]) -> list[Path]:
+    """The files the last report of ``directory`` wrote that a report writing ``outputs``
+    does not (charts of a format no longer asked for, of a kind that no longer applies), each
+    still as that report wrote it; read before the new report's stamp is written."""
+    kept = set(outputs)
+    return [Path(directory) / name for name, state in sorted(_recorded_outputs(directory).items())
+            if name not in kept and state is not None and Path(name).name == name
+            and _file_state(Path(directory) / name) == state]
 
 
 def current_report(directory: Path, options: ChartOptions | None = None) -> Path | None:

@@ -157,7 +157,7 @@ def packaged_path() -> Path:
     spec = importlib.util.find_spec(PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise DatabaseError(f"the 6 x 7 database needs the bitbully-databases package: "
-                            f"pip install bitbully-databases (or set {DATABASE_ENV}=off "
+                            f"python3 -m pip install bitbully-databases (or set {DATABASE_ENV}=off "
                             "to search every position)")
     return Path(next(iter(spec.submodule_search_locations))).joinpath(*PACKAGED_FILE)
 

@@ -65,8 +65,8 @@ def test_the_command_prints_the_table_and_writes_the_pages(runs: list[Path],
     lines = output.splitlines()
     assert lines[0].split()[:4] == ["run", "date", "A", "B"]
     first = summary_rows(runs[0])[0]
-    printed, shown = (f"{float(first['score']):.{d}%} [{float(first['score_low']):.{d}%}, "
-                      f"{float(first['score_high']):.{d}%}]" for d in (2, 1))
+    printed = (f"{float(first['score']):.2%} [{float(first['score_low']):.2%}, "
+               f"{float(first['score_high']):.2%}]")
     assert lines[1].startswith("threats ") and printed in lines[1]  # as arena match prints it
     assert lines[-1] == f"Report      {out / 'report.md'}"
     assert lines[-2].startswith("Verdict: ")
@@ -82,7 +82,15 @@ def test_the_command_prints_the_table_and_writes_the_pages(runs: list[Path],
     assert page.count("<svg") == 1 and "http://" not in page.replace(
         'xmlns="http://www.w3.org/2000/svg"', "").replace(
         'xmlns:xlink="http://www.w3.org/1999/xlink"', "")
-    assert shown in (out / "report.md").read_text()  # as the run's report.md shows it
+    assert printed in (out / "report.md").read_text()  # one rounding: the page's as printed
+
+
+def test_the_chart_gives_each_score_as_the_table_does(runs: list[Path]) -> None:
+    comparison = api.compare(*runs[:2])
+    tabled = [row[8].split(" [")[0] for row in comparison.rows()]
+    chart = comparison.chart()
+    noted = [text.get_text() for text in chart.axes[0].texts]
+    assert noted == tabled and all(note.endswith("%") for note in noted)
 
 
 def test_each_later_run_is_measured_against_the_first(runs: list[Path]) -> None:

@@ -113,7 +113,8 @@ def test_deterministic_agents_get_a_warning(tmp_path: Path) -> None:
     assert "--openings random:K" in result.stderr
 
 
-def test_the_progress_bar_counts_this_commands_results(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_progress_bar_counts_this_commands_results(capsys: pytest.CaptureFixture[str],
+                                                       bars_seen: None) -> None:
     with ProgressBar(enabled=False) as bar:
         bar.start(total=10, finished=3)
         bar.advance(3, Tally.of([GameResult.WIN, GameResult.DRAW, GameResult.WIN]))

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena.play.terminal import QUIET_SECONDS, ThinkingLine
+from arena.system.install import install_command
 from tests.helpers.cli import arena, arena_command, checkout_env
 from tests.helpers.paths import DATA
 from tests.helpers.terminal import arena_on_terminal
@@ -116,8 +117,8 @@ def test_gui_without_pygame_says_how_to_install_it(monkeypatch: pytest.MonkeyPat
     monkeypatch.setitem(sys.modules, "pygame", None)  # find_spec then reports it missing
     code, out = arena("play", "random", "--gui", input="")
     assert code == 2 and out.count("\n") == 1
-    assert out.strip() == ("arena: error: the window needs pygame, which is not installed: "
-                           "pip install 'connect-four-arena[gui]'")
+    assert out.strip() == ("arena: error: the window needs pygame, which is not installed "
+                           f"(the gui extra): {install_command('gui')}")
 
 
 def test_hints_need_the_window() -> None:

@@ -94,3 +94,22 @@ def test_no_report_then_report_writes_it(tmp_path: Path) -> None:
     result = invoke("report", str(run))
     assert result.exit_code == 0 and result.output.strip() == str(run / "report.md")
     assert (run / "wtl.png").is_file()
+
+
+def test_charts_of_a_format_no_longer_asked_for_are_removed(tmp_path: Path) -> None:
+    """Only the files the last report wrote, each as it wrote it: a file of the user's, or
+    a chart changed since, stays."""
+    run = tmp_path / "run"
+    assert invoke(*MATCH, "--out", str(run)).exit_code == 0
+    (run / "notes.png").write_bytes(b"the user's own")  # never written by a report
+    (run / "cost.png").write_bytes(b"edited")  # changed since the report wrote it
+    assert invoke("report", str(run), "--format", "svg,pdf").exit_code == 0
+    charts = sorted(path.name for path in run.iterdir() if path.suffix in (".png", ".svg",
+                                                                            ".pdf"))
+    assert charts == ["cost.pdf", "cost.png", "cost.svg", "length.pdf", "length.svg",
+                      "notes.png", "wtl.pdf", "wtl.svg"]
+    assert (run / "cost.png").read_bytes() == b"edited"
+    assert ".png" not in (run / "report.md").read_text()
+    assert invoke("report", str(run), "--format", "png").exit_code == 0
+    assert not list(run.glob("*.svg")) and not list(run.glob("*.pdf"))
+    assert (run / "notes.png").read_bytes() == b"the user's own"

@@ -137,7 +137,7 @@ def test_an_unknown_agent_is_refused_before_any_game(arena: click.Group, tmp_pat
 
 
 def test_the_progress_bar_shows_the_llr(capsys: pytest.CaptureFixture[str],
-                                        tmp_path: Path) -> None:
+                                        tmp_path: Path, bars_seen: None) -> None:
     with SprtProgressBar(enabled=True) as bar:
         run_sprt(plan(), H0_H1, tmp_path, progress=bar, on_step=bar.step)
     shown = capsys.readouterr().err

@@ -26,10 +26,17 @@ def arena_on_terminal(*args: str, cwd: Path, steps: list[Step] | None = None,
     """``arena ARGS...`` in a child Python whose stdin, stdout and stderr are a terminal of
     120 columns; each step in turn waits for its test on the output, then types its text or
     sends its signal. The exit status and everything drawn (with the terminal's ``\\r\\n``)."""
+    return on_terminal(arena_command(*args), cwd=cwd, steps=steps, timeout=timeout)
+
+
+def on_terminal(command: list[str], cwd: Path, steps: list[Step] | None = None,
+                timeout: float = 300, env: dict[str, str] | None = None) -> tuple[int, str]:
+    """``command`` run as ``arena_on_terminal`` runs ``arena``, in the checkout's environment
+    with ``env`` added."""
     main, side = pty.openpty()
     fcntl.ioctl(side, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-    process = subprocess.Popen(arena_command(*args), stdin=side, stdout=side, stderr=side,
-                               cwd=cwd, env=checkout_env(), start_new_session=True)
+    process = subprocess.Popen(command, stdin=side, stdout=side, stderr=side, cwd=cwd,
+                               env={**checkout_env(), **(env or {})}, start_new_session=True)
     os.close(side)
     pending = list(steps or [])
     drawn = b""

@@ -1,6 +1,7 @@
 """A non-editable install beside the OpenAI Agents SDK (``pip install openai-agents``, whose
 import name is ``agents``): both import, each its own package, and the arena plays its
-built-in agents from an empty directory."""
+built-in agents from an empty directory. A regular install's hints and ``arena docs`` point to
+what it has."""
 
 from __future__ import annotations
 
@@ -56,3 +57,27 @@ def test_the_arena_installs_beside_the_openai_agents_sdk(tmp_path: Path) -> None
                             cwd=empty, capture_output=True, text=True)
     assert played.returncode == 0, played.stderr
     assert played.stdout.startswith("immediate-win [")
+
+
+@pytest.mark.slow
+def test_a_regular_install_points_to_what_it_has(tmp_path: Path) -> None:
+    """Installed from a wheel, the arena's hints name the package, not a checkout, and
+    ``arena docs`` names the help and the README the install has."""
+    environment = tmp_path / "venv"
+    venv.create(environment, system_site_packages=True, with_pip=True)
+    python = str(environment / "bin" / "python")
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                    "--no-deps", str(copy_of_the_checkout(tmp_path / "source"))], check=True,
+                   capture_output=True)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    hint = subprocess.run([python, "-c", "from arena.system.install import install_command; "
+                           "print(install_command('rl'))"], cwd=empty, capture_output=True,
+                          text=True, check=True).stdout
+    assert hint == "python3 -m pip install 'connect-four-arena[rl]'\n"
+    told = subprocess.run([str(environment / "bin" / "arena"), "docs"], cwd=empty,
+                          capture_output=True, text=True, check=True).stdout
+    assert "arena agents engine" in told and "arena COMMAND --help" in told
+    readme = Path(told.rsplit(" ", 1)[1].strip().rstrip("."))
+    assert readme.name == "METADATA" and readme.is_relative_to(environment)
+    assert "Connect Four" in readme.read_text(encoding="utf-8")

@@ -115,8 +115,7 @@ def test_place_works_from_any_directory_on_the_shipped_anchors(
     assert code == 0, out
     db = Path("results/ladder/ladder.sqlite")
     assert out.splitlines()[0] == (f"{db}: board 5x6c4 takes the anchors that come with the "
-                                   "arena (fixed from its reference run "
-                                   "results/ladder/reference-5x6)")
+                                   "arena (arena ladder show lists them)")
     assert "negamax:depth=1: +" in out and "on board 5x6c4" in out and "target ± 150" in out
     assert anchors_in(db, "5x6c4") == shipped_ratings("5x6c4")
     code, shown = arena("ladder", "show")

@@ -220,7 +220,7 @@ def test_dask_needs_the_optional_extra(tmp_path: Path, monkeypatch: pytest.Monke
     found = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *rest: None if name == "distributed" else found(name, *rest))
-    with pytest.raises(MatchSetupError, match=r"needs dask\.distributed: pip install"):
+    with pytest.raises(MatchSetupError, match=r"dask\.distributed \(the dask extra\): python3 -m"):
         run_games(plan_of("random", "random", 2), tmp_path / "run", RunRequest(backend="dask"))
     assert not (tmp_path / "run").exists()
 

@@ -211,7 +211,7 @@ def test_the_command_writes_the_report_with_ratings(arena: click.Group, tmp_path
 
 
 def test_the_progress_bar_counts_games_without_a_meaningless_w_t_l(
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capsys: pytest.CaptureFixture[str], bars_seen: None) -> None:
     with TournamentProgressBar(enabled=True) as bar:
         bar.start(total=10, finished=3)
         bar.advance(2, Tally(2, 0, 0))

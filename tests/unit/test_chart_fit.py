@@ -93,7 +93,8 @@ BUILDERS: dict[str, Callable[[], Figure]] = {
     "accuracy_chart": lambda: accuracy_chart(pd.DataFrame(
         [{"set": name, "agent": a, "ms_per_move": 0.01 + 0.005 * i, "accuracy": 0.5 + 0.1 * i,
           "accuracy_low": 0.4 + 0.1 * i, "accuracy_high": 0.55 + 0.1 * i}
-         for name in ("random:17-24", "random:25-34") for i, a in enumerate(SPECS[:4])]),
+         for name in ("random:17-24", "random:25-34", "pons:L2_R1", "pons:L3_R1")
+         for i, a in enumerate(SPECS[:4])]),  # four sets: two rows, the second short
         LABELS),
     "phase_accuracy_chart": lambda: phase_accuracy_chart(phase_rates(0.1), LABELS),
     "best_move_chart": lambda: best_move_chart(phase_rates(0.7), LABELS),

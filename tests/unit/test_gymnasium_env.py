@@ -3,6 +3,9 @@ seeded and told of its games as in a match (the same moves as ``play_game``), fo
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import warnings
 from typing import Any
 
 import numpy as np
@@ -13,6 +16,7 @@ from arena.rules.board import Position, Rules
 from arena.rules.notation import play_moves
 from arena.runs.planning.seeds import game_rng
 from arena.runs.playing.game import play_game
+from tests.helpers.cli import checkout_env
 
 pytestmark = pytest.mark.rl
 SMALL = Rules(4, 5, 4)
@@ -23,13 +27,28 @@ SMALL = Rules(4, 5, 4)
     ("mcts:iterations=50", Rules(5, 6, 4)), ("immediate-win:block=true", Rules(6, 9, 5)),
 ])
 def test_passes_gymnasium_env_checker(opponent: str, rules: Rules) -> None:
+    """Made by ``gymnasium.make`` from its registered id, as a user makes it, so that the
+    checker also makes it in each declared render mode; the checker warns of nothing."""
+    import gymnasium
     from gymnasium.utils.env_checker import check_env
 
-    from arena.envs.gymnasium_env import OpponentEnv
+    from arena.envs.gymnasium_env import ID
 
-    env = OpponentEnv(opponent, rules=rules)
-    check_env(env, skip_render_check=True)
+    env = gymnasium.make(ID, opponent=opponent, rules=rules)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
     env.close()
+
+
+def test_gymnasium_finds_it_by_its_id_from_a_fresh_process() -> None:
+    """``module:id``: Gymnasium imports the module, which registers the environment."""
+    probe = ("import gymnasium; env = gymnasium.make('arena.envs.gymnasium_env:"
+             "arena/ConnectFour-v0', opponent='immediate-win', render_mode='ansi'); "
+             "env.reset(seed=1); print(env.render().splitlines()[0]); env.close()")
+    done = subprocess.run([sys.executable, "-c", probe], env=checkout_env(), text=True,
+                          capture_output=True, check=True)
+    assert done.stdout == "1 2 3 4 5 6 7\n"
 
 
 class Script(BaseAgent):

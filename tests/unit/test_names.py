@@ -31,9 +31,9 @@ def test_spec_text_is_shortened() -> None:
     assert short_name("random") == "random"
 
 
-def test_own_agents_are_named_by_their_class() -> None:
-    assert short_name("my/agents/bot.py:Bot:depth=3,c=1.5") == "Bot d3 c=1.5"
-    assert short_name("my.agents:Bot") == "Bot"
+def test_own_agents_are_named_by_their_file_and_class() -> None:
+    assert short_name("my/agents/bot.py:Bot:depth=3,c=1.5") == "bot.py:Bot d3 c=1.5"
+    assert short_name("my.agents:Bot") == "my.agents:Bot"
 
 
 def test_default_values_are_dropped_when_the_spec_resolves() -> None:
@@ -79,8 +79,23 @@ def test_a_file_agent_is_named_once(tmp_path: Path) -> None:
     """A kaggle: or onnx: agent is named after its file; the file is not said twice."""
     submission = tmp_path / "main.py"
     submission.write_text("def agent(observation, configuration):\n    return 3\n")
-    assert short_name(f"kaggle:{submission}", width=80) == str(submission)
-    assert short_name(f"onnx:{NET},sims=20", width=80) == f"{NET} sims=20"
+    assert short_name(f"kaggle:{submission}", width=80) == "main.py"
+    assert short_name(f"onnx:{NET},sims=20", width=80) == f"{NET.name} sims=20"
+
+
+def test_every_form_of_a_file_s_agent_is_named_by_one_rule(tmp_path: Path) -> None:
+    """The file's name without its folders, then the function or class the spec names: the
+    same whether the file still loads or not (a stored spec read from its text)."""
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "main.py").write_text("def my_agent(observation, configuration):\n"
+                                    "    return 3\n")
+    forms = {f"kaggle:{folder}/main.py": "main.py",
+             f"{folder}/main.py:my_agent": "main.py:my_agent",
+             f"engine:{folder}/main.py": "main.py",
+             f"{tmp_path}/gone.py:Bot:depth=3": "gone.py:Bot d3",
+             f"kaggle:{tmp_path}/gone.py": "gone.py"}
+    assert {spec: short_name(spec, width=80) for spec in forms} == forms
 
 
 def test_long_labels_are_truncated_with_an_ellipsis() -> None:

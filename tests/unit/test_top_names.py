@@ -90,4 +90,4 @@ def test_an_agent_file_written_against_the_old_import_plays(tmp_path: Path) -> N
                                         "--no-report", "--out", "run"),
                           env=checkout_env(), cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Old [")
+    assert done.stdout.startswith("old.py:Old [")

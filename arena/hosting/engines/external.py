@@ -24,7 +24,7 @@ import numpy as np
 
 from arena.hosting.engines.engine import Dialect, EngineHost, Program, RefusedBoard
 from arena.hosting.engines.engines_file import EnginesTable, NamedEngine
-from arena.hosting.engines.line_protocol import ArenaDialect
+from arena.hosting.engines.line_protocol import PROTOCOL, ArenaDialect
 from arena.hosting.engines.pons import PonsDialect, pons_program
 from arena.protocol.agent import Agent, Choice, GameStart
 from arena.protocol.registry import AgentSpec, SpecKind, file_fingerprint
@@ -153,9 +153,9 @@ def parse_pons(text: str, engines: object = None) -> ExternalSpec:
 
 engine_spec = SpecKind(
     ("engine:PATH", "engine:NAME"),
-    "A program speaking the arena's line protocol (docs/engine-protocol.md): an executable, "
-    "a .py file (run with this Python), or an engine named in the engines file (--engines "
-    "FILE).", parse_engine)
+    "A program speaking the arena's line protocol (arena agents engine shows it): an "
+    "executable, a .py file (run with this Python), or an engine named in the engines file "
+    "(--engines FILE).", parse_engine, details=PROTOCOL)
 """The registry's ``engine`` kind."""
 
 pons_spec = SpecKind(

@@ -1,4 +1,5 @@
-"""The arena's engine protocol: lines over stdin and stdout (docs/engine-protocol.md).
+"""The arena's engine protocol: lines over stdin and stdout, summed up in ``PROTOCOL``
+(``arena agents engine`` prints it; docs/engine-protocol.md in a checkout has it in full).
 
 The arena greets the engine with ``arena 1``; the engine declares its options, the search
 limits it honours and whether it is reproducible, then says ``ready``. Each game starts with
@@ -24,6 +25,34 @@ from arena.protocol.agent import Choice, GameStart, Traits
 from arena.rules.board import Rules
 
 VERSION = 1
+PROTOCOL = """\
+The line protocol, version 1: the arena writes commands to the engine's standard input
+and reads its answers from its standard output, one UTF-8 line each. Flush after every line.
+Columns are 1-based (1 = leftmost); MOVES is a move string (4453). Blank lines are ignored;
+ignore commands you do not know. The engine's standard error goes to the run's agents.log.
+
+The arena says                                 the engine answers
+  arena 1                                        its declarations, then ready
+  setoption NAME VALUE                           nothing (options of the engines file)
+  board ROWS COLS CONNECT                        nothing (before every game)
+  newgame PLAYER                                 ready, or unsupported REASON (1 moves first)
+  position MOVES                                 nothing (the game's moves; alone: empty board)
+  go [time S] [bank S] [depth D] [nodes N] seed K
+                                                 move COLUMN [depth D] [nodes N] [score S]
+                                                      [pv MOVES]
+  quit                                           nothing: exit (also when the input ends)
+
+Declarations, between arena 1 and ready, all optional: name TEXT; option NAME [DEFAULT]
+(setoption may set it); limits depth nodes (the search limits it honours); reproducible no.
+Any time: info TEXT (logged), or error TEXT instead of an answer (the game is lost). time is
+the move's limit in seconds, bank what is left of the game's time bank; draw random choices
+from seed, so a run can be reproduced.
+
+What loses a game: exiting, no move within limit + bank + 0.1 s (60 s without a limit), a line
+other than info, move or error while thinking, a malformed move or a full column. The engine is
+then started afresh for its next game.
+"""
+"""The protocol in short, as ``arena agents engine`` prints it."""
 SEARCH_LIMITS = ("depth", "nodes")
 """The limits an engine may declare it honours (time it always has: the arena enforces it)."""
 

@@ -16,8 +16,7 @@ from arena.protocol.agent import Limit
 from arena.rules.board import Rules
 from arena.rules.errors import ArenaError
 from arena.search.oracle import Oracle
-
-INSTALL_HINT = "pip install 'connect-four-arena[gui]'"
+from arena.system.install import needs_extra
 
 
 class GuiUnavailableError(ArenaError):
@@ -27,8 +26,8 @@ class GuiUnavailableError(ArenaError):
 def require_pygame() -> None:
     """Raise GuiUnavailableError, saying how to install it, when pygame is missing."""
     if importlib.util.find_spec("pygame") is None:
-        raise GuiUnavailableError(f"the window needs pygame, which is not installed: "
-                                  f"{INSTALL_HINT}")
+        raise GuiUnavailableError(needs_extra("the window needs pygame, which is not installed",
+                                              "gui"))
 
 
 def play_window(

@@ -34,6 +34,7 @@ from arena.runs.planning.plan import (
     match_plan,
 )
 from arena.runs.planning.seeds import DEFAULT_SEED
+from arena.system.install import needs_extra
 from arena.system.options import (
     DIRECTORY,
     FILE,
@@ -110,8 +111,8 @@ class RunRequest:
     run directory's name (commands: ``--label A=NAME``; experiment files: a ``labels``
     table of spec = name; the API: ``(name, agent)``)."""
     progress: bool = True
-    """Show a progress bar (commands: ``--quiet`` turns it off; it shows on a terminal only;
-    experiment files: ``arena run --quiet``)."""
+    """Show a progress bar where it is seen: on a terminal, or in Jupyter (commands:
+    ``--quiet`` turns it off; experiment files: ``arena run --quiet``)."""
 
     def __post_init__(self) -> None:
         self.settings()  # the games' options are checked there
@@ -128,8 +129,7 @@ class RunRequest:
         if self.scheduler is not None and self.backend != "dask":
             raise MatchSetupError("--scheduler applies only with --backend dask")
         if self.backend == "dask" and importlib.util.find_spec("distributed") is None:
-            raise MatchSetupError(
-                "--backend dask needs dask.distributed: pip install 'connect-four-arena[dask]'")
+            raise MatchSetupError(needs_extra("--backend dask needs dask.distributed", "dask"))
 
     def with_labels(self, names: Mapping[str, str]) -> RunRequest:
         """This request with ``names`` (agent spec as typed -> its name) added to its labels,

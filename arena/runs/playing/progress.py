@@ -14,10 +14,24 @@ from typing import Any, Self
 from arena.stats.tally import Tally
 
 
+def in_notebook() -> bool:
+    """True in a Jupyter kernel, where tqdm draws its bar as a notebook widget (the test of
+    ``tqdm.autonotebook``, without importing IPython)."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    return shell is not None and "IPKernelApp" in getattr(shell, "config", {})
+
+
+def seen() -> bool:
+    """Whether a run's bar would be seen: stderr is a terminal, or the bar is a notebook
+    widget (stderr written to a file or a pipe gets no bar)."""
+    return (sys.stderr is not None and sys.stderr.isatty()) or in_notebook()
+
+
 class ProgressBar:
-    """A progress bar (tqdm's, a notebook widget in Jupyter, else on stderr): games done,
-    games per second, time left, and the wins, ties and losses of agent A in the games played
-    by this call."""
+    """A progress bar (tqdm's, a notebook widget in Jupyter, else on stderr when it is a
+    terminal): games done, games per second, time left, and the wins, ties and losses of
+    agent A in the games played by this call."""
 
     def __init__(self, enabled: bool):
         self.enabled = enabled
@@ -28,7 +42,7 @@ class ProgressBar:
     def start(self, total: int, finished: int) -> None:
         """Open the bar at the games already played."""
         self.finished = finished
-        if self.enabled:
+        if self.enabled and seen():
             from tqdm.auto import tqdm  # imported only for a bar shown
 
             self._bar = tqdm(total=total, initial=finished, unit="game", file=sys.stderr,

@@ -23,6 +23,10 @@ only; a kernel that inlines code from another module of this package would go st
 only that module changes. ``_drop_stale_caches`` therefore clears the package's cache files
 whenever any of its sources differ from the ones the cache was built from.
 
+The first compilation of a kernel in a process tells a terminal that the kernels are being
+compiled, once per install (``compiling``): until then the first command prints nothing for
+about a minute.
+
 numba is imported with the garbage collector held off and its objects then frozen out of
 its reach (``arena.system.collector``): they live as long as the process.
 
@@ -65,6 +69,8 @@ if "numba.np.arraymath" not in sys.modules:
         _numba_without_blas_check()
 
 from numba import config  # noqa: E402
+
+from arena.search.kernels.compiling import tell_the_terminal_when_compiling  # noqa: E402
 
 _HERE = Path(__file__).parent
 _STAMP = _HERE / "__pycache__" / "kernels-source.sha256"
@@ -109,3 +115,4 @@ def _allow_wrap_around() -> None:
 
 _drop_stale_caches()
 _allow_wrap_around()
+tell_the_terminal_when_compiling(__name__)
