@@ -76,10 +76,18 @@ def _code_name(name: str) -> str:
     head, _, rest = name.partition(":")
     if head in FILE_KINDS:
         return os.path.basename(rest)
-    if rest and head not in spec_kinds():  # FILE.py:ATTR or MODULE:ATTR, the user's code
+    if rest and head not in spec_kinds() and _names_code(name):
         source, _, attribute = name.rpartition(":")
         return f"{os.path.basename(source)}:{attribute}"
     return rest or name
+
+
+def _names_code(name: str) -> bool:
+    """True if ``name`` reads as the user's code, FILE.py:ATTR or MODULE:ATTR (not a kind of
+    spec that is not installed, as ``nosuch:llama3.1:8b``)."""
+    source, _, attribute = name.rpartition(":")
+    return source.endswith(".py") or "/" in source or (
+        attribute.isidentifier() and all(part.isidentifier() for part in source.split(".")))
 
 
 def _text(value: Any) -> str:

@@ -289,7 +289,7 @@ def test_an_agent_file_that_fails_to_load_is_one_line(tmp_path: Path,
 
 
 @pytest.mark.parametrize(("out", "problem"), [
-    ("{tmp}/a_file.txt/sub", "Not a directory"),
+    ("{tmp}/a_file.txt/sub", "{tmp}/a_file.txt is a file, not a directory"),
     ("/proc/arena-run", "No such file or directory"),
 ])
 def test_a_run_directory_that_cannot_be_written_is_one_line(tmp_path: Path,
@@ -299,7 +299,7 @@ def test_a_run_directory_that_cannot_be_written_is_one_line(tmp_path: Path,
     result = invoke("match", "random", "random", "-n", "2", "--out", directory)
     assert result.exit_code == 2
     assert result.stderr == f"arena: error: cannot use {directory} as a run directory: " \
-                            f"{problem}\n"
+                            f"{problem.format(tmp=tmp_path)}\n"
 
 
 def test_bench_checks_its_output_before_it_measures(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -307,7 +307,7 @@ def test_bench_checks_its_output_before_it_measures(monkeypatch: pytest.MonkeyPa
     result = invoke("bench", "--quick", "--out", "/proc/arena.csv")
     assert result.exit_code == 2
     assert result.stderr == ("arena: error: cannot write the table arena.csv in /proc: "
-                             "No such file or directory\n")
+                             "it takes no new files\n")
 
 
 CRASHING = f"{AGENTS}:SegfaultsOnce:marker=crashed,game=5"

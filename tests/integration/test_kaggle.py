@@ -200,12 +200,13 @@ def test_forfeits_lead_the_verdict_and_the_forfeits_line_points_to_the_log(
         f"{out / 'agents.log'}\n" in result.stdout
     assert "ValueError: step 7 is too much" in (out / "agents.log").read_text()
     run = load_run(out)
-    [verdict] = verdict_section(run, run.summary, run_labels(run))[2:]  # the page's own lines
-    assert verdict.startswith("**raises_at_step_7** scores ")
+    verdict, _, conditions = verdict_section(run, run.summary, run_labels(run))[2:]
+    assert conditions == "**Conditions**: openings none · 6 x 7 · no time limit."
+    assert verdict.startswith("**kaggle_agents.py:raises_at_step_7** scores ")
     assert verdict.endswith(
         f" **{crashed} of these 6 games ended in a forfeit**, each counted as a loss of the "
-        f"agent at fault: raises_at_step_7 {crashed} agent_error, the first `ValueError: step "
-        "7 is too much`. What the agents printed is in agents.log.")
+        f"agent at fault: kaggle_agents.py:raises_at_step_7 {crashed} agent_error, the first "
+        "`ValueError: step 7 is too much`. What the agents printed is in agents.log.")
 
 
 def test_forfeits_that_printed_nothing_point_to_the_error_column(tmp_path: Path) -> None:
