@@ -2,8 +2,9 @@
 //
 // The Python modules of arena/search/kernels call these functions and keep the signatures the
 // rest of the arena uses; the headers beside this file hold the code the kernels share
-// (bitboard.hpp: the board's tables and the rules). Arrays are numpy arrays through
-// nanobind's ndarray; a call that loops over many games releases the GIL while it loops.
+// (bitboard.hpp: the board's tables and the rules; streams.hpp: numpy's PCG64 streams). Arrays
+// are numpy arrays through nanobind's ndarray; a call that loops over many games releases the
+// GIL while it loops.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "bitboard.hpp"
+#include "streams.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -21,6 +23,8 @@ namespace {
 
 using Packed = nb::ndarray<const std::uint64_t, nb::shape<core::BOARD_FIELDS>, nb::c_contig,
                            nb::device::cpu>;
+using Stream = nb::ndarray<std::uint64_t, nb::shape<core::STREAM_WORDS>, nb::c_contig,
+                           nb::device::cpu>;
 
 // A new numpy array of `n` elements of T, owned by the array (freed with it).
 template <typename T>
@@ -29,12 +33,19 @@ nb::ndarray<nb::numpy, T, nb::ndim<1>> owned_array(T* data, std::size_t n) {
     return nb::ndarray<nb::numpy, T, nb::ndim<1>>(data, {n}, owner);
 }
 
+std::uint64_t checked_bound(std::int64_t n) {
+    if (n < 1 || n >= (std::int64_t{1} << 32))
+        throw nb::value_error(("bound " + std::to_string(n) + " is not in [1, 2**32)").c_str());
+    return static_cast<std::uint64_t>(n);
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
     m.doc() = "The compiled core of arena.search.kernels (C++17 and nanobind).";
 
     m.attr("BOARD_FIELDS") = core::BOARD_FIELDS;
+    m.attr("STREAM_WORDS") = core::STREAM_WORDS;
 
     // --- bitboard.hpp: the rules, for the Python side and the tests -----------------------
     m.def("board_tables", [](std::int64_t rows, std::int64_t cols, std::int64_t connect) {
@@ -69,4 +80,24 @@ NB_MODULE(_core, m) {
         return owned_array(columns, n);
     }, "mask"_a, "board"_a, "The columns that are not full, left to right.");
     m.def("popcount", &core::popcount, "bits"_a, "The number of set bits.");
+
+    // --- streams.hpp: `stream` is never converted (a copy would take the draws) ---------
+    m.def("seed_stream", [](Stream stream, std::uint64_t seed) {
+        core::seed_stream(stream.data(), seed);
+    }, nb::arg("stream").noconvert(), "seed"_a,
+       "Make ``stream`` the stream of ``Generator(PCG64(seed))``.");
+    m.def("next_uint64", [](Stream stream) { return core::next_uint64(stream.data()); },
+          nb::arg("stream").noconvert(), "The next 64 bits of the stream.");
+    m.def("next_uint32", [](Stream stream) { return core::next_uint32(stream.data()); },
+          nb::arg("stream").noconvert(), "The next 32 bits of the stream.");
+    m.def("next_double", [](Stream stream) { return core::next_double(stream.data()); },
+          nb::arg("stream").noconvert(),
+          "A float in [0, 1), as ``Generator.random()`` draws it.");
+    m.def("bounded", [](Stream stream, std::int64_t n) {
+        return core::bounded(stream.data(), checked_bound(n));
+    }, nb::arg("stream").noconvert(), "n"_a,
+       "An integer in [0, n), as ``Generator.integers(n)`` draws it.");
+    m.def("half_uint64", [](Stream stream) { return core::half_uint64(stream.data()); },
+          nb::arg("stream").noconvert(),
+          "An integer in [0, 2**63), as ``Generator.integers(0, 2**63)`` draws it.");
 }
