@@ -1,5 +1,6 @@
 """The compiled core (the C++ extension arena.search.kernels._core): a machine-code module
-whose types the stub declares, with the board's tables and rules of the numba kernels."""
+whose types the stub declares, with the board's tables and rules of the numba kernels, and the
+endings of move strings that the checks of a run's rows read."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 from arena.rules.board import Position, Rules
-from arena.search.kernels import _core, bitboard
+from arena.search.kernels import _core, bitboard, endings
 from arena.search.kernels.native import core
 from tests.helpers.positions import EXTREME_RULES, random_positions
 
@@ -80,3 +81,32 @@ def test_bad_boards_are_refused() -> None:
     with pytest.raises(TypeError):
         _core.has_line(1, np.zeros(3, dtype=np.uint64))  # not a board_array
 
+
+def _endings(games: list[str], dtype: type = np.int64) -> list[int]:
+    columns = np.array([int(c) - 1 for game in games for c in game], dtype=dtype)
+    offsets = np.cumsum([0, *map(len, games)])
+    return endings.game_endings(columns, offsets, 6, 7, 4).tolist()
+
+
+def test_game_endings_is_the_core_s_on_hand_checked_games() -> None:
+    """Played out by hand: 4455667 wins on its last move (d1 e1 f1 g1), a full board of no
+    line is a draw, a seventh disc in column 1 is off the board, a move after a win is past
+    the end; any integer dtype of columns gives the same codes, as int8 array."""
+    drawn = "446323116125713546635334125521577677446722"
+    games = ["", "4455667", drawn, "1111111", "44556671", "4455"]
+    expected = [endings.ONGOING, endings.WON, endings.FULL, endings.BAD_COLUMN,
+                endings.PAST_END, endings.ONGOING]
+    assert _endings(games) == _endings(games, np.int8) == expected
+    codes = endings.game_endings(np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64), 6, 7, 4)
+    assert codes.dtype == np.int8 and codes.tolist() == []
+    assert (endings.ONGOING, endings.WON, endings.FULL, endings.BAD_COLUMN, endings.PAST_END) \
+        == (_core.ONGOING, _core.WON, _core.FULL, _core.BAD_COLUMN, _core.PAST_END)
+
+
+def test_game_endings_refuses_offsets_past_the_moves() -> None:
+    columns = np.zeros(3, dtype=np.int64)
+    for offsets in ([0, 4], [2, 1, 3], [], [-1, 3]):
+        with pytest.raises(ValueError, match="offsets"):
+            endings.game_endings(columns, np.array(offsets, dtype=np.int64), 6, 7, 4)
+    with pytest.raises(ValueError, match="fit a 64-bit bitboard"):
+        endings.game_endings(columns, np.array([0, 3]), 8, 8, 4)

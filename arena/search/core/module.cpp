@@ -2,9 +2,9 @@
 //
 // The Python modules of arena/search/kernels call these functions and keep the signatures the
 // rest of the arena uses; the headers beside this file hold the code the kernels share
-// (bitboard.hpp: the board's tables and the rules; streams.hpp: numpy's PCG64 streams). Arrays
-// are numpy arrays through nanobind's ndarray; a call that loops over many games releases the
-// GIL while it loops.
+// (bitboard.hpp: the board's tables and the rules; streams.hpp: numpy's PCG64 streams;
+// endings.hpp: how move strings end). Arrays are numpy arrays through nanobind's ndarray; a
+// call that loops over many games releases the GIL while it loops.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
@@ -13,6 +13,7 @@
 #include <string>
 
 #include "bitboard.hpp"
+#include "endings.hpp"
 #include "streams.hpp"
 
 namespace nb = nanobind;
@@ -21,16 +22,39 @@ namespace core = arena::core;
 
 namespace {
 
+using Int64s = nb::ndarray<const std::int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using Packed = nb::ndarray<const std::uint64_t, nb::shape<core::BOARD_FIELDS>, nb::c_contig,
                            nb::device::cpu>;
 using Stream = nb::ndarray<std::uint64_t, nb::shape<core::STREAM_WORDS>, nb::c_contig,
                            nb::device::cpu>;
+using Int8Array = nb::ndarray<nb::numpy, std::int8_t, nb::ndim<1>>;
 
 // A new numpy array of `n` elements of T, owned by the array (freed with it).
 template <typename T>
 nb::ndarray<nb::numpy, T, nb::ndim<1>> owned_array(T* data, std::size_t n) {
     nb::capsule owner(data, [](void* p) noexcept { delete[] static_cast<T*>(p); });
     return nb::ndarray<nb::numpy, T, nb::ndim<1>>(data, {n}, owner);
+}
+
+Int8Array game_endings(const Int64s& columns, const Int64s& offsets, std::int64_t rows,
+                       std::int64_t cols, std::int64_t connect) {
+    if (!core::Tables::fits(rows, cols))
+        throw nb::value_error(("a " + std::to_string(rows) + " x " + std::to_string(cols) +
+                               " board does not fit a 64-bit bitboard").c_str());
+    if (connect < 1) throw nb::value_error("connect must be at least 1");
+    if (offsets.shape(0) < 1) throw nb::value_error("offsets must hold at least one entry");
+    const std::size_t games = offsets.shape(0) - 1;
+    const std::int64_t* starts = offsets.data();
+    const auto moves = static_cast<std::int64_t>(columns.shape(0));
+    for (std::size_t g = 0; g <= games; ++g)
+        if (starts[g] < 0 || starts[g] > moves || (g && starts[g] < starts[g - 1]))
+            throw nb::value_error("offsets must rise from 0 up to the number of moves");
+    auto* codes = new std::int8_t[games ? games : 1];
+    {
+        nb::gil_scoped_release released;
+        core::game_endings(columns.data(), starts, games, rows, cols, connect, codes);
+    }
+    return owned_array(codes, games);
 }
 
 std::uint64_t checked_bound(std::int64_t n) {
@@ -46,6 +70,11 @@ NB_MODULE(_core, m) {
 
     m.attr("BOARD_FIELDS") = core::BOARD_FIELDS;
     m.attr("STREAM_WORDS") = core::STREAM_WORDS;
+    m.attr("ONGOING") = static_cast<int>(core::ONGOING);
+    m.attr("WON") = static_cast<int>(core::WON);
+    m.attr("FULL") = static_cast<int>(core::FULL);
+    m.attr("BAD_COLUMN") = static_cast<int>(core::BAD_COLUMN);
+    m.attr("PAST_END") = static_cast<int>(core::PAST_END);
 
     // --- bitboard.hpp: the rules, for the Python side and the tests -----------------------
     m.def("board_tables", [](std::int64_t rows, std::int64_t cols, std::int64_t connect) {
@@ -100,4 +129,10 @@ NB_MODULE(_core, m) {
     m.def("half_uint64", [](Stream stream) { return core::half_uint64(stream.data()); },
           nb::arg("stream").noconvert(),
           "An integer in [0, 2**63), as ``Generator.integers(0, 2**63)`` draws it.");
+
+    // --- endings.hpp ----------------------------------------------------------------------
+    m.def("game_endings", &game_endings, "columns"_a, "offsets"_a, "rows"_a, "cols"_a,
+          "connect"_a,
+          "How each move string ends (ONGOING, WON, FULL, BAD_COLUMN, PAST_END); game g's "
+          "0-based columns are columns[offsets[g]:offsets[g + 1]]. Releases the GIL.");
 }

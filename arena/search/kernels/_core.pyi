@@ -7,6 +7,11 @@ import numpy as np
 
 BOARD_FIELDS: int
 STREAM_WORDS: int
+ONGOING: int
+WON: int
+FULL: int
+BAD_COLUMN: int
+PAST_END: int
 
 # bitboard.hpp: ``board`` is the uint64 array of bitboard.board_array (BOARD_FIELDS words)
 def board_tables(rows: int, cols: int, connect: int) -> np.ndarray: ...
@@ -23,3 +28,7 @@ def next_uint32(stream: np.ndarray) -> int: ...
 def next_double(stream: np.ndarray) -> float: ...
 def bounded(stream: np.ndarray, n: int) -> int: ...
 def half_uint64(stream: np.ndarray) -> int: ...
+
+# endings.hpp
+def game_endings(columns: np.ndarray, offsets: np.ndarray, rows: int, cols: int,
+                 connect: int) -> np.ndarray: ...
