@@ -5,12 +5,15 @@
     python benchmarks/same_games.py compare OUT_A OUT_B
 
 ``REV`` is checked out into a temporary git worktree; the scenarios are played once with its
-code and once with this checkout's (each on PYTHONPATH, in a scratch directory), and every
-games.csv of the one is compared with the other's, row by row, all columns but the timing
-ones (time_a, time_b). The scenarios: the README's first command, experiments/seed-table.toml,
-a 5-agent tournament from random 4-ply openings, an SPRT, a run on a local dask cluster, a
-Kaggle agent and an engine. Prints one line per run directory and a total; exit status 1 if
-any game differs.
+code and once with this checkout's, and every games.csv of the one is compared with the
+other's, row by row, all columns but the timing ones (time_a, time_b). Each version is built
+as pip builds it (``pip wheel``: its compiled core too, where it has one) and installed into
+a venv of its own that sees this Python's packages but none of their start-up hooks
+(``tests/helpers/venvs``): PYTHONPATH would not do, since an editable install's import hook
+takes every ``import arena`` first. The scenarios: the README's first command,
+experiments/seed-table.toml, a 5-agent tournament from random 4-ply openings, an SPRT, a run
+on a local dask cluster, a Kaggle agent and an engine. Prints one line per run directory and
+a total; exit status 1 if any game differs.
 """
 
 from __future__ import annotations
@@ -25,6 +28,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.helpers.venvs import built_wheel, pip, seeing_venv  # noqa: E402
+
 ARENA = "from arena.cli import main; main()"
 TIMING = ("time_a", "time_b")
 
@@ -50,13 +57,25 @@ def scenarios(files: Path) -> dict[str, list[str]]:
     }
 
 
-def play(source: Path, out: Path, files: Path) -> None:
+def installed(source: Path, scratch: Path) -> Path:
+    """A Python that runs the arena built from the checkout ``source`` (in ``scratch``)."""
+    began = time.perf_counter()
+    wheel = built_wheel(source, scratch / "dist")
+    python = seeing_venv(scratch / "venv")
+    pip(python, "install", "--no-deps", "--no-index", str(wheel))
+    print(f"{source}: built and installed in {time.perf_counter() - began:.1f} s",
+          file=sys.stderr)
+    return python
+
+
+def play(source: Path, out: Path, files: Path, scratch: Path) -> None:
     """Play every scenario with the code in ``source`` into ``out``/NAME."""
-    env = {**os.environ, "PYTHONPATH": str(source)}
+    python = installed(source, scratch)
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
     out.mkdir(parents=True, exist_ok=True)
     for name, args in scenarios(files).items():
         began = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", ARENA, *args, "--out", str(out / name)],
+        done = subprocess.run([str(python), "-c", ARENA, *args, "--out", str(out / name)],
                               cwd=out, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             sys.exit(f"{source}: {name} failed ({done.returncode}): {done.stderr.strip()}")
@@ -97,8 +116,8 @@ def against(rev: str) -> bool:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), rev],
                        check=True, capture_output=True)
         try:
-            play(base, Path(scratch) / "before", ROOT)
-            play(ROOT, Path(scratch) / "after", ROOT)
+            play(base, Path(scratch) / "before", ROOT, Path(scratch) / "base-build")
+            play(ROOT, Path(scratch) / "after", ROOT, Path(scratch) / "build")
             return compare(Path(scratch) / "before", Path(scratch) / "after")
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)],
@@ -118,7 +137,8 @@ def main() -> None:
         sys.exit(0 if against(sys.argv[1]) else 1)
     args = parser.parse_args()
     if args.verb == "play":
-        play(args.source.resolve(), args.out.resolve(), ROOT)
+        with tempfile.TemporaryDirectory(prefix="same-games-") as scratch:
+            play(args.source.resolve(), args.out.resolve(), ROOT, Path(scratch))
     elif args.verb == "compare":
         sys.exit(0 if compare(args.a, args.b) else 1)
     else:

@@ -14,8 +14,9 @@ from arena.search.kernels.compiling import NOTICE
 from tests.helpers.cli import checkout_env
 from tests.helpers.terminal import arena_on_terminal, on_terminal
 
-KERNEL = ("import numpy as np; from arena.search.kernels.endings import _has_line; "
-          "print(_has_line(np.uint64(15), 6, 7, 4), _has_line(np.uint64(5), 6, 7, 4))")
+KERNEL = ("import numpy as np; from arena.rules.board import Rules; "
+          "from arena.search.kernels.bitboard import board_tables, has_line; "
+          "t = board_tables(Rules()); print(has_line(np.uint64(15), t), has_line(np.uint64(5), t))")
 """Compiles one small kernel (a second call needs no compilation)."""
 OWN_NUMBA = ("import numba, arena.search.kernels; "
              "print(numba.njit(lambda x: x + 1)(1))")

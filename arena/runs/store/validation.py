@@ -6,8 +6,8 @@ belong; and a move string that plays legally from the opening to exactly that en
 line by the last move for ``four_in_a_row``, a full board for ``board_full``, a game still
 going for a forfeit, with the result that follows; and for ``adjudicated``, a game still going
 at the run's adjudication ply, with any result (in a run that adjudicates, no other game goes
-past that ply). The move strings are checked in bulk by a
-numba kernel (``arena.search.kernels.endings``), so a run of a million games is checked in seconds.
+past that ply). The move strings are checked in bulk by the
+compiled core (``arena.search.kernels.endings``), so a run of a million games is checked in seconds.
 """
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ def _check_endings(path: Path, pending: _Pending, rules: Rules) -> None:
     columns = np.frombuffer(text, dtype=np.uint8).astype(np.int64) - ord("1")
     offsets = np.zeros(len(pending.moves) + 1, dtype=np.int64)
     np.cumsum([len(moves) for moves in pending.moves], out=offsets[1:])
-    from arena.search.kernels.endings import game_endings  # numba loads only when rows are checked
+    from arena.search.kernels.endings import game_endings  # loaded only when rows are checked
 
     codes = game_endings(columns, offsets, rules.rows, rules.cols, rules.connect)
     for line, moves, claim, code in zip(pending.lines, pending.moves, pending.claims, codes,

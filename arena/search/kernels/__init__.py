@@ -1,12 +1,14 @@
-"""Numba-compiled bitboard kernels, one module per job.
+"""Compiled bitboard kernels, one module per job: numba's, and those already moved to the C++
+core (``native``: the extension ``_core``, built from ``arena/search/core/`` by pip).
 
 - ``bitboard``: the per-board tables and the rules (playable cells, threats, lines);
 - ``evaluation``: the heuristics evaluated at the depth limit;
 - ``negamax``: the alpha-beta search and its root;
 - ``mcts``: random playouts and the UCT tree search;
 - ``solver``: the exact solver's search;
-- ``endings``: how move strings end, checked in bulk (the checks of a run's rows);
-- ``streams``: numpy's ``Generator(PCG64(seed))`` rebuilt, draw for draw;
+- ``endings``: how move strings end, checked in bulk (the checks of a run's rows), in C++;
+- ``streams``: numpy's ``Generator(PCG64(seed))`` rebuilt, draw for draw (in numba and C++);
+- ``native``: the compiled core, imported (the board's tables and rules in C++ too);
 - ``games``: whole games between two kernel agents, a batch in one call (the fused loop).
 
 A position is two uint64 bitboards in the layout of ``arena.rules.board``: ``cur`` (discs of the

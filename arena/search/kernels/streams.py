@@ -18,6 +18,13 @@ against numpy):
 
 A stream is a uint64 array of ``STREAM_WORDS`` words: the state (high, low), the increment
 (high, low), and the kept half with its flag.
+
+The compiled core has the same streams in C++ (``arena/search/core/streams.hpp``, on the same
+five words, bound as ``arena.search.kernels._core.seed_stream``, ``next_uint64``,
+``next_uint32``, ``next_double``, ``bounded`` and ``half_uint64``), which the kernels moved to
+C++ draw from. These numba functions stay until the fused game loop (``games``), which draws
+from them inside numba, is ported too: a numba kernel cannot call into the extension.
+``tests/unit/test_streams.py`` checks both against numpy, draw for draw.
 """
 
 from __future__ import annotations

@@ -1,0 +1,138 @@
+// arena.search.kernels._core: the compiled core of the search kernels (C++17, nanobind).
+//
+// The Python modules of arena/search/kernels call these functions and keep the signatures the
+// rest of the arena uses; the headers beside this file hold the code the kernels share
+// (bitboard.hpp: the board's tables and the rules; streams.hpp: numpy's PCG64 streams;
+// endings.hpp: how move strings end). Arrays are numpy arrays through nanobind's ndarray; a
+// call that loops over many games releases the GIL while it loops.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "bitboard.hpp"
+#include "endings.hpp"
+#include "streams.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+namespace core = arena::core;
+
+namespace {
+
+using Int64s = nb::ndarray<const std::int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Packed = nb::ndarray<const std::uint64_t, nb::shape<core::BOARD_FIELDS>, nb::c_contig,
+                           nb::device::cpu>;
+using Stream = nb::ndarray<std::uint64_t, nb::shape<core::STREAM_WORDS>, nb::c_contig,
+                           nb::device::cpu>;
+using Int8Array = nb::ndarray<nb::numpy, std::int8_t, nb::ndim<1>>;
+
+// A new numpy array of `n` elements of T, owned by the array (freed with it).
+template <typename T>
+nb::ndarray<nb::numpy, T, nb::ndim<1>> owned_array(T* data, std::size_t n) {
+    nb::capsule owner(data, [](void* p) noexcept { delete[] static_cast<T*>(p); });
+    return nb::ndarray<nb::numpy, T, nb::ndim<1>>(data, {n}, owner);
+}
+
+Int8Array game_endings(const Int64s& columns, const Int64s& offsets, std::int64_t rows,
+                       std::int64_t cols, std::int64_t connect) {
+    if (!core::Tables::fits(rows, cols))
+        throw nb::value_error(("a " + std::to_string(rows) + " x " + std::to_string(cols) +
+                               " board does not fit a 64-bit bitboard").c_str());
+    if (connect < 1) throw nb::value_error("connect must be at least 1");
+    if (offsets.shape(0) < 1) throw nb::value_error("offsets must hold at least one entry");
+    const std::size_t games = offsets.shape(0) - 1;
+    const std::int64_t* starts = offsets.data();
+    const auto moves = static_cast<std::int64_t>(columns.shape(0));
+    for (std::size_t g = 0; g <= games; ++g)
+        if (starts[g] < 0 || starts[g] > moves || (g && starts[g] < starts[g - 1]))
+            throw nb::value_error("offsets must rise from 0 up to the number of moves");
+    auto* codes = new std::int8_t[games ? games : 1];
+    {
+        nb::gil_scoped_release released;
+        core::game_endings(columns.data(), starts, games, rows, cols, connect, codes);
+    }
+    return owned_array(codes, games);
+}
+
+std::uint64_t checked_bound(std::int64_t n) {
+    if (n < 1 || n >= (std::int64_t{1} << 32))
+        throw nb::value_error(("bound " + std::to_string(n) + " is not in [1, 2**32)").c_str());
+    return static_cast<std::uint64_t>(n);
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+    m.doc() = "The compiled core of arena.search.kernels (C++17 and nanobind).";
+
+    m.attr("BOARD_FIELDS") = core::BOARD_FIELDS;
+    m.attr("STREAM_WORDS") = core::STREAM_WORDS;
+    m.attr("ONGOING") = static_cast<int>(core::ONGOING);
+    m.attr("WON") = static_cast<int>(core::WON);
+    m.attr("FULL") = static_cast<int>(core::FULL);
+    m.attr("BAD_COLUMN") = static_cast<int>(core::BAD_COLUMN);
+    m.attr("PAST_END") = static_cast<int>(core::PAST_END);
+
+    // --- bitboard.hpp: the rules, for the Python side and the tests -----------------------
+    m.def("board_tables", [](std::int64_t rows, std::int64_t cols, std::int64_t connect) {
+        if (!core::Tables::fits(rows, cols) || connect < 1)
+            throw nb::value_error("not a board that fits a 64-bit bitboard");
+        const core::Tables t = core::Tables::of_board(rows, cols, connect);
+        auto* packed = new std::uint64_t[core::BOARD_FIELDS]();
+        const std::uint64_t head[8] = {t.bottom, t.board, t.centre, t.column, t.height,
+                                       static_cast<std::uint64_t>(t.cols),
+                                       static_cast<std::uint64_t>(t.connect),
+                                       static_cast<std::uint64_t>(t.directions)};
+        for (int i = 0; i < 8; ++i) packed[i] = head[i];
+        for (int i = 0; i < core::STEPS; ++i) packed[8 + i] = t.steps[i];
+        return owned_array(packed, core::BOARD_FIELDS);
+    }, "rows"_a, "cols"_a, "connect"_a,
+       "The packed tables of a board as bitboard.board_array lays them out, the positional "
+       "planes left 0.");
+    m.def("playable", [](std::uint64_t mask, const Packed& board) {
+        return core::playable(mask, core::Tables::unpack(board.data()));
+    }, "mask"_a, "board"_a, "The cell each column that is not full would receive next.");
+    m.def("winning_cells", [](std::uint64_t stones, std::uint64_t mask, const Packed& board) {
+        return core::winning_cells(stones, mask, core::Tables::unpack(board.data()));
+    }, "stones"_a, "mask"_a, "board"_a,
+       "The empty cells that would complete a line for ``stones``.");
+    m.def("has_line", [](std::uint64_t stones, const Packed& board) {
+        return core::has_line(stones, core::Tables::unpack(board.data()));
+    }, "stones"_a, "board"_a, "True if ``stones`` holds ``connect`` discs in a row.");
+    m.def("legal_columns", [](std::uint64_t mask, const Packed& board) {
+        const core::Tables t = core::Tables::unpack(board.data());
+        auto* columns = new std::int64_t[t.cols > 0 ? t.cols : 1];
+        const std::size_t n = core::legal_columns(mask, t, columns);
+        return owned_array(columns, n);
+    }, "mask"_a, "board"_a, "The columns that are not full, left to right.");
+    m.def("popcount", &core::popcount, "bits"_a, "The number of set bits.");
+
+    // --- streams.hpp: `stream` is never converted (a copy would take the draws) ---------
+    m.def("seed_stream", [](Stream stream, std::uint64_t seed) {
+        core::seed_stream(stream.data(), seed);
+    }, nb::arg("stream").noconvert(), "seed"_a,
+       "Make ``stream`` the stream of ``Generator(PCG64(seed))``.");
+    m.def("next_uint64", [](Stream stream) { return core::next_uint64(stream.data()); },
+          nb::arg("stream").noconvert(), "The next 64 bits of the stream.");
+    m.def("next_uint32", [](Stream stream) { return core::next_uint32(stream.data()); },
+          nb::arg("stream").noconvert(), "The next 32 bits of the stream.");
+    m.def("next_double", [](Stream stream) { return core::next_double(stream.data()); },
+          nb::arg("stream").noconvert(),
+          "A float in [0, 1), as ``Generator.random()`` draws it.");
+    m.def("bounded", [](Stream stream, std::int64_t n) {
+        return core::bounded(stream.data(), checked_bound(n));
+    }, nb::arg("stream").noconvert(), "n"_a,
+       "An integer in [0, n), as ``Generator.integers(n)`` draws it.");
+    m.def("half_uint64", [](Stream stream) { return core::half_uint64(stream.data()); },
+          nb::arg("stream").noconvert(),
+          "An integer in [0, 2**63), as ``Generator.integers(0, 2**63)`` draws it.");
+
+    // --- endings.hpp ----------------------------------------------------------------------
+    m.def("game_endings", &game_endings, "columns"_a, "offsets"_a, "rows"_a, "cols"_a,
+          "connect"_a,
+          "How each move string ends (ONGOING, WON, FULL, BAD_COLUMN, PAST_END); game g's "
+          "0-based columns are columns[offsets[g]:offsets[g + 1]]. Releases the GIL.");
+}
