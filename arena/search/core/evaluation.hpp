@@ -36,12 +36,23 @@ struct Heuristic {
     const std::uint64_t* lines = nullptr;
     std::int64_t line_count = 0;
     const std::int64_t* points = nullptr;
+    int planes = PLANES;  // the positional planes up to the last one with a cell (used_planes)
 };
 
-// The number of win lines through the cells of `stones`, summed.
-inline std::int64_t positional(std::uint64_t stones, const Tables& t) {
+// The positional planes up to the last one that holds a cell: the others add nothing.
+inline int used_planes(const Tables& t) {
+    int used = PLANES;
+    while (used > 0 && !t.planes[used - 1]) --used;
+    return used;
+}
+
+// The number of win lines through the cells of `own`, summed, minus the same of `other`.
+inline std::int64_t positional(std::uint64_t own, std::uint64_t other, const Tables& t,
+                               int planes) {
     std::int64_t total = 0;
-    for (int j = 0; j < PLANES; ++j) total += std::int64_t{popcount(stones & t.planes[j])} << j;
+    for (int j = 0; j < planes; ++j)
+        total += std::int64_t{popcount(own & t.planes[j]) - popcount(other & t.planes[j])}
+                 * (std::int64_t{1} << j);
     return total;
 }
 
@@ -132,7 +143,7 @@ inline std::int64_t evaluate(std::uint64_t cur, std::uint64_t mask, std::int64_t
                 value += weight * (popcount(mine) - popcount(theirs));
                 break;
             case POSITIONAL:
-                value += weight * (positional(cur, t) - positional(other, t));
+                value += weight * positional(cur, other, t, h.planes);
                 break;
             case WINDOW:
                 if (ply % 2 == 0)

@@ -86,6 +86,7 @@ core::Heuristic heuristic_of(const Terms& terms, const Lines& lines, const Int64
     h.lines = lines.data();
     h.line_count = static_cast<std::int64_t>(lines.shape(0));
     h.points = points.data();
+    h.planes = core::used_planes(t);
     return h;
 }
 
