@@ -20,7 +20,8 @@ from arena.search.kernels import negamax as kernels
 from tests.helpers.positions import EXTREME_RULES, random_positions
 
 U = np.uint64
-BOARDS = (Rules(), Rules(5, 6, 3), Rules(7, 8, 5), Rules(4, 5, 4), *EXTREME_RULES)
+BOARDS = (Rules(), Rules(5, 6, 4), Rules(5, 6, 3), Rules(7, 8, 5), Rules(4, 5, 4), Rules(6, 7, 5),
+          *EXTREME_RULES)
 HEURISTICS = ("none", "positional", "threats", "window", "live-threats", "stacked-threats",
               "threats*3+positional", "live-threats+stacked-threats+threats*10+positional",
               "window*2+live-threats", "stacked-threats*1000+threats")
@@ -97,7 +98,8 @@ def test_the_compiled_search_is_the_numba_search(
         searcher.compare(line[pick % len(line)], depth, all_ties)
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(5, 6, 3), Rules(7, 8, 4)], ids=str)
+@pytest.mark.parametrize("rules", [Rules(), Rules(5, 6, 4), Rules(5, 6, 3), Rules(7, 8, 4)],
+                         ids=str)
 @pytest.mark.parametrize("heuristic", HEURISTICS)
 def test_the_same_search_on_random_positions_at_several_depths(rules: Rules,
                                                                heuristic: str) -> None:
