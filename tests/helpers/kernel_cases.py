@@ -2,6 +2,8 @@
 
 ``test_pure_python_kernels.py`` computes them once compiled and once in a process with
 ``NUMBA_DISABLE_JIT=1`` (``python tests/helpers/kernel_cases.py`` prints them), and compares.
+The negamax cases call the numba search the fused loop still calls (``negamax.score_root``),
+not the agents' ``root_scores``, which is the compiled core's in both processes.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from arena.runs.planning.plan import GameSettings, MatchPlan, Pairing
 from arena.runs.playing.fused import play_fused
 from arena.runs.store.rows import GameRow
 from arena.search.heuristics import parse_heuristic, terms_array
-from arena.search.kernels import bitboard, evaluation
+from arena.search.kernels import bitboard, evaluation, negamax
 from arena.search.kernels import mcts as mcts_kernels
 from arena.search.kernels.endings import game_endings
 from connect_four_agents.immediate_win import ImmediateWinAgent
@@ -52,6 +54,18 @@ def compiled() -> bool:
     return not isinstance(mcts_kernels.search, types.FunctionType)
 
 
+def numba_root_scores(agent: NegamaxAgent, position: Position) -> list[Any]:
+    """The numba search's scores of ``agent``'s legal columns, as its ``root_scores`` gives
+    them, and the nodes it visited."""
+    kernel = agent.kernel_player(position.rules)
+    scores = np.empty(position.rules.cols, dtype=np.int64)
+    negamax.score_root(scores, U(position.current), U(position.mask), kernel.depth,
+                       kernel.search, kernel.terms, kernel.lines, kernel.points, kernel.table,
+                       kernel.stats, kernel.stack, kernel.all_ties)
+    return [{c: int(scores[c]) for c in kernel.order if scores[c] != negamax.NO_SCORE},
+            int(kernel.stats[negamax.NODES])]
+
+
 def results() -> dict[str, Any]:
     """Every kernel's answers on the fixed cases."""
     cases = positions()
@@ -59,11 +73,11 @@ def results() -> dict[str, Any]:
     for heuristic in HEURISTICS:
         for position in cases:
             agent = NegamaxAgent(depth=4, heuristic=heuristic, tiebreak="left")
-            out["negamax"].append([agent.root_scores(position), agent.nodes])
+            out["negamax"].append(numba_root_scores(agent, position))
     seed_agent = NegamaxAgent(depth=3, heuristic="live-threats+stacked-threats+threats",
                               wins="flat", seed_scoring=True, seed_clearing_bug=True,
                               seed_live_bug=True, clearing="always", move_order="left-to-right")
-    out["seed_negamax"] = [[seed_agent.root_scores(p), seed_agent.nodes] for p in cases]
+    out["seed_negamax"] = [numba_root_scores(seed_agent, p) for p in cases]
     for position in cases:
         tables = bitboard.board_tables(position.rules)
         windows = evaluation.board_windows(position.rules)

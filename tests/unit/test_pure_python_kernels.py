@@ -1,5 +1,8 @@
 """The numba kernels run as plain Python with ``NUMBA_DISABLE_JIT=1``, with the same answers (all
-but the exact solver's, whose raw pointers from a numba intrinsic need the JIT)."""
+but the exact solver's, whose raw pointers from a numba intrinsic need the JIT). The kernels
+already in the compiled core have no plain-Python mode: their numba twins that the fused loop
+still calls are checked here (the negamax search), and the agents' answers, the core's, are
+the numba kernel's."""
 
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ import numpy as np
 import pytest
 
 from arena.search.kernels.bitboard import popcount
-from tests.helpers.kernel_cases import compiled, results
+from connect_four_agents.negamax import NegamaxAgent
+from tests.helpers.kernel_cases import HEURISTICS, compiled, positions, results
 from tests.helpers.paths import ROOT
 
 CASES = ROOT / "tests" / "helpers" / "kernel_cases.py"
@@ -34,6 +38,14 @@ def test_the_kernels_give_the_same_answers_without_the_jit() -> None:
         assert plain["results"][name] == answers, name
     # the cases are not trivial: scores differ between moves, wins are found, MCTS moves
     assert any(len(set(scores.values())) > 1 for scores, _ in jitted["negamax"])
+    # the agents search in the compiled core: node for node the numba search checked above
+    searched = []
+    for heuristic in HEURISTICS:
+        for position in positions():
+            agent = NegamaxAgent(depth=4, heuristic=heuristic, tiebreak="left")
+            searched.append([{str(c): s for c, s in agent.root_scores(position).items()},
+                             agent.nodes])
+    assert searched == jitted["negamax"]
     assert jitted["game_endings"] == [1, -1, -1, -2]
 
 

@@ -34,6 +34,24 @@ inline int popcount(std::uint64_t bits) {
 #endif
 }
 
+// x86-64 has a popcount instruction on every CPU since 2008 but not in its baseline, which a
+// portable build (no -march=native) compiles for: there __builtin_popcountll is a library
+// call. A hot kernel is compiled twice instead, once for CPUs with the instruction
+// (ARENA_CORE_POPCNT_TARGET, everything it calls inlined into it) and once for any, and
+// picks one at run time with has_popcnt_instruction().
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define ARENA_CORE_POPCNT_DISPATCH 1
+#define ARENA_CORE_POPCNT_TARGET __attribute__((target("popcnt"), flatten))
+#define ARENA_CORE_FLATTEN __attribute__((flatten))
+inline bool has_popcnt_instruction() {
+    static const bool has = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("popcnt") != 0;
+    }();
+    return has;
+}
+#endif
+
 struct Tables {
     std::uint64_t bottom = 0;  // the bottom cell of every column
     std::uint64_t board = 0;   // every cell

@@ -3,7 +3,8 @@
 // The Python modules of arena/search/kernels call these functions and keep the signatures the
 // rest of the arena uses; the headers beside this file hold the code the kernels share
 // (bitboard.hpp: the board's tables and the rules; streams.hpp: numpy's PCG64 streams;
-// endings.hpp: how move strings end). Arrays are numpy arrays through nanobind's ndarray; a
+// endings.hpp: how move strings end; evaluation.hpp: the heuristics; negamax.hpp: the negamax
+// search). Arrays are numpy arrays through nanobind's ndarray; a
 // call that loops over many games releases the GIL while it loops.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -14,6 +15,8 @@
 
 #include "bitboard.hpp"
 #include "endings.hpp"
+#include "evaluation.hpp"
+#include "negamax.hpp"
 #include "streams.hpp"
 
 namespace nb = nanobind;
@@ -55,6 +58,60 @@ Int8Array game_endings(const Int64s& columns, const Int64s& offsets, std::int64_
         core::game_endings(columns.data(), starts, games, rows, cols, connect, codes);
     }
     return owned_array(codes, games);
+}
+
+namespace negamax = core::negamax;
+using SearchArray = nb::ndarray<const std::uint64_t, nb::shape<core::BOARD_FIELDS +
+                                negamax::SETTINGS_FIELDS>, nb::c_contig, nb::device::cpu>;
+using Terms = nb::ndarray<const std::int64_t, nb::shape<-1, core::TERM_FIELDS>, nb::c_contig,
+                          nb::device::cpu>;
+using Lines = nb::ndarray<const std::uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Table = nb::ndarray<std::int64_t, nb::shape<-1, negamax::TT_FIELDS>, nb::c_contig,
+                          nb::device::cpu>;
+using Stats = nb::ndarray<std::int64_t, nb::shape<negamax::STATS>, nb::c_contig,
+                          nb::device::cpu>;
+using Stack = nb::ndarray<std::int64_t, nb::shape<-1, negamax::STACK_WIDTH>, nb::c_contig,
+                          nb::device::cpu>;
+using Int64Array = nb::ndarray<nb::numpy, std::int64_t, nb::ndim<1>>;
+
+// The heuristic of evaluation.evaluate's arguments, its window points checked against the
+// board (a window's index reaches (connect + 1)**2 - 1).
+core::Heuristic heuristic_of(const Terms& terms, const Lines& lines, const Int64s& points,
+                             const core::Tables& t) {
+    if (static_cast<std::int64_t>(points.shape(0)) < (t.connect + 1) * (t.connect + 1))
+        throw nb::value_error("points must hold (connect + 1)**2 window points");
+    core::Heuristic h;
+    h.terms = terms.data();
+    h.count = static_cast<std::int64_t>(terms.shape(0));
+    h.lines = lines.data();
+    h.line_count = static_cast<std::int64_t>(lines.shape(0));
+    h.points = points.data();
+    h.planes = core::used_planes(t);
+    return h;
+}
+
+Int64Array root_scores(std::uint64_t cur, std::uint64_t mask, std::int64_t depth,
+                       const SearchArray& packed, const Terms& terms, const Lines& lines,
+                       const Int64s& points, Table tt, Stats stats, Stack stack,
+                       bool all_ties) {
+    const core::Tables t = core::Tables::unpack(packed.data());
+    if (t.cols < 1 || t.cols > negamax::MAX_COLUMNS)
+        throw nb::value_error("the search array's board has more columns than a search holds");
+    const auto rows = static_cast<std::int64_t>(tt.shape(0));
+    if (rows < 1 || (rows & (rows - 1)))
+        throw nb::value_error("the table must have a power of two rows (new_table)");
+    if (depth < 1 || depth >= static_cast<std::int64_t>(stack.shape(0)))
+        throw nb::value_error(("depth " + std::to_string(depth) + " is not from 1 to the "
+                               "stack's depth, " + std::to_string(stack.shape(0) - 1)).c_str());
+    const core::Heuristic h = heuristic_of(terms, lines, points, t);
+    auto* scores = new std::int64_t[static_cast<std::size_t>(t.cols)];
+    {
+        nb::gil_scoped_release released;
+        const negamax::Settings s = negamax::Settings::unpack(packed.data());
+        negamax::score_root({t, s, h, tt.data(), rows, stats.data(), stack.data()}, scores, cur,
+                            mask, depth, all_ties);
+    }
+    return owned_array(scores, static_cast<std::size_t>(t.cols));
 }
 
 std::uint64_t checked_bound(std::int64_t n) {
@@ -129,6 +186,24 @@ NB_MODULE(_core, m) {
     m.def("half_uint64", [](Stream stream) { return core::half_uint64(stream.data()); },
           nb::arg("stream").noconvert(),
           "An integer in [0, 2**63), as ``Generator.integers(0, 2**63)`` draws it.");
+
+    // --- evaluation.hpp and negamax.hpp -------------------------------------------------
+    m.attr("NO_SCORE") = negamax::NO_SCORE;
+    m.attr("STACK_WIDTH") = negamax::STACK_WIDTH;
+    m.def("evaluate", [](std::uint64_t cur, std::uint64_t mask, std::int64_t ply,
+                         std::int64_t win_step, const Packed& board, const Terms& terms,
+                         const Lines& lines, const Int64s& points) {
+        const core::Tables t = core::Tables::unpack(board.data());
+        return core::evaluate(cur, mask, ply, win_step, t, heuristic_of(terms, lines, points, t));
+    }, "cur"_a, "mask"_a, "ply"_a, "win_step"_a, "board"_a, "terms"_a, "lines"_a, "points"_a,
+       "The heuristic value of a position for the side to move, ``ply`` plies below the root "
+       "(evaluation.evaluate's).");
+    m.def("root_scores", &root_scores, "cur"_a, "mask"_a, "depth"_a, "packed"_a, "terms"_a,
+          "lines"_a, "points"_a, nb::arg("tt").noconvert(), nb::arg("stats").noconvert(),
+          nb::arg("stack").noconvert(), "all_ties"_a,
+          "Every root column's negamax score searched ``depth`` plies (NO_SCORE if illegal), "
+          "as negamax.score_root gives it; ``tt``, ``stats`` and ``stack`` are used in place. "
+          "Releases the GIL.");
 
     // --- endings.hpp ----------------------------------------------------------------------
     m.def("game_endings", &game_endings, "columns"_a, "offsets"_a, "rows"_a, "cols"_a,

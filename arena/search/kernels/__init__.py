@@ -2,8 +2,9 @@
 core (``native``: the extension ``_core``, built from ``arena/search/core/`` by pip).
 
 - ``bitboard``: the per-board tables and the rules (playable cells, threats, lines);
-- ``evaluation``: the heuristics evaluated at the depth limit;
-- ``negamax``: the alpha-beta search and its root;
+- ``evaluation``: the heuristics evaluated at the depth limit (in numba and C++);
+- ``negamax``: the alpha-beta search and its root (``root_scores``: C++; the numba search
+  for the fused loop and the vector environment);
 - ``mcts``: random playouts and the UCT tree search;
 - ``solver``: the exact solver's search;
 - ``endings``: how move strings end, checked in bulk (the checks of a run's rows), in C++;

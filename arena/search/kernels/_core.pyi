@@ -12,6 +12,8 @@ WON: int
 FULL: int
 BAD_COLUMN: int
 PAST_END: int
+NO_SCORE: int
+STACK_WIDTH: int
 
 # bitboard.hpp: ``board`` is the uint64 array of bitboard.board_array (BOARD_FIELDS words)
 def board_tables(rows: int, cols: int, connect: int) -> np.ndarray: ...
@@ -28,6 +30,16 @@ def next_uint32(stream: np.ndarray) -> int: ...
 def next_double(stream: np.ndarray) -> float: ...
 def bounded(stream: np.ndarray, n: int) -> int: ...
 def half_uint64(stream: np.ndarray) -> int: ...
+
+# evaluation.hpp and negamax.hpp: ``packed`` is a negamax.search_array, ``terms`` a
+# heuristics.terms_array, ``lines`` and ``points`` evaluation.board_windows' arrays; ``tt``,
+# ``stats`` and ``stack`` (negamax.new_table, new_stats, new_stack) are written in place
+def evaluate(cur: int | np.uint64, mask: int | np.uint64, ply: int, win_step: int,
+             board: np.ndarray, terms: np.ndarray, lines: np.ndarray,
+             points: np.ndarray) -> int: ...
+def root_scores(cur: int | np.uint64, mask: int | np.uint64, depth: int, packed: np.ndarray,
+                terms: np.ndarray, lines: np.ndarray, points: np.ndarray, tt: np.ndarray,
+                stats: np.ndarray, stack: np.ndarray, all_ties: bool) -> np.ndarray: ...
 
 # endings.hpp
 def game_endings(columns: np.ndarray, offsets: np.ndarray, rows: int, cols: int,

@@ -2,6 +2,10 @@
 
 Values follow ``arena.search.heuristics``: clamped to ``HEURISTIC_LIMIT``, except that live
 threats score wins and losses on the shared ``WIN_SCORE`` scale.
+
+The compiled core has the same terms (``arena/search/core/evaluation.hpp``, which its negamax
+search evaluates with); these numba ones stay for the numba search that the fused loop and the
+vector environment still call (see ``negamax``).
 """
 
 from __future__ import annotations

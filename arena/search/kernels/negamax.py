@@ -1,5 +1,13 @@
 """The negamax search of the negamax agent: iterative alpha-beta on uint64 bitboards.
 
+``root_scores``, which the agents call from Python, is the compiled core's
+(``arena/search/core/negamax.hpp``, with the heuristics of ``evaluation.hpp``): node for node
+this module's numba search, the same scores, node counts, table rows and stop at a node
+limit, with the GIL released while it searches. The numba search (``search``, ``score_root``
+and the functions they inline) stays here for the numba kernels that still call it inside
+compiled code, the fused game loop (``games``) and the vector environment (``vector``), until
+those are ported too (issue 39); the allocators and constants serve both.
+
 Scores are int64 and follow ``arena.search.heuristics``: a win for the side to move found ``p``
 plies below the root scores ``WIN_SCORE - p``, a loss ``-(WIN_SCORE - p)``, a draw 0; with
 flat win scoring (``win_step = 0``) every win scores ``WIN_SCORE`` and every loss its
@@ -29,6 +37,7 @@ from arena.search.kernels.bitboard import (
     without_runtime,
 )
 from arena.search.kernels.evaluation import evaluate
+from arena.search.kernels.native import core
 
 INFINITY = 2 * WIN_SCORE
 NO_SCORE = -4 * WIN_SCORE  # marks an illegal root column in a score array
@@ -357,12 +366,9 @@ def score_root(scores: np.ndarray, cur: np.uint64, mask: np.uint64, depth: int,
         best = max(best, value)
 
 
-@njit(cache=True)
-def root_scores(cur: np.uint64, mask: np.uint64, depth: int, packed: np.ndarray,
-                terms: np.ndarray, lines: np.ndarray, points: np.ndarray, tt: np.ndarray,
-                stats: np.ndarray, stack: np.ndarray, all_ties: bool) -> np.ndarray:
-    """``score_root``'s scores in a new array, one per column."""
-    scores = np.empty(unpack(packed).cols, dtype=np.int64)
-    score_root(scores, cur, mask, depth, packed, terms, lines, points, tt, stats, stack,
-               all_ties)
-    return scores
+root_scores = core.root_scores
+"""``root_scores(cur, mask, depth, packed, terms, lines, points, tt, stats, stack, all_ties)``:
+``score_root``'s scores in a new int64 array, one per column, in compiled C++ (the GIL
+released). ``packed`` is a ``search_array``, ``terms`` a ``terms_array``, ``lines`` and
+``points`` the board's ``board_windows``; ``tt``, ``stats`` and ``stack`` (``new_table``,
+``new_stats``, ``new_stack`` of at least ``depth``) are used in place, never copied."""

@@ -32,7 +32,7 @@ from arena.search.kernels.bitboard import (
     unpack,
     winning_cells,
 )
-from arena.search.kernels.negamax import root_scores
+from arena.search.kernels.negamax import score_root
 
 RANDOM, IMMEDIATE_WIN, NEGAMAX, SELF_PLAY = range(4)
 LEARNER_FIRST, OPPONENT_FIRST, EITHER_FIRST = range(3)
@@ -93,8 +93,10 @@ def opponent_column(cur: np.uint64, mask: np.uint64, kind: int, depth: int,
     t = unpack(packed)
     moves = playable(mask, t)
     if kind == NEGAMAX:
-        return _best_column(root_scores(cur, mask, depth, packed, terms, lines, points, tt,
-                                        stats, stack, True), state)
+        scores = np.empty(t.cols, dtype=np.int64)
+        score_root(scores, cur, mask, depth, packed, terms, lines, points, tt, stats, stack,
+                   True)
+        return _best_column(scores, state)
     if kind == IMMEDIATE_WIN:
         wins = winning_cells(cur, mask, t) & moves
         if wins:
