@@ -34,7 +34,7 @@ from arena.protocol.agent import Choice, GameStart
 from arena.protocol.registry import plays_inline
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError
-from arena.runs.store.model_usage import ModelUsage, printed_usage
+from arena.runs.store.model_usage import ModelUsage, printed_usage, total_of
 from arena.search.database import database_used
 from arena.search.oracle import outcome_class
 from arena.stats.elo import wilson
@@ -127,11 +127,7 @@ def measure_agent(spec: str, positions: PositionSet, scores: Sequence[ColumnScor
         spent = [printed_usage(host.take_output()) for host in hosts]
         for host in hosts:
             host.close()
-    usage = None
-    for part in filter(None, spent):
-        usage = usage or ModelUsage()
-        usage.merge(part)
-    return summarise(spec, positions.label, seed, rows), rows, usage
+    return summarise(spec, positions.label, seed, rows), rows, total_of(spent)
 
 
 def _graded_moves(hosts: Sequence[Host], spec: str, positions: PositionSet,

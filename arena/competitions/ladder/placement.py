@@ -47,7 +47,7 @@ from arena.runs.playing.progress import ProgressBar
 from arena.runs.playing.runner import resolve_agents, run_games
 from arena.runs.store.files import RunFiles
 from arena.runs.store.meta import load_meta
-from arena.runs.store.model_usage import ModelUsage
+from arena.runs.store.model_usage import ModelUsage, total_of
 from arena.runs.store.reading import NoRunError, open_run
 from arena.runs.store.summary import model_totals
 
@@ -101,12 +101,7 @@ class Placement:
     def spent(self) -> ModelUsage | None:
         """What the agent, a language model, spent over the steps' runs (their answers
         replayed from a cache counted as when they were paid); None for other agents."""
-        total = None
-        for step in self.steps:
-            if step.spent is not None:
-                total = total or ModelUsage()
-                total.merge(step.spent)
-        return total
+        return total_of(step.spent for step in self.steps)
 
 
 def _opponents(anchors: dict[str, float], rating: float, step: int,

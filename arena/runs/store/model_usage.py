@@ -9,7 +9,7 @@ named (``TranscriptDamage``), its whole records counted."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -84,6 +84,16 @@ class ModelUsage:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         if other.cost is not None:
             self.cost = (self.cost or 0.0) + other.cost
+
+
+def total_of(parts: Iterable[ModelUsage | None]) -> ModelUsage | None:
+    """The sum of the totals ``parts`` (None ones left out); None when all are None."""
+    total = None
+    for part in parts:
+        if part is not None:
+            total = total or ModelUsage()
+            total.merge(part)
+    return total
 
 
 def printed_usage(text: str) -> ModelUsage | None:
