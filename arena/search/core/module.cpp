@@ -5,39 +5,21 @@
 // (bitboard.hpp: the board's tables and the rules; streams.hpp: numpy's PCG64 streams;
 // endings.hpp: how move strings end; evaluation.hpp: the heuristics; negamax.hpp: the negamax
 // search). Arrays are numpy arrays through nanobind's ndarray; a
-// call that loops over many games releases the GIL while it loops.
-#include <nanobind/nanobind.h>
-#include <nanobind/ndarray.h>
-
+// call that loops over many games releases the GIL while it loops. bindings.hpp holds what
+// the binding files share (the array types, owned_array); a kernel's bindings may live in a
+// file of their own, NAME_bindings.cpp, with a bind_NAME(m) that NB_MODULE below calls.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
+#include "bindings.hpp"
 #include "bitboard.hpp"
 #include "endings.hpp"
 #include "evaluation.hpp"
 #include "negamax.hpp"
 #include "streams.hpp"
 
-namespace nb = nanobind;
-using namespace nb::literals;
-namespace core = arena::core;
-
 namespace {
-
-using Int64s = nb::ndarray<const std::int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
-using Packed = nb::ndarray<const std::uint64_t, nb::shape<core::BOARD_FIELDS>, nb::c_contig,
-                           nb::device::cpu>;
-using Stream = nb::ndarray<std::uint64_t, nb::shape<core::STREAM_WORDS>, nb::c_contig,
-                           nb::device::cpu>;
-using Int8Array = nb::ndarray<nb::numpy, std::int8_t, nb::ndim<1>>;
-
-// A new numpy array of `n` elements of T, owned by the array (freed with it).
-template <typename T>
-nb::ndarray<nb::numpy, T, nb::ndim<1>> owned_array(T* data, std::size_t n) {
-    nb::capsule owner(data, [](void* p) noexcept { delete[] static_cast<T*>(p); });
-    return nb::ndarray<nb::numpy, T, nb::ndim<1>>(data, {n}, owner);
-}
 
 Int8Array game_endings(const Int64s& columns, const Int64s& offsets, std::int64_t rows,
                        std::int64_t cols, std::int64_t connect) {
