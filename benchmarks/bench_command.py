@@ -1,10 +1,11 @@
 """The README's first command, whole, against the agents' think time: this code against
 another checkout, in one run with alternating rounds (not a test).
 
-    PYTHONPATH=. python benchmarks/bench_command.py BEFORE_DIR [-n GAMES] [--rounds R]
+    python benchmarks/bench_command.py BEFORE_DIR [-n GAMES] [--rounds R]
 
 Each round, for BEFORE_DIR (e.g. a worktree of a749f67) and then this checkout, in fresh
-processes whose PYTHONPATH is that checkout and whose cwd is an empty directory:
+processes of that checkout as pip builds it (``benchmarks/checkouts.py``), whose cwd is an
+empty directory:
 
 - ``report``: ``write_report(DIR)`` alone on a copy of a finished ``--no-report`` run (the
   call's seconds, as ``bench_report.py`` times it);
@@ -27,10 +28,11 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from checkouts import clean_environment, compare_checkouts, python_for
 
 HERE = Path(__file__).resolve().parent.parent
 AGENTS = ("negamax:depth=4,heuristic=threats+positional", "negamax:depth=4")
@@ -48,9 +50,9 @@ MEASURES = ("report", "command", "no report", "again")
 
 def _run(checkout: Path, cwd: Path, code: str, *args: str) -> tuple[float, str]:
     """Seconds of a fresh Python running ``code`` with ``checkout``'s arena, and its output."""
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    env = clean_environment()
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=cwd, check=True,
+    done = subprocess.run([python_for(checkout), "-c", code, *args], env=env, cwd=cwd, check=True,
                           capture_output=True, text=True)
     return time.perf_counter() - start, done.stdout
 
@@ -85,6 +87,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     sides = {"before": args.before.resolve(), "after": HERE}
+    compare_checkouts(*sides.values())
     rows: dict[str, list[dict[str, float]]] = {side: [] for side in sides}
     with tempfile.TemporaryDirectory(prefix="bench-command-") as scratch_dir:
         scratch = Path(scratch_dir)

@@ -12,7 +12,7 @@ database; it searches with one thread, and so does our solver here. Parts (``--p
 default all; ``before`` only with ``--before``):
 
 - ``command``: ``arena solve "" --columns`` as a user runs it (``python -c 'from arena.cli
-  import main; main()' ...``, PYTHONPATH this checkout, from an empty directory with an empty
+  import main; main()' ...``, this checkout's arena, from an empty directory with an empty
   cache directory), the whole process, median of ``--runs`` after one untimed run that fills
   numba's cache; with its default threads (every core) and with ``--threads 1``. Goal 1 s.
 - ``empty``: ``Solver.column_scores`` of the empty board in this process, the kernels and the
@@ -30,7 +30,8 @@ default all; ``before`` only with ``--before``):
 - ``before``: the first ``--l1r2`` positions of Test_L1_R2 (default 100; ``--l1r2 1000``: the
   whole set, about 100 s a round and checkout, then the empty board dominates no longer) and
   the empty board's score, without the database (``CONNECT_FOUR_ARENA_DATABASE=off``), by
-  this checkout and by ``--before``, each in a child process importing its checkout (each
+  this checkout and by ``--before``, each in a child process of its checkout as pip builds it
+  (``benchmarks/checkouts.py``; each
   position from an empty table, timed in the child), ``--rounds`` rounds, the order
   alternating; sums over the rounds, ratio this / before. Goal: not slower (1.0). The empty
   board takes about two minutes a round and checkout on an idle core.
@@ -45,7 +46,6 @@ known score). Exit status 1 if any differs.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import numpy as np
+from checkouts import clean_environment, compare_checkouts, python_for
 
 from arena.analysis.scored_positions import load_set
 from arena.rules.board import DEFAULT_RULES, Position
@@ -127,11 +128,11 @@ def note(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def child_env(checkout: Path, **variables: str) -> dict[str, str]:
-    """The environment of a child importing ``checkout``, with bytecode caching."""
-    env = {key: value for key, value in os.environ.items()
+def child_env(**variables: str) -> dict[str, str]:
+    """The environment of a child, with bytecode caching."""
+    env = {key: value for key, value in clean_environment().items()
            if key not in ("PYTHONDONTWRITEBYTECODE", DATABASE_ENV)}
-    return {**env, "PYTHONPATH": str(checkout), **variables}
+    return {**env, **variables}
 
 
 # --- command: the whole process --------------------------------------------------------
@@ -150,7 +151,7 @@ def part_command(runs: int) -> list[Figure]:
     scratch = Path(tempfile.mkdtemp(prefix="bench-database-"))
     empty, cache = scratch / "cwd", scratch / "cache"
     empty.mkdir()
-    env = child_env(ROOT, **{CACHE_ENV: str(cache)})
+    env = child_env(**{CACHE_ENV: str(cache)})
     for label, extra in (("", []), (" --threads 1", ["--threads", "1"])):
         command = [sys.executable, "-c", ARENA, "solve", "", "--columns", *extra]
         seconds = []
@@ -305,9 +306,9 @@ def run_child(checkout: Path, moves: Sequence[str]) -> list[Timed]:
     """Each move string solved by ``checkout``'s solver without the database, in a child
     process from an empty directory."""
     with tempfile.TemporaryDirectory(prefix="bench-database-") as empty:
-        done = subprocess.run([sys.executable, "-c", CHILD, WARM_UP],
+        done = subprocess.run([python_for(checkout), "-c", CHILD, WARM_UP],
                               input="".join(line + "\n" for line in moves), cwd=empty,
-                              env=child_env(checkout, **{DATABASE_ENV: OFF}),
+                              env=child_env(**{DATABASE_ENV: OFF}),
                               capture_output=True, text=True, check=True)
     rows = [line.split() for line in done.stdout.splitlines()]
     if len(rows) != len(moves):
@@ -384,6 +385,7 @@ def main() -> int:
         parts.remove("before")
     if options.before is not None and not (options.before / "arena").is_dir():
         parser.error(f"--before {options.before}: not a checkout of the project (no arena/)")
+    compare_checkouts(ROOT, *([options.before] if "before" in parts else []))
     figures: list[Figure] = []
     wrong = 0
     if "command" in parts:

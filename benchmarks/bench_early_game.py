@@ -38,12 +38,12 @@ import re
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from checkouts import clean_environment, compare_checkouts, python_for
 
 ROOT = Path(__file__).resolve().parent.parent
 ARENA = "from arena.cli import main; main()"
@@ -59,11 +59,10 @@ def load() -> str:
 def arena(checkout: Path, scratch: Path, *args: str) -> tuple[str, float]:
     """Run ``arena ARGS`` with ``checkout``'s code, from an empty folder, with the cache
     directory ``scratch/cache``; its output and wall-clock seconds."""
-    environment = {**os.environ, "PYTHONPATH": str(checkout),
-                   "CONNECT_FOUR_ARENA_CACHE": str(scratch / "cache")}
+    environment = clean_environment(CONNECT_FOUR_ARENA_CACHE=str(scratch / "cache"))
     with tempfile.TemporaryDirectory(dir=scratch) as empty:
         began = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", ARENA, *args], env=environment,
+        done = subprocess.run([python_for(checkout), "-c", ARENA, *args], env=environment,
                               check=True, cwd=empty, capture_output=True, text=True)
         return done.stdout, time.perf_counter() - began
 
@@ -179,6 +178,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1, help="analyze: rounds")
     args = parser.parse_args()
     before = args.before.resolve() if args.before else None
+    compare_checkouts(ROOT, *([before] if before else []))
     print(f"load average {load()}")
     with tempfile.TemporaryDirectory(prefix="bench-early-") as folder:
         scratch = Path(folder)

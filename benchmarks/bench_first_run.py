@@ -8,18 +8,19 @@ fresh Python process with an empty numba cache of its own (``NUMBA_CACHE_DIR``),
 machine where the project was just installed, and prints its wall-clock seconds. With
 ``--base DIR`` (another checkout, say a worktree of the commit before a change) each command
 runs there too, right after, and the ratio printed is that checkout's seconds over this one's.
-Every process runs in an empty directory with PYTHONPATH set to its checkout.
+Every process runs in an empty directory; with ``--base`` both checkouts run as pip builds
+them (``benchmarks/checkouts.py``).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from checkouts import clean_environment, compare_checkouts, python_for
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCHES = (("random", "random"), ("immediate-win", "random"),
@@ -29,11 +30,10 @@ MATCHES = (("random", "random"), ("immediate-win", "random"),
 
 
 def cold_seconds(checkout: Path, agents: tuple[str, str]) -> float:
-    """Seconds of ``arena match A B -n 3`` in ``checkout`` with nothing compiled."""
+    """Seconds of ``arena match A B -n 3`` with ``checkout``'s arena and nothing compiled."""
     with tempfile.TemporaryDirectory() as scratch:
-        env = {**os.environ, "PYTHONPATH": str(checkout),
-               "NUMBA_CACHE_DIR": str(Path(scratch) / "numba")}
-        command = [sys.executable, "-c", "from arena.cli import main; main()", "match",
+        env = clean_environment(NUMBA_CACHE_DIR=str(Path(scratch) / "numba"))
+        command = [python_for(checkout), "-c", "from arena.cli import main; main()", "match",
                    *agents, "-n", "3", "-j", "1", "--quiet", "--no-report", "--out",
                    str(Path(scratch) / "run")]
         start = time.perf_counter()
@@ -45,12 +45,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", type=Path, help="another checkout to time beside this one")
     args = parser.parse_args()
+    compare_checkouts(ROOT, *([args.base] if args.base else []))
     for agents in MATCHES:
         name = " vs ".join(agents)
         ours = cold_seconds(ROOT, agents)
         line = f"{name:<60} {ours:6.1f} s"
         if args.base is not None:
-            base = cold_seconds(args.base.resolve(), agents)
+            base = cold_seconds(args.base, agents)
             line += f"   base {base:6.1f} s   base / this {base / ours:5.2f}x"
         print(line, flush=True)
 

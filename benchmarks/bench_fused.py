@@ -20,11 +20,12 @@ summary around them), and the largest peak resident memory of a process:
 With ``--base DIR`` (another checkout of the project, say a worktree of the commit before a
 change) the fused runs of that checkout take the hosted runs' place: the same games either
 way, and the ratio printed is this checkout's games a second over that one's; a checkout
-from before the fused loop (say a749f67) plays its games hosted. A measure given 0 games
-(``--random-games 0``) is left out. Every process runs in an empty directory, so that
-PYTHONPATH picks the checkout.
+from before the fused loop (say a749f67) plays its games hosted. Both checkouts are then run
+as pip builds them (``benchmarks/checkouts.py``: built on first use, kept by commit). A
+measure given 0 games (``--random-games 0``) is left out. Every process runs in an empty
+directory.
 
-Run it from the repository root with the package installed (or PYTHONPATH=.).
+Run it from the repository root with the package installed.
 """
 
 from __future__ import annotations
@@ -33,10 +34,11 @@ import argparse
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from checkouts import clean_environment, compare_checkouts, python_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -80,10 +82,10 @@ def run(agent_a: str, agent_b: str, games: int, path: str, root: Path = ROOT) ->
     """Seconds of the run, of the whole process and inside the compiled calls (0 for the
     hosted path), and the process's peak memory in bytes; the code of checkout ``root``."""
     with tempfile.TemporaryDirectory() as scratch:
-        command = [sys.executable, "-c", CHILD, agent_a, agent_b, str(games),
+        command = [python_for(root), "-c", CHILD, agent_a, agent_b, str(games),
                    str(Path(scratch) / "run"), "fused" if path == "before" else path]
         began = time.perf_counter()
-        child = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(root)},
+        child = subprocess.Popen(command, env=clean_environment(),
                                  stdout=subprocess.PIPE, text=True, cwd=scratch)
         assert child.stdout is not None
         printed = child.stdout.read()
@@ -128,6 +130,7 @@ def main() -> None:
     parser.add_argument("--base", type=Path, help="a checkout whose fused runs to compare")
     options = parser.parse_args()
     base = options.base.resolve() if options.base else None
+    compare_checkouts(ROOT, *([base] if base else []))
     if options.random_games:
         measure("random vs random", "random", "random", options.random_games // 10,
                 options.random_games, options.rounds, base)

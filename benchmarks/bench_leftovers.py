@@ -20,7 +20,8 @@ those still alive 5 s after the command ended are counted as left behind (then k
 
 With ``--compare`` the tries alternate between this checkout and OTHER_CHECKOUT (e.g. a
 worktree of an older commit, ``git worktree add /tmp/base COMMIT``): the arena is imported from
-each in turn, the agents always come from this checkout's tests/data. It prints, per scenario,
+each in turn (both as pip builds them: ``benchmarks/checkouts.py``), the agents always come
+from this checkout's tests/data. It prints, per scenario,
 signal and checkout: tries, processes left behind (and in how many tries), tries the command
 did not stop, and the median and longest seconds from the signal to its exit.
 """
@@ -41,6 +42,8 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+
+from checkouts import clean_environment, compare_checkouts, python_for
 
 HERE = Path(__file__).resolve().parents[1]
 DATA = HERE / "tests" / "data"
@@ -96,8 +99,8 @@ def one_try(checkout: Path, scenario: str, sig: signal.Signals, group: bool, out
     """Run the scenario once and stop it with ``sig``: (processes left behind, whether the
     command stopped by itself, seconds from the signal to its exit)."""
     mark = uuid.uuid4().hex
-    env = {**os.environ, "PYTHONPATH": str(checkout), MARK: mark}
-    command = [sys.executable, "-c", "from arena.cli import main; main()", "match",
+    env = clean_environment(**{MARK: mark})
+    command = [python_for(checkout), "-c", "from arena.cli import main; main()", "match",
                *SCENARIOS[scenario], "-n", "1000", "--quiet", "--no-report", "--out", str(out)]
     process = subprocess.Popen(command, env=env, cwd=out.parent, start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -145,6 +148,7 @@ def main() -> None:
     args = parser.parse_args()
     ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     checkouts = [("this", HERE)] + ([("other", args.compare.resolve())] if args.compare else [])
+    compare_checkouts(*(checkout for _, checkout in checkouts))
     signals = [signal.Signals[f"SIG{name}"] for name in args.signals.split(",")]
     rng = random.Random(args.seed)
     print(f"# {sys.executable} {' '.join(sys.argv)}")

@@ -6,7 +6,7 @@
     python benchmarks/bench_match.py memory [--before DIR]  # random vs random, 1,000,000 games
     python benchmarks/bench_match.py against --before DIR --rounds 5   # this checkout / DIR's
 
-Run them from the repository root with the package installed (or PYTHONPATH=.). Each runs
+Run them from the repository root with the package installed. Each runs
 the real command in a fresh temporary run directory and prints wall-clock figures. ``speed``
 also prints the CPU time of the command and its workers. ``scaling`` alternates --jobs 1 and
 --jobs 2 runs of the same command, ``--rounds`` times, and prints the medians and ratios of
@@ -26,7 +26,7 @@ and hosted, an agent of the user's inline, whose games are handed over as they e
 crash watcher) with another checkout's arena (``--before``, say a worktree of an earlier
 commit) and this one's, alternating (each first in every other round), ``--rounds`` times,
 each from an empty folder, and prints the medians of wall-clock and CPU seconds and their
-ratios.
+ratios. With ``--before`` both checkouts run as pip builds them (``benchmarks/checkouts.py``).
 """
 
 from __future__ import annotations
@@ -44,6 +44,8 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+from checkouts import clean_environment, compare_checkouts, python_for
+
 from arena.analysis.bench import game_positions, measure
 from arena.runs.planning.request import RunRequest
 from arena.runs.playing.runner import run_games
@@ -58,9 +60,9 @@ def arena(*args: str, out: Path) -> list[str]:
     return [sys.executable, "-c", ARENA, "match", *args, "--quiet", "--out", str(out)]
 
 
-def environment(checkout: Path = ROOT) -> dict[str, str]:
-    """This process's environment with ``checkout`` (by default this one) importable."""
-    return {**os.environ, "PYTHONPATH": str(checkout)}
+def with_checkout(command: list[str], checkout: Path) -> list[str]:
+    """``command`` (an ``arena`` command line) run by ``checkout``'s Python."""
+    return [python_for(checkout), *command[1:]]
 
 
 def timed(command: list[str], checkout: Path = ROOT) -> tuple[float, float]:
@@ -69,8 +71,8 @@ def timed(command: list[str], checkout: Path = ROOT) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as empty:
-        subprocess.run(command, env=environment(checkout), check=True, cwd=empty,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(with_checkout(command, checkout), env=clean_environment(), check=True,
+                       cwd=empty, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -149,7 +151,8 @@ def timed_phases(command: list[str], checkout: Path = ROOT) -> Phases:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as empty:
-        done = subprocess.run(command, env=environment(checkout), check=True, cwd=empty,
+        done = subprocess.run(with_checkout(command, checkout), env=clean_environment(),
+                              check=True, cwd=empty,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -262,7 +265,8 @@ def memory(games: int, checkout: Path = ROOT) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         command = arena("random", "random", "-n", str(games), out=Path(scratch) / "run")
         # Run from an empty folder: no arena importable but ``checkout``'s.
-        process = subprocess.Popen(command, env=environment(checkout), start_new_session=True,
+        process = subprocess.Popen(with_checkout(command, checkout), env=clean_environment(),
+                                   start_new_session=True,
                                    stdout=subprocess.DEVNULL, cwd=scratch)
         peak_rss = peak_pss = 0
         began = time.perf_counter()
@@ -333,6 +337,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="against, scaling: rounds")
     parser.add_argument("--jobs", type=int, default=1, help="against: --jobs of each run")
     args = parser.parse_args()
+    compare_checkouts(ROOT, *([args.before] if args.before else []))
     if args.which == "against":
         if args.before is None:
             parser.error("against needs --before DIR")

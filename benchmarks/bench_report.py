@@ -1,13 +1,12 @@
 """The time to write a two-agent match's report, this code against another checkout (not a
 test).
 
-    PYTHONPATH=. python benchmarks/bench_report.py BEFORE_DIR [-n GAMES] [--rounds R]
+    python benchmarks/bench_report.py BEFORE_DIR [-n GAMES] [--rounds R]
 
 A match of GAMES games (default 1000) of negamax:heuristic=threats+positional against
 negamax is played once, with this code, without a report. Then, R times (default 5) and
-alternating, a fresh Python process with PYTHONPATH=BEFORE_DIR (e.g. the base commit,
-unpacked with ``git archive a749f67 | tar -x -C /tmp/base``) and one with this checkout
-each write the run's report (``write_report(DIR)``: the PNG charts and report.md, and
+alternating, a fresh Python process of BEFORE_DIR (e.g. a worktree of the base commit) and
+one of this checkout, each as pip builds it (``benchmarks/checkouts.py``), each write the run's report (``write_report(DIR)``: the PNG charts and report.md, and
 report.html where the checkout writes it). Printed: the seconds of the call and of the whole
 process (imports included), median of each, and the ratio after/before.
 """
@@ -16,13 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from checkouts import clean_environment, compare_checkouts, python_for
 
 HERE = Path(__file__).resolve().parent.parent
 TIMED = """
@@ -37,9 +37,9 @@ print(json.dumps(time.perf_counter() - start))
 
 def timed_report(checkout: Path, run: Path) -> tuple[float, float]:
     """Seconds of write_report and of the whole process, with ``checkout``'s code."""
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    env = clean_environment()
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", TIMED, str(run)], env=env, check=True,
+    done = subprocess.run([python_for(checkout), "-c", TIMED, str(run)], env=env, check=True,
                           capture_output=True, text=True, cwd=checkout)
     return float(json.loads(done.stdout.strip().splitlines()[-1])), time.perf_counter() - start
 
@@ -50,12 +50,13 @@ def main() -> None:
     parser.add_argument("-n", "--games", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
+    compare_checkouts(args.before, HERE)
     with tempfile.TemporaryDirectory(prefix="bench-report-") as scratch:
         run = Path(scratch) / "run"
         subprocess.run([sys.executable, "-c", "from arena.cli import main; main()", "match",
                         "negamax:depth=4,heuristic=threats+positional", "negamax:depth=4",
                         "-n", str(args.games), "-q", "--no-report", "--out", str(run)],
-                       check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(HERE)})
+                       check=True, capture_output=True)
         times: dict[str, list[tuple[float, float]]] = {"before": [], "after": []}
         for _ in range(args.rounds):
             times["before"].append(timed_report(args.before.resolve(), run))

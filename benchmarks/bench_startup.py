@@ -5,7 +5,8 @@
     python benchmarks/bench_startup.py --pons /path/to/c4solver  # the solve set against C++
 
 Each command runs as a user runs it (``python -c 'from arena.cli import main; main()' ARGS``)
-with PYTHONPATH set to the checkout under test, from an empty directory (``python -c`` puts
+by the checkout's Python (with --base, each checkout as pip builds it:
+``benchmarks/checkouts.py``), from an empty directory (``python -c`` puts
 the current directory first on sys.path), after one untimed run that fills numba's cache
 and Python's bytecode cache (PYTHONDONTWRITEBYTECODE is unset for the children: an installed
 arena has its ``.pyc`` files, and compiling every module again would be timed otherwise).
@@ -31,6 +32,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from checkouts import clean_environment, compare_checkouts, python_for
 
 ROOT = Path(__file__).resolve().parents[1]
 ARENA = "from arena.cli import main; main()"
@@ -58,10 +61,10 @@ def timed(command: list[str], scratch: Path, env: dict[str, str] | None = None,
     return time.perf_counter() - began, finished.stdout
 
 
-def arena_env(checkout: Path) -> dict[str, str]:
-    """The environment of a child ``arena`` importing ``checkout``, with bytecode caching."""
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    return {**env, "PYTHONPATH": str(checkout)}
+def arena_env() -> dict[str, str]:
+    """The environment of a child ``arena``, with bytecode caching."""
+    return {key: value for key, value in clean_environment().items()
+            if key != "PYTHONDONTWRITEBYTECODE"}
 
 
 def check_scores(output: str, expected: list[str], solver: str) -> None:
@@ -81,6 +84,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="timed runs per command and checkout")
     options = parser.parse_args()
     checkouts = {"this": ROOT} | ({"base": options.base.resolve()} if options.base else {})
+    compare_checkouts(*checkouts.values())
     columns = [*checkouts, *(["C++"] if options.pons else [])]
     print(f"{'command':<34}" + "".join(f"{name + ' (s)':>12}" for name in columns)
           + ("   this/base" if options.base else "") + ("   this/C++" if options.pons else ""))
@@ -91,7 +95,7 @@ def main() -> None:
     expected = [row[1] for row in rows]
     for label, args in COMMANDS.items():
         stdin = moves if label == SET_LABEL else None
-        commands = {name: ([sys.executable, "-c", ARENA, *args], arena_env(checkout))
+        commands = {name: ([python_for(checkout), "-c", ARENA, *args], arena_env())
                     for name, checkout in checkouts.items()}
         if options.pons and label == SET_LABEL:
             commands["C++"] = ([str(options.pons.resolve())], dict(os.environ))

@@ -1,6 +1,6 @@
 """Where the README's first command spends its time, phase by phase (not a test).
 
-    PYTHONPATH=. python benchmarks/command_phases.py [-n GAMES] [--rounds R]
+    python benchmarks/command_phases.py [-n GAMES] [--rounds R]
 
 Runs ``arena match negamax:depth=4,heuristic=threats+positional negamax:depth=4 -n GAMES -q``
 into a new directory, with ``--no-report`` and without, ``R`` times each alternating, each
@@ -26,6 +26,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from checkouts import clean_environment
 
 HERE = Path(__file__).resolve().parent.parent
 AGENTS = ("negamax:depth=4,heuristic=threats+positional", "negamax:depth=4")
@@ -83,7 +85,7 @@ def one_command(scratch: Path, no_report: bool, games: int) -> dict[str, float]:
     args = ["match", *AGENTS, "-n", str(games), "-q", "--out", str(run)]
     if no_report:
         args.append("--no-report")
-    env = {**os.environ, "PYTHONPATH": str(HERE)}
+    env = clean_environment()
     began = time.time()
     subprocess.run([sys.executable, "-c", CHILD, str(marks_file), *args], env=env, cwd=scratch,
                    check=True, capture_output=True)

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.helpers.venvs import built_wheel, pip, seeing_venv  # noqa: E402
+from tests.helpers.venvs import installed_python  # noqa: E402
 
 ARENA = "from arena.cli import main; main()"
 TIMING = ("time_a", "time_b")
@@ -60,9 +60,7 @@ def scenarios(files: Path) -> dict[str, list[str]]:
 def installed(source: Path, scratch: Path) -> Path:
     """A Python that runs the arena built from the checkout ``source`` (in ``scratch``)."""
     began = time.perf_counter()
-    wheel = built_wheel(source, scratch / "dist")
-    python = seeing_venv(scratch / "venv")
-    pip(python, "install", "--no-deps", "--no-index", str(wheel))
+    python = installed_python(source, scratch)
     print(f"{source}: built and installed in {time.perf_counter() - began:.1f} s",
           file=sys.stderr)
     return python

@@ -50,3 +50,12 @@ def built_wheel(source: Path, folder: Path) -> Path:
                    check=True, capture_output=True)
     (wheel,) = folder.glob("*.whl")
     return wheel
+
+
+def installed_python(source: Path, scratch: Path) -> Path:
+    """A Python that runs the arena built from the checkout ``source`` as pip builds it (a
+    wheel, installed into a seeing venv in ``scratch``)."""
+    wheel = built_wheel(source, scratch / "dist")
+    python = seeing_venv(scratch / "venv")
+    pip(python, "install", "--no-deps", "--no-index", str(wheel))
+    return python
