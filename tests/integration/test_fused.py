@@ -165,14 +165,15 @@ def test_only_the_declaring_class_counts() -> None:
 
 
 WARMED = """
+import sys
 import numpy as np
 from arena.runs.playing.batches import AgentCache, play_fusable, warm_fused
 from arena.runs.planning.request import RunRequest
-from arena.search.kernels.games import play_games
+from arena.search.kernels.games import play_games_jit
 from arena.search.kernels.row_text import fused_rows, move_hashes
 
-kernels = (play_games, fused_rows, move_hashes)
-plan = RunRequest(openings="random:4").match_plan("negamax:depth=2", "random", 4)
+kernels = (play_games_jit, fused_rows, move_hashes)
+plan = RunRequest(openings="random:4").match_plan(sys.argv[1], "random", 4)
 agents = AgentCache()
 assert not any(kernel.signatures for kernel in kernels)
 warm_fused(plan, agents)
@@ -183,14 +184,16 @@ print(*map(len, warmed), [kernel.signatures for kernel in kernels] == warmed, te
 """
 
 
-def test_warming_the_fused_loop_loads_what_the_games_call() -> None:
-    # in a fresh process: the compiled loop and the row writer are loaded once, by calls of
-    # no game, with the argument types of the games (a batch of games and its rows then load
-    # nothing more)
-    done = subprocess.run([sys.executable, "-c", WARMED], env=checkout_env(),
+@pytest.mark.parametrize(("agent", "loops"), [("mcts:iterations=50", "1"),
+                                              ("negamax:depth=2", "0")])
+def test_warming_the_fused_loop_loads_what_the_games_call(agent: str, loops: str) -> None:
+    # in a fresh process: numba's loop (for MCTS; negamax plays in the compiled core, which
+    # loads nothing) and the row writer are loaded once, by calls of no game, with the
+    # argument types of the games (a batch of games and its rows then load nothing more)
+    done = subprocess.run([sys.executable, "-c", WARMED, agent], env=checkout_env(),
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["1", "1", "1", "True", "4"]
+    assert done.stdout.split() == [loops, "1", "1", "True", "4"]
 
 
 ONLY_WHAT_PLAYS = """
@@ -202,23 +205,26 @@ from arena.runs.planning.request import RunRequest
 from arena.search.kernels import games
 
 plan = RunRequest().match_plan(sys.argv[1], "random", 2)
-play_fusable(plan.settings, plan.batch(np.arange(2)), AgentCache())
-[signature] = games.play_games.signatures
+[played], _ = play_fusable(plan.settings, plan.batch(np.arange(2)), AgentCache())
+assert played.outcomes.plies.min() > 0  # the games were played
 names = ("negamax_a", "negamax_b", "tree_a", "tree_b", "s")
-print(*(name for name, kind in zip(names, signature[7:12]) if kind != types.none))
+for signature in games.play_games_jit.signatures:
+    print(*(name for name, kind in zip(names, signature[7:12]) if kind != types.none))
+print("numba" if games.play_games_jit.signatures else "core")
 """
 
 
-@pytest.mark.parametrize(("agent", "arrays"), [("random", []), ("negamax:depth=2", ["negamax_a"]),
-                                               ("mcts:iterations=50", ["tree_a"]),
-                                               ("solver", ["s"])])
+@pytest.mark.parametrize(("agent", "printed"), [("random", ["core"]),
+                                                ("negamax:depth=2", ["core"]),
+                                                ("mcts:iterations=50", ["tree_a", "numba"]),
+                                                ("solver", ["s", "numba"])])
 def test_a_pairing_compiles_only_the_searches_its_agents_play(agent: str,
-                                                               arrays: list[str]) -> None:
-    # in a fresh process: the loop of agent against random is compiled with None for the
-    # arrays of the searches no agent plays, and numba compiles no branch that uses them (it
-    # could not type them), so random against random takes seconds to compile where every
-    # search would take a minute (benchmarks/bench_first_run.py)
+                                                               printed: list[str]) -> None:
+    # in a fresh process: random and negamax games are played by the compiled core (numba
+    # compiles nothing); the loop of MCTS or the solver against random is compiled with None
+    # for the arrays of the searches no agent plays, and numba compiles no branch that uses
+    # them (it could not type them)
     done = subprocess.run([sys.executable, "-c", ONLY_WHAT_PLAYS, agent], env=checkout_env(),
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == arrays
+    assert done.stdout.split() == printed

@@ -42,49 +42,13 @@ Int8Array game_endings(const Int64s& columns, const Int64s& offsets, std::int64_
     return owned_array(codes, games);
 }
 
-namespace negamax = core::negamax;
-using SearchArray = nb::ndarray<const std::uint64_t, nb::shape<core::BOARD_FIELDS +
-                                negamax::SETTINGS_FIELDS>, nb::c_contig, nb::device::cpu>;
-using Terms = nb::ndarray<const std::int64_t, nb::shape<-1, core::TERM_FIELDS>, nb::c_contig,
-                          nb::device::cpu>;
-using Lines = nb::ndarray<const std::uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
-using Table = nb::ndarray<std::int64_t, nb::shape<-1, negamax::TT_FIELDS>, nb::c_contig,
-                          nb::device::cpu>;
-using Stats = nb::ndarray<std::int64_t, nb::shape<negamax::STATS>, nb::c_contig,
-                          nb::device::cpu>;
-using Stack = nb::ndarray<std::int64_t, nb::shape<-1, negamax::STACK_WIDTH>, nb::c_contig,
-                          nb::device::cpu>;
-using Int64Array = nb::ndarray<nb::numpy, std::int64_t, nb::ndim<1>>;
-
-// The heuristic of evaluation.evaluate's arguments, its window points checked against the
-// board (a window's index reaches (connect + 1)**2 - 1).
-core::Heuristic heuristic_of(const Terms& terms, const Lines& lines, const Int64s& points,
-                             const core::Tables& t) {
-    if (static_cast<std::int64_t>(points.shape(0)) < (t.connect + 1) * (t.connect + 1))
-        throw nb::value_error("points must hold (connect + 1)**2 window points");
-    core::Heuristic h;
-    h.terms = terms.data();
-    h.count = static_cast<std::int64_t>(terms.shape(0));
-    h.lines = lines.data();
-    h.line_count = static_cast<std::int64_t>(lines.shape(0));
-    h.points = points.data();
-    h.planes = core::used_planes(t);
-    return h;
-}
-
 Int64Array root_scores(std::uint64_t cur, std::uint64_t mask, std::int64_t depth,
                        const SearchArray& packed, const Terms& terms, const Lines& lines,
                        const Int64s& points, Table tt, Stats stats, Stack stack,
                        bool all_ties) {
     const core::Tables t = core::Tables::unpack(packed.data());
-    if (t.cols < 1 || t.cols > negamax::MAX_COLUMNS)
-        throw nb::value_error("the search array's board has more columns than a search holds");
+    check_search(t, tt, stack, depth);
     const auto rows = static_cast<std::int64_t>(tt.shape(0));
-    if (rows < 1 || (rows & (rows - 1)))
-        throw nb::value_error("the table must have a power of two rows (new_table)");
-    if (depth < 1 || depth >= static_cast<std::int64_t>(stack.shape(0)))
-        throw nb::value_error(("depth " + std::to_string(depth) + " is not from 1 to the "
-                               "stack's depth, " + std::to_string(stack.shape(0) - 1)).c_str());
     const core::Heuristic h = heuristic_of(terms, lines, points, t);
     auto* scores = new std::int64_t[static_cast<std::size_t>(t.cols)];
     {
@@ -103,6 +67,8 @@ std::uint64_t checked_bound(std::int64_t n) {
 }
 
 }  // namespace
+
+void bind_games(nb::module_& m);
 
 NB_MODULE(_core, m) {
     m.doc() = "The compiled core of arena.search.kernels (C++17 and nanobind).";
@@ -192,4 +158,6 @@ NB_MODULE(_core, m) {
           "connect"_a,
           "How each move string ends (ONGOING, WON, FULL, BAD_COLUMN, PAST_END); game g's "
           "0-based columns are columns[offsets[g]:offsets[g + 1]]. Releases the GIL.");
+
+    bind_games(m);
 }

@@ -10,7 +10,8 @@ core (``native``: the extension ``_core``, built from ``arena/search/core/`` by 
 - ``endings``: how move strings end, checked in bulk (the checks of a run's rows), in C++;
 - ``streams``: numpy's ``Generator(PCG64(seed))`` rebuilt, draw for draw (in numba and C++);
 - ``native``: the compiled core, imported (the board's tables and rules in C++ too);
-- ``games``: whole games between two kernel agents, a batch in one call (the fused loop).
+- ``games``: whole games between two kernel agents, a batch in one call (the fused loop: in
+  C++ for random, immediate-win and negamax players, in numba when MCTS or the solver plays).
 
 A position is two uint64 bitboards in the layout of ``arena.rules.board``: ``cur`` (discs of the
 side to move) and ``mask`` (all discs). What a kernel needs to know about the board size

@@ -44,3 +44,12 @@ def root_scores(cur: int | np.uint64, mask: int | np.uint64, depth: int, packed:
 # endings.hpp
 def game_endings(columns: np.ndarray, offsets: np.ndarray, rows: int, cols: int,
                  connect: int) -> np.ndarray: ...
+
+# games.hpp: the fused game loop for players of kinds RANDOM, IMMEDIATE_WIN and NEGAMAX; the
+# outcome arrays (games.new_outcomes' fields) and the negamax arrays are written in place
+def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, packed: np.ndarray,
+               settings: np.ndarray, reals: np.ndarray, negamax_a: tuple[np.ndarray, ...] | None,
+               negamax_b: tuple[np.ndarray, ...] | None, winners: np.ndarray,
+               endings: np.ndarray, plies: np.ndarray, moves: np.ndarray, cycles: np.ndarray,
+               nodes: np.ndarray, turns: np.ndarray) -> None: ...
+def counter() -> int: ...

@@ -1,5 +1,10 @@
 """Whole games between two kernel agents, a batch of them in one compiled call.
 
+``play_games`` plays them in the compiled core (``games.hpp``) when both players are random,
+immediate-win or negamax players and no solver adjudicates; pairings with MCTS, the solver or
+adjudication still play numba's loop, ``play_games_jit``, until those searches join the core's
+loop (the numba searches it calls stay for it).
+
 A kernel agent is one of the searches of this package driven as an agent drives it: a
 uniformly random column, a win in one (or a block), negamax at a fixed depth, MCTS by
 iterations, or the exact solver. Each game draws from its own ``Generator(PCG64(seed))``
@@ -41,6 +46,7 @@ from arena.search.kernels.bitboard import (  # noqa: F401 - board_array for the 
     without_runtime,
 )
 from arena.search.kernels.mcts import new_tree  # noqa: F401 - for the callers
+from arena.search.kernels.native import core
 from arena.search.kernels.streams import (
     STREAM_WORDS,
     bounded,
@@ -134,10 +140,10 @@ def _compiled_cycles() -> Any:
     return compiled
 
 
-@njit(cache=True)
 def counter() -> int:
-    """The cycle counter ``play_games`` reads, read from Python."""
-    return cycles()
+    """The counter ``play_games`` reads think times from, read from Python (the compiled
+    core's: the time-stamp counter that numba's ``cycles`` reads too, on x86-64)."""
+    return core.counter()
 
 
 @njit(cache=True, inline="always")
@@ -269,8 +275,29 @@ def _adjudicated_winner(cur: np.uint64, mask: np.uint64, s: SolverArrays,
     return 1 if score > 0 else -1 if score < 0 else 0
 
 
-@njit(cache=True)
+CORE_KINDS = (RANDOM, IMMEDIATE_WIN, NEGAMAX)
+"""The kinds of player whose games the compiled core plays (the others: numba's loop)."""
+
+
 def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, adjudicate: Int,
+               packed: np.ndarray, settings: np.ndarray, reals: np.ndarray,
+               negamax_a: NegamaxArrays | None, negamax_b: NegamaxArrays | None,
+               tree_a: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+               tree_b: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+               s: SolverArrays | None, out: Outcomes) -> None:
+    """Play the games of a batch into ``out``, as ``play_games_jit`` documents: in the
+    compiled core when both players are of ``CORE_KINDS`` and no solver adjudicates, else
+    with numba's loop (until MCTS and the solver join the core's)."""
+    if s is None and all(kind in CORE_KINDS for kind in settings[:, KIND]):
+        core.play_games(seeds, starts, firsts, packed, settings, reals, negamax_a, negamax_b,
+                        *out)
+    else:
+        play_games_jit(seeds, starts, firsts, adjudicate, packed, settings, reals, negamax_a,
+                       negamax_b, tree_a, tree_b, s, out)
+
+
+@njit(cache=True)
+def play_games_jit(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, adjudicate: Int,
                packed: np.ndarray, settings: np.ndarray, reals: np.ndarray,
                negamax_a: NegamaxArrays | None, negamax_b: NegamaxArrays | None,
                tree_a: tuple[np.ndarray, np.ndarray, np.ndarray] | None,

@@ -1,0 +1,187 @@
+"""The compiled core's fused game loop (``_core.play_games``) plays numba's games
+(``games.play_games_jit``) move for move: the same moves, winners, endings, plies, turns and
+node counts, and the negamax players' tables and stats left the same, on every kind of board,
+for every pairing of the kinds it plays, from openings, either side first; bad arrays are
+refused, and other threads run while it plays."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena.protocol.kernel_agents import kernel_agent
+from arena.rules.board import Position, Rules
+from arena.rules.notation import play_moves
+from arena.runs.planning.plan import GameSettings
+from arena.runs.playing.fused import _arguments
+from arena.search.kernels import games
+from arena.search.kernels.native import core
+from connect_four_agents.immediate_win import ImmediateWinAgent
+from connect_four_agents.negamax import NegamaxAgent
+from connect_four_agents.random_agent import RandomAgent
+
+BOARDS = [Rules(6, 7, 4), Rules(5, 6, 4), Rules(4, 5, 3), Rules(7, 8, 5), Rules(6, 9, 4),
+          Rules(3, 3, 3), Rules(1, 5, 3), Rules(5, 1, 3), Rules(7, 8, 4)]
+HEURISTICS = ["none", "positional", "threats", "live-threats", "stacked-threats", "window",
+              "threats+positional"]
+
+
+def _agent(kind: str, draw: st.DrawFn) -> object:
+    if kind == "random":
+        return RandomAgent()
+    if kind == "immediate-win":
+        return ImmediateWinAgent(block=draw(st.booleans()))
+    return NegamaxAgent(depth=draw(st.integers(1, 4)),
+                        heuristic=draw(st.sampled_from(HEURISTICS)),
+                        tiebreak=draw(st.sampled_from(["random", "first", "left", "right"])),
+                        move_order=draw(st.sampled_from(["centre-first", "left-to-right"])))
+
+
+@st.composite
+def batches(draw: st.DrawFn) -> tuple[Rules, list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """A board, the two agents' kinds and the batch: seeds, starting positions, first movers."""
+    rules = draw(st.sampled_from(BOARDS))
+    kinds = [draw(st.sampled_from(["random", "immediate-win", "negamax"])) for _ in range(2)]
+    count = draw(st.integers(0, 12))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32)))
+    starts = []
+    for _ in range(count):
+        position = Position.empty(rules)
+        for _ in range(draw(st.integers(0, 4))):
+            legal = position.legal_moves()
+            if position.is_terminal or not legal:
+                break
+            child = play_moves(position, [int(rng.choice(legal))])
+            if child.is_terminal:
+                break
+            position = child
+        starts.append((position.current, position.mask))
+    seeds = np.array([draw(st.integers(0, 2**64 - 1)) for _ in range(count)], dtype=np.uint64)
+    firsts = np.array([draw(st.integers(0, 1)) for _ in range(count)], dtype=np.int64)
+    agents = [_agent(kind, draw) for kind in kinds]
+    return rules, agents, seeds, np.array(starts, dtype=np.uint64).reshape(-1, 2), firsts
+
+
+def _played(rules: Rules, agents: list[object], seeds: np.ndarray, starts: np.ndarray,
+            firsts: np.ndarray, loop: str) -> tuple[games.Outcomes, list[np.ndarray]]:
+    """The outcomes of one loop, and the negamax players' tables and stats after it (fresh
+    kernels each time: the same tables to start from)."""
+    kernels = tuple(kernel_agent(agent, rules) for agent in agents)
+    assert None not in kernels
+    arguments = _arguments(rules, kernels, GameSettings(rules=rules))  # type: ignore[arg-type]
+    out = games.new_outcomes(len(seeds), rules.rows * rules.cols)
+    if loop == "core":
+        packed, table, reals, negamax_a, negamax_b, *_ = arguments
+        core.play_games(seeds, starts, firsts, packed, table, reals, negamax_a, negamax_b, *out)
+    else:
+        games.play_games_jit(seeds, starts, firsts, games.NO_ADJUDICATION, *arguments, out)
+    searches = [array for arrays in arguments[3:5] if arrays is not None
+                for array in (arrays.table, arrays.stats)]
+    return out, searches
+
+
+@settings(max_examples=150, deadline=None)
+@given(batches())
+def test_the_compiled_loop_plays_numbas_games(batch: tuple) -> None:
+    rules, agents, seeds, starts, firsts = batch
+    ours, our_searches = _played(rules, agents, seeds, starts, firsts, "core")
+    theirs, their_searches = _played(rules, agents, seeds, starts, firsts, "jit")
+    for name in games.Outcomes._fields:
+        if name != "cycles":
+            np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name), name)
+    for mine, other in zip(our_searches, their_searches, strict=True):
+        np.testing.assert_array_equal(mine, other)
+    assert (ours.cycles >= 0).all()
+    assert (ours.turns.sum(axis=1) == ours.plies - [bin(int(m)).count("1") for m in
+                                                     starts[:, 1]]).all()
+
+
+def test_a_full_game_of_random_players_is_the_numba_loops_and_ends_by_the_rules() -> None:
+    rules = Rules()
+    seeds = np.arange(2000, dtype=np.uint64)
+    starts = np.zeros((2000, 2), dtype=np.uint64)
+    firsts = np.arange(2000, dtype=np.int64) % 2
+    agents = [RandomAgent(), RandomAgent()]
+    ours, _ = _played(rules, agents, seeds, starts, firsts, "core")
+    theirs, _ = _played(rules, agents, seeds, starts, firsts, "jit")
+    np.testing.assert_array_equal(ours.moves, theirs.moves)
+    for game in range(50):  # each game replayed by the rules gives its ending and winner
+        moves = [int(column) for column in ours.moves[game, :ours.plies[game]]]
+        end = play_moves(Position.empty(rules), moves)
+        assert end.is_terminal
+        won = ours.endings[game] == games.FOUR_IN_A_ROW
+        assert won == (end.winner is not None)
+    assert set(np.unique(ours.endings)) <= {games.FOUR_IN_A_ROW, games.BOARD_FULL}
+
+
+def _random_call(**changes: object) -> dict[str, object]:
+    rules = Rules()
+    kernels = (kernel_agent(RandomAgent(), rules), kernel_agent(NegamaxAgent(depth=2), rules))
+    packed, table, reals, negamax_a, negamax_b, *_ = _arguments(
+        rules, kernels, GameSettings())  # type: ignore[arg-type]
+    out = games.new_outcomes(3, 42)
+    call = dict(seeds=np.arange(3, dtype=np.uint64), starts=np.zeros((3, 2), dtype=np.uint64),
+                firsts=np.zeros(3, dtype=np.int64), packed=packed, settings=table, reals=reals,
+                negamax_a=negamax_a, negamax_b=negamax_b, **out._asdict())
+    call.update(changes)
+    return call
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"firsts": np.zeros(2, dtype=np.int64)}, "a row per game"),
+    ({"moves": np.zeros((3, 41), dtype=np.uint8)}, "every cell"),
+    ({"starts": np.array([[0, 2], [0, 0], [0, 0]], dtype=np.uint64)}, "game 0 starts"),
+    ({"starts": np.array([[0, 0], [0, 0], [0, 1 << 6]], dtype=np.uint64)}, "game 2 starts"),
+    ({"starts": np.array([[0, 0], [2, 1], [0, 0]], dtype=np.uint64)}, "game 1 starts"),
+    ({"firsts": np.array([0, 2, 0], dtype=np.int64)}, "game 1 starts"),
+    ({"negamax_b": None}, "needs its NegamaxArrays"),
+])
+def test_bad_batches_are_refused(changes: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        core.play_games(**_random_call(**changes))
+
+
+def test_arrays_it_would_write_into_a_copy_of_are_refused() -> None:
+    call = _random_call()
+    call["plies"] = np.zeros(3, dtype=np.int32)
+    with pytest.raises(TypeError):
+        core.play_games(**call)
+    call = _random_call()
+    settings = call["settings"]
+    assert isinstance(settings, np.ndarray)
+    settings[0, games.KIND] = games.MCTS
+    with pytest.raises(ValueError, match="kind 3 is not one the compiled loop plays"):
+        core.play_games(**call)
+
+
+def test_other_threads_run_while_it_plays() -> None:
+    rules = Rules()
+    agents = [NegamaxAgent(depth=8), NegamaxAgent(depth=8)]
+    kernels = tuple(kernel_agent(agent, rules) for agent in agents)
+    packed, table, reals, negamax_a, negamax_b, *_ = _arguments(
+        rules, kernels, GameSettings())  # type: ignore[arg-type]
+    games_ = 400
+    out = games.new_outcomes(games_, 42)
+    ticks = [0]
+    done = threading.Event()
+
+    def count() -> None:
+        while not done.is_set():
+            ticks[0] += 1
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    began = time.perf_counter()
+    core.play_games(np.arange(games_, dtype=np.uint64), np.zeros((games_, 2), dtype=np.uint64),
+                    np.zeros(games_, dtype=np.int64), packed, table, reals, negamax_a, negamax_b,
+                    *out)
+    seconds = time.perf_counter() - began
+    done.set()
+    counter.join()
+    assert seconds > 0.05 and ticks[0] >= 10  # the counter ran while the games were played
