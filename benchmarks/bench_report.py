@@ -6,8 +6,9 @@ test).
 A match of GAMES games (default 1000) of negamax:heuristic=threats+positional against
 negamax is played once, with this code, without a report. Then, R times (default 5) and
 alternating, a fresh Python process of BEFORE_DIR (e.g. a worktree of the base commit) and
-one of this checkout, each as pip builds it (``benchmarks/checkouts.py``), each write the run's report (``write_report(DIR)``: the PNG charts and report.md, and
-report.html where the checkout writes it). Printed: the seconds of the call and of the whole
+one of this checkout, each as pip builds it (``benchmarks/checkouts.py``), each write the
+run's report (``write_report(DIR)``: the PNG charts and report.md, and report.html where the
+checkout writes it). Printed: the seconds of the call and of the whole
 process (imports included), median of each, and the ratio after/before.
 """
 

@@ -146,7 +146,8 @@ def test_unknown_agent_lists_known_agents(text: str) -> None:
 
 @pytest.mark.parametrize(("text", "guess"), [
     ("negamx:depth=3", "unknown agent 'negamx' in spec 'negamx:depth=3': did you mean "
-                       "'negamax:depth=3' or 'negamax-id:depth=3'? known agents: random, immediate-win, human, "),
+                       "'negamax:depth=3' or 'negamax-id:depth=3'? known agents: random, "
+                       "immediate-win, human, "),
     ("solvr", "unknown agent 'solvr' in spec 'solvr': did you mean 'solver'? known agents: "),
     ("kagle:random", "agent spec 'kagle:random': cannot import kagle: No module named 'kagle' "
                      "(did you mean 'kaggle:random'?)"),
@@ -179,7 +180,8 @@ def test_a_file_without_the_attribute_to_play_is_told_to_name_it(tmp_path: Path)
 
 @pytest.mark.parametrize("text", ["", "   "])
 def test_empty_spec(text: str) -> None:
-    with pytest.raises(AgentSpecError, match="agent spec is empty: known agents: random, immediate-win, human, "):
+    known = "known agents: random, immediate-win, human, "
+    with pytest.raises(AgentSpecError, match=f"agent spec is empty: {known}"):
         parse_spec(text)
 
 
