@@ -2,7 +2,7 @@
 
 ``move_hashes`` here is the numpy version, for games read back from games.csv without loading
 numba; the fused game loop computes the same hashes in compiled code
-(``arena.search.kernels.row_text.move_hashes``, from these constants).
+(``arena.search.kernels.row_text.move_hashes``, the compiled core's, with these constants).
 """
 
 from __future__ import annotations

@@ -105,7 +105,8 @@ def results() -> dict[str, Any]:
 
 def fused_games() -> list[list[Any]]:
     """Games of the fused loop (random against immediate-win, negamax against MCTS), as their
-    rows of games.csv give them (the rows' text written by its kernel too)."""
+    rows of games.csv give them (the rows' text written by the compiled core in both
+    processes)."""
     settings = GameSettings(rules=Rules(5, 6, 4), seed=11)
     batch = MatchPlan((Pairing("a", "b", 4),), settings).batch(np.arange(4))
     played = []

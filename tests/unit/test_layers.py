@@ -22,8 +22,8 @@ DEFERRED = {"arena.search.solver", "arena.search.kernels.endings", "arena.search
             "arena.search.kernels.row_text", "arena.report.run_page", "arena.report.chart_kinds",
             "arena.play.gui.controller", "arena.play.thinker", "arena.play.gui.window"}
 """The only modules of the arena imported inside functions outside the commands: the solver's,
-the replay's and the fused game loop's numba kernels (its games and their rows' text),
-matplotlib's report and its charts (for ``plot``), pygame's window."""
+the replay's and the fused game loop's kernels (its numba games, and their rows' text, whose
+package loads numba), matplotlib's report and its charts (for ``plot``), pygame's window."""
 
 
 def module_name(path: Path) -> str:

@@ -149,16 +149,16 @@ def play_fusable(settings: GameSettings, batch: GameBatch,
 
 
 def warm_fused(plan: MatchPlan, agents: AgentCache) -> None:
-    """Load the compiled loop of every pairing of ``plan`` whose games can be fused, and the
-    one that writes their rows, with calls of no game: processes forked after it start warm,
-    the first batch each plays takes the time of its games alone (the batches are sized by
-    it), and this process does not stop to load the row writer while its workers wait."""
+    """Load the compiled loop of every pairing of ``plan`` whose games can be fused, with
+    calls of no game: processes forked after it start warm, and the first batch each plays
+    takes the time of its games alone (the batches are sized by it). The row writer is the
+    compiled core's, which has nothing to load."""
     first = plan.batch(np.arange(len(plan.pairings)))  # round 0: each pairing's first game
     none = first.select(np.zeros(len(first), dtype=bool))
     for pair in first.players:
         kernels = fused_kernels(plan.settings, pair, agents)
         if kernels is not None:
-            play_fused(plan.settings, none, kernels).text()
+            play_fused(plan.settings, none, kernels)
 
 
 @dataclass

@@ -53,3 +53,13 @@ def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, packed
                endings: np.ndarray, plies: np.ndarray, moves: np.ndarray, cycles: np.ndarray,
                nodes: np.ndarray, turns: np.ndarray) -> None: ...
 def counter() -> int: ...
+
+# row_text.hpp: ``out`` (uint8) and ``moves_at`` (int64) are written in place
+def fused_rows(games: np.ndarray, pairs: np.ndarray, seeds: np.ndarray, agents: int,
+               firsts: np.ndarray, openings: np.ndarray, results: np.ndarray,
+               terminations: np.ndarray, words: np.ndarray, starts: np.ndarray,
+               moves: np.ndarray, plies: np.ndarray, micros: np.ndarray, nodes: np.ndarray,
+               turns: np.ndarray, out: np.ndarray, moves_at: np.ndarray) -> int: ...
+def move_hashes(text: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
+                firsts: np.ndarray) -> np.ndarray: ...
+
