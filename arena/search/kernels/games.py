@@ -242,7 +242,7 @@ def _solver(cur: np.uint64, mask: np.uint64, reals: np.ndarray, s: SolverArrays,
     """The solver agent's column (a best one at random, or a blunder) and its nodes."""
     s.stats[solver.NODES] = 0
     s.stats[solver.LIMIT] = np.iinfo(np.int64).max
-    scores = solver.column_scores(cur, mask, packed, s.table, s.scratch, s.stats, s.books)
+    scores = solver.column_scores_jit(cur, mask, packed, s.table, s.scratch, s.stats, s.books)
     nodes = s.stats[solver.NODES]
     legal, best, ties = 0, -solver.NO_SCORE, 0
     for column in range(t.cols):
@@ -271,7 +271,7 @@ def _adjudicated_winner(cur: np.uint64, mask: np.uint64, s: SolverArrays,
     """+1 if the side to move wins with perfect play, -1 if it loses, 0 for a draw."""
     s.stats[solver.NODES] = 0
     s.stats[solver.LIMIT] = np.iinfo(np.int64).max
-    score = solver.solve(cur, mask, True, packed, s.table, s.scratch, s.stats, s.books)
+    score = solver.solve_jit(cur, mask, True, packed, s.table, s.scratch, s.stats, s.books)
     return 1 if score > 0 else -1 if score < 0 else 0
 
 

@@ -60,6 +60,7 @@ from arena.search.kernels.bitboard import (
     unpack,
     winning_cells,
 )
+from arena.search.kernels.native import core
 
 HASH_MULTIPLIER = np.uint64(0x9E37_79B9_7F4A_7C15)
 DATA_BITS = 20
@@ -479,7 +480,7 @@ def _env(packed: np.ndarray, tt: np.ndarray, scratch: np.ndarray, stats: np.ndar
 
 
 @njit(cache=True)
-def next_probe(low: Int, high: Int) -> Int:
+def next_probe_jit(low: Int, high: Int) -> Int:
     """The null window ``(middle, middle + 1)`` to search next when the score lies in
     ``[low, high]`` (``low < high``): halfway, or nearer 0 when 0 is nearer."""
     middle = low + (high - low) // 2
@@ -502,7 +503,7 @@ def _solve(cur: np.uint64, mask: np.uint64, weak: bool, e: Env) -> Int:
     low = -1 if weak else -((e.cells - plies) // 2)
     high = 1 if weak else (e.cells + 1 - plies) // 2
     while low < high:  # null-window searches, probing near 0 first
-        middle = next_probe(low, high)
+        middle = next_probe_jit(low, high)
         score = negamax(cur, mask, plies, middle, middle + 1, e)
         if e.stats[NODES] > e.stats[LIMIT]:
             return 0
@@ -513,9 +514,9 @@ def _solve(cur: np.uint64, mask: np.uint64, weak: bool, e: Env) -> Int:
     return low
 
 
-@njit(cache=True, nogil=True)  # other threads run while it searches (the window's hints)
-def solve(cur: np.uint64, mask: np.uint64, weak: bool, packed: np.ndarray, tt: np.ndarray,
-          scratch: np.ndarray, stats: np.ndarray, books: Books) -> Int:
+@njit(cache=True, nogil=True)
+def solve_jit(cur: np.uint64, mask: np.uint64, weak: bool, packed: np.ndarray,
+              tt: np.ndarray, scratch: np.ndarray, stats: np.ndarray, books: Books) -> Int:
     """The exact score of a position that is not over, for the side to move (``weak``:
     a score of the right sign only).
 
@@ -527,8 +528,8 @@ def solve(cur: np.uint64, mask: np.uint64, weak: bool, packed: np.ndarray, tt: n
 
 
 @njit(cache=True, nogil=True)
-def column_scores(cur: np.uint64, mask: np.uint64, packed: np.ndarray, tt: np.ndarray,
-                  scratch: np.ndarray, stats: np.ndarray, books: Books) -> np.ndarray:
+def column_scores_jit(cur: np.uint64, mask: np.uint64, packed: np.ndarray, tt: np.ndarray,
+                      scratch: np.ndarray, stats: np.ndarray, books: Books) -> np.ndarray:
     """The exact score of every column for the side to move (NO_SCORE for a full one)."""
     e = _env(packed, tt, scratch, stats, books, tt, 0)
     plies = popcount(mask)
@@ -545,22 +546,42 @@ def column_scores(cur: np.uint64, mask: np.uint64, packed: np.ndarray, tt: np.nd
     return scores
 
 
-@njit(cache=True, nogil=True)
-def probe(cur: np.uint64, mask: np.uint64, middle: Int, split: Int,
-          packed: np.ndarray, tt: np.ndarray, busy: np.ndarray, scratch: np.ndarray,
-          stats: np.ndarray, books: Books) -> Int:
-    """One null-window search of a position the side to move cannot win at once, on a board
-    that is not full: a score at most ``middle`` is an upper bound of the position's score,
-    a larger one a lower bound (as ``solve`` but one window: for threads that search
-    one or different windows at once, ``arena.search.parallel``).
+# --- the compiled core -------------------------------------------------------------------
 
-    With ``split`` > 0, the nodes of at least ``split`` empty
-    cells share their work with the other threads searching the same window: every move but
-    the first is marked in ``busy`` (a power-of-two number of uint64 rows, shared by the
-    threads) while it is searched, and a move another thread marked is left until the
-    other moves are done (by then the table mostly holds its bound)."""
-    plies = popcount(mask)
-    cells = popcount(unpack(packed).board)
-    e = _env(packed, tt, scratch, stats, books, busy,
-             cells - split + 1 if split > 0 else 0)
-    return negamax(cur, mask, plies, middle, middle + 1, e)
+solve = core.solve
+"""``solve(cur, mask, weak, packed, tt, scratch, stats, books)``: the exact score of a position
+that is not over, for the side to move (``weak``: a score of the right sign only), in compiled
+C++ (``arena/search/core/solver.hpp``, the GIL released), node for node ``solve_jit``.
+
+``packed`` is the board's ``board_array``; ``tt`` a ``new_table``, ``scratch`` a
+``new_scratch`` of the board's cells (checked; the core keeps its move slots on its own
+stack), ``stats`` a ``new_stats``, all used in place, never copied: ``stats[NODES]`` counts
+the nodes searched (the caller resets it); past ``stats[LIMIT]`` nodes the search gives up and
+returns 0. ``books`` is a ``Books``. A position that is over, a board of more than
+``MAX_COLUMNS`` columns, a table smaller than ``2**MIN_TABLE_BITS`` rows or not a power of two,
+a short scratch, arrays of other dtypes or shapes are refused (ValueError or TypeError)."""
+
+column_scores = core.column_scores
+"""``column_scores(cur, mask, packed, tt, scratch, stats, books)``: the exact score of every
+column for the side to move (NO_SCORE for a full one) in a new int64 array, in compiled C++
+(the GIL released), as ``column_scores_jit``; the arguments as ``solve``'s."""
+
+probe = core.probe
+"""``probe(cur, mask, middle, split, packed, tt, busy, scratch, stats, books)``: one
+null-window search of a position the side to move cannot win at once, on a board that is not
+full, in compiled C++ (the GIL released): a score at most ``middle`` is an upper bound of the
+position's score, a larger one a lower bound (as ``solve`` but one window: for threads that
+search one or different windows at once, ``arena.search.parallel``).
+
+With ``split`` > 0, the nodes of at least ``split`` empty cells share their work with the
+other threads searching the same window: every move but the first is marked in ``busy`` (a
+power-of-two number of uint64 rows, shared by the threads) while it is searched, and a move
+another thread marked is left until the other moves are done (by then the table mostly holds
+its bound). Several threads may probe one table and one ``busy`` at once: their rows, and
+``stats[LIMIT]``, which another thread may lower to stop the search, are read and written
+whole (relaxed atomics)."""
+
+next_probe = core.next_probe
+"""``next_probe(low, high)``: the null window ``(middle, middle + 1)`` to search next when the
+score lies in ``[low, high]`` (``low < high``): halfway, or nearer 0 when 0 is nearer (the
+core's; ``next_probe_jit`` inside numba)."""
