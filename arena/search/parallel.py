@@ -18,14 +18,17 @@ when the table mostly holds its bound. Each window has marks of its own: a threa
 put off a move for a thread that searches another window, whose bound would not answer its
 own. The first thread to finish the window stops the others.
 
-All threads read and write the solver's one transposition table (the kernels release the
-GIL). Sharing it is safe: a table row is one 8-byte word that names its position, and what it
-holds is a fact about that position (a bound of its score), so a row one thread overwrites, or
-reads while another writes its bucket, is at worst a lost fact, never a wrong one; so each
-window's answer is a true bound and the score found is exact, whatever the timing. The busy
-marks only change the order in which a thread tries its moves, never what it finds. A thread
-has its own move slots and node counter (a ``Lane``); a search whose node counter is past its
-limit stops at once and stores nothing more, so a thread is stopped by lowering its limit.
+Each thread's search runs in the compiled core (``kernels.probe``,
+``arena/search/core/solver.hpp``), which releases the GIL while it searches, so the threads run
+at once. All threads read and write the solver's one transposition table: the core reads and
+writes its rows, the busy marks and the node limit whole, with relaxed atomics. Sharing it is
+safe: a table row is one 8-byte word that names its position, and what it holds is a fact about
+that position (a bound of its score), so a row one thread overwrites, or reads while another
+writes its bucket, is at worst a lost fact, never a wrong one; so each window's answer is a true
+bound and the score found is exact, whatever the timing. The busy marks only change the order in
+which a thread tries its moves, never what it finds. A thread has its own move slots and node
+counter (a ``Lane``); a search whose node counter is past its limit stops at once and stores
+nothing more, so a thread is stopped by lowering its limit.
 """
 
 from __future__ import annotations

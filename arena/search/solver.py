@@ -9,6 +9,10 @@ threads for as long as a command runs. With several threads, they search differe
 of one position at once on the one table, and split a window between them when none is left
 free (``arena.search.parallel``). The ``solver`` agent
 (the solver agent), adjudication, the analysis commands and the window's hints all ask it.
+
+The search itself runs in the compiled core (``arena/search/core/solver.hpp`` through
+``arena.search.kernels.solver``: C++17, the GIL released while it searches); only the fused
+game loop's solver players still search with the numba kernel (``solve_jit``).
 """
 
 from __future__ import annotations

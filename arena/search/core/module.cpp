@@ -4,10 +4,11 @@
 // rest of the arena uses; the headers beside this file hold the code the kernels share
 // (bitboard.hpp: the board's tables and the rules; streams.hpp: numpy's PCG64 streams;
 // endings.hpp: how move strings end; evaluation.hpp: the heuristics; negamax.hpp: the negamax
-// search; row_text.hpp: the fused games' rows of games.csv; solver.hpp: the exact solver). Arrays are numpy arrays through nanobind's ndarray; a
-// call that loops over many games releases the GIL while it loops. bindings.hpp holds what
-// the binding files share (the array types, owned_array); a kernel's bindings may live in a
-// file of their own, NAME_bindings.cpp, with a bind_NAME(m) that NB_MODULE below calls.
+// search; row_text.hpp: the fused games' rows of games.csv; solver.hpp: the exact solver). Arrays
+// are numpy arrays through nanobind's ndarray; a call that loops over many games releases the GIL
+// while it loops. bindings.hpp holds what the binding files share (the array types, owned_array);
+// a kernel's bindings may live in a file of their own, NAME_bindings.cpp, with a bind_NAME(m)
+// that NB_MODULE below calls.
 #include <cstdint>
 #include <stdexcept>
 #include <string>

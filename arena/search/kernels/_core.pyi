@@ -63,3 +63,19 @@ def fused_rows(games: np.ndarray, pairs: np.ndarray, seeds: np.ndarray, agents: 
 def move_hashes(text: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
                 firsts: np.ndarray) -> np.ndarray: ...
 
+# solver.hpp: ``packed`` is a bitboard.board_array, ``tt`` a solver.new_table, ``scratch`` a
+# solver.new_scratch, ``stats`` a solver.new_stats (written in place), ``busy`` a power-of-two
+# uint64 array shared by the threads of one window; ``books`` a solver.Books
+SOLVER_NO_SCORE: int
+def solve(cur: int | np.uint64, mask: int | np.uint64, weak: bool, packed: np.ndarray,
+          tt: np.ndarray, scratch: np.ndarray, stats: np.ndarray,
+          books: tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray]) -> int: ...
+def column_scores(cur: int | np.uint64, mask: int | np.uint64, packed: np.ndarray,
+                  tt: np.ndarray, scratch: np.ndarray, stats: np.ndarray,
+                  books: tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray]
+                  ) -> np.ndarray: ...
+def probe(cur: int | np.uint64, mask: int | np.uint64, middle: int, split: int,
+          packed: np.ndarray, tt: np.ndarray, busy: np.ndarray, scratch: np.ndarray,
+          stats: np.ndarray,
+          books: tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray]) -> int: ...
+def next_probe(low: int, high: int) -> int: ...

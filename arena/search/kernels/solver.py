@@ -32,9 +32,21 @@ a position's key and its mirror's) and exact scores, consulted for positions of 
 records of its file, consulted for positions of exactly ``DATABASE_PLIES`` discs by the
 code of the position, then of its mirror image.
 
-The recursion receives raw pointers rather than arrays: an array argument costs two atomic
-reference count updates per call. Recursive kernels cache correctly only when every
-recursive call has exactly the argument types of the outer call (numba issue 6061).
+Where it runs: ``solve``, ``column_scores``, ``probe`` and ``next_probe``, which the arena
+calls (``arena.search.solver``, ``arena.search.parallel``, the benchmarks), are the compiled
+core's (``arena/search/core/solver.hpp``, C++17): node for node this module's numba search,
+the same scores, node counts, table rows and stop at a node budget, with the GIL released and
+safe from several threads on one table. The numba search stays here (``solve_jit``,
+``column_scores_jit``, ``next_probe_jit`` and what they inline) only for the numba kernel that
+still calls it inside compiled code, the fused game loop (``games._solver``,
+``games._adjudicated_winner``), until that is ported too (issue 39); the allocators
+(``new_table``, ``new_scratch``, ``new_stats``, ``no_books``), ``Books`` and the constants
+serve both.
+
+In the numba search the recursion receives raw pointers rather than arrays: an array
+argument costs two atomic reference count updates per call. Recursive kernels cache
+correctly only when every recursive call has exactly the argument types of the outer call
+(numba issue 6061).
 """
 
 from __future__ import annotations
