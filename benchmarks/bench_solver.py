@@ -9,15 +9,18 @@ microseconds per position (5e8f0b8, May 2019, is the last one; the newest prints
 score) and build it with ``make c4solver``. It runs in an empty temporary directory, so that
 it finds no opening book.
 
-Both solvers get the same positions set by set, alternating (C++ first) for ``--rounds``
+Ours is measured twice, the compiled core's search (``_core.solve_timed``) and numba's
+(``solve_jit``, which the fused game loop still calls), side by side in this one process, in
+alternating order round by round; the table's "core speed-up" is numba's time over the core's.
+The solvers get the same positions set by set, alternating (C++ first) for ``--rounds``
 rounds of which each keeps its fastest (the machine may be shared), and start every
 position from an empty transposition table, as Pons' bulk mode does: it clears its table
 (2**24 + 9 rows of 5 bytes, 80 MB) before each position, untimed, then times ``solve()``
 alone. Ours gets the largest table that fits in as many bytes (64 MB) and the same loop in
-a numba kernel (``bulk_solve``): clear the table, read the processor's cycle counter,
-solve, read it again; the counter's rate is taken against the wall clock. (Calling the
-solver from Python adds about 0.6 microseconds per position, more when the caches are
-cold.) Every score is checked against the set's.
+a numba kernel (``bulk_solve``) and in C++ (``solve_timed``): clear the table, read the
+processor's cycle counter, solve, read it again; the counter's rate is taken against the
+wall clock. (Calling the solver from Python adds about 0.6 microseconds per position, more
+when the caches are cold.) Every score is checked against the set's.
 
 Default sets: Test_L3_R1, Test_L2_R1, Test_L2_R2, Test_L1_R1 and the first 50 positions of
 Test_L1_R2; ``--full`` runs Test_L1_R2 and Test_L1_R3 in full instead (hours).
@@ -45,12 +48,15 @@ from numba.extending import intrinsic
 from arena.analysis.scored_positions import ScoredPosition, load_set
 from arena.search.database import DATABASE_ENV, OFF
 from arena.search.kernels import solver as kernels
+from arena.search.kernels.native import core
 from arena.search.solver import Solver
 from benchmarks.text_table import aligned
 
 DEFAULT_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2:50")
 FULL_SETS = ("Test_L1_R2", "Test_L1_R3")
 PONS_TABLE_MB = 80
+SOLVERS = ("numba", "core")
+"""Our two searches, measured in the same process one after the other, in alternating order."""
 
 
 @dataclass(frozen=True)
@@ -99,8 +105,8 @@ def bulk_solve(currents: np.ndarray, masks: np.ndarray, packed: np.ndarray, tt: 
         tt[:] = 0
         stats[kernels.NODES] = 0
         start = cycle_counter()
-        scores[i] = kernels.solve(currents[i], masks[i], False, packed, tt, scratch, stats,
-                                  books)
+        scores[i] = kernels.solve_jit(currents[i], masks[i], False, packed, tt, scratch,
+                                      stats, books)
         ticks[i] = cycle_counter() - start
         nodes[i] = stats[kernels.NODES]
     return scores, nodes, ticks
@@ -120,16 +126,22 @@ def cycle_counter_now() -> int:
 
 
 def time_ours(solver: Solver, entries: list[ScoredPosition], label: str,
-              tick_rate: float) -> Timing:
-    """Solve every position from an empty table; time the kernel alone, as Pons does."""
+              tick_rate: float, kind: str = "numba") -> Timing:
+    """Solve every position from an empty table; time the kernel alone, as Pons does:
+    numba's search (``kind`` "numba", bulk_solve) or the compiled core's ("core",
+    ``_core.solve_timed``, the same loop in C++)."""
     arguments = solver.arguments(entries[0].position)
     currents = np.array([entry.position.current for entry in entries], dtype=np.uint64)
     masks = np.array([entry.position.mask for entry in entries], dtype=np.uint64)
-    scores, nodes, ticks = bulk_solve(currents, masks, *arguments)
+    if kind == "core":
+        scores, nodes, ticks = (np.zeros(len(entries), dtype=np.int64) for _ in range(3))
+        core.solve_timed(currents, masks, *arguments, scores, nodes, ticks)
+    else:
+        scores, nodes, ticks = bulk_solve(currents, masks, *arguments)
     seconds = ticks.sum() / tick_rate
     wrong = sum(int(score) != entry.score for score, entry in zip(scores, entries, strict=True))
     count = len(entries)
-    return Timing("numba", label, count, wrong, 1e6 * seconds / count, nodes.sum() / count,
+    return Timing(kind, label, count, wrong, 1e6 * seconds / count, nodes.sum() / count,
                   nodes.sum() / seconds / 1e6)
 
 
@@ -155,26 +167,30 @@ def time_pons(program: Path, entries: list[ScoredPosition], label: str) -> Timin
 
 
 def format_rows(timings: list[Timing]) -> str:
-    """A table with one line per set: both solvers and the ratios (ours / C++)."""
+    """A table with one line per set: the three solvers, the core's speed-up over numba (numba
+    time / core time) and the ratios of ours to C++ (time, nodes)."""
     by_set: dict[str, dict[str, Timing]] = {}
     for timing in timings:
         by_set.setdefault(timing.set, {})[timing.solver] = timing
-    header = ("set", "positions", "C++ us", "numba us", "time ratio", "C++ nodes",
-              "numba nodes", "node ratio", "C++ Mn/s", "numba Mn/s", "wrong")
+    header = ("set", "positions", "C++ us", "numba us", "core us", "core speed-up",
+              "core / C++ time", "C++ nodes", "our nodes", "node ratio", "C++ Mn/s",
+              "numba Mn/s", "core Mn/s", "wrong")
     rows = [header]
-    for label, pair in by_set.items():
-        ours, theirs = pair["numba"], pair.get("pons-c++")
+    for label, group in by_set.items():
+        numba, ours, theirs = group["numba"], group["core"], group.get("pons-c++")
         rows.append((
             label, str(ours.positions),
             f"{theirs.mean_us:,.1f}" if theirs else "",
-            f"{ours.mean_us:,.1f}",
+            f"{numba.mean_us:,.1f}", f"{ours.mean_us:,.1f}",
+            f"{numba.mean_us / ours.mean_us:.2f}",
             f"{ours.mean_us / theirs.mean_us:.2f}" if theirs else "",
             f"{theirs.mean_nodes:,.0f}" if theirs else "",
-            f"{ours.mean_nodes:,.0f}",
+            f"{ours.mean_nodes:,.0f}" + ("" if numba.mean_nodes == ours.mean_nodes
+                                         else f" (numba {numba.mean_nodes:,.0f})"),
             f"{ours.mean_nodes / theirs.mean_nodes:.2f}" if theirs else "",
             f"{theirs.mnodes_per_second:.2f}" if theirs else "",
-            f"{ours.mnodes_per_second:.2f}",
-            f"{ours.wrong}" + (f" / {theirs.wrong}" if theirs else ""),
+            f"{numba.mnodes_per_second:.2f}", f"{ours.mnodes_per_second:.2f}",
+            f"{numba.wrong} / {ours.wrong}" + (f" / {theirs.wrong}" if theirs else ""),
         ))
     return aligned(rows)
 
@@ -198,7 +214,8 @@ def main() -> int:
     if options.pons is not None and not options.pons.is_file():
         parser.error(f"--pons {options.pons}: no such file")
     solver = Solver(options.table_mb)
-    time_ours(solver, load_set("Test_L3_R1", limit=1), "warm-up", 1.0)  # compile
+    for kind in SOLVERS:
+        time_ours(solver, load_set("Test_L3_R1", limit=1), "warm-up", 1.0, kind)  # compile
     tick_rate = ticks_per_second()
     timings = []
     for spec in options.sets or (FULL_SETS if options.full else DEFAULT_SETS):
@@ -206,10 +223,14 @@ def main() -> int:
         entries = load_set(name, limit=count)
         print(f"{spec}: {len(entries)} positions", file=sys.stderr)
         rounds: list[Timing] = []
-        for _ in range(options.rounds):
+        for round_number in range(options.rounds):
             if options.pons is not None:
                 rounds.append(time_pons(options.pons, entries, spec))
-            rounds.append(time_ours(solver, entries, spec, tick_rate))
+            mine = {kind: time_ours(solver, entries, spec, tick_rate, kind)
+                    for kind in (SOLVERS if round_number % 2 == 0 else SOLVERS[::-1])}
+            rounds.extend(mine.values())
+            print(f"  round {round_number + 1}: core speed-up "
+                  f"{mine['numba'].mean_us / mine['core'].mean_us:.2f}", file=sys.stderr)
         for name in dict.fromkeys(timing.solver for timing in rounds):
             timings.append(min((timing for timing in rounds if timing.solver == name),
                                key=lambda timing: timing.mean_us))

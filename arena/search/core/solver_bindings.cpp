@@ -2,14 +2,17 @@
 // arrays of arena.search.kernels.solver (new_table, new_scratch, new_stats, Books), the GIL
 // released while they search. The table, busy marks and stats are used in place, never
 // converted; arrays that would let a search read or write past them are refused.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "bindings.hpp"
+#include "games.hpp"
 #include "solver.hpp"
 
 namespace solver = core::solver;
+using core::games::cycles;
 
 namespace {
 
@@ -148,6 +151,36 @@ std::int64_t probe(std::uint64_t cur, std::uint64_t mask, std::int64_t middle,
     return solver::search_with(a, [&](auto& s) { return s.probe(cur, mask, middle); });
 }
 
+using Positions = nb::ndarray<const std::uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Out = nb::ndarray<std::int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+// Pons' bulk mode for benchmarks/bench_solver.py, as its numba bulk_solve: for each position,
+// clear the table, read the time-stamp counter, solve, read it again; the scores, nodes and
+// ticks into the three out arrays.
+void solve_timed(const Positions& currents, const Positions& masks, const Packed& packed,
+                 Vector<std::uint64_t> tt, Vector<std::int64_t> scratch, SolverStats stats,
+                 const nb::tuple& books, Out scores, Out nodes, Out ticks) {
+    const std::size_t n = currents.shape(0);
+    if (masks.shape(0) != n || scores.shape(0) != n || nodes.shape(0) != n ||
+        ticks.shape(0) != n)
+        throw nb::value_error("every array must have a row per position");
+    Checked c;
+    for (std::size_t i = 0; i < n; ++i)
+        check(c, currents.data()[i], masks.data()[i], packed, tt, scratch, books);
+    nb::gil_scoped_release released;
+    const solver::Arrays a{c.t, tt.data(), c.tt_bits, stats.data(), c.books};
+    for (std::size_t i = 0; i < n; ++i) {
+        std::fill(tt.data(), tt.data() + tt.shape(0), std::uint64_t{0});
+        stats.data()[solver::NODES] = 0;
+        const std::uint64_t cur = currents.data()[i], mask = masks.data()[i];
+        const std::int64_t start = cycles();
+        scores.data()[i] = solver::search_with(
+            a, [&](auto& s) { return s.solve(cur, mask, false); });
+        ticks.data()[i] = cycles() - start;
+        nodes.data()[i] = stats.data()[solver::NODES];
+    }
+}
+
 }  // namespace
 
 void bind_solver(nb::module_& m) {
@@ -169,6 +202,13 @@ void bind_solver(nb::module_& m) {
           "win at once; with split > 0 the nodes of at least ``split`` empty cells share their "
           "moves with the other threads through ``busy``. Safe from several threads at once "
           "on one table. Releases the GIL.");
+    m.def("solve_timed", &solve_timed, "currents"_a, "masks"_a, "packed"_a,
+          nb::arg("tt").noconvert(), nb::arg("scratch").noconvert(),
+          nb::arg("stats").noconvert(), "books"_a, nb::arg("scores").noconvert(),
+          nb::arg("nodes").noconvert(), nb::arg("ticks").noconvert(),
+          "For benchmarks: each position solved from an empty table, its score, nodes and "
+          "the time-stamp counter's ticks of the solve alone into the three int64 arrays. "
+          "Releases the GIL.");
     m.def("next_probe", &solver::next_probe, "low"_a, "high"_a,
           "The middle of the null window to search next when the score lies in [low, high].");
 }
