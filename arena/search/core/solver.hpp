@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include "bitboard.hpp"
 
@@ -129,6 +130,11 @@ struct AnyBoard {
         return t.column << (static_cast<std::uint64_t>(c) * t.height);
     }
     std::int64_t centre(std::int64_t i) const { return centre_column(t, i); }
+    // f(i) for i from 0 to cols - 1.
+    template <typename F>
+    void each_column(F&& f) const {
+        for (std::int64_t i = 0; i < t.cols; ++i) f(i);
+    }
     std::uint64_t winning(std::uint64_t stones, std::uint64_t mask) const {
         return winning_cells(stones, mask, t);
     }
@@ -173,6 +179,15 @@ struct FixedBoard {
     }
     static constexpr std::int64_t centre(std::int64_t i) {
         return COLS / 2 + (1 - 2 * (i % 2)) * ((i + 1) / 2);
+    }
+    // f(i) for i from 0 to COLS - 1, unrolled: each i a constant.
+    template <typename F>
+    static void each_column(F&& f) {
+        unrolled(f, std::make_integer_sequence<std::int64_t, COLS>{});
+    }
+    template <typename F, std::int64_t... I>
+    static void unrolled(F& f, std::integer_sequence<std::int64_t, I...>) {
+        (f(I), ...);
     }
     static std::uint64_t winning(std::uint64_t s, std::uint64_t mask) {
         const std::uint64_t cells = ((s << 1) & (s << 2) & (s << 3)) | four_along(s, H)
@@ -469,7 +484,7 @@ class Search {
         const std::uint64_t other = cur ^ mask;
         std::int32_t slots[MAX_COLUMNS];
         std::int64_t count = 0;
-        for (std::int64_t i = 0; i < b_.cols(); ++i) {
+        b_.each_column([&](std::int64_t i) {
             const std::int64_t c = b_.centre(i);
             const std::uint64_t move = moves & b_.column_cells(c);
             if (move) {
@@ -479,7 +494,7 @@ class Search {
                 prefetch(tt_ + static_cast<std::int64_t>(((other + (mask | move))
                                                           * HASH_MULTIPLIER) >> shift_));
             }
-        }
+        });
 
         const std::int64_t start = alpha;
         std::int64_t best = NO_SCORE, best_column = -1;
