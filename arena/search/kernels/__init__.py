@@ -6,7 +6,8 @@ core (``native``: the extension ``_core``, built from ``arena/search/core/`` by 
 - ``negamax``: the alpha-beta search and its root (``root_scores``: C++; the numba search
   for the fused loop and the vector environment);
 - ``mcts``: random playouts and the UCT tree search;
-- ``solver``: the exact solver's search;
+- ``solver``: the exact solver's search (``solve``, ``column_scores``, ``probe``: C++; the
+  numba search for the fused loop);
 - ``endings``: how move strings end, checked in bulk (the checks of a run's rows), in C++;
 - ``row_text``: the fused loop's rows of games.csv as bytes, and their moves' hashes, in C++;
 - ``streams``: numpy's ``Generator(PCG64(seed))`` rebuilt, draw for draw (in numba and C++);
