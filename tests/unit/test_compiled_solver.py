@@ -10,6 +10,7 @@ fused loop) the core is also held to it node for node."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import numpy as np
@@ -380,3 +381,27 @@ def test_a_probe_of_a_position_won_at_once_is_refused() -> None:
     with pytest.raises(ValueError):  # busy rows not a power of two
         kernels.probe(U(0), U(0), 0, 0, packed, table, np.zeros(3, dtype=np.uint64), scratch,
                       stats, books)
+
+
+def test_a_search_lets_other_python_threads_run() -> None:
+    rules = Rules(5, 6, 4)  # the empty board: about 3 M nodes, a few tenths of a second
+    packed, table, scratch, stats, books = arguments(rules)
+    done = threading.Event()
+    found: list[int] = []
+
+    def search() -> None:
+        found.append(int(kernels.solve(U(0), U(0), False, packed, table, scratch, stats,
+                                       books)))
+        done.set()
+
+    thread = threading.Thread(target=search)
+    began = last = time.perf_counter()
+    thread.start()
+    longest = 0.0  # the longest this thread waited between two turns
+    while not done.is_set():
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    thread.join()
+    took = time.perf_counter() - began
+    assert found == [0] and stats[kernels.NODES] > 1_000_000
+    assert longest < took / 2, (longest, took)  # holding the GIL, it would wait it all
