@@ -1,4 +1,5 @@
-"""The vectorized environment: N boards stepped in one numba call, with auto-reset.
+"""The vectorized environment: N boards stepped in one call of the compiled core, with
+auto-reset.
 
 ``VectorEnv(1024, opponent="negamax:depth=2")`` holds 1024 games in which the learner moves
 and a built-in kernel opponent replies. ``reset()`` and ``step(actions)`` return observations

@@ -63,6 +63,16 @@ def fused_rows(games: np.ndarray, pairs: np.ndarray, seeds: np.ndarray, agents: 
 def move_hashes(text: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
                 firsts: np.ndarray) -> np.ndarray: ...
 
+# vector.hpp: ``packed`` begins with a board_array (step_boards: a negamax.search_array); the
+# boards, outputs and ``state`` (one uint64) are written in place
+def step_boards(packed: np.ndarray, kind: int, depth: int, first: int, terms: np.ndarray,
+                lines: np.ndarray, points: np.ndarray, tt: np.ndarray, stats: np.ndarray,
+                stack: np.ndarray, state: np.ndarray, cur: np.ndarray, mask: np.ndarray,
+                actions: np.ndarray, rewards: np.ndarray, terminated: np.ndarray,
+                illegal: np.ndarray, replies: np.ndarray, openings: np.ndarray) -> None: ...
+def observe(packed: np.ndarray, cur: np.ndarray, mask: np.ndarray, planes: np.ndarray,
+            legal: np.ndarray) -> None: ...
+
 # solver.hpp: ``packed`` is a bitboard.board_array, ``tt`` a solver.new_table, ``scratch`` a
 # solver.new_scratch, ``stats`` a solver.new_stats (written in place), ``busy`` a power-of-two
 # uint64 array shared by the threads of one window; ``books`` a solver.Books

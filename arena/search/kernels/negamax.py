@@ -5,8 +5,8 @@
 this module's numba search, the same scores, node counts, table rows and stop at a node
 limit, with the GIL released while it searches. The numba search (``search``, ``score_root``
 and the functions they inline) stays here for the numba kernels that still call it inside
-compiled code, the fused game loop (``games``) and the vector environment (``vector``), until
-those are ported too (issue 39); the allocators and constants serve both.
+compiled code, numba's fused game loop (``games.play_games_jit``), until it is ported too
+(issue 39); the allocators and constants serve both.
 
 Scores are int64 and follow ``arena.search.heuristics``: a win for the side to move found ``p``
 plies below the root scores ``WIN_SCORE - p``, a loss ``-(WIN_SCORE - p)``, a draw 0; with
