@@ -23,10 +23,10 @@ from arena.search.kernels import games
 from arena.search.kernels import solver as kernels_solver
 from arena.search.kernels.native import core
 from arena.search.solver import shared_solver
-from connect_four_agents.solver import SolverAgent
 from connect_four_agents.immediate_win import ImmediateWinAgent
 from connect_four_agents.negamax import NegamaxAgent
 from connect_four_agents.random_agent import RandomAgent
+from connect_four_agents.solver import SolverAgent
 
 BOARDS = [Rules(6, 7, 4), Rules(5, 6, 4), Rules(4, 5, 3), Rules(7, 8, 5), Rules(6, 9, 4),
           Rules(3, 3, 3), Rules(1, 5, 3), Rules(5, 1, 3), Rules(7, 8, 4)]
