@@ -51,7 +51,8 @@ def game_endings(columns: np.ndarray, offsets: np.ndarray, rows: int, cols: int,
 # SOLVER, the solver adjudicating at ``adjudicate`` discs when ``solver`` is given and it is not
 # negative; the outcome arrays (games.new_outcomes' fields) and the search arrays are written in
 # place
-def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, adjudicate: int,
+def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray,
+               adjudicate: int | np.integer[Any],
                packed: np.ndarray, settings: np.ndarray, reals: np.ndarray,
                negamax_a: tuple[np.ndarray, ...] | None,
                negamax_b: tuple[np.ndarray, ...] | None, solver: tuple[Any, ...] | None,
