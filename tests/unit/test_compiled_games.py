@@ -1,8 +1,8 @@
 """The compiled core's fused game loop (``_core.play_games``) plays numba's games
 (``games.play_games_jit``) move for move: the same moves, winners, endings, plies, turns and
-node counts, and the negamax players' tables and stats left the same, on every kind of board,
-for every pairing of the kinds it plays, from openings, either side first; bad arrays are
-refused, and other threads run while it plays."""
+node counts, and the negamax players' and the solver's tables and stats left the same, on every
+kind of board, for every pairing of the kinds it plays, the solver adjudicating or not, from
+openings, either side first; bad arrays are refused, and other threads run while it plays."""
 
 from __future__ import annotations
 
@@ -20,13 +20,18 @@ from arena.rules.notation import play_moves
 from arena.runs.planning.plan import GameSettings
 from arena.runs.playing.fused import _arguments
 from arena.search.kernels import games
+from arena.search.kernels import solver as kernels_solver
 from arena.search.kernels.native import core
+from arena.search.solver import shared_solver
 from connect_four_agents.immediate_win import ImmediateWinAgent
 from connect_four_agents.negamax import NegamaxAgent
 from connect_four_agents.random_agent import RandomAgent
+from connect_four_agents.solver import SolverAgent
 
 BOARDS = [Rules(6, 7, 4), Rules(5, 6, 4), Rules(4, 5, 3), Rules(7, 8, 5), Rules(6, 9, 4),
           Rules(3, 3, 3), Rules(1, 5, 3), Rules(5, 1, 3), Rules(7, 8, 4)]
+SOLVED_BOARDS = [Rules(4, 5, 3), Rules(3, 3, 3), Rules(1, 5, 3), Rules(5, 1, 3),
+                 Rules(4, 4, 4), Rules(4, 5, 4)]  # boards a solver player solves at once
 HEURISTICS = ["none", "positional", "threats", "live-threats", "stacked-threats", "window",
               "threats+positional"]
 
@@ -36,6 +41,8 @@ def _agent(kind: str, draw: st.DrawFn) -> object:
         return RandomAgent()
     if kind == "immediate-win":
         return ImmediateWinAgent(block=draw(st.booleans()))
+    if kind == "solver":
+        return SolverAgent(blunder=draw(st.sampled_from([0.0, 0.0, 0.3, 1.0])))
     return NegamaxAgent(depth=draw(st.integers(1, 4)),
                         heuristic=draw(st.sampled_from(HEURISTICS)),
                         tiebreak=draw(st.sampled_from(["random", "first", "left", "right"])),
@@ -43,10 +50,16 @@ def _agent(kind: str, draw: st.DrawFn) -> object:
 
 
 @st.composite
-def batches(draw: st.DrawFn) -> tuple[Rules, list[str], np.ndarray, np.ndarray, np.ndarray]:
-    """A board, the two agents' kinds and the batch: seeds, starting positions, first movers."""
-    rules = draw(st.sampled_from(BOARDS))
-    kinds = [draw(st.sampled_from(["random", "immediate-win", "negamax"])) for _ in range(2)]
+def batches(draw: st.DrawFn) -> tuple[Rules, list[str], np.ndarray, np.ndarray, np.ndarray,
+                                      int | None]:
+    """A board, the two agents' kinds and the batch: seeds, starting positions, first movers,
+    and the adjudication ply (None: none). A solver plays or adjudicates on small boards."""
+    solving = draw(st.booleans())
+    rules = draw(st.sampled_from(SOLVED_BOARDS if solving else BOARDS))
+    kinds = [draw(st.sampled_from(["random", "immediate-win", "negamax"]
+                                  + (["solver"] if solving else []))) for _ in range(2)]
+    cells = rules.rows * rules.cols
+    adjudicate = draw(st.none() | st.integers(0, cells - 1)) if solving else None
     count = draw(st.integers(0, 12))
     rng = np.random.default_rng(draw(st.integers(0, 2**32)))
     starts = []
@@ -64,23 +77,39 @@ def batches(draw: st.DrawFn) -> tuple[Rules, list[str], np.ndarray, np.ndarray, 
     seeds = np.array([draw(st.integers(0, 2**64 - 1)) for _ in range(count)], dtype=np.uint64)
     firsts = np.array([draw(st.integers(0, 1)) for _ in range(count)], dtype=np.int64)
     agents = [_agent(kind, draw) for kind in kinds]
-    return rules, agents, seeds, np.array(starts, dtype=np.uint64).reshape(-1, 2), firsts
+    return (rules, agents, seeds, np.array(starts, dtype=np.uint64).reshape(-1, 2), firsts,
+            adjudicate)
+
+
+def _fresh_solver(rules: Rules) -> games.SolverArrays:
+    """Solver arrays with an empty table (the shared one would remember the other loop's
+    searches) and the shipped books."""
+    _, _, _, _, books = shared_solver().arguments(Position.empty(rules))
+    return games.SolverArrays(kernels_solver.new_table(kernels_solver.MIN_TABLE_BITS),
+                              kernels_solver.new_scratch(rules.rows * rules.cols),
+                              kernels_solver.new_stats(), books)
 
 
 def _played(rules: Rules, agents: list[object], seeds: np.ndarray, starts: np.ndarray,
-            firsts: np.ndarray, loop: str) -> tuple[games.Outcomes, list[np.ndarray]]:
-    """The outcomes of one loop, and the negamax players' tables and stats after it (fresh
-    kernels each time: the same tables to start from)."""
+            firsts: np.ndarray, loop: str,
+            adjudicate: int | None = None) -> tuple[games.Outcomes, list[np.ndarray]]:
+    """The outcomes of one loop, and the negamax players' and the solver's tables and stats
+    after it (fresh kernels each time: the same tables to start from)."""
     kernels = tuple(kernel_agent(agent, rules) for agent in agents)
     assert None not in kernels
-    arguments = _arguments(rules, kernels, GameSettings(rules=rules))  # type: ignore[arg-type]
+    arguments = list(_arguments(rules, kernels,  # type: ignore[arg-type]
+                                GameSettings(rules=rules, adjudicate=adjudicate)))
+    if arguments[-1] is not None:
+        arguments[-1] = _fresh_solver(rules)
+    ply = games.NO_ADJUDICATION if adjudicate is None else adjudicate
     out = games.new_outcomes(len(seeds), rules.rows * rules.cols)
     if loop == "core":
-        packed, table, reals, negamax_a, negamax_b, *_ = arguments
-        core.play_games(seeds, starts, firsts, packed, table, reals, negamax_a, negamax_b, *out)
+        packed, table, reals, negamax_a, negamax_b, _, _, solver_arrays = arguments
+        core.play_games(seeds, starts, firsts, ply, packed, table, reals, negamax_a,
+                        negamax_b, solver_arrays, *out)
     else:
-        games.play_games_jit(seeds, starts, firsts, games.NO_ADJUDICATION, *arguments, out)
-    searches = [array for arrays in arguments[3:5] if arrays is not None
+        games.play_games_jit(seeds, starts, firsts, ply, *arguments, out)
+    searches = [array for arrays in [*arguments[3:5], arguments[-1]] if arrays is not None
                 for array in (arrays.table, arrays.stats)]
     return out, searches
 
@@ -88,9 +117,9 @@ def _played(rules: Rules, agents: list[object], seeds: np.ndarray, starts: np.nd
 @settings(max_examples=150, deadline=None)
 @given(batches())
 def test_the_compiled_loop_plays_numbas_games(batch: tuple) -> None:
-    rules, agents, seeds, starts, firsts = batch
-    ours, our_searches = _played(rules, agents, seeds, starts, firsts, "core")
-    theirs, their_searches = _played(rules, agents, seeds, starts, firsts, "jit")
+    rules, agents, seeds, starts, firsts, adjudicate = batch
+    ours, our_searches = _played(rules, agents, seeds, starts, firsts, "core", adjudicate)
+    theirs, their_searches = _played(rules, agents, seeds, starts, firsts, "jit", adjudicate)
     for name in games.Outcomes._fields:
         if name != "cycles":
             np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name), name)
@@ -126,8 +155,9 @@ def _random_call(**changes: object) -> dict[str, object]:
         rules, kernels, GameSettings())  # type: ignore[arg-type]
     out = games.new_outcomes(3, 42)
     call = dict(seeds=np.arange(3, dtype=np.uint64), starts=np.zeros((3, 2), dtype=np.uint64),
-                firsts=np.zeros(3, dtype=np.int64), packed=packed, settings=table, reals=reals,
-                negamax_a=negamax_a, negamax_b=negamax_b, **out._asdict())
+                firsts=np.zeros(3, dtype=np.int64), adjudicate=games.NO_ADJUDICATION,
+                packed=packed, settings=table, reals=reals, negamax_a=negamax_a,
+                negamax_b=negamax_b, solver=None, **out._asdict())
     call.update(changes)
     return call
 
@@ -140,6 +170,14 @@ def _random_call(**changes: object) -> dict[str, object]:
     ({"starts": np.array([[0, 0], [2, 1], [0, 0]], dtype=np.uint64)}, "game 1 starts"),
     ({"firsts": np.array([0, 2, 0], dtype=np.int64)}, "game 1 starts"),
     ({"negamax_b": None}, "needs its NegamaxArrays"),
+    ({"settings": np.array([[games.SOLVER, 0, 0, 0, 0, 0, 0], [games.RANDOM, 0, 0, 0, 0, 0, 0]],
+                           dtype=np.int64)}, "needs the SolverArrays"),
+    ({"solver": games.SolverArrays(np.zeros(1000, dtype=np.uint64), np.zeros(400, dtype=np.int64),
+                                   kernels_solver.new_stats(), kernels_solver.no_books())},
+     "power of two"),
+    ({"solver": games.SolverArrays(kernels_solver.new_table(kernels_solver.MIN_TABLE_BITS),
+                                   np.zeros(10, dtype=np.int64), kernels_solver.new_stats(),
+                                   kernels_solver.no_books())}, "scratch is too short"),
 ])
 def test_bad_batches_are_refused(changes: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -179,8 +217,8 @@ def test_other_threads_run_while_it_plays() -> None:
     counter.start()
     began = time.perf_counter()
     core.play_games(np.arange(games_, dtype=np.uint64), np.zeros((games_, 2), dtype=np.uint64),
-                    np.zeros(games_, dtype=np.int64), packed, table, reals, negamax_a, negamax_b,
-                    *out)
+                    np.zeros(games_, dtype=np.int64), games.NO_ADJUDICATION, packed, table,
+                    reals, negamax_a, negamax_b, None, *out)
     seconds = time.perf_counter() - began
     done.set()
     counter.join()

@@ -3,7 +3,9 @@
 //
 // Each game draws from its own Generator(PCG64(seed)) stream (streams.hpp), both players in
 // turn, as the agents draw from numpy's. A player is a row of Settings integers and Reals
-// floats; a negamax player brings its search arrays (NegamaxPlayer). Think time is counted in
+// floats; a negamax player brings its search arrays (NegamaxPlayer); a solver player and the
+// adjudication (a game stopped at a number of discs and given the result the solver proves)
+// share the solver's arrays (solver::Arrays). Think time is counted in
 // ticks of the processor's time-stamp counter (the counter numba's llvm.readcyclecounter reads
 // on x86-64), read when a player is asked for its move and when it has chosen.
 #pragma once
@@ -14,6 +16,7 @@
 
 #include "bitboard.hpp"
 #include "negamax.hpp"
+#include "solver.hpp"
 #include "streams.hpp"
 
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
@@ -79,6 +82,8 @@ struct Batch {
     const std::int64_t* settings;  // (2, SETTINGS)
     const double* reals;           // (2, REALS)
     const NegamaxPlayer* negamax[2];  // null for a player of another kind
+    const solver::Arrays* solver = nullptr;  // null when no solver plays or adjudicates
+    std::int64_t adjudicate = -1;  // the discs at which the solver decides the game (-1: never)
 };
 
 // The `n`-th lowest set bit of `cells`.
@@ -146,6 +151,69 @@ inline std::int64_t negamax_column(std::uint64_t cur, std::uint64_t mask, const 
     return -1;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define ARENA_CORE_NOINLINE __attribute__((noinline))
+#else
+#define ARENA_CORE_NOINLINE
+#endif
+
+// The solver's search with a budget it never reaches, its nodes counted from 0.
+inline void fresh_budget(const solver::Arrays& a) {
+    a.stats[solver::NODES] = 0;
+    a.stats[solver::LIMIT] = INT64_MAX;
+}
+
+// The solver agent's column (a best one at random, or with probability `blunder` any legal
+// one) and the nodes it searched. Not inlined, as negamax_column.
+ARENA_CORE_NOINLINE inline std::int64_t solver_column(std::uint64_t cur, std::uint64_t mask,
+                                                      double blunder, const solver::Arrays& a,
+                                                      const Tables& t, std::uint64_t* stream,
+                                                      std::int64_t& nodes) {
+    std::int64_t scores[solver::MAX_COLUMNS];
+    fresh_budget(a);
+    solver::search_with(a, [&](auto& s) {
+        s.column_scores(cur, mask, scores);
+        return 0;
+    });
+    nodes = a.stats[solver::NODES];
+    std::int64_t legal = 0, best = -solver::NO_SCORE, ties = 0;
+    for (std::int64_t c = 0; c < t.cols; ++c) {
+        if (scores[c] == solver::NO_SCORE) continue;
+        ++legal;
+        if (legal == 1 || scores[c] > best) {
+            best = scores[c];
+            ties = 1;
+        } else if (scores[c] == best) {
+            ++ties;
+        }
+    }
+    std::int64_t pick, wanted;
+    if (blunder > 0.0 && next_double(stream) < blunder) {
+        pick = bounded(stream, static_cast<std::uint64_t>(legal));
+        wanted = solver::NO_SCORE;  // any legal column
+    } else {
+        pick = bounded(stream, static_cast<std::uint64_t>(ties));
+        wanted = best;
+    }
+    for (std::int64_t c = 0; c < t.cols; ++c) {
+        if (scores[c] == solver::NO_SCORE || (wanted != solver::NO_SCORE && scores[c] != wanted))
+            continue;
+        if (pick == 0) return c;
+        --pick;
+    }
+    return -1;
+}
+
+// +1 if the side to move wins with perfect play, -1 if it loses, 0 for a draw.
+ARENA_CORE_NOINLINE inline std::int64_t adjudicated_winner(std::uint64_t cur, std::uint64_t mask,
+                                                           const solver::Arrays& a) {
+    fresh_budget(a);
+    const std::int64_t score = solver::search_with(a, [&](auto& s) {
+        return s.solve(cur, mask, true);
+    });
+    return score > 0 ? 1 : score < 0 ? -1 : 0;
+}
+
 // Every game of the batch played to its end, written to `out`.
 inline void play_games(const Batch& b, const Tables& t, const Outcomes& out) {
     std::uint64_t stream[STREAM_WORDS] = {};
@@ -165,6 +233,13 @@ inline void play_games(const Batch& b, const Tables& t, const Outcomes& out) {
         std::int64_t played = 0;
         std::int8_t ending = mask == t.board ? BOARD_FULL : ONGOING;
         while (ending == ONGOING) {
+            if (b.solver && b.adjudicate >= 0 && b.adjudicate <= plies) {
+                const std::int64_t winner = adjudicated_winner(cur, mask, *b.solver);
+                out.winners[g] = static_cast<std::int8_t>(winner == 0 ? -1
+                                                          : winner > 0 ? side : 1 - side);
+                ending = ADJUDICATED;
+                break;
+            }
             const std::int64_t* row = b.settings + side * SETTINGS;
             const std::int64_t began = cycles();
             std::int64_t searched = NO_NODES;
@@ -175,9 +250,12 @@ inline void play_games(const Batch& b, const Tables& t, const Outcomes& out) {
                                                                  popcount(open)));
             } else if (row[KIND] == IMMEDIATE_WIN) {
                 cell = immediate_win(cur, mask, row[BLOCK] != 0, t, stream);
-            } else {  // NEGAMAX: the binding refuses the kinds the loop does not play
-                const std::int64_t column = negamax_column(cur, mask, row, *b.negamax[side], t,
-                                                           stream, searched);
+            } else {  // the binding refuses the kinds the loop does not play
+                const std::int64_t column =
+                    row[KIND] == NEGAMAX
+                        ? negamax_column(cur, mask, row, *b.negamax[side], t, stream, searched)
+                        : solver_column(cur, mask, b.reals[side * REALS + BLUNDER], *b.solver,
+                                        t, stream, searched);
                 cell = column < 0 ? 0 : playable(mask, t) & column_cells(t, column);
             }
             ticks[side] += cycles() - began;

@@ -3,10 +3,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <optional>
 #include <vector>
 
 #include "bindings.hpp"
 #include "games.hpp"
+#include "solver_checks.hpp"
 
 namespace games = core::games;
 
@@ -72,9 +74,27 @@ games::NegamaxPlayer negamax_player(const nb::tuple& a, const core::Tables& t,
     return p;
 }
 
+// The solver's arrays of a batch (games.SolverArrays: table, scratch, stats, books), checked
+// against its board into `c`; `keep` holds them alive while the loop searches.
+solver::Arrays solver_arrays(const nb::tuple& s, const std::uint64_t* packed, Checked& c,
+                             std::vector<nb::object>& keep) {
+    if (s.size() != 4) throw nb::type_error("SolverArrays must hold 4 fields");
+    for (std::size_t i = 0; i < s.size(); ++i) keep.push_back(nb::borrow(s[i]));
+    Vector<std::uint64_t> table;
+    Vector<std::int64_t> scratch;
+    SolverStats stats;
+    if (!nb::try_cast(s[0], table, false) || !nb::try_cast(s[1], scratch, false) ||
+        !nb::try_cast(s[2], stats, false))
+        throw nb::type_error("SolverArrays' table, scratch or stats has the wrong dtype, shape "
+                             "or layout");
+    check_arrays(c, packed, table, scratch, nb::cast<nb::tuple>(s[3]));
+    return solver::Arrays{c.t, table.data(), c.tt_bits, stats.data(), c.books};
+}
+
 void play_games(const Seeds& seeds, const Starts& starts, const Int64s& firsts,
-                const Packed& packed, const PlayerSettings& settings, const PlayerReals& reals,
-                const nb::object& negamax_a, const nb::object& negamax_b,
+                std::int64_t adjudicate, const Packed& packed, const PlayerSettings& settings,
+                const PlayerReals& reals, const nb::object& negamax_a,
+                const nb::object& negamax_b, const nb::object& solver_arrays_or_none,
                 Column<std::int8_t> winners, Column<std::int8_t> endings,
                 Column<std::int64_t> plies, Moves moves, PerSide cycles, PerSide nodes,
                 PerSide turns) {
@@ -98,6 +118,14 @@ void play_games(const Seeds& seeds, const Starts& starts, const Int64s& firsts,
     games::NegamaxPlayer players[2];
     games::Batch b{seeds.data(), starts.data(), firsts.data(), n, settings.data(), reals.data(),
                    {nullptr, nullptr}};
+    Checked checked;
+    std::optional<solver::Arrays> solving;
+    if (!solver_arrays_or_none.is_none()) {
+        solving.emplace(solver_arrays(nb::cast<nb::tuple>(solver_arrays_or_none), packed.data(),
+                                      checked, keep));
+        b.solver = &*solving;
+        b.adjudicate = adjudicate;
+    }
     const nb::object* arrays[2] = {&negamax_a, &negamax_b};
     for (int side = 0; side < 2; ++side) {
         const std::int64_t* row = settings.data() + side * games::SETTINGS;
@@ -108,6 +136,8 @@ void play_games(const Seeds& seeds, const Starts& starts, const Int64s& firsts,
             players[side] = negamax_player(nb::cast<nb::tuple>(*arrays[side]), t,
                                            row[games::DEPTH], keep);
             b.negamax[side] = &players[side];
+        } else if (kind == games::SOLVER) {
+            if (!b.solver) throw nb::value_error("a solver player needs the SolverArrays");
         } else if (kind != games::RANDOM && kind != games::IMMEDIATE_WIN) {
             throw nb::value_error(("player kind " + std::to_string(kind) + " is not one the "
                                    "compiled loop plays").c_str());
@@ -123,17 +153,20 @@ void play_games(const Seeds& seeds, const Starts& starts, const Int64s& firsts,
 }  // namespace
 
 void bind_games(nb::module_& m) {
-    m.def("play_games", &play_games, "seeds"_a, "starts"_a, "firsts"_a, "packed"_a,
-          "settings"_a, "reals"_a, "negamax_a"_a.none(), "negamax_b"_a.none(),
+    m.def("play_games", &play_games, "seeds"_a, "starts"_a, "firsts"_a, "adjudicate"_a,
+          "packed"_a, "settings"_a, "reals"_a, "negamax_a"_a.none(), "negamax_b"_a.none(),
+          "solver"_a.none(),
           nb::arg("winners").noconvert(), nb::arg("endings").noconvert(),
           nb::arg("plies").noconvert(), nb::arg("moves").noconvert(),
           nb::arg("cycles").noconvert(), nb::arg("nodes").noconvert(),
           nb::arg("turns").noconvert(),
           "Play game g from starts[g] (agent A first when firsts[g] is 0), drawing from "
           "Generator(PCG64(seeds[g])), into the outcome arrays (games.Outcomes' fields), as "
-          "games.play_games does for players of the kinds RANDOM, IMMEDIATE_WIN and NEGAMAX "
-          "(``negamax_a``/``negamax_b``: a negamax side's NegamaxArrays, else None); the "
-          "negamax arrays are used in place. Releases the GIL.");
+          "games.play_games does for players of the kinds RANDOM, IMMEDIATE_WIN, NEGAMAX and "
+          "SOLVER (``negamax_a``/``negamax_b``: a negamax side's NegamaxArrays, else None; "
+          "``solver``: the SolverArrays when a solver plays or adjudicates, at ``adjudicate`` "
+          "discs if that is not negative); the search arrays are used in place. Releases the "
+          "GIL.");
     m.def("counter", &games::cycles,
           "The counter play_games reads think times from (the processor's time-stamp counter, "
           "or a steady clock's nanoseconds where there is none).");

@@ -3,6 +3,8 @@
 Sources in arena/search/core/ (module.cpp binds them); see arena.search.kernels.native.
 """
 
+from typing import Any
+
 import numpy as np
 
 BOARD_FIELDS: int
@@ -45,13 +47,17 @@ def root_scores(cur: int | np.uint64, mask: int | np.uint64, depth: int, packed:
 def game_endings(columns: np.ndarray, offsets: np.ndarray, rows: int, cols: int,
                  connect: int) -> np.ndarray: ...
 
-# games.hpp: the fused game loop for players of kinds RANDOM, IMMEDIATE_WIN and NEGAMAX; the
-# outcome arrays (games.new_outcomes' fields) and the negamax arrays are written in place
-def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, packed: np.ndarray,
-               settings: np.ndarray, reals: np.ndarray, negamax_a: tuple[np.ndarray, ...] | None,
-               negamax_b: tuple[np.ndarray, ...] | None, winners: np.ndarray,
-               endings: np.ndarray, plies: np.ndarray, moves: np.ndarray, cycles: np.ndarray,
-               nodes: np.ndarray, turns: np.ndarray) -> None: ...
+# games.hpp: the fused game loop for players of kinds RANDOM, IMMEDIATE_WIN, NEGAMAX and
+# SOLVER, the solver adjudicating at ``adjudicate`` discs when ``solver`` is given and it is not
+# negative; the outcome arrays (games.new_outcomes' fields) and the search arrays are written in
+# place
+def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray,
+               adjudicate: int | np.integer[Any],
+               packed: np.ndarray, settings: np.ndarray, reals: np.ndarray,
+               negamax_a: tuple[np.ndarray, ...] | None,
+               negamax_b: tuple[np.ndarray, ...] | None, solver: tuple[Any, ...] | None,
+               winners: np.ndarray, endings: np.ndarray, plies: np.ndarray, moves: np.ndarray,
+               cycles: np.ndarray, nodes: np.ndarray, turns: np.ndarray) -> None: ...
 def counter() -> int: ...
 
 # row_text.hpp: ``out`` (uint8) and ``moves_at`` (int64) are written in place

@@ -1,9 +1,9 @@
 """Whole games between two kernel agents, a batch of them in one compiled call.
 
 ``play_games`` plays them in the compiled core (``games.hpp``) when both players are random,
-immediate-win or negamax players and no solver adjudicates; pairings with MCTS, the solver or
-adjudication still play numba's loop, ``play_games_jit``, until those searches join the core's
-loop (the numba searches it calls stay for it).
+immediate-win, negamax or solver players (with or without the solver's adjudication); pairings
+with MCTS still play numba's loop, ``play_games_jit``, until MCTS joins the core's loop (the
+numba searches it calls stay for it).
 
 A kernel agent is one of the searches of this package driven as an agent drives it: a
 uniformly random column, a win in one (or a block), negamax at a fixed depth, MCTS by
@@ -275,7 +275,7 @@ def _adjudicated_winner(cur: np.uint64, mask: np.uint64, s: SolverArrays,
     return 1 if score > 0 else -1 if score < 0 else 0
 
 
-CORE_KINDS = (RANDOM, IMMEDIATE_WIN, NEGAMAX)
+CORE_KINDS = (RANDOM, IMMEDIATE_WIN, NEGAMAX, SOLVER)
 """The kinds of player whose games the compiled core plays (the others: numba's loop)."""
 
 
@@ -286,11 +286,11 @@ def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, adjudi
                tree_b: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
                s: SolverArrays | None, out: Outcomes) -> None:
     """Play the games of a batch into ``out``, as ``play_games_jit`` documents: in the
-    compiled core when both players are of ``CORE_KINDS`` and no solver adjudicates, else
-    with numba's loop (until MCTS and the solver join the core's)."""
-    if s is None and all(kind in CORE_KINDS for kind in settings[:, KIND]):
-        core.play_games(seeds, starts, firsts, packed, settings, reals, negamax_a, negamax_b,
-                        *out)
+    compiled core when both players are of ``CORE_KINDS`` (a solver adjudicating or not), else
+    with numba's loop (until MCTS joins the core's)."""
+    if all(kind in CORE_KINDS for kind in settings[:, KIND]):
+        core.play_games(seeds, starts, firsts, adjudicate, packed, settings, reals, negamax_a,
+                        negamax_b, s, *out)
     else:
         play_games_jit(seeds, starts, firsts, adjudicate, packed, settings, reals, negamax_a,
                        negamax_b, tree_a, tree_b, s, out)
