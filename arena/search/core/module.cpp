@@ -4,7 +4,7 @@
 // rest of the arena uses; the headers beside this file hold the code the kernels share
 // (bitboard.hpp: the board's tables and the rules; streams.hpp: numpy's PCG64 streams;
 // endings.hpp: how move strings end; evaluation.hpp: the heuristics; negamax.hpp: the negamax
-// search; row_text.hpp: the fused games' rows of games.csv). Arrays are numpy arrays through nanobind's ndarray; a
+// search; mcts.hpp: UCT and its playouts; row_text.hpp: the fused games' rows of games.csv). Arrays are numpy arrays through nanobind's ndarray; a
 // call that loops over many games releases the GIL while it loops. bindings.hpp holds what
 // the binding files share (the array types, owned_array); a kernel's bindings may live in a
 // file of their own, NAME_bindings.cpp, with a bind_NAME(m) that NB_MODULE below calls.
@@ -70,6 +70,7 @@ std::uint64_t checked_bound(std::int64_t n) {
 
 void bind_games(nb::module_& m);
 void bind_row_text(nb::module_& m);
+void bind_mcts(nb::module_& m);
 
 NB_MODULE(_core, m) {
     m.doc() = "The compiled core of arena.search.kernels (C++17 and nanobind).";
@@ -162,4 +163,5 @@ NB_MODULE(_core, m) {
 
     bind_games(m);
     bind_row_text(m);
+    bind_mcts(m);
 }

@@ -5,7 +5,8 @@ core (``native``: the extension ``_core``, built from ``arena/search/core/`` by 
 - ``evaluation``: the heuristics evaluated at the depth limit (in numba and C++);
 - ``negamax``: the alpha-beta search and its root (``root_scores``: C++; the numba search
   for the fused loop and the vector environment);
-- ``mcts``: random playouts and the UCT tree search;
+- ``mcts``: random playouts and the UCT tree search (``set_root``, ``search`` and
+  ``playout_results``: C++; the numba search for the fused loop of numba);
 - ``solver``: the exact solver's search;
 - ``endings``: how move strings end, checked in bulk (the checks of a run's rows), in C++;
 - ``row_text``: the fused loop's rows of games.csv as bytes, and their moves' hashes, in C++;

@@ -41,6 +41,19 @@ def root_scores(cur: int | np.uint64, mask: int | np.uint64, depth: int, packed:
                 terms: np.ndarray, lines: np.ndarray, points: np.ndarray, tt: np.ndarray,
                 stats: np.ndarray, stack: np.ndarray, all_ties: bool) -> np.ndarray: ...
 
+# mcts.hpp: a tree is mcts.new_tree's three arrays (positions uint64 (n, 3), links int32
+# (n, 2 + cols), tallies float64 (n, 2)), written in place as is ``state``, the splitmix64
+# generator's writable uint64 array of one word; ``packed`` is a bitboard.board_array
+MCTS_CHILDREN: int
+def mcts_set_root(positions: np.ndarray, links: np.ndarray, tallies: np.ndarray,
+                  cur: int | np.uint64, mask: int | np.uint64, packed: np.ndarray) -> None: ...
+def mcts_search(positions: np.ndarray, links: np.ndarray, tallies: np.ndarray, count: int,
+                iterations: int, c: float, immediate_win: bool, state: np.ndarray,
+                packed: np.ndarray) -> tuple[int, int]: ...
+def mcts_playout_results(cur: int | np.uint64, mask: int | np.uint64, games: int,
+                         immediate_win: bool, state: np.ndarray,
+                         packed: np.ndarray) -> np.ndarray: ...
+
 # endings.hpp
 def game_endings(columns: np.ndarray, offsets: np.ndarray, rows: int, cols: int,
                  connect: int) -> np.ndarray: ...

@@ -218,9 +218,9 @@ def _mcts(cur: np.uint64, mask: np.uint64, settings: np.ndarray, reals: np.ndarr
           stream: np.ndarray) -> tuple[Int, Int]:
     """The MCTS agent's column (most visits, then best mean) and its tree's node count."""
     positions, links, tallies = tree
-    mcts.set_root(positions, links, tallies, cur, mask, packed)
+    mcts.set_root_jit(positions, links, tallies, cur, mask, packed)
     state = np.full(1, half_uint64(stream), dtype=np.uint64)
-    count, _ = mcts.search(positions, links, tallies, 1, settings[ITERATIONS], reals[C],
+    count, _ = mcts.search_jit(positions, links, tallies, 1, settings[ITERATIONS], reals[C],
                            settings[ROLLOUT_WINS] != 0, state, packed)
     best, best_visits, best_mean = -1, -1.0, -1.0
     for column in range(t.cols):
