@@ -65,38 +65,84 @@ inline std::uint64_t next(std::uint64_t& state) {
     return z ^ (z >> 31);
 }
 
-// One of the set bits of `cells` (not empty), uniformly at random.
+// One of the set bits of `cells` (not empty), uniformly at random: the k-th lowest, k the
+// high 32 bits of a draw times their number, over 2**32. With SPAN > 0, `cells` has at most
+// SPAN bits (one per column): the k lowest are cleared by SPAN - 1 conditional moves rather
+// than a loop, whose exit at a random k the processor cannot predict.
+template <int SPAN = 0>
 inline std::uint64_t random_cell(std::uint64_t cells, std::uint64_t& state) {
     const std::uint64_t k =
         ((next(state) >> 32) * static_cast<std::uint64_t>(popcount(cells))) >> 32;
-    for (std::uint64_t i = 0; i < k; ++i) cells &= cells - 1;
+    if constexpr (SPAN > 0) {
+        for (int i = 0; i < SPAN - 1; ++i) {
+            const std::uint64_t cleared = cells & (cells - 1);
+            cells = static_cast<std::uint64_t>(i) < k ? cleared : cells;
+        }
+    } else {
+        for (std::uint64_t i = 0; i < k; ++i) cells &= cells - 1;
+    }
     return cells & (~cells + 1);
+}
+
+// Whether `stones` holds a line of `connect`; of four by doubling runs on the boards where a
+// line of four fits every direction.
+inline bool line_in(std::uint64_t stones, const Tables& t) {
+    if (t.connect == 4 && t.directions == STEPS) {
+        std::uint64_t lines = 0;
+        for (int d = 0; d < STEPS; ++d) {
+            const std::uint64_t pairs = stones & (stones >> t.steps[d]);
+            lines |= pairs & (pairs >> (2 * t.steps[d]));
+        }
+        return lines != 0;
+    }
+    return has_line(stones, t);
 }
 
 // The result of a random game from a position (not over) for its side to move: 1 a win,
 // 0.5 a draw, 0 a loss. Each move is a uniformly random legal column; with IMMEDIATE_WIN a
-// side that can complete a line does.
-template <bool IMMEDIATE_WIN>
+// side that can complete a line does. SPAN: the board's columns where known (random_cell).
+//
+// Without IMMEDIATE_WIN, whether a move completes a line is asked of the mover's discs with
+// it (line_in), cheaper than its winning cells: the same answer while neither side has a line
+// yet, which holds from a position where neither has one (a side's line can only come from
+// its own move, which ends the game). From a position where one has, numba's way is taken.
+template <bool IMMEDIATE_WIN, int SPAN>
 inline double playout(std::uint64_t cur, std::uint64_t mask, const Tables& t,
                       std::uint64_t& state) {
     bool first = true;  // the side to move at the start is moving
-    while (true) {
-        const std::uint64_t moves = playable(mask, t);
-        if (!moves) return 0.5;
-        const std::uint64_t wins = winning_cells(cur, mask, t) & moves;
-        if (IMMEDIATE_WIN && wins) return first ? 1.0 : 0.0;
-        const std::uint64_t cell = random_cell(moves, state);
-        if (cell & wins) return first ? 1.0 : 0.0;
-        mask |= cell;
-        cur = (cur | cell) ^ mask;
-        first = !first;
+    if constexpr (IMMEDIATE_WIN) {
+        while (true) {
+            const std::uint64_t moves = playable(mask, t);
+            if (!moves) return 0.5;
+            if (winning_cells(cur, mask, t) & moves) return first ? 1.0 : 0.0;
+            // no move wins: the random one does not either
+            const std::uint64_t cell = random_cell<SPAN>(moves, state);
+            mask |= cell;
+            cur = (cur | cell) ^ mask;
+            first = !first;
+        }
+    } else if (!line_in(cur, t) && !line_in(cur ^ mask, t)) {
+        while (true) {
+            const std::uint64_t moves = playable(mask, t);
+            if (!moves) return 0.5;
+            const std::uint64_t cell = random_cell<SPAN>(moves, state);
+            if (line_in(cur | cell, t)) return first ? 1.0 : 0.0;
+            mask |= cell;
+            cur = (cur | cell) ^ mask;
+            first = !first;
+        }
+    } else {
+        while (true) {
+            const std::uint64_t moves = playable(mask, t);
+            if (!moves) return 0.5;
+            const std::uint64_t wins = winning_cells(cur, mask, t) & moves;
+            const std::uint64_t cell = random_cell<SPAN>(moves, state);
+            if (cell & wins) return first ? 1.0 : 0.0;
+            mask |= cell;
+            cur = (cur | cell) ^ mask;
+            first = !first;
+        }
     }
-}
-
-inline double playout(std::uint64_t cur, std::uint64_t mask, const Tables& t,
-                      bool immediate_win, std::uint64_t& state) {
-    return immediate_win ? playout<true>(cur, mask, t, state)
-                         : playout<false>(cur, mask, t, state);
 }
 
 // Node 0 made the root for a position (not over).
@@ -145,7 +191,7 @@ inline std::int64_t best_child(const Tree& tree, std::int64_t node, std::int64_t
 // through fully expanded nodes, expands one untried move (at random), plays a random game
 // from the new node unless its move ended the game, and adds the result to every node on
 // the way back to the root. Fewer iterations when the tree is full.
-template <bool IMMEDIATE_WIN>
+template <bool IMMEDIATE_WIN, int SPAN>
 inline Searched search(const Tree& tree, std::int64_t count, std::int64_t iterations,
                        double c, std::uint64_t& state_ref, const Tables& t) {
     std::uint64_t state = state_ref;
@@ -174,7 +220,7 @@ inline Searched search(const Tree& tree, std::int64_t count, std::int64_t iterat
             }
             std::uint64_t* from = positions + node * POSITION_FIELDS;
             const std::uint64_t node_cur = from[CUR], node_mask = from[MASK];
-            const std::uint64_t cell = random_cell(from[UNTRIED], state);
+            const std::uint64_t cell = random_cell<SPAN>(from[UNTRIED], state);
             if ((node_mask | cell) & ~t.board) {
                 out = {count, done, OFF_BOARD, node};
                 state_ref = state;
@@ -214,7 +260,7 @@ inline Searched search(const Tree& tree, std::int64_t count, std::int64_t iterat
                 state_ref = state;
                 return out;
             }
-            reward = 1.0 - playout<IMMEDIATE_WIN>(at[CUR], at[MASK], t, state);
+            reward = 1.0 - playout<IMMEDIATE_WIN, SPAN>(at[CUR], at[MASK], t, state);
         }
         while (node >= 0) {
             double* tally = tallies + node * TALLY_FIELDS;
@@ -237,13 +283,13 @@ inline Searched search(const Tree& tree, std::int64_t count, std::int64_t iterat
 
 // Wins, draws and losses of the side to move in `games` playouts from a position, into
 // counts[0..2].
-template <bool IMMEDIATE_WIN>
+template <bool IMMEDIATE_WIN, int SPAN>
 inline void playout_results(std::uint64_t cur, std::uint64_t mask, std::int64_t games,
                             std::uint64_t& state_ref, const Tables& t, std::int64_t* counts) {
     std::uint64_t state = state_ref;
     std::int64_t wins = 0, draws = 0, losses = 0;
     for (std::int64_t g = 0; g < games; ++g) {
-        const double result = playout<IMMEDIATE_WIN>(cur, mask, t, state);
+        const double result = playout<IMMEDIATE_WIN, SPAN>(cur, mask, t, state);
         if (result == 1.0)
             ++wins;
         else if (result == 0.5)
@@ -298,29 +344,33 @@ struct SearchJob {
     std::uint64_t* state;
 };
 
+// A job on the board `t`, of SPAN columns where known (0: any).
+template <int SPAN>
 inline void run(const PlayoutJob& j, const Tables& t) {
     if (j.immediate_win)
-        playout_results<true>(j.cur, j.mask, j.games, *j.state, t, j.counts);
+        playout_results<true, SPAN>(j.cur, j.mask, j.games, *j.state, t, j.counts);
     else
-        playout_results<false>(j.cur, j.mask, j.games, *j.state, t, j.counts);
+        playout_results<false, SPAN>(j.cur, j.mask, j.games, *j.state, t, j.counts);
 }
 
+template <int SPAN>
 inline Searched run(const SearchJob& j, const Tables& t) {
     const Settings& s = j.settings;
-    return s.immediate_win ? search<true>(j.tree, s.count, s.iterations, s.c, *j.state, t)
-                           : search<false>(j.tree, s.count, s.iterations, s.c, *j.state, t);
+    return s.immediate_win
+        ? search<true, SPAN>(j.tree, s.count, s.iterations, s.c, *j.state, t)
+        : search<false, SPAN>(j.tree, s.count, s.iterations, s.c, *j.state, t);
 }
 
 #if defined(ARENA_CORE_POPCNT_DISPATCH)
 template <typename Job>
 ARENA_CORE_POPCNT_TARGET inline auto run_popcnt(const Job& j, const Tables& t) {
-    return run(j, t);
+    return run<0>(j, t);
 }
 
 template <std::int64_t ROWS, std::int64_t COLS, typename Job>
 ARENA_CORE_POPCNT_TARGET inline auto run_fixed(const Job& j) {
     const Tables t = Tables::of_board(ROWS, COLS, 4);
-    return run(j, t);
+    return run<static_cast<int>(COLS)>(j, t);
 }
 #endif
 
@@ -334,7 +384,7 @@ ARENA_CORE_POPCNT_TARGET inline auto run_fixed(const Job& j) {
 
 template <typename Job>
 ARENA_CORE_ANY_CPU inline auto run_any_cpu(const Job& j, const Tables& t) {
-    return run(j, t);
+    return run<0>(j, t);
 }
 
 // A job on the board `t`, with the machine's popcount and the common boards' constants.
