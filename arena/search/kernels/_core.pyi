@@ -58,11 +58,14 @@ def mcts_playout_results(cur: int | np.uint64, mask: int | np.uint64, games: int
 def game_endings(columns: np.ndarray, offsets: np.ndarray, rows: int, cols: int,
                  connect: int) -> np.ndarray: ...
 
-# games.hpp: the fused game loop for players of kinds RANDOM, IMMEDIATE_WIN and NEGAMAX; the
-# outcome arrays (games.new_outcomes' fields) and the negamax arrays are written in place
+# games.hpp: the fused game loop for players of kinds RANDOM, IMMEDIATE_WIN, NEGAMAX and MCTS;
+# the outcome arrays (games.new_outcomes' fields), the negamax arrays and the MCTS trees
+# (mcts.new_tree's) are written in place
 def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, packed: np.ndarray,
                settings: np.ndarray, reals: np.ndarray, negamax_a: tuple[np.ndarray, ...] | None,
-               negamax_b: tuple[np.ndarray, ...] | None, winners: np.ndarray,
+               negamax_b: tuple[np.ndarray, ...] | None,
+               tree_a: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+               tree_b: tuple[np.ndarray, np.ndarray, np.ndarray] | None, winners: np.ndarray,
                endings: np.ndarray, plies: np.ndarray, moves: np.ndarray, cycles: np.ndarray,
                nodes: np.ndarray, turns: np.ndarray) -> None: ...
 def counter() -> int: ...

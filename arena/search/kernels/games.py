@@ -1,9 +1,10 @@
 """Whole games between two kernel agents, a batch of them in one compiled call.
 
 ``play_games`` plays them in the compiled core (``games.hpp``) when both players are random,
-immediate-win or negamax players and no solver adjudicates; pairings with MCTS, the solver or
-adjudication still play numba's loop, ``play_games_jit``, until those searches join the core's
-loop (the numba searches it calls stay for it).
+immediate-win, negamax or MCTS players and no solver adjudicates; pairings with the solver or
+adjudication still play numba's loop, ``play_games_jit``, until the solver joins the core's
+loop (the numba searches it calls stay for it: negamax's and MCTS's, for an MCTS or negamax
+player against the solver).
 
 A kernel agent is one of the searches of this package driven as an agent drives it: a
 uniformly random column, a win in one (or a block), negamax at a fixed depth, MCTS by
@@ -275,7 +276,7 @@ def _adjudicated_winner(cur: np.uint64, mask: np.uint64, s: SolverArrays,
     return 1 if score > 0 else -1 if score < 0 else 0
 
 
-CORE_KINDS = (RANDOM, IMMEDIATE_WIN, NEGAMAX)
+CORE_KINDS = (RANDOM, IMMEDIATE_WIN, NEGAMAX, MCTS)
 """The kinds of player whose games the compiled core plays (the others: numba's loop)."""
 
 
@@ -287,10 +288,10 @@ def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, adjudi
                s: SolverArrays | None, out: Outcomes) -> None:
     """Play the games of a batch into ``out``, as ``play_games_jit`` documents: in the
     compiled core when both players are of ``CORE_KINDS`` and no solver adjudicates, else
-    with numba's loop (until MCTS and the solver join the core's)."""
+    with numba's loop (until the solver joins the core's)."""
     if s is None and all(kind in CORE_KINDS for kind in settings[:, KIND]):
         core.play_games(seeds, starts, firsts, packed, settings, reals, negamax_a, negamax_b,
-                        *out)
+                        tree_a, tree_b, *out)
     else:
         play_games_jit(seeds, starts, firsts, adjudicate, packed, settings, reals, negamax_a,
                        negamax_b, tree_a, tree_b, s, out)
