@@ -13,7 +13,7 @@ core (``native``: the extension ``_core``, built from ``arena/search/core/`` by 
 - ``streams``: numpy's ``Generator(PCG64(seed))`` rebuilt, draw for draw (in numba and C++);
 - ``native``: the compiled core, imported (the board's tables and rules in C++ too);
 - ``games``: whole games between two kernel agents, a batch in one call (the fused loop: in
-  C++ for random, immediate-win and negamax players, in numba when MCTS or the solver plays).
+  C++ for random, immediate-win, negamax and MCTS players, in numba when the solver plays).
 
 A position is two uint64 bitboards in the layout of ``arena.rules.board``: ``cur`` (discs of the
 side to move) and ``mask`` (all discs). What a kernel needs to know about the board size
