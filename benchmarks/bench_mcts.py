@@ -10,7 +10,10 @@ Measures, on the 6 x 7 board from the empty board and from a middle-game positio
   ``mcts.playout`` (the numba ``playout_results`` before the port, compiled here);
 - iterations a second of ``mcts.search`` (the core's) against ``mcts.search_jit`` (numba's,
   which the fused loop of numba still calls), each a whole move: a fresh tree of room for
-  every iteration, set_root, one search call.
+  every iteration, set_root, one search call;
+- games a second of the fused loop, ``_core.play_games`` against ``games.play_games_jit``,
+  for ``mcts:iterations=200`` against random and against ``mcts:iterations=100,
+  rollout=immediate-win`` (``--games`` games from the empty board, either side first).
 
 Both sides run in this process, warm (each compiled and called once first), alternating round
 by round (the core first in odd rounds, numba first in even ones) on a noisy machine; each
@@ -29,10 +32,16 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
+from arena.protocol.kernel_agents import kernel_agent
 from arena.rules.board import Rules
 from arena.rules.notation import from_moves
-from arena.search.kernels import mcts
+from arena.runs.planning.plan import GameSettings
+from arena.runs.playing.fused import _arguments
+from arena.search.kernels import games, mcts
 from arena.search.kernels.bitboard import board_array, unpack
+from arena.search.kernels.native import core
+from connect_four_agents.mcts import MCTSAgent
+from connect_four_agents.random_agent import RandomAgent
 
 MIDGAME = "4436653251"  # ten discs, no threat of either side
 
@@ -85,6 +94,31 @@ def search_case(moves: str, immediate_win: bool, iterations: int) -> tuple[Calla
     return run(mcts.set_root, mcts.search), run(mcts.set_root_jit, mcts.search_jit)
 
 
+def fused_case(agents: tuple[object, object], count: int) -> tuple[Callable, Callable]:
+    rules = Rules()
+    kernels = tuple(kernel_agent(agent, rules) for agent in agents)  # type: ignore[arg-type]
+    seeds = np.arange(count, dtype=np.uint64)
+    starts = np.zeros((count, 2), dtype=np.uint64)
+    firsts = np.arange(count, dtype=np.int64) % 2
+
+    def run(loop: str) -> Callable[[], tuple[float, object]]:
+        def timed() -> tuple[float, object]:
+            arguments = _arguments(rules, kernels, GameSettings())  # type: ignore[arg-type]
+            out = games.new_outcomes(count, rules.rows * rules.cols)
+            began = time.perf_counter()
+            if loop == "core":
+                core.play_games(seeds, starts, firsts, *arguments[:7], *out)
+            else:
+                games.play_games_jit(seeds, starts, firsts, games.NO_ADJUDICATION, *arguments,
+                                     out)
+            took = time.perf_counter() - began
+            return took, [array.tobytes() for name, array in out._asdict().items()
+                          if name != "cycles"]
+        return timed
+
+    return run("core"), run("jit")
+
+
 def measure(name: str, core_run: Callable, numba_run: Callable, work: int,
             rounds: int) -> None:
     assert core_run()[1] == numba_run()[1], f"{name}: the core and numba differ"  # and warm
@@ -106,6 +140,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--playouts", type=int, default=200_000)
     parser.add_argument("--iterations", type=int, default=50_000)
+    parser.add_argument("--games", type=int, default=40)
     args = parser.parse_args()
     for label, moves in (("empty", ""), ("midgame", MIDGAME)):
         for immediate_win in (False, True):
@@ -116,6 +151,12 @@ def main() -> None:
             core_run, numba_run = search_case(moves, immediate_win, args.iterations)
             measure(f"search iterations 6x7 {label} {rollout}", core_run, numba_run,
                     args.iterations, args.rounds)
+    pairings = (("fused games mcts 200 v random", (MCTSAgent(200), RandomAgent())),
+                ("fused games mcts 200 v mcts 100 iw",
+                 (MCTSAgent(200), MCTSAgent(100, rollout="immediate-win"))))
+    for name, agents in pairings:
+        core_run, numba_run = fused_case(agents, args.games)
+        measure(name, core_run, numba_run, args.games, args.rounds)
 
 
 if __name__ == "__main__":
