@@ -1,10 +1,13 @@
-"""The Monte Carlo tree search agent: UCT with random playouts, in numba kernels.
+"""The Monte Carlo tree search agent: UCT with random playouts, in the compiled core.
 
-The tree search runs in ``arena.search.kernels.mcts``; this module sizes the work of a move
-(``iterations``, or a time budget), feeds the kernel its randomness from the game's
-Generator and turns the root's statistics into a Choice: the most visited move, with its
-share of the visits and its mean playout result (1 a win, 0.5 a draw, 0 a loss). The
-kernels are imported when a game starts, not with this module (``arena agents`` loads no numba).
+The tree search runs in ``arena.search.kernels.mcts``, whose ``set_root``, ``search`` and
+``playout_results`` are the C++ core's (``arena/search/core/mcts.hpp``, the GIL released
+while it searches); this module sizes the work of a move (``iterations``, or a time budget),
+feeds the kernel its randomness from the game's Generator and turns the root's statistics
+into a Choice: the most visited move, with its share of the visits and its mean playout
+result (1 a win, 0.5 a draw, 0 a loss). The kernels are imported when a game starts, not
+with this module (``arena agents`` loads no numba). Whole games of MCTS players by
+iterations are played by the fused loop (``arena.search.kernels.games``).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ MAX_NODES = 1 << 20  # a move stops when its tree holds this many nodes (about 9
 
 
 class MCTSAgent(BaseAgent):
-    """Monte Carlo tree search (UCT) with random playouts, numba-fast.
+    """Monte Carlo tree search (UCT) with random playouts, in compiled C++.
 
     Each of ``iterations`` per move descends the tree by the UCB1 bound (mean result plus
     ``c`` times sqrt(ln parent visits / visits)), adds one untried move, plays a game out

@@ -50,8 +50,9 @@ def positions() -> list[Position]:
 
 
 def compiled() -> bool:
-    """True if the kernels are numba dispatchers, False if they run as plain Python."""
-    return not isinstance(mcts_kernels.search, types.FunctionType)
+    """True if the kernels are numba dispatchers, False if they run as plain Python (the numba
+    search the fused loop of numba calls; the agents' is the compiled core's either way)."""
+    return not isinstance(mcts_kernels.search_jit, types.FunctionType)
 
 
 def numba_root_scores(agent: NegamaxAgent, position: Position) -> list[Any]:

@@ -1,8 +1,9 @@
 """The compiled core's fused game loop (``_core.play_games``) plays numba's games
 (``games.play_games_jit``) move for move: the same moves, winners, endings, plies, turns and
-node counts, and the negamax players' and the solver's tables and stats left the same, on every
-kind of board, for every pairing of the kinds it plays, the solver adjudicating or not, from
-openings, either side first; bad arrays are refused, and other threads run while it plays."""
+node counts, the negamax players' and the solver's tables and stats and the MCTS players'
+trees left the same, on every kind of board, for every pairing of the kinds (random,
+immediate-win, negamax, MCTS, solver), the solver adjudicating or not, from openings, either
+side first; bad arrays are refused, and other threads run while it plays."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from arena.search.kernels import solver as kernels_solver
 from arena.search.kernels.native import core
 from arena.search.solver import shared_solver
 from connect_four_agents.immediate_win import ImmediateWinAgent
+from connect_four_agents.mcts import MCTSAgent
 from connect_four_agents.negamax import NegamaxAgent
 from connect_four_agents.random_agent import RandomAgent
 from connect_four_agents.solver import SolverAgent
@@ -43,6 +45,10 @@ def _agent(kind: str, draw: st.DrawFn) -> object:
         return ImmediateWinAgent(block=draw(st.booleans()))
     if kind == "solver":
         return SolverAgent(blunder=draw(st.sampled_from([0.0, 0.0, 0.3, 1.0])))
+    if kind == "mcts":
+        return MCTSAgent(iterations=draw(st.integers(1, 120)),
+                         c=draw(st.sampled_from([0.0, 0.5, 1.4, 3.0])),
+                         rollout=draw(st.sampled_from(["random", "immediate-win"])))
     return NegamaxAgent(depth=draw(st.integers(1, 4)),
                         heuristic=draw(st.sampled_from(HEURISTICS)),
                         tiebreak=draw(st.sampled_from(["random", "first", "left", "right"])),
@@ -56,7 +62,7 @@ def batches(draw: st.DrawFn) -> tuple[Rules, list[str], np.ndarray, np.ndarray, 
     and the adjudication ply (None: none). A solver plays or adjudicates on small boards."""
     solving = draw(st.booleans())
     rules = draw(st.sampled_from(SOLVED_BOARDS if solving else BOARDS))
-    kinds = [draw(st.sampled_from(["random", "immediate-win", "negamax"]
+    kinds = [draw(st.sampled_from(["random", "immediate-win", "negamax", "mcts"]
                                   + (["solver"] if solving else []))) for _ in range(2)]
     cells = rules.rows * rules.cols
     adjudicate = draw(st.none() | st.integers(0, cells - 1)) if solving else None
@@ -94,7 +100,8 @@ def _played(rules: Rules, agents: list[object], seeds: np.ndarray, starts: np.nd
             firsts: np.ndarray, loop: str,
             adjudicate: int | None = None) -> tuple[games.Outcomes, list[np.ndarray]]:
     """The outcomes of one loop, and the negamax players' and the solver's tables and stats
-    after it (fresh kernels each time: the same tables to start from)."""
+    and the MCTS players' trees after it (fresh kernels each time: the same tables to start
+    from)."""
     kernels = tuple(kernel_agent(agent, rules) for agent in agents)
     assert None not in kernels
     arguments = list(_arguments(rules, kernels,  # type: ignore[arg-type]
@@ -104,13 +111,14 @@ def _played(rules: Rules, agents: list[object], seeds: np.ndarray, starts: np.nd
     ply = games.NO_ADJUDICATION if adjudicate is None else adjudicate
     out = games.new_outcomes(len(seeds), rules.rows * rules.cols)
     if loop == "core":
-        packed, table, reals, negamax_a, negamax_b, _, _, solver_arrays = arguments
+        packed, table, reals, negamax_a, negamax_b, tree_a, tree_b, solver_arrays = arguments
         core.play_games(seeds, starts, firsts, ply, packed, table, reals, negamax_a,
-                        negamax_b, solver_arrays, *out)
+                        negamax_b, tree_a, tree_b, solver_arrays, *out)
     else:
         games.play_games_jit(seeds, starts, firsts, ply, *arguments, out)
     searches = [array for arrays in [*arguments[3:5], arguments[-1]] if arrays is not None
                 for array in (arrays.table, arrays.stats)]
+    searches += [array for tree in arguments[5:7] if tree is not None for array in tree]
     return out, searches
 
 
@@ -148,16 +156,18 @@ def test_a_full_game_of_random_players_is_the_numba_loops_and_ends_by_the_rules(
     assert set(np.unique(ours.endings)) <= {games.FOUR_IN_A_ROW, games.BOARD_FULL}
 
 
-def _random_call(**changes: object) -> dict[str, object]:
+def _random_call(agent: object = None, **changes: object) -> dict[str, object]:
     rules = Rules()
-    kernels = (kernel_agent(RandomAgent(), rules), kernel_agent(NegamaxAgent(depth=2), rules))
-    packed, table, reals, negamax_a, negamax_b, *_ = _arguments(
+    kernels = (kernel_agent(RandomAgent(), rules),
+               kernel_agent(agent or NegamaxAgent(depth=2), rules))  # type: ignore[arg-type]
+    packed, table, reals, negamax_a, negamax_b, tree_a, tree_b, _ = _arguments(
         rules, kernels, GameSettings())  # type: ignore[arg-type]
     out = games.new_outcomes(3, 42)
     call = dict(seeds=np.arange(3, dtype=np.uint64), starts=np.zeros((3, 2), dtype=np.uint64),
                 firsts=np.zeros(3, dtype=np.int64), adjudicate=games.NO_ADJUDICATION,
                 packed=packed, settings=table, reals=reals, negamax_a=negamax_a,
-                negamax_b=negamax_b, solver=None, **out._asdict())
+                negamax_b=negamax_b, tree_a=tree_a, tree_b=tree_b, solver=None,
+                **out._asdict())
     call.update(changes)
     return call
 
@@ -192,9 +202,71 @@ def test_arrays_it_would_write_into_a_copy_of_are_refused() -> None:
     call = _random_call()
     settings = call["settings"]
     assert isinstance(settings, np.ndarray)
-    settings[0, games.KIND] = games.MCTS
-    with pytest.raises(ValueError, match="kind 3 is not one the compiled loop plays"):
+    settings[0, games.KIND] = games.SOLVER + 1
+    with pytest.raises(ValueError, match="kind 5 is not one the compiled loop plays"):
         core.play_games(**call)
+
+
+def _mcts_call(**changes: object) -> dict[str, object]:
+    return _random_call(MCTSAgent(iterations=20), **changes)
+
+
+def _spoilt_reals(c: float) -> np.ndarray:
+    reals = np.array(_mcts_call()["reals"])
+    reals[1, games.C] = c
+    return reals
+
+
+def _spoilt_settings(iterations: int) -> np.ndarray:
+    table = np.array(_mcts_call()["settings"])
+    table[1, games.ITERATIONS] = iterations
+    return table
+
+
+@pytest.mark.parametrize(("changes", "error", "message"), [
+    ({"tree_b": None}, ValueError, "needs its tree"),
+    ({"tree_b": games.new_tree(21, 6)}, ValueError, "2 \\+ cols"),
+    ({"tree_b": games.new_tree(0, 7)}, ValueError, "room for a node"),
+    ({"tree_b": games.new_tree(21, 7)[:2]}, TypeError, "3 arrays"),
+    ({"tree_b": list(games.new_tree(21, 7))}, TypeError, "must be a tuple"),
+    ({"tree_b": tuple(a.astype(np.float64) for a in games.new_tree(21, 7))}, TypeError,
+     "wrong dtype"),
+    ({"tree_b": (*games.new_tree(21, 7)[:2], games.new_tree(20, 7)[2])}, ValueError,
+     "a row per node"),
+    ({"reals": _spoilt_reals(-0.5)}, ValueError, "at least 0"),
+    ({"reals": _spoilt_reals(float("nan"))}, ValueError, "finite"),
+    ({"settings": _spoilt_settings(-1)}, ValueError, "iterations"),
+])
+def test_bad_mcts_players_are_refused(changes: dict[str, object], error: type[Exception],
+                                      message: str) -> None:
+    with pytest.raises(error, match=message):
+        core.play_games(**_mcts_call(**changes))
+
+
+def test_an_mcts_tree_too_small_for_its_iterations_plays_as_numba() -> None:
+    # a tree with fewer rows than the iterations need stops each search early, in both loops
+    rules = Rules()
+    agents = [MCTSAgent(iterations=50), RandomAgent()]
+    kernels = tuple(kernel_agent(agent, rules) for agent in agents)
+    outcomes = []
+    for loop in ("core", "jit"):
+        arguments = list(_arguments(rules, kernels, GameSettings()))  # type: ignore[arg-type]
+        arguments[5] = games.new_tree(12, 7)
+        out = games.new_outcomes(4, 42)
+        seeds, starts = np.arange(4, dtype=np.uint64), np.zeros((4, 2), dtype=np.uint64)
+        firsts = np.array([0, 1, 0, 1], dtype=np.int64)
+        if loop == "core":
+            core.play_games(seeds, starts, firsts, games.NO_ADJUDICATION, *arguments, *out)
+        else:
+            games.play_games_jit(seeds, starts, firsts, games.NO_ADJUDICATION, *arguments, out)
+        outcomes.append((out, arguments[5]))
+    (ours, our_tree), (theirs, their_tree) = outcomes
+    for name in games.Outcomes._fields:
+        if name != "cycles":
+            np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name), name)
+    assert (ours.nodes[:, 0] <= 12 * ours.turns[:, 0]).all()  # no move grew past the tree
+    for mine, other in zip(our_tree, their_tree, strict=True):
+        np.testing.assert_array_equal(mine, other)
 
 
 def test_other_threads_run_while_it_plays() -> None:
@@ -216,10 +288,13 @@ def test_other_threads_run_while_it_plays() -> None:
     counter = threading.Thread(target=count)
     counter.start()
     began = time.perf_counter()
-    core.play_games(np.arange(games_, dtype=np.uint64), np.zeros((games_, 2), dtype=np.uint64),
-                    np.zeros(games_, dtype=np.int64), games.NO_ADJUDICATION, packed, table,
-                    reals, negamax_a, negamax_b, None, *out)
-    seconds = time.perf_counter() - began
-    done.set()
-    counter.join()
+    try:
+        core.play_games(np.arange(games_, dtype=np.uint64),
+                        np.zeros((games_, 2), dtype=np.uint64), np.zeros(games_, dtype=np.int64),
+                        games.NO_ADJUDICATION, packed, table, reals, negamax_a, negamax_b, None,
+                        None, None, *out)
+        seconds = time.perf_counter() - began
+    finally:
+        done.set()
+        counter.join()
     assert seconds > 0.05 and ticks[0] >= 10  # the counter ran while the games were played

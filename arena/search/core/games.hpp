@@ -3,9 +3,10 @@
 //
 // Each game draws from its own Generator(PCG64(seed)) stream (streams.hpp), both players in
 // turn, as the agents draw from numpy's. A player is a row of Settings integers and Reals
-// floats; a negamax player brings its search arrays (NegamaxPlayer); a solver player and the
-// adjudication (a game stopped at a number of discs and given the result the solver proves)
-// share the solver's arrays (solver::Arrays). Think time is counted in
+// floats; a negamax player brings its search arrays (NegamaxPlayer), an MCTS player its tree
+// (mcts::Tree, with room for its iterations); a solver player and the adjudication (a game
+// stopped at a number of discs and given the result the solver proves) share the solver's
+// arrays (solver::Arrays). Think time is counted in
 // ticks of the processor's time-stamp counter (the counter numba's llvm.readcyclecounter reads
 // on x86-64), read when a player is asked for its move and when it has chosen.
 #pragma once
@@ -15,6 +16,7 @@
 #include <cstdint>
 
 #include "bitboard.hpp"
+#include "mcts.hpp"
 #include "negamax.hpp"
 #include "solver.hpp"
 #include "streams.hpp"
@@ -82,6 +84,7 @@ struct Batch {
     const std::int64_t* settings;  // (2, SETTINGS)
     const double* reals;           // (2, REALS)
     const NegamaxPlayer* negamax[2];  // null for a player of another kind
+    const mcts::Tree* trees[2];       // null for a player that is not MCTS
     const solver::Arrays* solver = nullptr;  // null when no solver plays or adjudicates
     std::int64_t adjudicate = -1;  // the discs at which the solver decides the game (-1: never)
 };
@@ -214,8 +217,53 @@ ARENA_CORE_NOINLINE inline std::int64_t adjudicated_winner(std::uint64_t cur, st
     return score > 0 ? 1 : score < 0 ? -1 : 0;
 }
 
-// Every game of the batch played to its end, written to `out`.
-inline void play_games(const Batch& b, const Tables& t, const Outcomes& out) {
+// The MCTS agent's column (most visits, then the best mean) after its iterations from a
+// fresh root, with a splitmix64 state drawn from the game's stream, and its tree's node
+// count; the tree's used rows of positions and tallies are zeroed after, so that the next
+// move starts from an empty tree as a new one. A search of a malformed tree (which a fresh
+// one with c >= 0 is not) leaves its error in `error` and the column -1. Not inlined: the
+// search is its own dispatched code (mcts::dispatch).
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+inline std::int64_t mcts_column(std::uint64_t cur, std::uint64_t mask, const std::int64_t* row,
+                                const double* real, const mcts::Tree& tree, const Tables& t,
+                                std::uint64_t* stream, std::int64_t& nodes,
+                                mcts::Searched& error) {
+    mcts::set_root(tree, cur, mask, t);
+    std::uint64_t state = half_uint64(stream);
+    const mcts::Searched searched = mcts::dispatch(
+        mcts::SearchJob{tree, {1, row[ITERATIONS], real[C], row[ROLLOUT_WINS] != 0}, &state},
+        t);
+    nodes = searched.count;
+    if (searched.error != mcts::NONE) {
+        error = searched;
+        return -1;
+    }
+    std::int64_t best = -1;
+    double best_visits = -1.0, best_mean = -1.0;
+    for (std::int64_t column = 0; column < t.cols; ++column) {
+        const std::int64_t child = tree.links[mcts::CHILDREN + column];
+        if (child < 0) continue;
+        const double visits = tree.tallies[child * mcts::TALLY_FIELDS + mcts::VISITS];
+        const double mean = tree.tallies[child * mcts::TALLY_FIELDS + mcts::REWARD] / visits;
+        if (visits > best_visits || (visits == best_visits && mean > best_mean)) {
+            best = column;
+            best_visits = visits;
+            best_mean = mean;
+        }
+    }
+    for (std::int64_t i = 0; i < searched.count * mcts::POSITION_FIELDS; ++i)
+        tree.positions[i] = 0;
+    for (std::int64_t i = 0; i < searched.count * mcts::TALLY_FIELDS; ++i)
+        tree.tallies[i] = 0.0;
+    return best;
+}
+
+// Every game of the batch played to its end, written to `out`; what stopped an MCTS search
+// of a malformed tree, if one did (the batch then ends there).
+inline mcts::Searched play_games(const Batch& b, const Tables& t, const Outcomes& out) {
+    mcts::Searched error{0, 0, mcts::NONE, 0};
     std::uint64_t stream[STREAM_WORDS] = {};
     for (std::size_t g = 0; g < b.games; ++g) {
         seed_stream(stream, b.seeds[g]);
@@ -250,7 +298,13 @@ inline void play_games(const Batch& b, const Tables& t, const Outcomes& out) {
                                                                  popcount(open)));
             } else if (row[KIND] == IMMEDIATE_WIN) {
                 cell = immediate_win(cur, mask, row[BLOCK] != 0, t, stream);
-            } else {  // the binding refuses the kinds the loop does not play
+            } else if (row[KIND] == MCTS) {
+                const std::int64_t column = mcts_column(cur, mask, row, b.reals + side * REALS,
+                                                        *b.trees[side], t, stream, searched,
+                                                        error);
+                if (error.error != mcts::NONE) return error;
+                cell = column < 0 ? 0 : playable(mask, t) & column_cells(t, column);
+            } else {  // NEGAMAX or SOLVER: the binding refuses the kinds the loop does not play
                 const std::int64_t column =
                     row[KIND] == NEGAMAX
                         ? negamax_column(cur, mask, row, *b.negamax[side], t, stream, searched)
@@ -277,21 +331,23 @@ inline void play_games(const Batch& b, const Tables& t, const Outcomes& out) {
         out.endings[g] = ending;
         out.plies[g] = plies;
     }
+    return error;
 }
 
 #if defined(ARENA_CORE_POPCNT_DISPATCH)
-ARENA_CORE_POPCNT_TARGET inline void play_games_popcnt(const Batch& b, const Tables& t,
-                                                       const Outcomes& out) {
-    play_games(b, t, out);
+ARENA_CORE_POPCNT_TARGET inline mcts::Searched play_games_popcnt(const Batch& b,
+                                                                 const Tables& t,
+                                                                 const Outcomes& out) {
+    return play_games(b, t, out);
 }
 #endif
 
 // play_games with the machine's popcount where it has one (see ARENA_CORE_POPCNT_DISPATCH).
-inline void play_batch(const Batch& b, const Tables& t, const Outcomes& out) {
+inline mcts::Searched play_batch(const Batch& b, const Tables& t, const Outcomes& out) {
 #if defined(ARENA_CORE_POPCNT_DISPATCH)
     if (has_popcnt_instruction()) return play_games_popcnt(b, t, out);
 #endif
-    play_games(b, t, out);
+    return play_games(b, t, out);
 }
 
 }  // namespace arena::core::games

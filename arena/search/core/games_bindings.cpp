@@ -9,6 +9,7 @@
 #include "bindings.hpp"
 #include "games.hpp"
 #include "solver_checks.hpp"
+#include "mcts_bindings.hpp"
 
 namespace games = core::games;
 
@@ -91,10 +92,33 @@ solver::Arrays solver_arrays(const nb::tuple& s, const std::uint64_t* packed, Ch
     return solver::Arrays{c.t, table.data(), c.tt_bits, stats.data(), c.books};
 }
 
+// An MCTS player's tree from its three arrays (mcts.new_tree), checked against the board; its
+// settings checked as mcts_search checks them. `keep` holds the arrays alive.
+core::mcts::Tree mcts_tree(const nb::object& arrays, const core::Tables& t,
+                           const std::int64_t* row, double c, std::vector<nb::object>& keep) {
+    if (!nb::isinstance<nb::tuple>(arrays)) throw nb::type_error("an MCTS tree must be a tuple");
+    const auto a = nb::borrow<nb::tuple>(arrays);
+    if (a.size() != 3)
+        throw nb::type_error("an MCTS tree must hold 3 arrays (positions, links, tallies)");
+    for (std::size_t i = 0; i < a.size(); ++i) keep.push_back(nb::borrow(a[i]));
+    Positions positions;
+    Links links;
+    Tallies tallies;
+    if (!nb::try_cast<Positions>(a[0], positions, false) ||
+        !nb::try_cast<Links>(a[1], links, false) || !nb::try_cast<Tallies>(a[2], tallies, false))
+        throw nb::type_error("an MCTS tree's arrays have the wrong dtype, shape or layout "
+                             "(mcts.new_tree's)");
+    const core::mcts::Tree tree = tree_of(positions, links, tallies, t);
+    check_search(tree, 1, row[games::ITERATIONS], c);
+    if (c < 0) throw nb::value_error("an MCTS player's c must be at least 0");
+    return tree;
+}
+
 void play_games(const Seeds& seeds, const Starts& starts, const Int64s& firsts,
                 std::int64_t adjudicate, const Packed& packed, const PlayerSettings& settings,
                 const PlayerReals& reals, const nb::object& negamax_a,
-                const nb::object& negamax_b, const nb::object& solver_arrays_or_none,
+                const nb::object& negamax_b, const nb::object& tree_a, const nb::object& tree_b,
+                const nb::object& solver_arrays_or_none,
                 Column<std::int8_t> winners, Column<std::int8_t> endings,
                 Column<std::int64_t> plies, Moves moves, PerSide cycles, PerSide nodes,
                 PerSide turns) {
@@ -116,8 +140,9 @@ void play_games(const Seeds& seeds, const Starts& starts, const Int64s& firsts,
     }
     std::vector<nb::object> keep;
     games::NegamaxPlayer players[2];
+    core::mcts::Tree trees[2];
     games::Batch b{seeds.data(), starts.data(), firsts.data(), n, settings.data(), reals.data(),
-                   {nullptr, nullptr}};
+                   {nullptr, nullptr}, {nullptr, nullptr}};
     Checked checked;
     std::optional<solver::Arrays> solving;
     if (!solver_arrays_or_none.is_none()) {
@@ -127,6 +152,7 @@ void play_games(const Seeds& seeds, const Starts& starts, const Int64s& firsts,
         b.adjudicate = adjudicate;
     }
     const nb::object* arrays[2] = {&negamax_a, &negamax_b};
+    const nb::object* tree_arrays[2] = {&tree_a, &tree_b};
     for (int side = 0; side < 2; ++side) {
         const std::int64_t* row = settings.data() + side * games::SETTINGS;
         const std::int64_t kind = row[games::KIND];
@@ -138,6 +164,12 @@ void play_games(const Seeds& seeds, const Starts& starts, const Int64s& firsts,
             b.negamax[side] = &players[side];
         } else if (kind == games::SOLVER) {
             if (!b.solver) throw nb::value_error("a solver player needs the SolverArrays");
+        } else if (kind == games::MCTS) {
+            if (tree_arrays[side]->is_none())
+                throw nb::value_error("an MCTS player needs its tree");
+            trees[side] = mcts_tree(*tree_arrays[side], t, row,
+                                    reals.data()[side * games::REALS + games::C], keep);
+            b.trees[side] = &trees[side];
         } else if (kind != games::RANDOM && kind != games::IMMEDIATE_WIN) {
             throw nb::value_error(("player kind " + std::to_string(kind) + " is not one the "
                                    "compiled loop plays").c_str());
@@ -146,8 +178,12 @@ void play_games(const Seeds& seeds, const Starts& starts, const Int64s& firsts,
     const games::Outcomes out{winners.data(), endings.data(), plies.data(), moves.data(),
                               static_cast<std::int64_t>(moves.shape(1)), cycles.data(),
                               nodes.data(), turns.data()};
-    nb::gil_scoped_release released;
-    games::play_batch(b, t, out);
+    core::mcts::Searched stopped;
+    {
+        nb::gil_scoped_release released;
+        stopped = games::play_batch(b, t, out);
+    }
+    raise_error(stopped);
 }
 
 }  // namespace
@@ -155,18 +191,19 @@ void play_games(const Seeds& seeds, const Starts& starts, const Int64s& firsts,
 void bind_games(nb::module_& m) {
     m.def("play_games", &play_games, "seeds"_a, "starts"_a, "firsts"_a, "adjudicate"_a,
           "packed"_a, "settings"_a, "reals"_a, "negamax_a"_a.none(), "negamax_b"_a.none(),
-          "solver"_a.none(),
+          "tree_a"_a.none(), "tree_b"_a.none(), "solver"_a.none(),
           nb::arg("winners").noconvert(), nb::arg("endings").noconvert(),
           nb::arg("plies").noconvert(), nb::arg("moves").noconvert(),
           nb::arg("cycles").noconvert(), nb::arg("nodes").noconvert(),
           nb::arg("turns").noconvert(),
           "Play game g from starts[g] (agent A first when firsts[g] is 0), drawing from "
           "Generator(PCG64(seeds[g])), into the outcome arrays (games.Outcomes' fields), as "
-          "games.play_games does for players of the kinds RANDOM, IMMEDIATE_WIN, NEGAMAX and "
-          "SOLVER (``negamax_a``/``negamax_b``: a negamax side's NegamaxArrays, else None; "
+          "games.play_games does for players of the kinds RANDOM, IMMEDIATE_WIN, NEGAMAX, "
+          "MCTS or SOLVER (``negamax_a``/``negamax_b``: a negamax side's NegamaxArrays, "
+          "``tree_a``/``tree_b``: an MCTS side's tree, mcts.new_tree's arrays, else None; "
           "``solver``: the SolverArrays when a solver plays or adjudicates, at ``adjudicate`` "
-          "discs if that is not negative); the search arrays are used in place. Releases the "
-          "GIL.");
+          "discs if that is not negative); the search arrays and the trees are used in place. "
+          "Releases the GIL.");
     m.def("counter", &games::cycles,
           "The counter play_games reads think times from (the processor's time-stamp counter, "
           "or a steady clock's nanoseconds where there is none).");

@@ -4,10 +4,11 @@
 // rest of the arena uses; the headers beside this file hold the code the kernels share
 // (bitboard.hpp: the board's tables and the rules; streams.hpp: numpy's PCG64 streams;
 // endings.hpp: how move strings end; evaluation.hpp: the heuristics; negamax.hpp: the negamax
-// search; row_text.hpp: the fused games' rows of games.csv; vector.hpp: the vectorized
-// environment's steps; solver.hpp: the exact solver). Arrays are numpy arrays through nanobind's
-// ndarray; a call that loops over many games releases the GIL while it loops. bindings.hpp holds
-// what the binding files share (the array types, owned_array); a kernel's bindings may live in a
+// search; mcts.hpp: UCT and its playouts; row_text.hpp: the fused games' rows of games.csv;
+// vector.hpp: the vectorized environment's steps; solver.hpp: the exact solver). Arrays are
+// numpy arrays through nanobind's ndarray; a call that loops over many games releases the GIL
+// while it loops. bindings.hpp holds what the binding files share (the array types,
+// owned_array); a kernel's bindings may live in a
 // file of their own, NAME_bindings.cpp, with a bind_NAME(m) that NB_MODULE below calls.
 #include <cstdint>
 #include <stdexcept>
@@ -73,6 +74,7 @@ void bind_games(nb::module_& m);
 void bind_row_text(nb::module_& m);
 void bind_vector(nb::module_& m);
 void bind_solver(nb::module_& m);
+void bind_mcts(nb::module_& m);
 
 NB_MODULE(_core, m) {
     m.doc() = "The compiled core of arena.search.kernels (C++17 and nanobind).";
@@ -167,4 +169,5 @@ NB_MODULE(_core, m) {
     bind_row_text(m);
     bind_vector(m);
     bind_solver(m);
+    bind_mcts(m);
 }

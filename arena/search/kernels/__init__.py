@@ -5,16 +5,17 @@ core (``native``: the extension ``_core``, built from ``arena/search/core/`` by 
 - ``evaluation``: the heuristics evaluated at the depth limit (in numba and C++);
 - ``negamax``: the alpha-beta search and its root (``root_scores``: C++; the numba search
   for numba's fused loop);
-- ``mcts``: random playouts and the UCT tree search;
+- ``mcts``: random playouts and the UCT tree search (``set_root``, ``search`` and
+  ``playout_results``: C++; the numba search for numba's fused loop);
 - ``solver``: the exact solver's search (``solve``, ``column_scores``, ``probe``: C++; the
-  numba search for the fused loop);
+  numba search for numba's fused loop);
 - ``endings``: how move strings end, checked in bulk (the checks of a run's rows), in C++;
 - ``row_text``: the fused loop's rows of games.csv as bytes, and their moves' hashes, in C++;
 - ``vector``: the vectorized environment's steps and observations, in C++;
 - ``streams``: numpy's ``Generator(PCG64(seed))`` rebuilt, draw for draw (in numba and C++);
 - ``native``: the compiled core, imported (the board's tables and rules in C++ too);
 - ``games``: whole games between two kernel agents, a batch in one call (the fused loop: in
-  C++ for random, immediate-win and negamax players, in numba when MCTS or the solver plays).
+  C++ for random, immediate-win, negamax and MCTS players, in numba when the solver plays).
 
 A position is two uint64 bitboards in the layout of ``arena.rules.board``: ``cur`` (discs of the
 side to move) and ``mask`` (all discs). What a kernel needs to know about the board size

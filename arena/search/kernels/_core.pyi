@@ -43,21 +43,37 @@ def root_scores(cur: int | np.uint64, mask: int | np.uint64, depth: int, packed:
                 terms: np.ndarray, lines: np.ndarray, points: np.ndarray, tt: np.ndarray,
                 stats: np.ndarray, stack: np.ndarray, all_ties: bool) -> np.ndarray: ...
 
+# mcts.hpp: a tree is mcts.new_tree's three arrays (positions uint64 (n, 3), links int32
+# (n, 2 + cols), tallies float64 (n, 2)), written in place as is ``state``, the splitmix64
+# generator's writable uint64 array of one word; ``packed`` is a bitboard.board_array
+MCTS_CHILDREN: int
+def mcts_set_root(positions: np.ndarray, links: np.ndarray, tallies: np.ndarray,
+                  cur: int | np.uint64, mask: int | np.uint64, packed: np.ndarray) -> None: ...
+def mcts_search(positions: np.ndarray, links: np.ndarray, tallies: np.ndarray, count: int,
+                iterations: int, c: float, immediate_win: bool, state: np.ndarray,
+                packed: np.ndarray) -> tuple[int, int]: ...
+def mcts_playout_results(cur: int | np.uint64, mask: int | np.uint64, games: int,
+                         immediate_win: bool, state: np.ndarray,
+                         packed: np.ndarray) -> np.ndarray: ...
+
 # endings.hpp
 def game_endings(columns: np.ndarray, offsets: np.ndarray, rows: int, cols: int,
                  connect: int) -> np.ndarray: ...
 
-# games.hpp: the fused game loop for players of kinds RANDOM, IMMEDIATE_WIN, NEGAMAX and
+# games.hpp: the fused game loop for players of kinds RANDOM, IMMEDIATE_WIN, NEGAMAX, MCTS and
 # SOLVER, the solver adjudicating at ``adjudicate`` discs when ``solver`` is given and it is not
-# negative; the outcome arrays (games.new_outcomes' fields) and the search arrays are written in
-# place
+# negative; the outcome arrays (games.new_outcomes' fields), the search arrays and the MCTS
+# trees (mcts.new_tree's) are written in place
 def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray,
                adjudicate: int | np.integer[Any],
                packed: np.ndarray, settings: np.ndarray, reals: np.ndarray,
                negamax_a: tuple[np.ndarray, ...] | None,
-               negamax_b: tuple[np.ndarray, ...] | None, solver: tuple[Any, ...] | None,
-               winners: np.ndarray, endings: np.ndarray, plies: np.ndarray, moves: np.ndarray,
-               cycles: np.ndarray, nodes: np.ndarray, turns: np.ndarray) -> None: ...
+               negamax_b: tuple[np.ndarray, ...] | None,
+               tree_a: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+               tree_b: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+               solver: tuple[Any, ...] | None, winners: np.ndarray, endings: np.ndarray,
+               plies: np.ndarray, moves: np.ndarray, cycles: np.ndarray, nodes: np.ndarray,
+               turns: np.ndarray) -> None: ...
 def counter() -> int: ...
 
 # row_text.hpp: ``out`` (uint8) and ``moves_at`` (int64) are written in place

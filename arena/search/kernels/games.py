@@ -1,9 +1,9 @@
 """Whole games between two kernel agents, a batch of them in one compiled call.
 
 ``play_games`` plays them in the compiled core (``games.hpp``) when both players are random,
-immediate-win, negamax or solver players (with or without the solver's adjudication); pairings
-with MCTS still play numba's loop, ``play_games_jit``, until MCTS joins the core's loop (the
-numba searches it calls stay for it).
+immediate-win, negamax, MCTS or solver players, with or without the solver's adjudication:
+every pairing of kernel agents. numba's loop, ``play_games_jit``, and the numba searches it
+calls stay only as the tests' reference until numba leaves.
 
 A kernel agent is one of the searches of this package driven as an agent drives it: a
 uniformly random column, a win in one (or a block), negamax at a fixed depth, MCTS by
@@ -218,9 +218,9 @@ def _mcts(cur: np.uint64, mask: np.uint64, settings: np.ndarray, reals: np.ndarr
           stream: np.ndarray) -> tuple[Int, Int]:
     """The MCTS agent's column (most visits, then best mean) and its tree's node count."""
     positions, links, tallies = tree
-    mcts.set_root(positions, links, tallies, cur, mask, packed)
+    mcts.set_root_jit(positions, links, tallies, cur, mask, packed)
     state = np.full(1, half_uint64(stream), dtype=np.uint64)
-    count, _ = mcts.search(positions, links, tallies, 1, settings[ITERATIONS], reals[C],
+    count, _ = mcts.search_jit(positions, links, tallies, 1, settings[ITERATIONS], reals[C],
                            settings[ROLLOUT_WINS] != 0, state, packed)
     best, best_visits, best_mean = -1, -1.0, -1.0
     for column in range(t.cols):
@@ -275,25 +275,16 @@ def _adjudicated_winner(cur: np.uint64, mask: np.uint64, s: SolverArrays,
     return 1 if score > 0 else -1 if score < 0 else 0
 
 
-CORE_KINDS = (RANDOM, IMMEDIATE_WIN, NEGAMAX, SOLVER)
-"""The kinds of player whose games the compiled core plays (the others: numba's loop)."""
-
-
 def play_games(seeds: np.ndarray, starts: np.ndarray, firsts: np.ndarray, adjudicate: Int,
                packed: np.ndarray, settings: np.ndarray, reals: np.ndarray,
                negamax_a: NegamaxArrays | None, negamax_b: NegamaxArrays | None,
                tree_a: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
                tree_b: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
                s: SolverArrays | None, out: Outcomes) -> None:
-    """Play the games of a batch into ``out``, as ``play_games_jit`` documents: in the
-    compiled core when both players are of ``CORE_KINDS`` (a solver adjudicating or not), else
-    with numba's loop (until MCTS joins the core's)."""
-    if all(kind in CORE_KINDS for kind in settings[:, KIND]):
-        core.play_games(seeds, starts, firsts, adjudicate, packed, settings, reals, negamax_a,
-                        negamax_b, s, *out)
-    else:
-        play_games_jit(seeds, starts, firsts, adjudicate, packed, settings, reals, negamax_a,
-                       negamax_b, tree_a, tree_b, s, out)
+    """Play the games of a batch into ``out`` in the compiled core, as ``play_games_jit``
+    documents (numba's loop, the tests' reference)."""
+    core.play_games(seeds, starts, firsts, adjudicate, packed, settings, reals, negamax_a,
+                    negamax_b, tree_a, tree_b, s, *out)
 
 
 @njit(cache=True)

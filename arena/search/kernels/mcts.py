@@ -12,6 +12,14 @@ The tree lives in three arrays that grow with it, one row per node (node 0 is th
 
 Randomness comes from a splitmix64 generator whose uint64 state is kept in a one-element
 array, so that a search run in several batches plays exactly as one run in a single batch.
+
+``set_root``, ``search`` and ``playout_results``, which the agent calls, are the compiled
+core's (``arena/search/core/mcts.hpp``): draw for draw the numba kernels here, the same
+trees, node counts, playouts and choices, with the GIL released while they search; a
+malformed tree (a link outside its nodes, which numba would follow to ``links[-1]``) raises
+ValueError. The numba versions, ``set_root_jit`` and ``search_jit`` (and the functions they
+inline: ``playout``, ``random_cell``, ``_next``), stay for the one numba kernel that still
+calls them inside compiled code, the fused game loop's ``games.play_games_jit``.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from arena.search.kernels.bitboard import (
     unpack,
     winning_cells,
 )
+from arena.search.kernels.native import core
 
 CUR, MASK, UNTRIED = range(3)  # columns of ``positions``
 PARENT, STATUS, CHILDREN = range(3)  # columns of ``links``; children from CHILDREN on
@@ -97,7 +106,7 @@ def playout(cur: np.uint64, mask: np.uint64, t: Tables, immediate_win: bool,
 
 
 @njit(cache=True)
-def set_root(positions: np.ndarray, links: np.ndarray, tallies: np.ndarray, cur: np.uint64,
+def set_root_jit(positions: np.ndarray, links: np.ndarray, tallies: np.ndarray, cur: np.uint64,
              mask: np.uint64, packed: np.ndarray) -> None:
     """Make node 0 the root for a position that is not over."""
     t = unpack(packed)
@@ -127,7 +136,7 @@ def _best_child(links: np.ndarray, tallies: np.ndarray, node: int, cols: Int,
 
 
 @njit(cache=True)
-def search(positions: np.ndarray, links: np.ndarray, tallies: np.ndarray, count: int,
+def search_jit(positions: np.ndarray, links: np.ndarray, tallies: np.ndarray, count: int,
            iterations: int, c: float, immediate_win: bool, state: np.ndarray,
            packed: np.ndarray) -> tuple[int, int]:
     """Run ``iterations`` of UCT on the tree of ``count`` nodes: (the new node count, the
@@ -181,14 +190,6 @@ def search(positions: np.ndarray, links: np.ndarray, tallies: np.ndarray, count:
     return count, iterations
 
 
-@njit(cache=True)
-def playout_results(cur: np.uint64, mask: np.uint64, games: int, immediate_win: bool,
-                    state: np.ndarray, packed: np.ndarray) -> np.ndarray:
-    """Wins, draws and losses of the side to move in ``games`` playouts from a position."""
-    t = unpack(packed)
-    counts = np.zeros(3, dtype=np.int64)
-    for _ in range(games):
-        result = playout(cur, mask, t, immediate_win, state)
-        counts[0 if result == 1.0 else 1 if result == 0.5 else 2] += 1
-    return counts
-
+set_root = core.mcts_set_root
+search = core.mcts_search
+playout_results = core.mcts_playout_results
