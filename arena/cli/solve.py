@@ -59,7 +59,7 @@ def solve_command(moves: str | None, rules: Rules, columns: bool, table_mb: floa
         return
     position = parse_position(moves, rules, "MOVES")
     start = time.perf_counter()
-    scores = next_disc_scores(position)  # no search, no numba: the next disc decides
+    scores = next_disc_scores(position)  # no search, no kernels: the next disc decides
     how = "no search: the next disc decides"
     if scores is None:
         from arena.search.solver import column_scores, configured

@@ -119,7 +119,8 @@ def progress_bar(total: int, label: str, enabled: bool, unit: str = "position",
 def elapsed_line(label: str, enabled: bool = True) -> Iterator[None]:
     """``LABEL 00:12`` on stderr from the block's first second on, redrawn twice a second and
     erased at its end (on a terminal and when enabled): the progress of work that cannot be
-    counted, such as one search (the numba kernels let the thread that draws it run)."""
+    counted, such as one search (the compiled kernels release the GIL to the thread that
+    draws it)."""
     if not enabled or not sys.stderr.isatty():
         yield
         return
