@@ -463,11 +463,23 @@ ARENA_CORE_ANY_CPU inline auto run_any_cpu(const Job& j, const Tables& t) {
     return run<0>(j, t);
 }
 
+// Which of the compiled kernels dispatch may take, for the tests to try each on any machine:
+// ANY (the fastest the machine runs), NO_PDEP (not BMI2's), GENERIC (not the common boards'
+// either), PORTABLE (the one for any CPU).
+enum Kernels : int { ANY, NO_PDEP, GENERIC, PORTABLE };
+
+inline Kernels& allowed_kernels() {
+    static Kernels allowed = ANY;
+    return allowed;
+}
+
 // A job on the board `t`, with the machine's popcount and the common boards' constants.
 template <typename Job>
 inline auto dispatch(const Job& j, const Tables& t) {
 #if defined(ARENA_CORE_POPCNT_DISPATCH)
-    if (has_popcnt_instruction() && has_fast_pdep()) {
+    const Kernels allowed = allowed_kernels();
+    if (allowed == GENERIC && has_popcnt_instruction()) return run_popcnt(j, t);
+    if (allowed == ANY && has_popcnt_instruction() && has_fast_pdep()) {
         switch (common_board(t)) {
             case 1: return run_fixed_pdep<6, 7>(j);
             case 2: return run_fixed_pdep<5, 6>(j);
@@ -475,7 +487,7 @@ inline auto dispatch(const Job& j, const Tables& t) {
             default: return run_popcnt(j, t);
         }
     }
-    if (has_popcnt_instruction()) {
+    if (allowed != PORTABLE && has_popcnt_instruction()) {
         switch (common_board(t)) {
             case 1: return run_fixed<6, 7>(j);
             case 2: return run_fixed<5, 6>(j);
