@@ -14,6 +14,7 @@
 // stops and says what it found (Searched::error); the bindings raise ValueError.
 #pragma once
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 
@@ -468,8 +469,8 @@ ARENA_CORE_ANY_CPU inline auto run_any_cpu(const Job& j, const Tables& t) {
 // either), PORTABLE (the one for any CPU).
 enum Kernels : int { ANY, NO_PDEP, GENERIC, PORTABLE };
 
-inline Kernels& allowed_kernels() {
-    static Kernels allowed = ANY;
+inline std::atomic<int>& allowed_kernels() {
+    static std::atomic<int> allowed{ANY};
     return allowed;
 }
 
@@ -477,7 +478,8 @@ inline Kernels& allowed_kernels() {
 template <typename Job>
 inline auto dispatch(const Job& j, const Tables& t) {
 #if defined(ARENA_CORE_POPCNT_DISPATCH)
-    const Kernels allowed = allowed_kernels();
+    const auto allowed =
+        static_cast<Kernels>(allowed_kernels().load(std::memory_order_relaxed));
     if (allowed == GENERIC && has_popcnt_instruction()) return run_popcnt(j, t);
     if (allowed == ANY && has_popcnt_instruction() && has_fast_pdep()) {
         switch (common_board(t)) {
