@@ -377,9 +377,10 @@ inline void playout_results(std::uint64_t cur, std::uint64_t mask, std::int64_t 
 // --- the kernels on the caller's arrays, dispatched --------------------------------------
 //
 // Each is compiled for the common boards of connect 4 (6 x 7, 5 x 6, 7 x 8) with their tables
-// constants the compiler folds in (shifts by immediates, the loops over columns unrolled), and
-// for any board, under the popcount target where the machine has the instruction (see
-// ARENA_CORE_POPCNT_DISPATCH), else for any CPU.
+// constants the compiler folds in (shifts by immediates, the loops over columns unrolled),
+// twice (with BMI2's pdep for CPUs where it is fast, has_fast_pdep, and without), and for any
+// board, under the popcount target where the machine has the instruction (see
+// ARENA_CORE_POPCNT_DISPATCH), else for any CPU. All give the same draws and results.
 
 // Whether `t` is the tables of a rows x cols board of `connect` (all but the planes).
 inline bool is_board(const Tables& t, std::int64_t rows, std::int64_t cols,
