@@ -2,6 +2,8 @@
 
     python benchmarks/bench_mcts.py                  # 5 alternating rounds of every case
     python benchmarks/bench_mcts.py --rounds 9 --playouts 400000 --iterations 100000
+    python benchmarks/bench_mcts.py --kernels no-pdep   # the core as on a CPU without a fast
+                                                     # pdep (_core.mcts_kernels)
 
 Measures, on the 6 x 7 board from the empty board and from a middle-game position, with
 ``immediate_win`` off and on:
@@ -141,7 +143,10 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=200_000)
     parser.add_argument("--iterations", type=int, default=50_000)
     parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--kernels", default="any",
+                        choices=("any", "no-pdep", "generic", "portable"))
     args = parser.parse_args()
+    core.mcts_kernels(args.kernels)
     for label, moves in (("empty", ""), ("midgame", MIDGAME)):
         for immediate_win in (False, True):
             rollout = "immediate-win" if immediate_win else "random"

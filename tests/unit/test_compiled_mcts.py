@@ -3,7 +3,8 @@
 (tests/helpers/mcts_reference.py), the same trees, node counts, iterations, playouts and
 generator states (and numba's, as test_kernel_answers recorded them), on several boards,
 positions, seeds, iteration counts, exploration constants and rollouts, in one call or in
-batches, and in trees that fill up. Trees and arrays that would make it read or write outside
+batches, and in trees that fill up, with each of the compiled kernels (for BMI2's pdep, the
+common boards, any board, any CPU). Trees and arrays that would make it read or write outside
 them are refused."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena.rules.board import Position, Rules
-from arena.search.kernels import mcts
+from arena.search.kernels import _core, mcts
 from arena.search.kernels.bitboard import board_array
 from tests.helpers import mcts_reference as reference
 from tests.helpers.positions import EXTREME_RULES, random_positions
@@ -27,6 +28,28 @@ U = np.uint64
 BOARDS = (Rules(), Rules(5, 6, 4), Rules(7, 8, 4), Rules(4, 4, 3), Rules(5, 6, 3),
           Rules(7, 8, 5), Rules(4, 5, 4), *EXTREME_RULES)
 Tree = tuple[np.ndarray, np.ndarray, np.ndarray]
+# the compiled kernels a call may take (the machine's fastest by default), each tried here
+KERNELS = ("any", "no-pdep", "generic", "portable")
+
+
+@pytest.fixture(params=KERNELS)
+def kernels(request: pytest.FixtureRequest) -> object:
+    _core.mcts_kernels(request.param)
+    yield request.param
+    _core.mcts_kernels("any")
+
+
+class allowed:  # a context manager named as a function
+    """The compiled kernels the calls in the block may take."""
+
+    def __init__(self, kernels: str) -> None:
+        self.kernels = kernels
+
+    def __enter__(self) -> None:
+        _core.mcts_kernels(self.kernels)
+
+    def __exit__(self, *_: object) -> None:
+        _core.mcts_kernels("any")
 
 
 def position_on(rules: Rules, moves: list[int]) -> Position:
@@ -60,17 +83,19 @@ def same_trees(a: Tree, b: Tree) -> bool:
 @given(board=st.sampled_from(BOARDS), moves=st.lists(st.integers(0, 8), max_size=40),
        seed=st.integers(0, 2**64 - 1), iterations=st.integers(0, 400),
        c=st.sampled_from([0.0, 0.3, 1.4, 2.0, 7.5]), immediate_win=st.booleans(),
-       spare=st.integers(-300, 50))
+       spare=st.integers(-300, 50), kernels=st.sampled_from(KERNELS))
 def test_the_compiled_search_is_the_reference_search(board: Rules, moves: list[int], seed: int,
                                                      iterations: int, c: float,
-                                                     immediate_win: bool, spare: int) -> None:
+                                                     immediate_win: bool, spare: int,
+                                                     kernels: str) -> None:
     # spare < 0: a tree with less room than the iterations need, which fills up
     position = position_on(board, moves)
     packed = board_array(board)
     capacity = max(1, iterations + 1 + spare)
     core_tree, expected_tree = rooted(position, capacity), rooted(position, capacity)
     core_state, rng = np.array([seed], dtype=U), reference.SplitMix64(seed)
-    got = mcts.search(*core_tree, 1, iterations, c, immediate_win, core_state, packed)
+    with allowed(kernels):
+        got = mcts.search(*core_tree, 1, iterations, c, immediate_win, core_state, packed)
     expected = reference.search(board_of(board), expected_tree, 1, iterations, c, immediate_win,
                                 rng)
     assert got == expected
@@ -129,7 +154,7 @@ def test_a_full_tree_runs_fewer_iterations(rules: Rules) -> None:
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(5, 6, 4), Rules(7, 8, 4), Rules(4, 4, 3),
                                    Rules(5, 6, 3), Rules(6, 9, 4)])
-def test_the_search_grows_the_reference_tree(rules: Rules) -> None:
+def test_the_search_grows_the_reference_tree(rules: Rules, kernels: str) -> None:
     board = reference.Board(rules.rows, rules.cols, rules.connect)
     packed = board_array(rules)
     for index, position in enumerate([Position.empty(rules), *random_positions(rules, 3, 4)]):
@@ -145,7 +170,7 @@ def test_the_search_grows_the_reference_tree(rules: Rules) -> None:
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(5, 6, 4), Rules(7, 8, 4), Rules(4, 4, 3),
                                    Rules(7, 8, 5), Rules(1, 9, 3), Rules(63, 1, 3)])
-def test_playouts_are_the_reference_playouts(rules: Rules) -> None:
+def test_playouts_are_the_reference_playouts(rules: Rules, kernels: str) -> None:
     board = reference.Board(rules.rows, rules.cols, rules.connect)
     for index, position in enumerate([Position.empty(rules), *random_positions(rules, 2, 9)]):
         for immediate_win in (False, True):
@@ -162,13 +187,16 @@ def test_playouts_are_the_reference_playouts(rules: Rules) -> None:
 
 @settings(max_examples=80, deadline=None)
 @given(board=st.sampled_from(BOARDS), moves=st.lists(st.integers(0, 8), max_size=40),
-       seed=st.integers(0, 2**64 - 1), games=st.integers(0, 600), immediate_win=st.booleans())
+       seed=st.integers(0, 2**64 - 1), games=st.integers(0, 600), immediate_win=st.booleans(),
+       kernels=st.sampled_from(KERNELS))
 def test_playouts_are_the_reference_playouts_anywhere(board: Rules, moves: list[int], seed: int,
-                                                      games: int, immediate_win: bool) -> None:
+                                                      games: int, immediate_win: bool,
+                                                      kernels: str) -> None:
     position = position_on(board, moves)
     cur, mask, packed = U(position.current), U(position.mask), board_array(board)
     state, rng = np.array([seed], dtype=U), reference.SplitMix64(seed)
-    counts = mcts.playout_results(cur, mask, games, immediate_win, state, packed)
+    with allowed(kernels):
+        counts = mcts.playout_results(cur, mask, games, immediate_win, state, packed)
     expected = reference.playout_results(board_of(board), position.current, position.mask,
                                          games, immediate_win, rng)
     assert counts.tolist() == expected and int(state[0]) == rng.state
@@ -243,6 +271,8 @@ def test_bad_arrays_are_refused() -> None:
         with pytest.raises(ValueError, match="not one of the board's"):
             mcts.playout_results(U(cur), U(mask), 5, False, state, packed)
     assert rules.cols == 7 and int(state[0]) == 1  # nothing refused drew a number
+    with pytest.raises(ValueError, match="kernels must be"):
+        _core.mcts_kernels("fastest")
 
 
 def grown_tree() -> tuple[Tree, int]:
