@@ -25,10 +25,10 @@ print("imported:", sorted(m for m in {heavy!r} if m in sys.modules))
 """
 
 
-def run_and_list_imports(*args: str) -> tuple[str, str]:
+def run_and_list_imports(*args: str, modules: tuple[str, ...] = HEAVY) -> tuple[str, str]:
     """The output (stdout and stderr) of ``arena ARGS...`` in a child Python, and the line
-    naming which of the heavy modules it imported."""
-    finished = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), *args],
+    naming which of ``modules`` (the heavy ones) it imported."""
+    finished = subprocess.run([sys.executable, "-c", PROBE.format(heavy=modules), *args],
                               env=checkout_env(), text=True, capture_output=True, check=True)
     *output, imported = finished.stdout.splitlines()
     return "\n".join(output) + finished.stderr, imported
@@ -64,6 +64,8 @@ def test_a_mistyped_agent_is_told_without_the_kernels(args: tuple[str, ...],
 def test_a_position_the_next_disc_decides_is_solved_without_the_kernels() -> None:
     output, imported = run_and_list_imports("solve", "44444433333322222")
     assert imported == "imported: []"
+    _, imported = run_and_list_imports("solve", "44444433333322222", modules=("numpy",))
+    assert imported == "imported: []"  # nor numpy: the statistics of counts need none
     # columns 3 and 4 are full; every other column loses to a win with player 1's 10th disc
     assert "score       -12  -12    -    -  -12  -12  -12" in output
 
