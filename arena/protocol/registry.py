@@ -21,7 +21,6 @@ types and their defaults the defaults.
 from __future__ import annotations
 
 import ast
-import difflib
 import hashlib
 import importlib
 import importlib.util
@@ -481,6 +480,8 @@ def parse_values(assignments: str, params: tuple[Param, ...], spec: str) -> dict
 def _did_you_mean(head: str, text: str) -> str:
     """``did you mean 'negamax:depth=3'? `` when ``head`` is close to the name of an agent or
     a spec kind, else ""."""
+    import difflib  # only here: a spec that names no agent
+
     close = difflib.get_close_matches(head, [*registry(), *spec_kinds()], n=3)
     if not close:
         return ""
@@ -550,6 +551,8 @@ def import_target(target: str, spec: str) -> Callable[..., Any]:
     try:
         factory = getattr(module, attr)
     except AttributeError:
+        import difflib  # only here: a target that names nothing
+
         public = [name for name in vars(module) if not name.startswith("_")]
         close = difflib.get_close_matches(attr, public, n=3)
         guess = f": did you mean {' or '.join(map(repr, close))}?" if close else ""
