@@ -1,12 +1,17 @@
 """What a command imports, checked in a child Python as a user runs it: listing agents or
 mistyping one, and solving a position the next disc decides, import no numba kernels; a
 solve that searches pulls in numba and its cached kernels, but not scipy's linear algebra
-(numba's BLAS check, about 0.2 s a process), and still solves."""
+(numba's BLAS check, about 0.2 s a process), and still solves. Issue 39's two short commands,
+a 10-game random match without report and a solve, import none of the libraries they do not
+need (pandas, matplotlib, tqdm, joblib, a TOML parser, dask), nor numpy.ma (which
+np.median's and np.percentile's first calls import) but through numba while it stays."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -25,11 +30,19 @@ print("imported:", sorted(m for m in {heavy!r} if m in sys.modules))
 """
 
 
-def run_and_list_imports(*args: str, modules: tuple[str, ...] = HEAVY) -> tuple[str, str]:
-    """The output (stdout and stderr) of ``arena ARGS...`` in a child Python, and the line
-    naming which of ``modules`` (the heavy ones) it imported."""
+UNNEEDED = ("pandas", "matplotlib", "tqdm", "joblib", "tomllib", "distributed", "pyarrow",
+            "scipy.linalg", "numpy.ma", "numba")
+"""What neither short command of issue 39 needs (numba and numpy.ma only while numba
+stays: ``without_numba``)."""
+
+
+def run_and_list_imports(*args: str, modules: tuple[str, ...] = HEAVY,
+                         cwd: Path | None = None) -> tuple[str, str]:
+    """The output (stdout and stderr) of ``arena ARGS...`` in a child Python (in ``cwd``),
+    and the line naming which of ``modules`` (the heavy ones) it imported."""
     finished = subprocess.run([sys.executable, "-c", PROBE.format(heavy=modules), *args],
-                              env=checkout_env(), text=True, capture_output=True, check=True)
+                              env=checkout_env(), text=True, capture_output=True, check=True,
+                              cwd=cwd)
     *output, imported = finished.stdout.splitlines()
     return "\n".join(output) + finished.stderr, imported
 
@@ -82,6 +95,31 @@ def test_a_search_uses_numba_without_scipy_linalg() -> None:
     assert imported == "imported: ['numba']"
     # the first position of Test_L3_R1, published score -1
     assert "score         -    -    -    -    -   -1   -2" in output
+
+
+def without_numba(imported: str) -> list[str]:
+    """The modules of an ``imported: [...]`` line, without numba and what numba imports of
+    them (numpy.ma: its typeof of arrays)."""
+    names = ast.literal_eval(imported.removeprefix("imported: "))
+    return [name for name in names if "numba" not in names or name not in ("numba", "numpy.ma")]
+
+
+def test_a_random_match_without_report_imports_only_what_it_plays_with(tmp_path: Path
+                                                                       ) -> None:
+    output, imported = run_and_list_imports("match", "random", "random", "-n", "10",
+                                            "--no-report", "--quiet", modules=UNNEEDED,
+                                            cwd=tmp_path)
+    assert without_numba(imported) == []
+    assert "Games       10  (W " in output
+    assert (tmp_path / "results" / "matches").is_dir()
+
+
+@pytest.mark.slow
+def test_a_solve_imports_only_what_it_solves_with(tmp_path: Path) -> None:
+    output, imported = run_and_list_imports("solve", "4453", cwd=tmp_path,
+                                            modules=(*UNNEEDED, "multiprocessing"))
+    assert without_numba(imported) == []
+    assert "score     -2: player 2 (not to move) wins with its 20th disc" in output
 
 
 @pytest.mark.parametrize("collecting", [True, False])
