@@ -13,6 +13,10 @@ arena has its ``.pyc`` files, and compiling every module again would be timed ot
 With --base the two checkouts alternate, run by run, so that both see the same load; the
 medians and their ratio (this checkout / base) are printed per command.
 
+A command that writes a run (the 10-game match, issue 39's) runs each time in a new empty
+directory of its own, removed after it, so that every run plays its games (in the same
+directory again it would find the run complete).
+
 The last command solves the 1,000 positions of Pons' Test_L3_R1 set (move strings on stdin,
 one a line). With --pons, his ``c4solver`` reads the same lines in the same rounds, from the
 same empty directory (no opening book), and the ratio this checkout / C++ is printed too;
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -41,24 +46,35 @@ EASY = "44444433333322222"  # the next disc decides every column: no search at a
 SEARCHED = "2252576253462244111563365343671351441"  # Test_L3_R1's first: a search of 3 nodes
 SET = ROOT / "arena" / "analysis" / "data" / "pons" / "Test_L3_R1"
 SET_LABEL = "arena solve < Test_L3_R1 (1,000)"
+MATCH_LABEL = "arena match random random -n 10"
 COMMANDS = {
     "arena --help": ["--help"],
     "arena agents": ["agents"],
     f"arena solve {EASY}": ["solve", EASY],
+    "arena solve 4453": ["solve", "4453"],  # issue 39's
     "arena solve 2252576...(37 moves)": ["solve", SEARCHED],
+    MATCH_LABEL: ["match", "random", "random", "-n", "10", "--no-report"],  # issue 39's
     SET_LABEL: ["solve"],
 }
+WRITES_A_RUN = {MATCH_LABEL}
+"""The commands run in a new empty directory each time."""
 
 
 def timed(command: list[str], scratch: Path, env: dict[str, str] | None = None,
-          stdin: Path | None = None) -> tuple[float, str]:
-    """Wall-clock seconds of ``command`` run in ``scratch`` (stdin from ``stdin``), and its
-    standard output."""
-    began = time.perf_counter()
-    with open(stdin or os.devnull, "rb") as source:
-        finished = subprocess.run(command, check=True, cwd=scratch, env=env, stdin=source,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    return time.perf_counter() - began, finished.stdout
+          stdin: Path | None = None, fresh: bool = False) -> tuple[float, str]:
+    """Wall-clock seconds of ``command`` run in ``scratch`` (stdin from ``stdin``; with
+    ``fresh``, in a new empty directory inside it, removed after), and its standard output."""
+    where = Path(tempfile.mkdtemp(dir=scratch)) if fresh else scratch
+    try:
+        began = time.perf_counter()
+        with open(stdin or os.devnull, "rb") as source:
+            finished = subprocess.run(command, check=True, cwd=where, env=env, stdin=source,
+                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                      text=True)
+        return time.perf_counter() - began, finished.stdout
+    finally:
+        if fresh:
+            shutil.rmtree(where)
 
 
 def arena_env() -> dict[str, str]:
@@ -99,14 +115,15 @@ def main() -> None:
                     for name, checkout in checkouts.items()}
         if options.pons and label == SET_LABEL:
             commands["C++"] = ([str(options.pons.resolve())], dict(os.environ))
+        fresh = label in WRITES_A_RUN
         for name, (command, env) in commands.items():
-            _, output = timed(command, scratch, env, stdin)  # caches filled, files read once
+            _, output = timed(command, scratch, env, stdin, fresh)  # caches filled, files read
             if stdin is not None:
                 check_scores(output, expected, name)
         times: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(options.runs):
             for name, (command, env) in commands.items():
-                times[name].append(timed(command, scratch, env, stdin)[0])
+                times[name].append(timed(command, scratch, env, stdin, fresh)[0])
         medians = {name: statistics.median(values) for name, values in times.items()}
         line = f"{label:<34}" + "".join(
             f"{medians[name]:>12.3f}" if name in medians else f"{'':>12}" for name in columns)
