@@ -202,7 +202,7 @@ def open_database(path: Path) -> Database:
                             f"file has {ENTRIES * RECORD:,}; reinstall bitbully-databases or "
                             f"set {DATABASE_ENV}=off")
     records = np.memmap(path, dtype=np.uint8, mode="r")
-    if hashlib.sha256(records).hexdigest() != SHA256:  # the mapped bytes, not a copy of them
+    if hashlib.sha256(records.data).hexdigest() != SHA256:  # the mapped bytes, not a copy
         raise DatabaseError(f"database {path} is damaged: its checksum is not the published "
                             f"file's; reinstall bitbully-databases or set {DATABASE_ENV}=off")
     return Database(path, np.asarray(records))
