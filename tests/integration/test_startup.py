@@ -77,8 +77,9 @@ def test_a_mistyped_agent_is_told_without_the_kernels(args: tuple[str, ...],
 def test_a_position_the_next_disc_decides_is_solved_without_the_kernels() -> None:
     output, imported = run_and_list_imports("solve", "44444433333322222")
     assert imported == "imported: []"
-    _, imported = run_and_list_imports("solve", "44444433333322222", modules=("numpy",))
-    assert imported == "imported: []"  # nor numpy: the statistics of counts need none
+    _, imported = run_and_list_imports("solve", "44444433333322222",
+                                       modules=("numpy", "arena.stats.tally"))
+    assert imported == "imported: []"  # nor numpy, nor the statistics of a run's games
     # columns 3 and 4 are full; every other column loses to a win with player 1's 10th disc
     assert "score       -12  -12    -    -  -12  -12  -12" in output
 
@@ -117,7 +118,8 @@ def test_a_random_match_without_report_imports_only_what_it_plays_with(tmp_path:
 @pytest.mark.slow
 def test_a_solve_imports_only_what_it_solves_with(tmp_path: Path) -> None:
     output, imported = run_and_list_imports("solve", "4453", cwd=tmp_path,
-                                            modules=(*UNNEEDED, "multiprocessing"))
+                                            modules=(*UNNEEDED, "multiprocessing",
+                                                     "arena.stats.tally"))
     assert without_numba(imported) == []
     assert "score     -2: player 2 (not to move) wins with its 20th disc" in output
 
