@@ -13,7 +13,7 @@ from arena.cli.options import board_options, solver_options
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError, MalformedInputError
 from arena.rules.notation import from_moves
-from arena.runs.playing.progress import elapsed_line
+from arena.runs.playing.elapsed import elapsed_line
 
 FULL = "-"  # a full column in the bulk output
 
