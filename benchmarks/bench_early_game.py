@@ -24,10 +24,10 @@ adjudication and ``arena analyze`` ask) and the score of every column (the solve
 hints, ``arena show --scores``, ``arena accuracy``, ``arena dataset``); printed: the median,
 99th percentile and largest milliseconds.
 
-Before timing, each checkout analyses a few games once, so that numba's compiled kernels
-are in its cache. Every command runs from an empty folder with an empty cache directory
-(no opening book), on ``--jobs`` processes (default 2). The machine's load average is
-printed before and after: on a shared machine compare the figures of one run only.
+Before timing, each checkout analyses a few games once, so that its caches are filled (numba's
+compiled kernels, for a checkout that uses numba). Every command runs from an empty folder with an
+empty cache directory (no opening book), on ``--jobs`` processes (default 2). The machine's load
+average is printed before and after: on a shared machine compare the figures of one run only.
 """
 
 from __future__ import annotations
