@@ -6,7 +6,7 @@ while it searches); this module sizes the work of a move (``iterations``, or a t
 feeds the kernel its randomness from the game's Generator and turns the root's statistics
 into a Choice: the most visited move, with its share of the visits and its mean playout
 result (1 a win, 0.5 a draw, 0 a loss). The kernels are imported when a game starts, not
-with this module (``arena agents`` loads no numba). Whole games of MCTS players by
+with this module (``arena agents`` loads no kernels). Whole games of MCTS players by
 iterations are played by the fused loop (``arena.search.kernels.games``).
 """
 

@@ -1,8 +1,8 @@
-"""The bitboard negamax agent (seed 002): alpha-beta search in numba kernels.
+"""The bitboard negamax agent (seed 002): alpha-beta search in the compiled core.
 
 The search runs on two uint64 bitboards in ``arena.search.kernels.negamax``; this module turns a
 Position into kernel arguments and the root scores into a Choice (the kernels are imported
-when an agent is built, not with this module: listing the agents loads no numba). Scores
+when an agent is built, not with this module: listing the agents loads no kernels). Scores
 are from the agent's point of view on the shared scale of ``arena.search.heuristics``: a win
 ``p`` plies ahead scores ``WIN_SCORE - p``, a loss ``-(WIN_SCORE - p)``, a draw 0 (with
 ``wins=flat``, every win ``WIN_SCORE`` and every loss ``-WIN_SCORE``).
@@ -67,7 +67,7 @@ def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
 
 
 class NegamaxAgent(BaseAgent):
-    """Bitboard negamax with alpha-beta and named heuristics (seed 002), numba-fast.
+    """Bitboard negamax with alpha-beta and named heuristics (seed 002), in compiled C++.
 
     A game's ``Limit.depth`` caps ``depth``.
 
@@ -126,7 +126,7 @@ class NegamaxAgent(BaseAgent):
 
     @cached_property
     def _table(self) -> np.ndarray:
-        """The transposition table, allocated with the kernels (numba loads only once the
+        """The transposition table, allocated with the kernels (the kernels load only once the
         agent searches, not when it is built to check a spec)."""
         from arena.search.kernels import negamax as kernels
 

@@ -13,7 +13,7 @@ Without simulations the agent plays the legal column of highest logit. With ``si
 runs N simulations of a PUCT search (AlphaZero's): each descends the tree by
 ``Q + c_puct * P * sqrt(N_parent) / (1 + N)``, evaluates the leaf with the network (a won
 or full board is scored exactly instead) and backs the value up; it plays the most visited
-column. The search runs in Python around the network's calls, not in the numba kernels: the
+column. The search runs in Python around the network's calls, not in the compiled kernels: the
 network's evaluation is the cost of a simulation.
 """
 
@@ -116,7 +116,7 @@ class OnnxAgent(BaseAgent):
         self.c_puct = c_puct
 
     def warm_up(self, rules: Rules) -> None:
-        """Load the board-encoding kernel (numba) before the first timed move."""
+        """Load the board-encoding kernel before the first timed move."""
         encode([Position.empty(rules)])
 
     def check_rules(self, rules: Rules) -> None:

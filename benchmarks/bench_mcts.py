@@ -2,6 +2,8 @@
 
     python benchmarks/bench_mcts.py --base DIR                  # 5 alternating rounds
     python benchmarks/bench_mcts.py --base DIR --rounds 9 --playouts 400000
+    python benchmarks/bench_mcts.py --base DIR --kernels no-pdep   # this checkout's core as on
+                                                  # a CPU without a fast pdep (_core.mcts_kernels)
 
 Measures, on the 6 x 7 board from the empty board and from a middle-game position, with
 ``immediate_win`` off and on:
@@ -40,6 +42,9 @@ from arena.rules.notation import from_moves
 from arena.search.kernels import games, mcts
 from arena.search.kernels.bitboard import board_array
 case, moves, immediate_win, work = sys.argv[1], sys.argv[2], sys.argv[3] == "1", int(sys.argv[4])
+if sys.argv[5] != "any":  # a checkout with the compiled core's choice of MCTS kernels
+    from arena.search.kernels.native import core
+    core.mcts_kernels(sys.argv[5])
 rules = Rules()
 position = from_moves(moves, rules)
 cur, mask = np.uint64(position.current), np.uint64(position.mask)
@@ -89,15 +94,15 @@ print(work / took, answer)
 
 
 def measure(name: str, base: Path, case: str, moves: str, immediate_win: bool, work: int,
-            rounds: int) -> None:
+            rounds: int, kernels: str = "any") -> None:
     """Alternate this checkout's and ``base``'s processes; print the rates and ratios."""
     rates: dict[Path, list[float]] = {ROOT: [], base: []}
     answers = set()
     for round_ in range(rounds):
         order = [ROOT, base] if round_ % 2 == 0 else [base, ROOT]
         for checkout in order:
-            rate, answer = child_output(checkout, CHILD, case, moves or "",
-                                        int(immediate_win), work).split()
+            rate, answer = child_output(checkout, CHILD, case, moves or "", int(immediate_win),
+                                        work, kernels if checkout == ROOT else "any").split()
             rates[checkout].append(float(rate))
             answers.add(answer)
     if len(answers) != 1:
@@ -117,6 +122,9 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=200_000)
     parser.add_argument("--iterations", type=int, default=50_000)
     parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--kernels", default="any",
+                        choices=("any", "no-pdep", "generic", "portable"),
+                        help="the MCTS kernels this checkout's core may take")
     parser.add_argument("--cases", nargs="+", default=["playouts", "search", "fused"],
                         choices=["playouts", "search", "fused"])
     args = parser.parse_args()
@@ -127,15 +135,15 @@ def main() -> None:
             rollout = "immediate-win" if immediate_win else "random"
             if "playouts" in args.cases:
                 measure(f"playouts 6x7 {label} {rollout}", base, "playouts", moves,
-                        immediate_win, args.playouts, args.rounds)
+                        immediate_win, args.playouts, args.rounds, args.kernels)
             if "search" in args.cases:
                 measure(f"search iterations 6x7 {label} {rollout}", base, "search", moves,
-                        immediate_win, args.iterations, args.rounds)
+                        immediate_win, args.iterations, args.rounds, args.kernels)
     if "fused" in args.cases:
         measure("fused games mcts 200 v random", base, "fused", "", False, args.games,
-                args.rounds)
+                args.rounds, args.kernels)
         measure("fused games mcts 200 v mcts 100 iw", base, "fused", "", True, args.games,
-                args.rounds)
+                args.rounds, args.kernels)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,16 @@ compiling every module again would be timed otherwise). With --base the two chec
 by run, so that both see the same load; the medians and their ratio (this checkout / base) are
 printed per command.
 
+A command that writes a run (the 10-game match, issue 39's) runs each time in a new empty
+directory of its own, removed after it, so that every run plays its games (in the same
+directory again it would find the run complete).
+
+With --imports, each command then runs as many times again under ``python -X importtime``,
+and the medians of what its imports cost are printed below its times, by whose modules they
+are: the arena's own (``arena``, ``connect_four_agents``), numpy's, and the rest (the
+standard library and other packages they pull in), every module numba or llvmlite imports
+left out (numba leaves the project: issue 39), and Python's own start-up (``site``) too.
+
 The last command solves the 1,000 positions of Pons' Test_L3_R1 set (move strings on stdin,
 one a line). With --pons, his ``c4solver`` reads the same lines in the same rounds, from the
 same empty directory (no opening book), and the ratio this checkout / C++ is printed too;
@@ -26,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -41,24 +52,86 @@ EASY = "44444433333322222"  # the next disc decides every column: no search at a
 SEARCHED = "2252576253462244111563365343671351441"  # Test_L3_R1's first: a search of 3 nodes
 SET = ROOT / "arena" / "analysis" / "data" / "pons" / "Test_L3_R1"
 SET_LABEL = "arena solve < Test_L3_R1 (1,000)"
+MATCH_LABEL = "arena match random random -n 10"
 COMMANDS = {
     "arena --help": ["--help"],
     "arena agents": ["agents"],
     f"arena solve {EASY}": ["solve", EASY],
+    "arena solve 4453": ["solve", "4453"],  # issue 39's
     "arena solve 2252576...(37 moves)": ["solve", SEARCHED],
+    MATCH_LABEL: ["match", "random", "random", "-n", "10", "--no-report"],  # issue 39's
     SET_LABEL: ["solve"],
 }
+WRITES_A_RUN = {MATCH_LABEL}
+"""The commands run in a new empty directory each time."""
 
 
 def timed(command: list[str], scratch: Path, env: dict[str, str] | None = None,
-          stdin: Path | None = None) -> tuple[float, str]:
-    """Wall-clock seconds of ``command`` run in ``scratch`` (stdin from ``stdin``), and its
-    standard output."""
-    began = time.perf_counter()
-    with open(stdin or os.devnull, "rb") as source:
-        finished = subprocess.run(command, check=True, cwd=scratch, env=env, stdin=source,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    return time.perf_counter() - began, finished.stdout
+          stdin: Path | None = None, fresh: bool = False) -> tuple[float, str]:
+    """Wall-clock seconds of ``command`` run in ``scratch`` (stdin from ``stdin``; with
+    ``fresh``, in a new empty directory inside it, removed after), and its standard output."""
+    where = Path(tempfile.mkdtemp(dir=scratch)) if fresh else scratch
+    try:
+        began = time.perf_counter()
+        with open(stdin or os.devnull, "rb") as source:
+            finished = subprocess.run(command, check=True, cwd=where, env=env, stdin=source,
+                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                      text=True)
+        return time.perf_counter() - began, finished.stdout
+    finally:
+        if fresh:
+            shutil.rmtree(where)
+
+
+IMPORT_GROUPS = ("arena", "numpy", "rest")
+LEFT_OUT = ("numba", "llvmlite")
+"""The packages whose imports (and everything they import) --imports leaves out."""
+
+
+def import_costs(stderr: str) -> dict[str, float]:
+    """Milliseconds of the self times ``-X importtime`` wrote to ``stderr``, by group of
+    ``IMPORT_GROUPS``, leaving out whatever a package of ``LEFT_OUT`` imported (and site's
+    start-up). The report lists a module after those it imports, each indented one step more
+    than its importer, so it is read backwards to know every module's importers."""
+    costs = dict.fromkeys(IMPORT_GROUPS, 0.0)
+    importers: list[tuple[int, str]] = []  # (indentation, name), outermost first
+    for line in reversed(stderr.splitlines()):
+        if not line.startswith("import time:") or "self [us]" in line:
+            continue
+        self_us, _, name = line.removeprefix("import time:").split("|")
+        depth = len(name) - len(name.lstrip())
+        module = name.strip()
+        while importers and importers[-1][0] >= depth:
+            importers.pop()
+        importers.append((depth, module))
+        chain = [importer for _, importer in importers]
+        if chain[0] == "site" or any(top.partition(".")[0] in LEFT_OUT for top in chain):
+            continue
+        top = module.partition(".")[0]
+        group = "arena" if top in ("arena", "connect_four_agents") else \
+            "numpy" if top == "numpy" else "rest"
+        costs[group] += max(0, int(self_us)) / 1000  # threads' imports can skew a self time
+    return costs
+
+
+def imports_line(command: list[str], scratch: Path, env: dict[str, str],
+                 stdin: Path | None, fresh: bool, runs: int) -> str:
+    """The medians of ``runs`` runs' import costs of ``command`` (a checkout's Python)."""
+    found: dict[str, list[float]] = {group: [] for group in IMPORT_GROUPS}
+    for _ in range(runs):
+        where = Path(tempfile.mkdtemp(dir=scratch)) if fresh else scratch
+        try:
+            with open(stdin or os.devnull, "rb") as source:
+                finished = subprocess.run([command[0], "-X", "importtime", *command[1:]],
+                                          check=True, cwd=where, env=env, stdin=source,
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                          text=True)
+        finally:
+            if fresh:
+                shutil.rmtree(where)
+        for group, ms in import_costs(finished.stderr).items():
+            found[group].append(ms)
+    return ", ".join(f"{group} {statistics.median(found[group]):.1f}" for group in IMPORT_GROUPS)
 
 
 def arena_env() -> dict[str, str]:
@@ -82,6 +155,8 @@ def main() -> None:
     parser.add_argument("--base", type=Path, help="another checkout to compare against")
     parser.add_argument("--pons", type=Path, help="Pons' c4solver, for the solve set")
     parser.add_argument("--runs", type=int, default=7, help="timed runs per command and checkout")
+    parser.add_argument("--imports", action="store_true",
+                        help="also the medians of what each command's imports cost (ms)")
     options = parser.parse_args()
     checkouts = {"this": ROOT} | ({"base": options.base.resolve()} if options.base else {})
     compare_checkouts(*checkouts.values())
@@ -99,14 +174,15 @@ def main() -> None:
                     for name, checkout in checkouts.items()}
         if options.pons and label == SET_LABEL:
             commands["C++"] = ([str(options.pons.resolve())], dict(os.environ))
+        fresh = label in WRITES_A_RUN
         for name, (command, env) in commands.items():
-            _, output = timed(command, scratch, env, stdin)  # caches filled, files read once
+            _, output = timed(command, scratch, env, stdin, fresh)  # caches filled, files read
             if stdin is not None:
                 check_scores(output, expected, name)
         times: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(options.runs):
             for name, (command, env) in commands.items():
-                times[name].append(timed(command, scratch, env, stdin)[0])
+                times[name].append(timed(command, scratch, env, stdin, fresh)[0])
         medians = {name: statistics.median(values) for name, values in times.items()}
         line = f"{label:<34}" + "".join(
             f"{medians[name]:>12.3f}" if name in medians else f"{'':>12}" for name in columns)
@@ -115,6 +191,12 @@ def main() -> None:
         if "C++" in medians:
             line += f"   {medians['this'] / medians['C++']:>9.2f}"
         print(line, flush=True)
+        if options.imports:
+            for name, (command, env) in commands.items():
+                if name != "C++":
+                    print(f"  {name} imports (ms): "
+                          + imports_line(command, scratch, env, stdin, fresh, options.runs),
+                          flush=True)
     moves.unlink()
 
 

@@ -134,7 +134,8 @@ class ArenaGroup(click.Group):
 
         Run on the process's own command line (no ``args``: not a test's CliRunner), it
         ends by freezing the objects left (``gc.freeze``): the process exits next, and
-        Python's last collection of them at exit (numba's are many) would take 0.1 s or more.
+        Python's last collection of them at exit (a report's libraries make many) would take
+        0.1 s or more.
         """
         kwargs["standalone_mode"] = False
         own_command_line = not args and kwargs.get("args") is None

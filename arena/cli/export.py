@@ -74,7 +74,7 @@ def export_html_command(directory: Path, games: tuple[str, ...], out: Path | Non
 def export_kaggle_command(spec: str, out: Path, force: bool) -> None:
     """Write the agent SPEC as one Kaggle ConnectX submission file.
 
-    The file is plain Python (standard library only, no numba, no arena): the agent's
+    The file is plain Python (standard library only, no numpy, no arena): the agent's
     search ported from the arena's kernels, with the same scores. Kaggle calls its
     agent(observation, configuration) once per move.
 

@@ -32,7 +32,7 @@ from arena.protocol.agent import GameAbandoned
 from arena.protocol.labels import plain_spec, plain_specs
 from arena.rules.board import Rules
 from arena.runs.planning.request import RunRequest
-from arena.runs.playing.progress import elapsed_line
+from arena.runs.playing.elapsed import elapsed_line
 from arena.system.files import write_atomically
 
 DEFAULT_DB = Path("results") / "ladder" / "ladder.sqlite"

@@ -287,7 +287,7 @@ def solver_options(table_mb: float | None = None, pass_cache: bool = False,
     ``with_threads``, one) and, with ``pass_cache``, receives the directory as ``cache``.
     Without ``configure`` the size is only checked, and the command receives ``table_mb``,
     ``cache`` and ``threads`` to make the solver itself when it needs one
-    (``arena.search.solver.configured``): it loads numba only then."""
+    (``arena.search.solver.configured``): it loads the kernels only then."""
     from arena.search.table_size import DEFAULT_TABLE_MB, MIN_TABLE_MB
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -13,7 +13,7 @@ from arena.cli.options import board_options, solver_options
 from arena.rules.board import Position, Rules
 from arena.rules.errors import ArenaError, MalformedInputError
 from arena.rules.notation import from_moves
-from arena.runs.playing.progress import elapsed_line
+from arena.runs.playing.elapsed import elapsed_line
 
 FULL = "-"  # a full column in the bulk output
 
@@ -59,7 +59,7 @@ def solve_command(moves: str | None, rules: Rules, columns: bool, table_mb: floa
         return
     position = parse_position(moves, rules, "MOVES")
     start = time.perf_counter()
-    scores = next_disc_scores(position)  # no search, no numba: the next disc decides
+    scores = next_disc_scores(position)  # no search, no kernels: the next disc decides
     how = "no search: the next disc decides"
     if scores is None:
         from arena.search.solver import column_scores, configured

@@ -5,7 +5,7 @@ agent SPEC describes. The file needs nothing but the standard library. Kaggle lo
 calls its last callable, ``agent(observation, configuration)``, once per move; it returns a
 column, 0 the leftmost.
 
-The searches are plain-Python ports of the arena's numba kernels (``arena.search.kernels``) on
+The searches are plain-Python ports of the arena's compiled kernels (``arena.search.kernels``) on
 the same bitboards, and score positions as they do:
 
 - ``negamax`` searches 1, 2, ... plies up to ``SETTINGS.depth``, with the arena's

@@ -1,12 +1,12 @@
 """The agent thinks in a child process, so that a long search never freezes the window or
 the terminal, and Ctrl-C ends it at once.
 
-A thread alone would not do: the numba search kernels and pure-Python agents hold the GIL for
-the whole search. The agent runs in the hosting layer's child process (``ProcessHost``), and a
-background thread waits for its answer. A question no longer wanted (the person took moves
-back, started a new game, closed the window or pressed Ctrl-C) is abandoned by killing that
-process; a fresh one starts with the next question. What the agent prints goes to standard
-error.
+A thread alone would not do: pure-Python agents hold the GIL for the whole search (the
+compiled kernels release it, other agents may not). The agent runs in the hosting layer's
+child process (``ProcessHost``), and a background thread waits for its answer. A question no
+longer wanted (the person took moves back, started a new game, closed the window or pressed
+Ctrl-C) is abandoned by killing that process; a fresh one starts with the next question. What
+the agent prints goes to standard error.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 (the run's tables and transcripts, what meta.json says of the run, the chart options and the
 code), kept beside the report, so that the same finished command again rewrites nothing.
 
-Light on purpose: JSON, hashing and file stats only (no pandas, matplotlib or numba), so
+Light on purpose: JSON, hashing and file stats only (no pandas, matplotlib or kernels), so
 that a finished run's command can skip its report before loading any of them.
 """
 

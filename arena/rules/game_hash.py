@@ -1,7 +1,7 @@
 """The hash that tells games apart: who moved first, then the moves (FNV-1a, 64 bits).
 
 ``move_hashes`` here is the numpy version, for games read back from games.csv without loading
-numba; the fused game loop computes the same hashes in compiled code
+the kernels; the fused game loop computes the same hashes in compiled code
 (``arena.search.kernels.row_text.move_hashes``, the compiled core's, with these constants).
 """
 

@@ -101,9 +101,18 @@ class Database:
 
 def bucket_index(records: np.ndarray) -> np.ndarray:
     """Where the records of each value of a code's top 16 bits begin (the kernel's
-    ``Books.database_index``): 2**16 + 1 int32 offsets, the last the number of records."""
-    top = (records[0::RECORD].astype(np.int32) ^ 0x80) << 8 | records[1::RECORD]
-    return np.searchsorted(top, np.arange((1 << 16) + 1)).astype(np.int32)
+    ``Books.database_index``): 2**16 + 1 int32 offsets, the last the number of records.
+
+    The records are sorted, so the records of a value begin after all those of smaller
+    values: the offsets are the running totals of each value's count (one pass over the
+    4.2 M codes, where 65,537 binary searches among them cost 40-100 ms a solve). The top
+    16 bits are read in place, a big-endian uint16 every ``RECORD`` bytes, their sign bit
+    flipped so that they count in the order of the signed codes."""
+    entries = len(records) // RECORD
+    top = np.ndarray((entries,), dtype=">u2", buffer=records, strides=(RECORD,))
+    index = np.zeros((1 << 16) + 1, dtype=np.int32)
+    np.cumsum(np.bincount(top.astype(np.intp) ^ 0x8000, minlength=1 << 16), out=index[1:])
+    return index
 
 
 def pons_score(value: int, plies: int, cells: int = 42) -> int:
@@ -196,7 +205,7 @@ def open_database(path: Path) -> Database:
                             f"file has {ENTRIES * RECORD:,}; reinstall bitbully-databases or "
                             f"set {DATABASE_ENV}=off")
     records = np.memmap(path, dtype=np.uint8, mode="r")
-    if hashlib.sha256(records.tobytes()).hexdigest() != SHA256:
+    if hashlib.sha256(records.data).hexdigest() != SHA256:  # the mapped bytes, not a copy
         raise DatabaseError(f"database {path} is damaged: its checksum is not the published "
                             f"file's; reinstall bitbully-databases or set {DATABASE_ENV}=off")
     return Database(path, np.asarray(records))

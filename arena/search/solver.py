@@ -11,8 +11,8 @@ free (``arena.search.parallel``). The ``solver`` agent
 (the solver agent), adjudication, the analysis commands and the window's hints all ask it.
 
 The search itself runs in the compiled core (``arena/search/core/solver.hpp`` through
-``arena.search.kernels.solver``: C++17, the GIL released while it searches); only the fused
-game loop's solver players still search with the numba kernel (``solve_jit``).
+``arena.search.kernels.solver``: C++17, the GIL released while it searches), as do the fused
+game loop's solver players and its adjudication.
 """
 
 from __future__ import annotations
@@ -25,10 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from arena.rules.board import Position, Rules
-from arena.rules.errors import ArenaError, IllegalMoveError
+from arena.rules.errors import IllegalMoveError
 from arena.search.book import Book, load_book
 from arena.search.database import Database, database_for
-from arena.search.kernels import jit_enabled
 from arena.search.kernels import solver as kernels
 from arena.search.kernels.bitboard import board_array
 from arena.search.parallel import Lane, Task, new_lanes, solve_in_lanes
@@ -37,11 +36,6 @@ from arena.system.cachedir import cache_dir
 
 # What the kernels take after the two bitboards: board array, table, scratch, stats, books.
 KernelArguments = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, kernels.Books]
-
-
-class SolverNeedsJitError(ArenaError):
-    """The solver asked for with numba's JIT turned off: its search passes raw pointers that
-    only compiled code can use."""
 
 
 class Solver:
@@ -58,9 +52,6 @@ class Solver:
 
     def __init__(self, table_mb: float = DEFAULT_TABLE_MB, book_dir: Path | None = None,
                  threads: int = 1):
-        if not jit_enabled():
-            raise SolverNeedsJitError("the exact solver needs numba's JIT, which "
-                                      "NUMBA_DISABLE_JIT turns off: unset it to solve")
         bits = table_bits(table_mb)
         try:
             self.table = kernels.new_table(bits)

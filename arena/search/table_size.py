@@ -1,5 +1,5 @@
 """The size of the solver's transposition table: its default and minimum, and the checks of
-a size asked for (``--table-mb``), without numba: a command checks its options before it
+a size asked for (``--table-mb``), without the kernels: a command checks its options before it
 loads the kernels, and may never need them."""
 
 from __future__ import annotations

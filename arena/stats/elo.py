@@ -34,9 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from numbers import Real
-from typing import Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Literal
 
 from arena.stats.llr import (
     ScoreSample,
@@ -45,6 +43,9 @@ from arena.stats.llr import (
     exact_llr_mean,
     exact_llr_t_value,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "LLR_METHODS",
@@ -529,6 +530,8 @@ def homogeneity(ours: Sequence[int], reference: Sequence[int]) -> Homogeneity:
     exact for the chi-square distribution: ``exp(-chi2 / 2)`` with 2 degrees of freedom,
     ``erfc(sqrt(chi2 / 2))`` with 1.
     """
+    import numpy as np  # only here: a match's statistics and `arena stats` load without numpy
+
     table = np.array([ours, reference], dtype=float)
     expected = _expected(table)
     merged = bool(expected[:, 1].min() < MIN_EXPECTED_COUNT)
@@ -545,4 +548,6 @@ def homogeneity(ours: Sequence[int], reference: Sequence[int]) -> Homogeneity:
 
 
 def _expected(table: np.ndarray) -> np.ndarray:
+    import numpy as np  # homogeneity's
+
     return np.outer(table.sum(axis=1), table.sum(axis=0)) / table.sum()

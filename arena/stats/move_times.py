@@ -59,8 +59,42 @@ class MoveTimes:
         if not len(values):
             return cls(0, math.nan, math.nan, math.nan, math.nan, mean)
         low, high = median_interval(values)
-        return cls(len(values), float(np.median(values)), low, high,
-                   float(np.percentile(values, HIGH_PERCENTILE)), mean)
+        return cls(len(values), sorted_median(values), low, high,
+                   sorted_percentile(values, HIGH_PERCENTILE), mean)
+
+
+# np.median and np.percentile give these figures too, but their first call imports numpy.ma
+# (about 7 ms of every match's start); on sorted values each is two look-ups and numpy's own
+# arithmetic, the same float64 operations in the same order (tests/unit/test_move_times.py).
+
+
+def sorted_median(ordered: np.ndarray) -> float:
+    """``np.median`` of the sorted, non-empty ``ordered``: the middle value, or the mean of
+    the two middle ones (nan if any value is)."""
+    n = len(ordered)
+    if math.isnan(ordered[-1]):  # nan sorts last
+        return math.nan
+    middle = n // 2
+    if n % 2:
+        return float(ordered[middle])
+    return (float(ordered[middle - 1]) + float(ordered[middle])) / 2
+
+
+def sorted_percentile(ordered: np.ndarray, percent: float) -> float:
+    """``np.percentile(ordered, percent)`` (its default, linear method) of the sorted,
+    non-empty ``ordered``, computed as numpy computes it: the virtual index ``(n - 1) q``
+    between two order statistics (the last one for an index at or past the end), and their
+    interpolation from the nearer one (nan if any value is)."""
+    n = len(ordered)
+    if math.isnan(ordered[-1]):
+        return math.nan
+    virtual = (n - 1) * (percent / 100)
+    below = -1 if virtual >= n - 1 else math.floor(virtual)
+    above = -1 if below == -1 else below + 1
+    a, b = float(ordered[below]), float(ordered[above])
+    gamma = virtual - below
+    step = b - a
+    return b - step * (1 - gamma) if gamma >= 0.5 else a + step * gamma
 
 
 def ms_text(milliseconds: float) -> str:

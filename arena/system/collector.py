@@ -1,10 +1,9 @@
-"""The garbage collector around the import of a large library (numba, matplotlib, pandas).
+"""The garbage collector around the import of a large library (matplotlib, pandas).
 
 Such a library makes hundreds of thousands of objects that live as long as the process, and
-every full collection walks them all: in a 1,000-game command, numba's start-up triggered
-one of 0.1 s or more, and the report's imports as much again. ``uncollected`` holds the
-collector off while they are made, then freezes every object so far (``gc.freeze``) out of
-the reach of later collections.
+every full collection walks them all: the report's imports triggered one of 0.1 s or more.
+``uncollected`` holds the collector off while they are made, then freezes every object so far
+(``gc.freeze``) out of the reach of later collections.
 """
 
 from __future__ import annotations

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -56,6 +55,8 @@ def check_fields(table: Mapping[str, Any], fields: Mapping[str, Kind], required:
 
 def read_toml(path: Path, where: Place) -> dict[str, Any]:
     """The tables of a TOML file; the error of ``where`` if it cannot be read or parsed."""
+    import tomllib  # only here: the commands that read no TOML file load without its parser
+
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:

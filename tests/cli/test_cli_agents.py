@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from importlib.metadata import EntryPoint
+from importlib.metadata import EntryPoint, EntryPoints
 
 import pytest
 
 import arena.protocol.registry
 from arena.protocol.registry import (
+    ENTRY_POINT_GROUP,
     KINDS_GROUP,
     Param,
     registry,
@@ -89,13 +90,11 @@ def parse_thing(text: str, engines: object = None) -> None:
 @pytest.fixture
 def plugin_kind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """An installed package that registers a kind with a bare parser function."""
-    installed = arena.protocol.registry.entry_points
+    installed = arena.protocol.registry.installed_entry_points()
+    both = [*installed.select(group=ENTRY_POINT_GROUP), *installed.select(group=KINDS_GROUP)]
     point = EntryPoint("thing", f"{__name__}:parse_thing", KINDS_GROUP)
-
-    def fake_entry_points(group: str) -> list[EntryPoint]:
-        return [*installed(group=group), *([point] if group == KINDS_GROUP else [])]
-
-    monkeypatch.setattr(arena.protocol.registry, "entry_points", fake_entry_points)
+    monkeypatch.setattr(arena.protocol.registry, "installed_entry_points",
+                        lambda: EntryPoints([*both, point]))
     spec_kinds.cache_clear()
     yield
     spec_kinds.cache_clear()

@@ -1,4 +1,4 @@
-"""The same finished command again answers from the run directory: no numba, no agent built,
+"""The same finished command again answers from the run directory: no kernels, no agent built,
 the same result printed, and a note that the run was complete; a changed games.csv or
 changed agent code is still refused."""
 
@@ -21,7 +21,7 @@ def _arena(*args: str) -> subprocess.CompletedProcess[str]:
     return arena_loading(("numba", "arena.search.kernels", "pandas", "matplotlib"), *args)
 
 
-def test_the_same_finished_command_again_loads_no_numba_and_prints_the_same_result(
+def test_the_same_finished_command_again_loads_no_kernels_and_prints_the_same_result(
         tmp_path: Path) -> None:
     run = tmp_path / "run"
     first = _arena(*MATCH, "--out", str(run))

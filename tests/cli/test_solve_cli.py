@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
 from arena.analysis.scored_positions import set_text
-from tests.helpers.cli import arena_command, checkout_env, invoke
+from tests.helpers.cli import invoke
 
 
 def test_one_position_with_the_score_of_every_column() -> None:
@@ -58,14 +55,3 @@ def test_bad_positions_are_one_line_errors() -> None:
                                     "(index 3) is full in position [6x7 connect 4")
     result = invoke("solve", "4455", "--table-mb", "1")
     assert result.exit_code == 2 and "--table-mb" in result.stderr
-
-
-def test_without_the_jit_the_solver_says_so_in_one_line(tmp_path: Path) -> None:
-    # The solver's search needs compiled code; a search 4 plies deep needs the solver (not
-    # the table of easy positions).
-    finished = subprocess.run(arena_command("solve", "4444"), capture_output=True, text=True,
-                              env={**checkout_env(), "NUMBA_DISABLE_JIT": "1"}, cwd=tmp_path,
-                              timeout=120, check=False)
-    assert (finished.returncode, finished.stdout) == (2, "")
-    assert finished.stderr == ("arena: error: the exact solver needs numba's JIT, which "
-                               "NUMBA_DISABLE_JIT turns off: unset it to solve\n")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import arena
-from arena.runs.playing.progress import elapsed_line
+from arena.runs.playing.elapsed import elapsed_line
 from tests.helpers.paths import DATA
 from tests.helpers.terminal import arena_on_terminal
 

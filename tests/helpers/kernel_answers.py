@@ -29,7 +29,7 @@ from arena.rules.notation import from_moves
 from arena.runs.planning.plan import GameSettings, MatchPlan, Pairing
 from arena.runs.playing.fused import play_fused
 from arena.runs.store.rows import GameRow
-from arena.search.solver import Solver
+from arena.search.solver import Solver, shared_solver
 from connect_four_agents.immediate_win import ImmediateWinAgent
 from connect_four_agents.mcts import MCTSAgent
 from connect_four_agents.negamax import NegamaxAgent
@@ -128,6 +128,7 @@ def fused_games() -> list[Any]:
                 ((RandomAgent(), NegamaxAgent(depth=2)), SMALL, 6),
                 ((NegamaxAgent(depth=4), RandomAgent()), Rules(), None)]
     for agents, rules, adjudicate in pairings:
+        shared_solver().clear()  # the solver's nodes as from a fresh process's table
         settings = GameSettings(rules=rules, seed=11, adjudicate=adjudicate)
         batch = MatchPlan((Pairing("a", "b", 6),), settings).batch(np.arange(6))
         player_a, player_b = (kernel_agent(agent, rules) for agent in agents)

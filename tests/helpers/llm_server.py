@@ -282,7 +282,7 @@ def register_llm_kind(folder: Path) -> str | None:
     """Make the ``llm`` spec kind known in this process and its children when the installed
     arena predates it (a checkout run with PYTHONPATH): a distribution's metadata declaring
     it, written in ``folder``; the folder to put on PYTHONPATH, or None when not needed."""
-    from arena.protocol.registry import spec_kinds
+    from arena.protocol.registry import installed_entry_points, spec_kinds
 
     if "llm" in spec_kinds():
         return None
@@ -292,6 +292,7 @@ def register_llm_kind(folder: Path) -> str | None:
     (info / "entry_points.txt").write_text(
         f"[connect_four_arena.spec_kinds]\n{ENTRY_POINT}\n")
     sys.path.append(str(folder))
+    installed_entry_points.cache_clear()  # read again, with the folder
     spec_kinds.cache_clear()
     return str(folder)
 

@@ -4,7 +4,7 @@ An editable install made by scikit-build-core (``pip install -e .``) puts an imp
 in ``sys.meta_path`` through a ``.pth`` file of its site-packages: every ``import arena`` of a
 Python that reads that file then gets the editable checkout, whatever PYTHONPATH or another
 install says. A venv made with ``--system-site-packages`` reads those files too. The venvs here
-see this Python's packages (numpy, numba, ...) as plain folders on ``sys.path`` instead, so
+see this Python's packages (numpy, pandas, ...) as plain folders on ``sys.path`` instead, so
 none of their ``.pth`` files runs and the arena installed into the venv is the one imported.
 """
 

@@ -16,9 +16,11 @@ from arena.search.database import (
     DATABASE_ENV,
     ENTRIES,
     PLIES,
+    RECORD,
     RULES,
     Database,
     DatabaseError,
+    bucket_index,
     database_for,
     open_database,
     packaged_path,
@@ -59,6 +61,25 @@ def searched_scores(entries: list[tuple[Position, int]], monkeypatch: pytest.Mon
     solver = Solver(MIN_TABLE_MB)
     return [(position.describe(), score, found) for position, score in entries
             if (found := solver.solve(position)) != score]
+
+
+def test_the_buckets_begin_where_a_binary_search_finds_them(database: Database) -> None:
+    codes = database.table["code"].astype(np.int64)
+    top = (codes >> 16) + (1 << 15)  # the top 16 bits, in the order of the signed codes
+    assert np.array_equal(database.index, np.searchsorted(top, np.arange((1 << 16) + 1)))
+    assert database.index.dtype == np.int32
+
+
+def test_the_buckets_of_a_few_records() -> None:
+    codes = [-(1 << 31), -(1 << 31) + 1, -65536, -1, 0, 65535, 65536, 3 << 16, (1 << 31) - 1]
+    records = np.zeros(len(codes) * RECORD, dtype=np.uint8)
+    for at, code in enumerate(codes):
+        records[at * RECORD:at * RECORD + 4] = list(code.to_bytes(4, "big", signed=True))
+    index = bucket_index(records)
+    # top 16 bits (signed) -32768 twice, -1 twice, 0 twice, 1, 3, 32767: offsets by bucket
+    starts = {0: 0, 1: 2, (1 << 15) - 1: 2, 1 << 15: 4, (1 << 15) + 1: 6, (1 << 15) + 2: 7,
+              (1 << 15) + 3: 7, (1 << 15) + 4: 8, (1 << 16) - 1: 8, 1 << 16: 9}
+    assert {bucket: int(index[bucket]) for bucket in starts} == starts
 
 
 def test_the_file_is_the_published_one(database: Database) -> None:

@@ -166,63 +166,26 @@ def test_only_the_declaring_class_counts() -> None:
     assert fused.kernel_agent(Leftmost(depth=2), rules) is None
 
 
-WARMED = """
+IMPORTS = """
 import sys
 import numpy as np
 from arena.runs.playing.batches import AgentCache, play_fusable, warm_fused
 from arena.runs.planning.request import RunRequest
-from arena.search.kernels.games import play_games_jit
 
-kernels = (play_games_jit,)
 plan = RunRequest(openings="random:4").match_plan(sys.argv[1], "random", 4)
 agents = AgentCache()
-assert not any(kernel.signatures for kernel in kernels)
 warm_fused(plan, agents)
-warmed = [list(kernel.signatures) for kernel in kernels]
 [played], _ = play_fusable(plan.settings, plan.batch(np.arange(4)), agents)
 text, _ = played.text()
-print(*map(len, warmed), [kernel.signatures for kernel in kernels] == warmed, text.count(b"\\n"))
+print(text.count(b"\\n"), *sorted(m for m in ("numba", "llvmlite") if m in sys.modules))
 """
 
 
-@pytest.mark.parametrize(("agent", "loops"), [("solver", "0"), ("mcts:iterations=50", "0"),
-                                              ("negamax:depth=2", "0")])
-def test_warming_the_fused_loop_loads_what_the_games_call(agent: str, loops: str) -> None:
-    # in a fresh process: every pairing plays in the compiled core, which loads nothing: numba's
-    # loop is never loaded, by the warm-up (a call of no game) or by the games and their rows
-    done = subprocess.run([sys.executable, "-c", WARMED, agent], env=checkout_env(),
+@pytest.mark.parametrize("agent", ["random", "negamax:depth=2", "mcts:iterations=50", "solver"])
+def test_a_fused_pairing_plays_in_the_compiled_core_without_numba(agent: str) -> None:
+    # in a fresh process: warmed, then a batch of every kind of kernel agent played and its
+    # rows written, with no just-in-time compiler loaded (where numba is installed too)
+    done = subprocess.run([sys.executable, "-c", IMPORTS, agent], env=checkout_env(),
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == [loops, "True", "4"]
-
-
-ONLY_WHAT_PLAYS = """
-import sys
-import numpy as np
-from numba import types
-from arena.runs.playing.batches import AgentCache, play_fusable
-from arena.runs.planning.request import RunRequest
-from arena.search.kernels import games
-
-plan = RunRequest().match_plan(sys.argv[1], "random", 2)
-[played], _ = play_fusable(plan.settings, plan.batch(np.arange(2)), AgentCache())
-assert played.outcomes.plies.min() > 0  # the games were played
-names = ("negamax_a", "negamax_b", "tree_a", "tree_b", "s")
-for signature in games.play_games_jit.signatures:
-    print(*(name for name, kind in zip(names, signature[7:12]) if kind != types.none))
-print("numba" if games.play_games_jit.signatures else "core")
-"""
-
-
-@pytest.mark.parametrize(("agent", "printed"), [("random", ["core"]),
-                                                ("negamax:depth=2", ["core"]),
-                                                ("mcts:iterations=50", ["core"]),
-                                                ("solver", ["core"])])
-def test_a_pairing_compiles_only_the_searches_its_agents_play(agent: str,
-                                                               printed: list[str]) -> None:
-    # in a fresh process: every pairing of kernel agents is played by the compiled core (numba
-    # compiles nothing)
-    done = subprocess.run([sys.executable, "-c", ONLY_WHAT_PLAYS, agent], env=checkout_env(),
-                          capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == printed
+    assert done.stdout.split() == ["4"]

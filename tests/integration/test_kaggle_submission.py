@@ -150,7 +150,7 @@ def assert_same_evaluation(position: Position, heuristic: str, rules: ThreatRule
                            win_step: int) -> None:
     terms = terms_array(parse_heuristic(heuristic), rules)
     cur, mask = np.uint64(position.current), np.uint64(position.mask)
-    expected = evaluation.evaluate(cur, mask, ply, win_step, bitboard.board_tables(position.rules),
+    expected = evaluation.evaluate(cur, mask, ply, win_step, bitboard.board_array(position.rules),
                                    terms, *evaluation.board_windows(position.rules))
     evaluate = template.evaluation_function(board(position.rules),
                                             tuple(map(tuple, terms.tolist())), win_step)

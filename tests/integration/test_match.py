@@ -288,7 +288,7 @@ def test_meta_records_agents_options_and_versions(tmp_path: Path) -> None:
     assert meta["run"]["board"] == {"rows": 6, "cols": 7, "connect": 4}
     [session] = meta["sessions"]
     assert session["command"] == "arena match ..." and session["jobs"] == 1
-    assert {"python", "numpy", "numba", "arena"} <= session["versions"].keys()
+    assert {"python", "numpy", "arena"} <= session["versions"].keys()
     assert session["hosting"] == "auto"
     assert meta["agents"]["random"]["hosting"] == "inline"
     assert session["cores"] >= 1

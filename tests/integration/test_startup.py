@@ -1,12 +1,16 @@
 """What a command imports, checked in a child Python as a user runs it: listing agents or
-mistyping one, and solving a position the next disc decides, import no numba kernels; a
-solve that searches pulls in numba and its cached kernels, but not scipy's linear algebra
-(numba's BLAS check, about 0.2 s a process), and still solves."""
+mistyping one, and solving a position the next disc decides, import none of the heavy modules
+(numba, which the arena no longer uses, scipy's linear algebra, pandas, matplotlib); a solve
+that searches runs in the compiled core and imports none of them either. Issue 39's two short
+commands, a 10-game random match without report and a solve, import none of the libraries
+they do not need (pandas, matplotlib, tqdm, joblib, a TOML parser, dask), nor numpy.ma (which
+np.median's and np.percentile's first calls import)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -25,11 +29,18 @@ print("imported:", sorted(m for m in {heavy!r} if m in sys.modules))
 """
 
 
-def run_and_list_imports(*args: str) -> tuple[str, str]:
-    """The output (stdout and stderr) of ``arena ARGS...`` in a child Python, and the line
-    naming which of the heavy modules it imported."""
-    finished = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), *args],
-                              env=checkout_env(), text=True, capture_output=True, check=True)
+UNNEEDED = ("pandas", "matplotlib", "tqdm", "joblib", "tomllib", "distributed", "pyarrow",
+            "scipy.linalg", "numpy.ma", "numba")
+"""What neither short command of issue 39 needs (numba: the arena has no JIT any more)."""
+
+
+def run_and_list_imports(*args: str, modules: tuple[str, ...] = HEAVY,
+                         cwd: Path | None = None) -> tuple[str, str]:
+    """The output (stdout and stderr) of ``arena ARGS...`` in a child Python (in ``cwd``),
+    and the line naming which of ``modules`` (the heavy ones) it imported."""
+    finished = subprocess.run([sys.executable, "-c", PROBE.format(heavy=modules), *args],
+                              env=checkout_env(), text=True, capture_output=True, check=True,
+                              cwd=cwd)
     *output, imported = finished.stdout.splitlines()
     return "\n".join(output) + finished.stderr, imported
 
@@ -64,6 +75,9 @@ def test_a_mistyped_agent_is_told_without_the_kernels(args: tuple[str, ...],
 def test_a_position_the_next_disc_decides_is_solved_without_the_kernels() -> None:
     output, imported = run_and_list_imports("solve", "44444433333322222")
     assert imported == "imported: []"
+    _, imported = run_and_list_imports("solve", "44444433333322222",
+                                       modules=("numpy", "arena.stats.tally"))
+    assert imported == "imported: []"  # nor numpy, nor the statistics of a run's games
     # columns 3 and 4 are full; every other column loses to a win with player 1's 10th disc
     assert "score       -12  -12    -    -  -12  -12  -12" in output
 
@@ -74,22 +88,27 @@ def test_the_help_of_solve_imports_no_kernels() -> None:
     assert "--table-mb MB" in output
 
 
-@pytest.mark.slow
-def test_a_search_uses_numba_without_scipy_linalg() -> None:
+def test_a_search_runs_in_the_compiled_core_without_numba_or_scipy_linalg() -> None:
     output, imported = run_and_list_imports("solve", "2252576253462244111563365343671351441")
-    assert imported == "imported: ['numba']"
+    assert imported == "imported: []"
     # the first position of Test_L3_R1, published score -1
     assert "score         -    -    -    -    -   -1   -2" in output
 
 
-@pytest.mark.parametrize("collecting", [True, False])
-def test_numba_is_imported_uncollected_then_frozen(collecting: bool) -> None:
-    # numba's objects, frozen, are out of the collector's full collections; the collector is
-    # left as it was found.
-    probe = ("import gc, sys\n"
-             f"{'' if collecting else 'gc.disable()'}\n"
-             "import arena.search.kernels\n"
-             "print(gc.isenabled(), 'numba' in sys.modules, gc.get_freeze_count() > 0)")
-    shown = subprocess.run([sys.executable, "-c", probe], env=checkout_env(), text=True,
-                           capture_output=True, check=True).stdout.split()
-    assert shown == [str(collecting), "True", "True"]
+def test_a_random_match_without_report_imports_only_what_it_plays_with(tmp_path: Path
+                                                                       ) -> None:
+    output, imported = run_and_list_imports("match", "random", "random", "-n", "10",
+                                            "--no-report", "--quiet", modules=UNNEEDED,
+                                            cwd=tmp_path)
+    assert imported == "imported: []"
+    assert "Games       10  (W " in output
+    assert (tmp_path / "results" / "matches").is_dir()
+
+
+@pytest.mark.slow
+def test_a_solve_imports_only_what_it_solves_with(tmp_path: Path) -> None:
+    output, imported = run_and_list_imports("solve", "4453", cwd=tmp_path,
+                                            modules=(*UNNEEDED, "multiprocessing",
+                                                     "arena.stats.tally"))
+    assert imported == "imported: []"
+    assert "score     -2: player 2 (not to move) wins with its 20th disc" in output

@@ -1,6 +1,6 @@
 """The compiled core (the C++ extension arena.search.kernels._core): a machine-code module
-whose types the stub declares, with the board's tables and rules of the numba kernels, and the
-endings of move strings that the checks of a run's rows read."""
+whose types the stub declares, with the board's tables and the rules of arena.rules.board, and
+the endings of move strings that the checks of a run's rows read."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arena.rules.board import Position, Rules
+from arena.rules.board import Position, Rules, has_line, threat_cells
 from arena.search.kernels import _core, bitboard, endings
 from arena.search.kernels.native import core
 from tests.helpers.positions import EXTREME_RULES, random_positions
@@ -43,18 +43,16 @@ def test_the_tables_of_a_board_are_board_array_s(rules: Rules) -> None:
 
 
 @pytest.mark.parametrize("rules", BOARDS, ids=str)
-def test_the_rules_agree_with_the_numba_kernels(rules: Rules) -> None:
-    packed, tables = bitboard.board_array(rules), bitboard.board_tables(rules)
+def test_the_rules_agree_with_the_python_rules(rules: Rules) -> None:
+    packed = bitboard.board_array(rules)
     positions = [Position.empty(rules), *random_positions(rules, 12, seed=rules.cols)]
     for position in positions:
-        cur, mask = np.uint64(position.current), np.uint64(position.mask)
+        cur, mask = position.current, position.mask
         for stones in (cur, cur ^ mask):
-            assert _core.winning_cells(int(stones), int(mask), packed) == int(
-                bitboard.winning_cells(stones, mask, tables))
-            assert _core.has_line(int(stones), packed) == bitboard.has_line(stones, tables)
-        assert _core.playable(int(mask), packed) == int(bitboard.playable(mask, tables))
-        assert _core.legal_columns(int(mask), packed).tolist() == \
-            bitboard.legal_columns(mask, tables).tolist() == position.legal_moves()
+            assert _core.winning_cells(stones, mask, packed) == threat_cells(stones, mask, rules)
+            assert _core.has_line(stones, packed) == has_line(stones, rules)
+        assert _core.playable(mask, packed) == position.playable_cells()
+        assert _core.legal_columns(mask, packed).tolist() == position.legal_moves()
 
 
 def test_the_rules_on_a_hand_checked_position() -> None:

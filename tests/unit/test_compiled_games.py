@@ -1,9 +1,9 @@
-"""The compiled core's fused game loop (``_core.play_games``) plays numba's games
-(``games.play_games_jit``) move for move: the same moves, winners, endings, plies, turns and
-node counts, the negamax players' and the solver's tables and stats and the MCTS players'
-trees left the same, on every kind of board, for every pairing of the kinds (random,
-immediate-win, negamax, MCTS, solver), the solver adjudicating or not, from openings, either
-side first; bad arrays are refused, and other threads run while it plays."""
+"""The compiled core's fused game loop (``_core.play_games``) on every kind of board, for every
+pairing of the kinds (random, immediate-win, negamax, MCTS, solver), the solver adjudicating or
+not, from openings, either side first: each game is one the rules allow, ends as the rules (or
+the solver, when adjudicated) say, and is the same game played again with fresh kernels, node
+counts and the search arrays left alike; the games are numba's as test_kernel_answers recorded
+them. Bad arrays are refused, and other threads run while it plays."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ from arena.runs.playing.fused import _arguments
 from arena.search.kernels import games
 from arena.search.kernels import solver as kernels_solver
 from arena.search.kernels.native import core
-from arena.search.solver import shared_solver
+from arena.search.solver import Solver, shared_solver
+from arena.search.table_size import MIN_TABLE_MB
 from connect_four_agents.immediate_win import ImmediateWinAgent
 from connect_four_agents.mcts import MCTSAgent
 from connect_four_agents.negamax import NegamaxAgent
@@ -97,9 +98,9 @@ def _fresh_solver(rules: Rules) -> games.SolverArrays:
 
 
 def _played(rules: Rules, agents: list[object], seeds: np.ndarray, starts: np.ndarray,
-            firsts: np.ndarray, loop: str,
+            firsts: np.ndarray,
             adjudicate: int | None = None) -> tuple[games.Outcomes, list[np.ndarray]]:
-    """The outcomes of one loop, and the negamax players' and the solver's tables and stats
+    """The outcomes of a batch, and the negamax players' and the solver's tables and stats
     and the MCTS players' trees after it (fresh kernels each time: the same tables to start
     from)."""
     kernels = tuple(kernel_agent(agent, rules) for agent in agents)
@@ -110,12 +111,7 @@ def _played(rules: Rules, agents: list[object], seeds: np.ndarray, starts: np.nd
         arguments[-1] = _fresh_solver(rules)
     ply = games.NO_ADJUDICATION if adjudicate is None else adjudicate
     out = games.new_outcomes(len(seeds), rules.rows * rules.cols)
-    if loop == "core":
-        packed, table, reals, negamax_a, negamax_b, tree_a, tree_b, solver_arrays = arguments
-        core.play_games(seeds, starts, firsts, ply, packed, table, reals, negamax_a,
-                        negamax_b, tree_a, tree_b, solver_arrays, *out)
-    else:
-        games.play_games_jit(seeds, starts, firsts, ply, *arguments, out)
+    core.play_games(seeds, starts, firsts, ply, *arguments, *out)
     searches = [array for arrays in [*arguments[3:5], arguments[-1]] if arrays is not None
                 for array in (arrays.table, arrays.stats)]
     searches += [array for tree in arguments[5:7] if tree is not None for array in tree]
@@ -124,29 +120,40 @@ def _played(rules: Rules, agents: list[object], seeds: np.ndarray, starts: np.nd
 
 @settings(max_examples=150, deadline=None)
 @given(batches())
-def test_the_compiled_loop_plays_numbas_games(batch: tuple) -> None:
+def test_the_compiled_loop_plays_games_by_the_rules_and_again_the_same(batch: tuple) -> None:
     rules, agents, seeds, starts, firsts, adjudicate = batch
-    ours, our_searches = _played(rules, agents, seeds, starts, firsts, "core", adjudicate)
-    theirs, their_searches = _played(rules, agents, seeds, starts, firsts, "jit", adjudicate)
+    ours, our_searches = _played(rules, agents, seeds, starts, firsts, adjudicate)
+    again, searches_again = _played(rules, agents, seeds, starts, firsts, adjudicate)
     for name in games.Outcomes._fields:
         if name != "cycles":
-            np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name), name)
-    for mine, other in zip(our_searches, their_searches, strict=True):
+            np.testing.assert_array_equal(getattr(ours, name), getattr(again, name), name)
+    for mine, other in zip(our_searches, searches_again, strict=True):
         np.testing.assert_array_equal(mine, other)
     assert (ours.cycles >= 0).all()
-    assert (ours.turns.sum(axis=1) == ours.plies - [bin(int(m)).count("1") for m in
-                                                     starts[:, 1]]).all()
+    opening = np.array([bin(int(m)).count("1") for m in starts[:, 1]], dtype=np.int64)
+    assert (ours.turns.sum(axis=1) == ours.plies - opening).all()
+    for g, (cur, mask) in enumerate(starts.tolist()):
+        end = play_moves(Position(rules, cur, mask),
+                         [int(c) for c in ours.moves[g, :ours.plies[g] - opening[g]]])
+        side_to_move = (firsts[g] + end.plies) % 2  # 0: agent A, as the loop counts sides
+        if ours.endings[g] == games.ADJUDICATED:
+            assert end.plies == max(adjudicate, opening[g]) and not end.is_terminal
+            score = Solver(MIN_TABLE_MB).solve(end)
+            expected = -1 if score == 0 else side_to_move if score > 0 else 1 - side_to_move
+            assert ours.winners[g] == expected
+        else:
+            assert end.is_terminal
+            assert (ours.endings[g] == games.FOUR_IN_A_ROW) == (end.winner is not None)
+            assert ours.winners[g] == (-1 if end.winner is None else 1 - side_to_move)
 
 
-def test_a_full_game_of_random_players_is_the_numba_loops_and_ends_by_the_rules() -> None:
+def test_full_games_of_random_players_end_by_the_rules() -> None:
     rules = Rules()
     seeds = np.arange(2000, dtype=np.uint64)
     starts = np.zeros((2000, 2), dtype=np.uint64)
     firsts = np.arange(2000, dtype=np.int64) % 2
     agents = [RandomAgent(), RandomAgent()]
-    ours, _ = _played(rules, agents, seeds, starts, firsts, "core")
-    theirs, _ = _played(rules, agents, seeds, starts, firsts, "jit")
-    np.testing.assert_array_equal(ours.moves, theirs.moves)
+    ours, _ = _played(rules, agents, seeds, starts, firsts)
     for game in range(50):  # each game replayed by the rules gives its ending and winner
         moves = [int(column) for column in ours.moves[game, :ours.plies[game]]]
         end = play_moves(Position.empty(rules), moves)
@@ -243,30 +250,21 @@ def test_bad_mcts_players_are_refused(changes: dict[str, object], error: type[Ex
         core.play_games(**_mcts_call(**changes))
 
 
-def test_an_mcts_tree_too_small_for_its_iterations_plays_as_numba() -> None:
-    # a tree with fewer rows than the iterations need stops each search early, in both loops
+def test_an_mcts_tree_too_small_for_its_iterations_stops_each_search_early() -> None:
     rules = Rules()
     agents = [MCTSAgent(iterations=50), RandomAgent()]
     kernels = tuple(kernel_agent(agent, rules) for agent in agents)
-    outcomes = []
-    for loop in ("core", "jit"):
-        arguments = list(_arguments(rules, kernels, GameSettings()))  # type: ignore[arg-type]
-        arguments[5] = games.new_tree(12, 7)
-        out = games.new_outcomes(4, 42)
-        seeds, starts = np.arange(4, dtype=np.uint64), np.zeros((4, 2), dtype=np.uint64)
-        firsts = np.array([0, 1, 0, 1], dtype=np.int64)
-        if loop == "core":
-            core.play_games(seeds, starts, firsts, games.NO_ADJUDICATION, *arguments, *out)
-        else:
-            games.play_games_jit(seeds, starts, firsts, games.NO_ADJUDICATION, *arguments, out)
-        outcomes.append((out, arguments[5]))
-    (ours, our_tree), (theirs, their_tree) = outcomes
-    for name in games.Outcomes._fields:
-        if name != "cycles":
-            np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name), name)
-    assert (ours.nodes[:, 0] <= 12 * ours.turns[:, 0]).all()  # no move grew past the tree
-    for mine, other in zip(our_tree, their_tree, strict=True):
-        np.testing.assert_array_equal(mine, other)
+    arguments = list(_arguments(rules, kernels, GameSettings()))  # type: ignore[arg-type]
+    arguments[5] = games.new_tree(12, 7)
+    out = games.new_outcomes(4, 42)
+    core.play_games(np.arange(4, dtype=np.uint64), np.zeros((4, 2), dtype=np.uint64),
+                    np.array([0, 1, 0, 1], dtype=np.int64), games.NO_ADJUDICATION, *arguments,
+                    *out)
+    assert (out.nodes[:, 0] <= 12 * out.turns[:, 0]).all()  # no move grew past the tree
+    assert (out.nodes[:, 0] >= out.turns[:, 0]).all() and out.turns[:, 0].min() > 0
+    for game in range(4):
+        end = play_moves(Position.empty(rules), [int(c) for c in out.moves[game, :out.plies[game]]])
+        assert end.is_terminal
 
 
 def test_other_threads_run_while_it_plays() -> None:

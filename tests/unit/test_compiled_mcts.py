@@ -1,10 +1,11 @@
 """MCTS in the compiled core (``arena/search/core/mcts.hpp``, the Python-facing
 ``mcts.set_root``, ``search`` and ``playout_results``): draw for draw a plain-Python reference
-(tests/helpers/mcts_reference.py) and numba's kernels that the fused loop of numba still calls
-(``set_root_jit``, ``search_jit``): the same trees, node counts, iterations, playouts and
-generator states, on several boards, positions, seeds, iteration counts, exploration
-constants and rollouts, in one call or in batches, and in trees that fill up. Trees and
-arrays that would make it read or write outside them are refused."""
+(tests/helpers/mcts_reference.py), the same trees, node counts, iterations, playouts and
+generator states (and numba's, as test_kernel_answers recorded them), on several boards,
+positions, seeds, iteration counts, exploration constants and rollouts, in one call or in
+batches, and in trees that fill up, with each of the compiled kernels (for BMI2's pdep, the
+common boards, any board, any CPU). Trees and arrays that would make it read or write outside
+them are refused."""
 
 from __future__ import annotations
 
@@ -16,11 +17,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from numba import njit
 
 from arena.rules.board import Position, Rules
-from arena.search.kernels import mcts
-from arena.search.kernels.bitboard import board_array, unpack
+from arena.search.kernels import _core, mcts
+from arena.search.kernels.bitboard import board_array
 from tests.helpers import mcts_reference as reference
 from tests.helpers.positions import EXTREME_RULES, random_positions
 
@@ -28,18 +28,28 @@ U = np.uint64
 BOARDS = (Rules(), Rules(5, 6, 4), Rules(7, 8, 4), Rules(4, 4, 3), Rules(5, 6, 3),
           Rules(7, 8, 5), Rules(4, 5, 4), *EXTREME_RULES)
 Tree = tuple[np.ndarray, np.ndarray, np.ndarray]
+# the compiled kernels a call may take (the machine's fastest by default), each tried here
+KERNELS = ("any", "no-pdep", "generic", "portable")
 
 
-@njit(cache=True)
-def numba_playout_results(cur: np.uint64, mask: np.uint64, games: int, immediate_win: bool,
-                          state: np.ndarray, packed: np.ndarray) -> np.ndarray:
-    """numba's playout_results before the port: the loop of ``mcts.playout``."""
-    t = unpack(packed)
-    counts = np.zeros(3, dtype=np.int64)
-    for _ in range(games):
-        result = mcts.playout(cur, mask, t, immediate_win, state)
-        counts[0 if result == 1.0 else 1 if result == 0.5 else 2] += 1
-    return counts
+@pytest.fixture(params=KERNELS)
+def kernels(request: pytest.FixtureRequest) -> object:
+    _core.mcts_kernels(request.param)
+    yield request.param
+    _core.mcts_kernels("any")
+
+
+class allowed:  # a context manager named as a function
+    """The compiled kernels the calls in the block may take."""
+
+    def __init__(self, kernels: str) -> None:
+        self.kernels = kernels
+
+    def __enter__(self) -> None:
+        _core.mcts_kernels(self.kernels)
+
+    def __exit__(self, *_: object) -> None:
+        _core.mcts_kernels("any")
 
 
 def position_on(rules: Rules, moves: list[int]) -> Position:
@@ -55,11 +65,14 @@ def position_on(rules: Rules, moves: list[int]) -> Position:
     return position
 
 
-def rooted(position: Position, capacity: int, jit: bool = False) -> Tree:
+def rooted(position: Position, capacity: int) -> Tree:
     tree = mcts.new_tree(capacity, position.rules.cols)
-    set_root = mcts.set_root_jit if jit else mcts.set_root
-    set_root(*tree, U(position.current), U(position.mask), board_array(position.rules))
+    mcts.set_root(*tree, U(position.current), U(position.mask), board_array(position.rules))
     return tree
+
+
+def board_of(rules: Rules) -> reference.Board:
+    return reference.Board(rules.rows, rules.cols, rules.connect)
 
 
 def same_trees(a: Tree, b: Tree) -> bool:
@@ -70,22 +83,24 @@ def same_trees(a: Tree, b: Tree) -> bool:
 @given(board=st.sampled_from(BOARDS), moves=st.lists(st.integers(0, 8), max_size=40),
        seed=st.integers(0, 2**64 - 1), iterations=st.integers(0, 400),
        c=st.sampled_from([0.0, 0.3, 1.4, 2.0, 7.5]), immediate_win=st.booleans(),
-       spare=st.integers(-300, 50))
-def test_the_compiled_search_is_numbas(board: Rules, moves: list[int], seed: int,
-                                       iterations: int, c: float, immediate_win: bool,
-                                       spare: int) -> None:
+       spare=st.integers(-300, 50), kernels=st.sampled_from(KERNELS))
+def test_the_compiled_search_is_the_reference_search(board: Rules, moves: list[int], seed: int,
+                                                     iterations: int, c: float,
+                                                     immediate_win: bool, spare: int,
+                                                     kernels: str) -> None:
     # spare < 0: a tree with less room than the iterations need, which fills up
     position = position_on(board, moves)
     packed = board_array(board)
     capacity = max(1, iterations + 1 + spare)
-    core_tree, jit_tree = rooted(position, capacity), rooted(position, capacity, jit=True)
-    assert same_trees(core_tree, jit_tree)
-    core_state, jit_state = np.array([seed], dtype=U), np.array([seed], dtype=U)
-    got = mcts.search(*core_tree, 1, iterations, c, immediate_win, core_state, packed)
-    expected = mcts.search_jit(*jit_tree, 1, iterations, c, immediate_win, jit_state, packed)
-    assert got == tuple(map(int, expected))
+    core_tree, expected_tree = rooted(position, capacity), rooted(position, capacity)
+    core_state, rng = np.array([seed], dtype=U), reference.SplitMix64(seed)
+    with allowed(kernels):
+        got = mcts.search(*core_tree, 1, iterations, c, immediate_win, core_state, packed)
+    expected = reference.search(board_of(board), expected_tree, 1, iterations, c, immediate_win,
+                                rng)
+    assert got == expected
     assert all(type(value) is int for value in got)
-    assert same_trees(core_tree, jit_tree) and core_state[0] == jit_state[0]
+    assert same_trees(core_tree, expected_tree) and int(core_state[0]) == rng.state
     if capacity < iterations + 1:  # full: fewer iterations run, unless terminal leaves
         assert got[0] <= capacity and (got[0] < capacity or got[1] <= iterations)
 
@@ -125,11 +140,10 @@ def test_a_full_tree_runs_fewer_iterations(rules: Rules) -> None:
         drawn = int(state[0])
         assert mcts.search(*tree, count, 10, 1.4, False, state, board_array(rules)) in (
             (capacity, 0), (capacity, 10))
-        jit = rooted(position, capacity, jit=True)
-        jit_state = np.array([5], dtype=U)
-        assert (count, done) == tuple(mcts.search_jit(*jit, 1, 200, 1.4, False, jit_state,
-                                                      board_array(rules)))
-        assert drawn == int(jit_state[0])
+        rng = reference.SplitMix64(5)
+        assert (count, done) == reference.search(board_of(rules), rooted(position, capacity), 1,
+                                                 200, 1.4, False, rng)
+        assert drawn == rng.state
     # the root's children all expanded with one node each past it: done counts them
     tree = rooted(position, 1 + rules.cols)
     count, done = mcts.search(*tree, 1, 100, 1.4, False, np.array([1], dtype=U),
@@ -140,7 +154,7 @@ def test_a_full_tree_runs_fewer_iterations(rules: Rules) -> None:
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(5, 6, 4), Rules(7, 8, 4), Rules(4, 4, 3),
                                    Rules(5, 6, 3), Rules(6, 9, 4)])
-def test_the_search_grows_the_reference_tree(rules: Rules) -> None:
+def test_the_search_grows_the_reference_tree(rules: Rules, kernels: str) -> None:
     board = reference.Board(rules.rows, rules.cols, rules.connect)
     packed = board_array(rules)
     for index, position in enumerate([Position.empty(rules), *random_positions(rules, 3, 4)]):
@@ -156,7 +170,7 @@ def test_the_search_grows_the_reference_tree(rules: Rules) -> None:
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(5, 6, 4), Rules(7, 8, 4), Rules(4, 4, 3),
                                    Rules(7, 8, 5), Rules(1, 9, 3), Rules(63, 1, 3)])
-def test_playouts_are_the_reference_playouts(rules: Rules) -> None:
+def test_playouts_are_the_reference_playouts(rules: Rules, kernels: str) -> None:
     board = reference.Board(rules.rows, rules.cols, rules.connect)
     for index, position in enumerate([Position.empty(rules), *random_positions(rules, 2, 9)]):
         for immediate_win in (False, True):
@@ -173,29 +187,35 @@ def test_playouts_are_the_reference_playouts(rules: Rules) -> None:
 
 @settings(max_examples=80, deadline=None)
 @given(board=st.sampled_from(BOARDS), moves=st.lists(st.integers(0, 8), max_size=40),
-       seed=st.integers(0, 2**64 - 1), games=st.integers(0, 600), immediate_win=st.booleans())
-def test_playouts_are_numbas(board: Rules, moves: list[int], seed: int, games: int,
-                             immediate_win: bool) -> None:
+       seed=st.integers(0, 2**64 - 1), games=st.integers(0, 600), immediate_win=st.booleans(),
+       kernels=st.sampled_from(KERNELS))
+def test_playouts_are_the_reference_playouts_anywhere(board: Rules, moves: list[int], seed: int,
+                                                      games: int, immediate_win: bool,
+                                                      kernels: str) -> None:
     position = position_on(board, moves)
     cur, mask, packed = U(position.current), U(position.mask), board_array(board)
-    state, jit_state = np.array([seed], dtype=U), np.array([seed], dtype=U)
-    counts = mcts.playout_results(cur, mask, games, immediate_win, state, packed)
-    expected = numba_playout_results(cur, mask, games, immediate_win, jit_state, packed)
-    assert counts.tolist() == expected.tolist() and state[0] == jit_state[0]
+    state, rng = np.array([seed], dtype=U), reference.SplitMix64(seed)
+    with allowed(kernels):
+        counts = mcts.playout_results(cur, mask, games, immediate_win, state, packed)
+    expected = reference.playout_results(board_of(board), position.current, position.mask,
+                                         games, immediate_win, rng)
+    assert counts.tolist() == expected and int(state[0]) == rng.state
     assert counts.sum() == games
 
 
-def test_set_root_is_numbas() -> None:
+def test_set_root_resets_row_0_whole_to_the_position() -> None:
     for rules in BOARDS:
         for position in random_positions(rules, 2, 3):
-            core_tree, jit_tree = mcts.new_tree(3, rules.cols), mcts.new_tree(3, rules.cols)
-            for tree in (core_tree, jit_tree):  # a used tree: row 0 is reset whole
-                for array in tree:
-                    array[...] = 7
-            mcts.set_root(*core_tree, U(position.current), U(position.mask), board_array(rules))
-            mcts.set_root_jit(*jit_tree, U(position.current), U(position.mask),
-                              board_array(rules))
-            assert same_trees(core_tree, jit_tree)
+            tree = mcts.new_tree(3, rules.cols)
+            for array in tree:  # a used tree
+                array[...] = 7
+            mcts.set_root(*tree, U(position.current), U(position.mask), board_array(rules))
+            positions, links, tallies = tree
+            assert positions[0].tolist() == [position.current, position.mask,
+                                             board_of(rules).playable(position.mask)]
+            assert links[0].tolist() == [-1, mcts.ONGOING] + [-1] * rules.cols
+            assert tallies[0].tolist() == [0.0, 0.0]
+            assert (positions[1:] == 7).all() and (tallies[1:] == 7).all()
 
 
 def test_bad_arrays_are_refused() -> None:
@@ -251,6 +271,8 @@ def test_bad_arrays_are_refused() -> None:
         with pytest.raises(ValueError, match="not one of the board's"):
             mcts.playout_results(U(cur), U(mask), 5, False, state, packed)
     assert rules.cols == 7 and int(state[0]) == 1  # nothing refused drew a number
+    with pytest.raises(ValueError, match="kernels must be"):
+        _core.mcts_kernels("fastest")
 
 
 def grown_tree() -> tuple[Tree, int]:
@@ -263,7 +285,8 @@ def grown_tree() -> tuple[Tree, int]:
 
 
 @pytest.mark.parametrize(("spoil", "message"), [
-    # numba follows these links wherever they point, or wraps -1 to the last row
+    # a search that followed these links would read outside the arrays, or wrap -1 to the
+    # last row
     (lambda tree, count: tree[1].__setitem__((0, mcts.CHILDREN + 3), count), "child link"),
     (lambda tree, count: tree[1].__setitem__((0, mcts.CHILDREN + 3), 1 << 30), "child link"),
     (lambda tree, count: tree[1].__setitem__((0, mcts.CHILDREN + 3), 0), "child link"),
@@ -290,7 +313,7 @@ def test_malformed_trees_are_refused_not_read_past(spoil: Callable[[Tree, int], 
 
 
 def test_a_negative_c_that_rules_out_every_child_is_refused() -> None:
-    # numba's best child stays -1 when every bound is below -1, and it reads links[-1]
+    # the best child stays -1 when every bound is below -1: links[-1] would be read
     tree, count = grown_tree()
     with pytest.raises(ValueError, match="no child with a bound above -1"):
         mcts.search(*tree, count, 200, -50.0, False, np.array([4], dtype=U),

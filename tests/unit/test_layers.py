@@ -1,6 +1,7 @@
 """The layout docs/architecture.md describes, held against the code's imports: layers that
 import only the layers below them, no cycles, nothing of ``agents`` imported by ``arena``,
-and imports inside functions only where they put off loading numba, matplotlib or pygame."""
+and imports inside functions only where they put off loading the compiled core, matplotlib or
+pygame."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ DEFERRED = {"arena.search.solver", "arena.search.kernels.endings", "arena.search
             "arena.search.kernels.row_text", "arena.report.run_page", "arena.report.chart_kinds",
             "arena.play.gui.controller", "arena.play.thinker", "arena.play.gui.window"}
 """The only modules of the arena imported inside functions outside the commands: the solver's,
-the replay's and the fused game loop's kernels (its numba games, and their rows' text, whose
-package loads numba), matplotlib's report and its charts (for ``plot``), pygame's window."""
+the replay's and the fused game loop's kernels (the compiled core's games and their rows'
+text), matplotlib's report and its charts (for ``plot``), pygame's window."""
 
 
 def module_name(path: Path) -> str:

@@ -14,7 +14,7 @@ from arena.rules.results import Termination
 from arena.runs.playing.game import play_game
 from arena.search.heuristics import HEURISTICS, WIN_SCORE, positional_weights
 from arena.search.kernels import negamax as kernels
-from arena.search.kernels.bitboard import board_tables
+from arena.search.kernels.bitboard import board_array
 from arena.search.kernels.evaluation import board_windows, evaluate
 from connect_four_agents import minimax
 from connect_four_agents import negamax as negamax_module
@@ -431,7 +431,7 @@ def full_width_scores(agent: NegamaxAgent, position: Position, full_board: bool)
     """Root scores of plain full-width negamax with the agent's heuristic at the depth limit
     (the kernel's ``evaluate``, checked on its own in test_kernels) and its win scoring."""
     rules = position.rules
-    tables, windows = board_tables(rules), board_windows(rules)
+    tables, windows = board_array(rules), board_windows(rules)
     step = int(agent.wins == "sooner")
 
     def leaf(node: Position, ply: int) -> int:

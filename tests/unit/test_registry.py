@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from importlib.metadata import EntryPoint
+from importlib.metadata import EntryPoint, EntryPoints
 from pathlib import Path
 from typing import Literal
 
@@ -16,6 +16,7 @@ from arena.protocol.agent import BaseAgent
 from arena.protocol.functions import FunctionAgent
 from arena.protocol.registry import (
     ENTRY_POINT_GROUP,
+    KINDS_GROUP,
     Param,
     make_agent,
     parse_spec,
@@ -317,12 +318,10 @@ def plugin_points(user_file: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
         EntryPoint("unrelated", f"{USER_MODULE}:Leftmost", "some.other.group"),
     ]
 
-    installed = arena.protocol.registry.entry_points
-
-    def fake_entry_points(group: str) -> list[EntryPoint]:
-        return [*installed(group=group), *(point for point in points if point.group == group)]
-
-    monkeypatch.setattr(arena.protocol.registry, "entry_points", fake_entry_points)
+    installed = arena.protocol.registry.installed_entry_points()
+    both = [*installed.select(group=ENTRY_POINT_GROUP), *installed.select(group=KINDS_GROUP)]
+    monkeypatch.setattr(arena.protocol.registry, "installed_entry_points",
+                        lambda: EntryPoints([*both, *points]))
     registry.cache_clear()
     yield
     registry.cache_clear()

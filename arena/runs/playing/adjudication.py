@@ -26,7 +26,7 @@ class Adjudicator:
 
     def winner(self, position: Position) -> int:
         """The player (1 or 2) who wins ``position`` with perfect play, 0 for a draw."""
-        from arena.search.solver import shared_solver  # numba loads only for adjudicated runs
+        from arena.search.solver import shared_solver  # the kernels load only for adjudicated runs
 
         score = shared_solver().solve(position, weak=True)
         assert score is not None  # no node budget

@@ -84,7 +84,7 @@ class FusedGames:
 
     batch: GameBatch
     seeds: np.ndarray
-    outcomes: Any  # arena.search.kernels.games.Outcomes (numba loads only for fused runs)
+    outcomes: Any  # arena.search.kernels.games.Outcomes (loaded only for fused runs)
     seconds_per_cycle: float
 
     def __len__(self) -> int:
@@ -146,7 +146,7 @@ def play_fused(settings: GameSettings, batch: GameBatch,
                kernels: tuple[KernelAgent, KernelAgent]) -> FusedGames:
     """Play the games of ``batch`` (of one pairing) between ``kernels`` in one compiled
     call."""
-    import arena.search.kernels.games as games  # numba loads only for fused runs
+    import arena.search.kernels.games as games  # loaded only for fused runs
 
     rules = settings.rules
     starts = [play_moves(Position.empty(rules), parse_moves(opening, rules))

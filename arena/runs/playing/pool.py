@@ -27,7 +27,6 @@ two per worker thread).
 
 from __future__ import annotations
 
-import logging
 import multiprocessing
 import os
 import signal
@@ -338,6 +337,8 @@ class DaskPool:
 
     def _start_cluster(self, distributed: Any, jobs: int) -> None:
         """Start a local cluster of ``jobs`` workers that die with this process."""
+        import logging  # only here and in close: a dask cluster's logs; local runs log nothing
+
         with interrupts_held():  # Ctrl-C is this thread's to handle, not the cluster's
             self._cluster = distributed.LocalCluster(
                 n_workers=jobs, threads_per_worker=1, processes=True,
@@ -380,6 +381,8 @@ class DaskPool:
                 self._client.run(close_worker_agents)
             self._leave()
             return
+        import logging
+
         silenced = logging.root.manager.disable
         # Results on their way from a killed worker fail, in distributed's and tornado's
         # loggers (some with levels of their own, as tornado.application's): no news.

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from types import TracebackType
@@ -113,30 +112,3 @@ def progress_bar(total: int, label: str, enabled: bool, unit: str = "position",
             bar.update(done)
 
         yield advance
-
-
-@contextmanager
-def elapsed_line(label: str, enabled: bool = True) -> Iterator[None]:
-    """``LABEL 00:12`` on stderr from the block's first second on, redrawn twice a second and
-    erased at its end (on a terminal and when enabled): the progress of work that cannot be
-    counted, such as one search (the numba kernels let the thread that draws it run)."""
-    if not enabled or not sys.stderr.isatty():
-        yield
-        return
-    from tqdm import tqdm
-
-    done = threading.Event()
-    with tqdm(desc=label, bar_format="{desc} {elapsed}", file=sys.stderr, leave=False,
-              delay=1) as line:
-
-        def tick() -> None:
-            while not done.wait(0.5):
-                line.update(0)  # drawn once the delay has passed
-
-        ticker = threading.Thread(target=tick, daemon=True, name="arena elapsed")
-        ticker.start()
-        try:
-            yield
-        finally:
-            done.set()
-            ticker.join()

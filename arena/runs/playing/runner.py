@@ -405,7 +405,7 @@ def _now() -> str:
 def _versions() -> dict[str, str]:
     found = {"python": platform.python_version(), "platform": sys.platform,
              "arena": VERSION}
-    for package in ("numpy", "numba", "click", "dask", "distributed"):
+    for package in ("numpy", "click", "dask", "distributed"):
         try:
             found[package] = version(package)
         except PackageNotFoundError:

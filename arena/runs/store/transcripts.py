@@ -13,7 +13,6 @@ the same file, and a kill leaves at most one torn member at the end.
 
 from __future__ import annotations
 
-import gzip
 import json
 import zlib
 from pathlib import Path
@@ -59,6 +58,8 @@ class Transcript:
 
 def _member(record: dict[str, Any]) -> bytes:
     """``record`` as one line in a gzip member of its own."""
+    import gzip  # only here: writing a language model's records (reading them takes zlib)
+
     return gzip.compress((canonical(record) + "\n").encode(), mtime=0)
 
 

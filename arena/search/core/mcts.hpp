@@ -14,10 +14,18 @@
 // stops and says what it found (Searched::error); the bindings raise ValueError.
 #pragma once
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "bitboard.hpp"
+#if defined(ARENA_CORE_POPCNT_DISPATCH)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 namespace arena::core::mcts {
 
@@ -65,14 +73,42 @@ inline std::uint64_t next(std::uint64_t& state) {
     return z ^ (z >> 31);
 }
 
+#if defined(ARENA_CORE_POPCNT_DISPATCH)
+// BMI2's parallel bit deposit: the bit of `cells` at the rank of the one bit of `bit`.
+__attribute__((target("bmi2"))) inline std::uint64_t deposit(std::uint64_t bit,
+                                                               std::uint64_t cells) {
+    return _pdep_u64(bit, cells);
+}
+
+// Whether the machine has BMI2 and a fast pdep (3 cycles): AMD's before Zen 3 take one of
+// up to hundreds of cycles, microcoded.
+inline bool has_fast_pdep() {
+    static const bool fast = [] {
+        __builtin_cpu_init();
+        if (!__builtin_cpu_supports("bmi2")) return false;
+        if (!__builtin_cpu_is("amd")) return true;
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+        const unsigned base = (eax >> 8) & 0xF;
+        const unsigned family = base == 0xF ? base + ((eax >> 20) & 0xFF) : base;
+        return family >= 0x19;
+    }();
+    return fast;
+}
+#endif
+
 // One of the set bits of `cells` (not empty), uniformly at random: the k-th lowest, k the
 // high 32 bits of a draw times their number, over 2**32. With SPAN > 0, `cells` has at most
 // SPAN bits (one per column): the k lowest are cleared by SPAN - 1 conditional moves rather
-// than a loop, whose exit at a random k the processor cannot predict.
+// than a loop, whose exit at a random k the processor cannot predict; SPAN < 0 (a board of
+// -SPAN columns, compiled for BMI2) takes the k-th by one pdep.
 template <int SPAN = 0>
 inline std::uint64_t random_cell(std::uint64_t cells, std::uint64_t& state) {
     const std::uint64_t k =
         ((next(state) >> 32) * static_cast<std::uint64_t>(popcount(cells))) >> 32;
+#if defined(ARENA_CORE_POPCNT_DISPATCH)
+    if constexpr (SPAN < 0) return deposit(std::uint64_t{1} << k, cells);
+#endif
     if constexpr (SPAN > 0) {
         for (int i = 0; i < SPAN - 1; ++i) {
             const std::uint64_t cleared = cells & (cells - 1);
@@ -165,6 +201,12 @@ struct Settings {
 
 // The child of fully expanded `node` with the highest upper confidence bound (UCB1), or a
 // negative Error when there is none or a link points outside the tree's `count` nodes.
+//
+// With SPAN > 0 (the board's columns known), the children's tallies are gathered first and
+// their bounds computed two at a time with SSE2's packed divisions and square roots (x86-64's
+// baseline; the same IEEE results as one at a time); the first highest is then picked as one
+// at a time would.
+template <int SPAN>
 inline std::int64_t best_child(const Tree& tree, std::int64_t node, std::int64_t count,
                                std::int64_t cols, double c) {
     const double* tallies = tree.tallies;
@@ -172,6 +214,34 @@ inline std::int64_t best_child(const Tree& tree, std::int64_t node, std::int64_t
     const double scale = c * std::sqrt(std::log(tallies[node * TALLY_FIELDS + VISITS]));
     std::int64_t best = -NO_CHILD;
     double best_bound = -1.0;
+    if constexpr (SPAN > 0) {
+        double visits[SPAN], rewards[SPAN], bounds[SPAN];
+        for (int col = 0; col < SPAN; ++col) {
+            const std::int64_t child = children[col];
+            if (child >= 0 && (child <= node || child >= count)) return -BAD_CHILD;
+            const std::int64_t row = (child < 0 ? 0 : child) * TALLY_FIELDS;
+            visits[col] = tallies[row + VISITS];
+            rewards[col] = tallies[row + REWARD];
+        }
+        int col = 0;
+#if defined(__SSE2__)
+        const __m128d scales = _mm_set1_pd(scale);
+        for (; col + 2 <= SPAN; col += 2) {
+            const __m128d v = _mm_loadu_pd(visits + col);
+            _mm_storeu_pd(bounds + col, _mm_add_pd(_mm_div_pd(_mm_loadu_pd(rewards + col), v),
+                                                   _mm_div_pd(scales, _mm_sqrt_pd(v))));
+        }
+#endif
+        for (; col < SPAN; ++col)
+            bounds[col] = rewards[col] / visits[col] + scale / std::sqrt(visits[col]);
+        for (col = 0; col < SPAN; ++col) {
+            if (children[col] >= 0 && bounds[col] > best_bound) {
+                best = children[col];
+                best_bound = bounds[col];
+            }
+        }
+        return best;
+    }
     for (std::int64_t col = 0; col < cols; ++col) {
         const std::int64_t child = children[col];
         if (child < 0) continue;
@@ -204,7 +274,8 @@ inline Searched search(const Tree& tree, std::int64_t count, std::int64_t iterat
         std::int64_t node = 0;
         while (links[node * width + STATUS] == ONGOING && !positions[node * POSITION_FIELDS
                                                                      + UNTRIED]) {
-            const std::int64_t child = best_child(tree, node, count, t.cols, c);
+            const std::int64_t child = best_child<(SPAN < 0 ? -SPAN : SPAN)>(tree, node, count,
+                                                                            t.cols, c);
             if (child < 0) {
                 out = {count, done, static_cast<Error>(-child), node};
                 state_ref = state;
@@ -306,9 +377,10 @@ inline void playout_results(std::uint64_t cur, std::uint64_t mask, std::int64_t 
 // --- the kernels on the caller's arrays, dispatched --------------------------------------
 //
 // Each is compiled for the common boards of connect 4 (6 x 7, 5 x 6, 7 x 8) with their tables
-// constants the compiler folds in (shifts by immediates, the loops over columns unrolled), and
-// for any board, under the popcount target where the machine has the instruction (see
-// ARENA_CORE_POPCNT_DISPATCH), else for any CPU.
+// constants the compiler folds in (shifts by immediates, the loops over columns unrolled),
+// twice (with BMI2's pdep for CPUs where it is fast, has_fast_pdep, and without), and for any
+// board, under the popcount target where the machine has the instruction (see
+// ARENA_CORE_POPCNT_DISPATCH), else for any CPU. All give the same draws and results.
 
 // Whether `t` is the tables of a rows x cols board of `connect` (all but the planes).
 inline bool is_board(const Tables& t, std::int64_t rows, std::int64_t cols,
@@ -372,6 +444,12 @@ ARENA_CORE_POPCNT_TARGET inline auto run_fixed(const Job& j) {
     const Tables t = Tables::of_board(ROWS, COLS, 4);
     return run<static_cast<int>(COLS)>(j, t);
 }
+
+template <std::int64_t ROWS, std::int64_t COLS, typename Job>
+__attribute__((target("popcnt,bmi2"), flatten)) inline auto run_fixed_pdep(const Job& j) {
+    const Tables t = Tables::of_board(ROWS, COLS, 4);
+    return run<-static_cast<int>(COLS)>(j, t);
+}
 #endif
 
 #ifndef ARENA_CORE_ANY_CPU  // as negamax.hpp defines it
@@ -387,11 +465,32 @@ ARENA_CORE_ANY_CPU inline auto run_any_cpu(const Job& j, const Tables& t) {
     return run<0>(j, t);
 }
 
+// Which of the compiled kernels dispatch may take, for the tests to try each on any machine:
+// ANY (the fastest the machine runs), NO_PDEP (not BMI2's), GENERIC (not the common boards'
+// either), PORTABLE (the one for any CPU).
+enum Kernels : int { ANY, NO_PDEP, GENERIC, PORTABLE };
+
+inline std::atomic<int>& allowed_kernels() {
+    static std::atomic<int> allowed{ANY};
+    return allowed;
+}
+
 // A job on the board `t`, with the machine's popcount and the common boards' constants.
 template <typename Job>
 inline auto dispatch(const Job& j, const Tables& t) {
 #if defined(ARENA_CORE_POPCNT_DISPATCH)
-    if (has_popcnt_instruction()) {
+    const auto allowed =
+        static_cast<Kernels>(allowed_kernels().load(std::memory_order_relaxed));
+    if (allowed == GENERIC && has_popcnt_instruction()) return run_popcnt(j, t);
+    if (allowed == ANY && has_popcnt_instruction() && has_fast_pdep()) {
+        switch (common_board(t)) {
+            case 1: return run_fixed_pdep<6, 7>(j);
+            case 2: return run_fixed_pdep<5, 6>(j);
+            case 3: return run_fixed_pdep<7, 8>(j);
+            default: return run_popcnt(j, t);
+        }
+    }
+    if (allowed != PORTABLE && has_popcnt_instruction()) {
         switch (common_board(t)) {
             case 1: return run_fixed<6, 7>(j);
             case 2: return run_fixed<5, 6>(j);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
 
 #include "bindings.hpp"
 #include "mcts.hpp"
@@ -120,6 +121,19 @@ void bind_mcts(nb::module_& m) {
           "iterations run), fewer when the tree is full (mcts.search). The tree and the "
           "splitmix64 ``state`` are used in place; a malformed tree raises ValueError. "
           "Releases the GIL.");
+    m.def("mcts_kernels", [](const std::string& allowed) {
+        const char* names[] = {"any", "no-pdep", "generic", "portable"};
+        for (int i = 0; i < 4; ++i)
+            if (allowed == names[i]) {
+                mcts::allowed_kernels().store(i, std::memory_order_relaxed);
+                return;
+            }
+        throw nb::value_error("kernels must be any, no-pdep, generic or portable");
+    }, "allowed"_a,
+       "For the tests: which compiled MCTS kernels the calls may take: ``any`` (the fastest "
+       "this machine runs, the default), ``no-pdep`` (not those for BMI2's pdep), ``generic`` "
+       "(not those for the common boards either) or ``portable`` (those for any CPU); for "
+       "every thread, from the next call on.");
     m.def("mcts_playout_results", &playout_results, "cur"_a, "mask"_a, "games"_a,
           "immediate_win"_a, nb::arg("state").noconvert(), "packed"_a,
           "Wins, draws and losses of the side to move in ``games`` random playouts "

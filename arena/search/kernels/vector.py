@@ -28,7 +28,7 @@ step_boards = core.step_boards
 """``step_boards(packed, kind, depth, first, terms, lines, points, tt, stats, stack, state,
 cur, mask, actions, rewards, terminated, illegal, replies, openings)``: step every board (the
 ``packed`` search array's board; a negamax opponent searches with it, the heuristic arrays and
-``tt``, ``stats``, ``stack`` as ``negamax.score_root`` does, ties broken at random). The
+``tt``, ``stats``, ``stack`` as ``negamax.root_scores`` does, ties broken at random). The
 learner plays ``actions[i]``, the opponent replies, a finished game starts again. Writes
 ``rewards`` (float32), ``terminated``, ``illegal`` (the learner's column could not be played),
 ``replies`` (the opponent's column in the game just played, NONE if it did not move),
