@@ -1,7 +1,8 @@
-"""The solver's speed beside Pascal Pons' C++ solver, on the same positions, in one run.
+"""The solver's speed beside Pascal Pons' C++ solver and another checkout, in one run.
 
     PYTHONPATH=. python benchmarks/bench_solver.py --pons /path/to/c4solver [--out FILE.csv]
     PYTHONPATH=. python benchmarks/bench_solver.py --full        # the slow sets in full
+    PYTHONPATH=. python benchmarks/bench_solver.py --base DIR    # and DIR's public solve
 
 Pons' solver is not part of this project: fetch its public source
 (github.com/PascalPons/connect4), check out a commit whose ``main.cpp`` prints nodes and
