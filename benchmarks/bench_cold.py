@@ -2,14 +2,14 @@
 
     python benchmarks/bench_cold.py BEFORE_DIR [--rounds R] [--quick]
 
-The commands of issue 39's measures: ``arena --help``, ``arena solve 4453``, a 10-game match
-of random players and the README's first command (``--quick``: without the last, whose cold
-run took about a minute before the compiled core). Each round, for BEFORE_DIR (e.g. a
-worktree of the commit before a change) and then this checkout, each as pip builds it
-(``benchmarks/checkouts.py``), every command runs twice in fresh processes, each from an
-empty directory of its own: ``cold`` with nothing cached (an empty numba cache, an empty
-arena cache directory), then ``warm`` with the caches the cold run left. Printed: the median
-seconds of each command cold and warm per checkout, and the ratios before / this.
+The commands of issue 39's measures: ``arena --help``, ``arena solve 4453``, a 10-game match of
+random players and the README's first command (``--quick``: without the last, whose cold run took
+about a minute before the compiled core). Each round, for BEFORE_DIR (e.g. a worktree of the commit
+before a change) and then this checkout, each as pip builds it (``benchmarks/checkouts.py``), every
+command runs twice in fresh processes, each from an empty directory of its own: ``cold`` with
+nothing cached (an empty arena cache directory, and an empty numba cache for a checkout that uses
+numba), then ``warm`` with the caches the cold run left. Printed: the median seconds of each command
+cold and warm per checkout, and the ratios before / this.
 """
 
 from __future__ import annotations

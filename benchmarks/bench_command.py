@@ -15,8 +15,8 @@ empty directory:
 - ``again``: the first command once more on its finished directory.
 
 Printed: the medians, the think time (the agents' seconds per move summed over the games, as
-games.csv records them, median over the commands), each command's ratio to it, and the
-ratios after/before. One untimed command per checkout first fills numba's cache.
+games.csv records them, median over the commands), each command's ratio to it, and the ratios
+after/before. One untimed command per checkout first fills its caches (numba's, where it has numba).
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def main() -> None:
         pristine = scratch / "pristine"
         _run(HERE, scratch, ARENA, "match", *AGENTS, "-n", str(args.games), "-q",
              "--no-report", "--out", str(pristine))
-        for checkout in sides.values():  # numba's cache filled, untimed
+        for checkout in sides.values():  # the caches filled, untimed
             _run(checkout, scratch, ARENA, "match", *AGENTS, "-n", "2", "-q", "--out",
                  str(scratch / "warm" / checkout.name))
         for _ in range(args.rounds):

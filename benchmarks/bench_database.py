@@ -11,10 +11,11 @@
 database; it searches with one thread, and so does our solver here. Parts (``--parts``,
 default all; ``before`` only with ``--before``):
 
-- ``command``: ``arena solve "" --columns`` as a user runs it (``python -c 'from arena.cli
-  import main; main()' ...``, this checkout's arena, from an empty directory with an empty
-  cache directory), the whole process, median of ``--runs`` after one untimed run that fills
-  numba's cache; with its default threads (every core) and with ``--threads 1``. Goal 1 s.
+- ``command``: ``arena solve "" --columns`` as a user runs it (``python -c 'from arena.cli import
+  main; main()' ...``, this checkout's arena, from an empty directory with an empty cache
+  directory), the whole process, median of ``--runs`` after one untimed run that fills the caches
+  (numba's, for a checkout that uses numba); with its default threads (every core) and with
+  ``--threads 1``. Goal 1 s.
 - ``empty``: ``Solver.column_scores`` of the empty board in this process, the kernels and the
   database loaded, from an empty table (cleared untimed), median of ``--runs``; BitBully's
   ``score_all_moves`` from its empty table beside it. Goal 0.1 s.

@@ -3,7 +3,7 @@ from before the 12-ply database (not a test).
 
     PYTHONPATH=. python benchmarks/bench_early_game.py analyze --before DIR [-n GAMES]
     PYTHONPATH=. python benchmarks/bench_early_game.py dataset [--before DIR] [-n GAMES]
-    PYTHONPATH=. python benchmarks/bench_early_game.py positions [-n POSITIONS]
+    PYTHONPATH=. python benchmarks/bench_early_game.py positions [--before DIR] [-n POSITIONS]
 
 ``analyze``: a run of GAMES games (default 1000) of ``negamax:depth=4`` against itself on
 6 x 7 is played once, with this code. Then ``--rounds`` times (default 1), the order turning
@@ -17,22 +17,26 @@ the README's rate), this code with plies 1-42 and 17-42 and, with ``--before``, 
 plies 17-42, in turn; printed: the positions (rows, and distinct ones) and the labelling
 rate the command prints, rows a second.
 
-``positions``: this code's solver in this process, one thread, on POSITIONS (default 1000)
-random positions of each phase (``random:1-11``, ``random:12-16``, ``random:17-30``, drawn as
-``arena accuracy`` draws them), each from an empty table: the win/draw/loss search (what
-adjudication and ``arena analyze`` ask) and the score of every column (the solver agent,
-hints, ``arena show --scores``, ``arena accuracy``, ``arena dataset``); printed: the median,
-99th percentile and largest milliseconds.
+``positions``: the solver, one thread, in a fresh process of this code (and, with
+``--before``, of DIR's code, ``--rounds`` rounds alternating which goes first), on POSITIONS
+(default 1000) random positions of each phase (``random:1-11``, ``random:12-16``,
+``random:17-30``, drawn as ``arena accuracy`` draws them), each from an empty table: the
+win/draw/loss search (what adjudication and ``arena analyze`` ask) and the score of every
+column (the solver agent, hints, ``arena show --scores``, ``arena accuracy``, ``arena
+dataset``); printed: the median, 99th percentile and largest milliseconds (with
+``--before``: of the round with the smaller total, for each checkout) and the ratio of the
+totals, DIR's / this code's.
 
-Before timing, each checkout analyses a few games once, so that numba's compiled kernels
-are in its cache. Every command runs from an empty folder with an empty cache directory
-(no opening book), on ``--jobs`` processes (default 2). The machine's load average is
-printed before and after: on a shared machine compare the figures of one run only.
+Before timing, each checkout analyses a few games once, so that its caches are filled (numba's
+compiled kernels, for a checkout that uses numba). Every command runs from an empty folder with an
+empty cache directory (no opening book), on ``--jobs`` processes (default 2). The machine's load
+average is printed before and after: on a shared machine compare the figures of one run only.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -43,7 +47,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from checkouts import clean_environment, compare_checkouts, python_for
+from checkouts import child_output, clean_environment, compare_checkouts, python_for
 
 ROOT = Path(__file__).resolve().parent.parent
 ARENA = "from arena.cli import main; main()"
@@ -142,29 +146,54 @@ def dataset(before: Path | None, games: int, jobs: int, scratch: Path) -> None:
               f"labelled in {labelling:7.1f} s: {rate}/s  (command {wall:.1f} s)")
 
 
-def positions(count: int) -> None:
-    """Time the solver on random positions of each phase (see the module docstring)."""
-    from arena.analysis.position_sets import load_position_set
-    from arena.rules.board import Rules
-    from arena.search.solver import Solver
+PHASES = ("random:1-11", "random:12-16", "random:17-30")
+WAYS = ("win/draw/loss", "every column")
+POSITIONS = """
+import json, sys, time
+from arena.analysis.position_sets import load_position_set
+from arena.rules.board import Rules
+from arena.search.solver import Solver
+count, phases = int(sys.argv[1]), sys.argv[2:]
+rules = Rules()
+solver = Solver(threads=1)
+solver.column_scores(load_position_set("random:20", rules, 1).positions[0])  # load all
+times = {}
+for spec in phases:
+    times[spec] = {"win/draw/loss": [], "every column": []}
+    for position in load_position_set(spec, rules, count, seed=1).positions:
+        for way, call in (("win/draw/loss", lambda p: solver.solve(p, weak=True)),
+                          ("every column", solver.column_scores)):
+            solver.clear()
+            began = time.perf_counter()
+            call(position)
+            times[spec][way].append(1000 * (time.perf_counter() - began))
+print(json.dumps(times))
+"""
 
-    rules = Rules()
-    solver = Solver(threads=1)
-    solver.column_scores(load_position_set("random:20", rules, 1).positions[0])  # load all
+
+def positions(before: Path | None, count: int, rounds: int) -> None:
+    """Time the solver on random positions of each phase (see the module docstring)."""
+    checkouts = [ROOT] + ([before] if before else [])
+    results: dict[Path, list[dict]] = {checkout: [] for checkout in checkouts}
+    for round_ in range(rounds if before else 1):
+        for checkout in checkouts if round_ % 2 == 0 else checkouts[::-1]:
+            results[checkout].append(json.loads(child_output(checkout, POSITIONS, count,
+                                                             *PHASES)))
     print(f"the solver on {count} random positions a phase, one thread, each from an empty "
-          "table: milliseconds, median / 99th percentile / largest")
-    for spec in ("random:1-11", "random:12-16", "random:17-30"):
-        times: dict[str, list[float]] = {"win/draw/loss": [], "every column": []}
-        for position in load_position_set(spec, rules, count, seed=1).positions:
-            for way, call in (("win/draw/loss", lambda p: solver.solve(p, weak=True)),
-                              ("every column", solver.column_scores)):
-                solver.clear()
-                began = time.perf_counter()
-                call(position)
-                times[way].append(1000 * (time.perf_counter() - began))
-        print(f"{spec:13}" + "".join(
-            f"  {way}: {np.median(t):6.1f} / {np.percentile(t, 99):6.0f} / {max(t):6.0f}"
-            for way, t in times.items()))
+          "table: milliseconds, median / 99th percentile / largest"
+          + (f"; before = {before}" if before else ""))
+    for spec in PHASES:
+        for way in WAYS:
+            best = {checkout: min((result[spec][way] for result in results[checkout]), key=sum)
+                    for checkout in checkouts}
+            line = f"{spec:13} {way:14}"
+            for checkout, t in best.items():
+                name = "this" if checkout == ROOT else "before"
+                line += (f"  {name}: {np.median(t):6.1f} / {np.percentile(t, 99):6.0f} / "
+                         f"{max(t):6.0f}")
+            if before:
+                line += f"  before / this: {sum(best[before]) / sum(best[ROOT]):.2f}x"
+            print(line)
 
 
 def main() -> None:
@@ -175,7 +204,8 @@ def main() -> None:
     parser.add_argument("-n", "--games", type=int,
                         help="games (default 1000; dataset 300), positions a phase (1000)")
     parser.add_argument("--jobs", type=int, default=2, help="--jobs of each command")
-    parser.add_argument("--rounds", type=int, default=1, help="analyze: rounds")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="analyze, positions with --before: rounds")
     args = parser.parse_args()
     before = args.before.resolve() if args.before else None
     compare_checkouts(ROOT, *([before] if before else []))
@@ -189,7 +219,7 @@ def main() -> None:
         elif args.which == "dataset":
             dataset(before, args.games or 300, args.jobs, scratch)
         else:
-            positions(args.games or 1000)
+            positions(before, args.games or 1000, args.rounds)
     print(f"load average {load()}")
 
 

@@ -3,9 +3,10 @@
     python benchmarks/bench_first_run.py                    # this checkout
     python benchmarks/bench_first_run.py --base /work/old   # and that checkout, alternating
 
-Each command (a three-game match: its time is numba compiling what the games need) runs in a
-fresh Python process with an empty numba cache of its own (``NUMBA_CACHE_DIR``), as on a
-machine where the project was just installed, and prints its wall-clock seconds. With
+Each command (a three-game match: with numba's kernels, its time is numba compiling what the
+games need; with the compiled core, nothing is compiled at run time) runs in a fresh Python
+process with an empty cache of its own (``NUMBA_CACHE_DIR``, for a checkout that uses numba),
+as on a machine where the project was just installed, and prints its wall-clock seconds. With
 ``--base DIR`` (another checkout, say a worktree of the commit before a change) each command
 runs there too, right after, and the ratio printed is that checkout's seconds over this one's.
 Every process runs in an empty directory; with ``--base`` both checkouts run as pip builds

@@ -9,11 +9,21 @@ the table, then PASS or FAIL per target; the exit status is 1 if any target fail
 - heuristic=positional+threats, same set: >= 2,000,000 nodes per second;
 - depth 4, every heuristic, on the `games` set: median <= 1 ms per move;
 - a fresh process makes its first negamax move within 2 seconds.
+
+    PYTHONPATH=. python benchmarks/bench_negamax.py --base DIR [--rounds 3] [--quick]
+
+With ``--base DIR`` (another checkout, say the commit before a change) the same negamax rows
+run instead ``--rounds`` times in fresh processes of each checkout's own Python (built as pip
+builds it: ``benchmarks/checkouts.py``), the two alternating which goes first; printed per
+row: the median nodes a second and milliseconds per move of each, and the ratio this / base
+of the medians (of nodes a second; of moves a second for rows without nodes).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import statistics
 import sys
 from pathlib import Path
 
@@ -25,6 +35,7 @@ from arena.analysis.bench import (
     run_bench,
     write_csv,
 )
+from benchmarks.checkouts import ROOT, child_output, compare_checkouts
 
 NODES_PER_SECOND = {
     "negamax:depth=10,heuristic=none": 5_000_000,
@@ -54,11 +65,51 @@ def verdicts(rows: list[BenchRow]) -> list[tuple[bool, str]]:
     return results
 
 
+CHILD = """
+import json, sys
+from arena.analysis.bench import make_plan, run_bench
+plan = [row for row in make_plan(quick=sys.argv[1] == "1") if row.spec.startswith("negamax")]
+rows = run_bench(plan, fresh_process=False)
+print(json.dumps([[row.agent, row.set, row.nodes_per_second, row.ms_per_move] for row in rows]))
+"""
+
+
+def against_base(base: Path, rounds: int, quick: bool) -> int:
+    """The negamax rows in alternating fresh processes of this checkout and ``base``."""
+    checkouts = [ROOT, base.resolve()]
+    compare_checkouts(*checkouts)
+    results: dict[Path, list[list]] = {checkout: [] for checkout in checkouts}
+    for round_ in range(rounds):
+        for checkout in checkouts if round_ % 2 == 0 else checkouts[::-1]:
+            results[checkout].append(json.loads(child_output(checkout, CHILD, int(quick))))
+        print(f"round {round_ + 1} of {rounds} done", file=sys.stderr)
+    print(f"{'row':<52} {'this nodes/s':>13} {'base nodes/s':>13} {'this ms':>8} "
+          f"{'base ms':>8} {'this/base':>9}")
+    for index, (agent, position_set, _, _) in enumerate(results[ROOT][0]):
+        medians = {}
+        for checkout in checkouts:
+            rows = [result[index] for result in results[checkout]]
+            nodes = [row[2] for row in rows if row[2]]
+            medians[checkout] = (statistics.median(nodes) if nodes else None,
+                                 statistics.median(row[3] for row in rows))
+        (this_nodes, this_ms), (base_nodes, base_ms) = medians[ROOT], medians[checkouts[1]]
+        ratio = this_nodes / base_nodes if this_nodes and base_nodes else base_ms / this_ms
+        print(f"{agent + ' on ' + position_set:<52} {this_nodes or 0:>13,.0f} "
+              f"{base_nodes or 0:>13,.0f} {this_ms:>8.3f} {base_ms:>8.3f} {ratio:>8.2f}x")
+    return 0
+
+
 def main() -> int:
     """Measure, print the table and the verdicts; 1 if a target fails."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="also write the table to this CSV file")
+    parser.add_argument("--base", type=Path, help="a checkout to compare with, alternating")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds with --base")
+    parser.add_argument("--quick", action="store_true",
+                        help="with --base: a few positions per row, each timed once")
     options = parser.parse_args()
+    if options.base:
+        return against_base(options.base, options.rounds, options.quick)
     plan = [row for row in make_plan() if row.spec.startswith("negamax")]
     rows = run_bench(plan, progress=lambda message: print(message, file=sys.stderr))
     print(format_table(rows))

@@ -4,14 +4,14 @@
     python benchmarks/bench_startup.py --base ../base-commit  # against another checkout
     python benchmarks/bench_startup.py --pons /path/to/c4solver  # the solve set against C++
 
-Each command runs as a user runs it (``python -c 'from arena.cli import main; main()' ARGS``)
-by the checkout's Python (with --base, each checkout as pip builds it:
-``benchmarks/checkouts.py``), from an empty directory (``python -c`` puts
-the current directory first on sys.path), after one untimed run that fills numba's cache
-and Python's bytecode cache (PYTHONDONTWRITEBYTECODE is unset for the children: an installed
-arena has its ``.pyc`` files, and compiling every module again would be timed otherwise).
-With --base the two checkouts alternate, run by run, so that both see the same load; the
-medians and their ratio (this checkout / base) are printed per command.
+Each command runs as a user runs it (``python -c 'from arena.cli import main; main()' ARGS``) by the
+checkout's Python (with --base, each checkout as pip builds it: ``benchmarks/checkouts.py``), from
+an empty directory (``python -c`` puts the current directory first on sys.path), after one untimed
+run that fills the caches (numba's, where the checkout uses numba) and Python's bytecode cache
+(PYTHONDONTWRITEBYTECODE is unset for the children: an installed arena has its ``.pyc`` files, and
+compiling every module again would be timed otherwise). With --base the two checkouts alternate, run
+by run, so that both see the same load; the medians and their ratio (this checkout / base) are
+printed per command.
 
 A command that writes a run (the 10-game match, issue 39's) runs each time in a new empty
 directory of its own, removed after it, so that every run plays its games (in the same

@@ -89,3 +89,16 @@ def python_for(checkout: Path) -> str:
     if checkout != ROOT:
         raise ValueError(f"{checkout} is not built: call compare_checkouts first")
     return sys.executable
+
+
+def child_output(checkout: Path, program: str, *args: object) -> str:
+    """What ``program`` (Python source) prints, run with ``args`` in a fresh process of
+    ``checkout``'s Python from an empty directory; exits if it fails."""
+    with tempfile.TemporaryDirectory() as scratch:
+        done = subprocess.run([python_for(checkout), "-c", program, *map(str, args)],
+                              capture_output=True, text=True, env=clean_environment(),
+                              cwd=scratch)
+    if done.returncode:
+        raise SystemExit(f"{checkout}: the child failed (exit {done.returncode}):\n"
+                         f"{done.stderr[-2000:]}")
+    return done.stdout

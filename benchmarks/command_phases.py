@@ -2,16 +2,15 @@
 
     python benchmarks/command_phases.py [-n GAMES] [--rounds R]
 
-Runs ``arena match negamax:depth=4,heuristic=threats+positional negamax:depth=4 -n GAMES -q``
-into a new directory, with ``--no-report`` and without, ``R`` times each alternating, each
-in a fresh Python process whose cwd is an empty directory. The process marks the wall
-clock when it starts, when the ``match`` command's code is imported, and when the runner
-starts and ends building and warming the agents (``resolve_agents``: numba's import and
-start-up, the kernels loaded from its cache), playing (``_play``), and writing the run
-(``run_games``), and when the report is written (``finish_run``); this process marks when
-it started the child and when the child ended. Printed: the median seconds of each phase,
-the agents' think time (games.csv's ``time_a + time_b`` summed), and the whole process
-over the think time.
+Runs ``arena match negamax:depth=4,heuristic=threats+positional negamax:depth=4 -n GAMES -q`` into a
+new directory, with ``--no-report`` and without, ``R`` times each alternating, each in a fresh
+Python process whose cwd is an empty directory. The process marks the wall clock when it starts,
+when the ``match`` command's code is imported, and when the runner starts and ends building and
+warming the agents (``resolve_agents``: the kernels loaded, and for a checkout that uses numba,
+numba's import and start-up), playing (``_play``), and writing the run (``run_games``), and when the
+report is written (``finish_run``); this process marks when it started the child and when the child
+ended. Printed: the median seconds of each phase, the agents' think time (games.csv's ``time_a +
+time_b`` summed), and the whole process over the think time.
 """
 
 from __future__ import annotations
@@ -70,7 +69,7 @@ PHASES = (
     ("python", "start", "the interpreter starts (this process's Popen to the child's first line)"),
     ("imports", "imported", "arena.cli and the match command's modules (click, numpy, arena)"),
     ("plan", "planned", "options parsed, the plan and the run directory"),
-    ("agents", "agents", "agents built and warmed: numba's import, start-up, cached kernels"),
+    ("agents", "agents", "agents built and warmed: the kernels loaded"),
     ("games", "games", "the games played (fused loop), rows appended to games.csv"),
     ("written", "written", "games.csv in order, summary.csv, meta.json"),
     ("report", "report", "the report (charts and pages; in a child prepared beforehand)"),
@@ -115,7 +114,7 @@ def main() -> None:
     rows: dict[bool, list[dict[str, float]]] = {True: [], False: []}
     with tempfile.TemporaryDirectory(prefix="command-phases-") as scratch_dir:
         scratch = Path(scratch_dir)
-        one_command(scratch, True, 2)  # numba's cache filled, untimed
+        one_command(scratch, True, 2)  # the caches filled, untimed
         for _ in range(args.rounds):
             for no_report in (True, False):
                 rows[no_report].append(one_command(scratch, no_report, args.games))
