@@ -9,8 +9,6 @@ them are refused."""
 
 from __future__ import annotations
 
-import sys
-import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -22,6 +20,7 @@ from arena.rules.board import Position, Rules
 from arena.search.kernels import _core, mcts
 from arena.search.kernels.bitboard import board_array
 from tests.helpers import mcts_reference as reference
+from tests.helpers.gil import others_ran_during
 from tests.helpers.positions import EXTREME_RULES, random_positions
 
 U = np.uint64
@@ -321,32 +320,11 @@ def test_a_negative_c_that_rules_out_every_child_is_refused() -> None:
 
 
 def test_the_search_lets_other_threads_run() -> None:
-    """The GIL is released while the core searches: a Python thread counts meanwhile (the
-    switch interval is longer than a search; tried again while the thread was not yet
-    scheduled)."""
-    count, started, stop = [0], threading.Event(), threading.Event()
-
-    def counting() -> None:
-        started.set()
-        while not stop.is_set():
-            count[0] += 1
-
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(0.5)
-    thread = threading.Thread(target=counting)
     packed = board_array(Rules())
-    try:
-        thread.start()
-        started.wait()
-        for _ in range(15):
-            before = count[0]
-            tree = rooted(Position.empty(Rules()), 200_001)
-            mcts.search(*tree, 1, 200_000, 1.4, False, np.array([1], dtype=U), packed)
-            mcts.playout_results(U(0), U(0), 200_000, False, np.array([1], dtype=U), packed)
-            if count[0] > before:
-                break
-    finally:
-        stop.set()
-        thread.join()
-        sys.setswitchinterval(interval)
-    assert count[0] > before
+
+    def search_and_playouts() -> None:
+        tree = rooted(Position.empty(Rules()), 200_001)
+        mcts.search(*tree, 1, 200_000, 1.4, False, np.array([1], dtype=U), packed)
+        mcts.playout_results(U(0), U(0), 200_000, False, np.array([1], dtype=U), packed)
+
+    assert others_ran_during(search_and_playouts)

@@ -7,9 +7,6 @@ node counts are numba's (test_kernel_answers) and minimax's (test_negamax)."""
 
 from __future__ import annotations
 
-import sys
-import threading
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,6 +16,7 @@ from arena.rules.board import Position, Rules
 from arena.search.heuristics import ThreatRules, centre_first, parse_heuristic, terms_array
 from arena.search.kernels import bitboard, evaluation
 from arena.search.kernels import negamax as kernels
+from tests.helpers.gil import others_ran_during
 from tests.helpers.positions import EXTREME_RULES, random_positions
 
 U = np.uint64
@@ -146,32 +144,8 @@ def test_bad_arrays_are_refused_not_read_past() -> None:
 
 
 def test_the_search_lets_other_threads_run() -> None:
-    """The GIL is released while the core searches: a Python thread counts meanwhile. The
-    switch interval is longer than a search, so a held GIL would keep it from counting; the
-    search is tried again while the thread was not yet scheduled."""
     searcher = Searcher(Rules(), "none", ThreatRules(), 14, 16, centre_first(7), 1, True, False,
                         3)
-    count, started, stop = [0], threading.Event(), threading.Event()
-
-    def counting() -> None:
-        started.set()
-        while not stop.is_set():
-            count[0] += 1
-
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(0.5)
-    thread = threading.Thread(target=counting)
-    try:
-        thread.start()
-        started.wait()
-        for _ in range(15):
-            before = count[0]
-            kernels.root_scores(U(0), U(0), 14, *searcher.inputs, *searcher.core, True)
-            if count[0] > before:
-                break
-    finally:
-        stop.set()
-        thread.join()
-        sys.setswitchinterval(interval)
+    assert others_ran_during(lambda: kernels.root_scores(U(0), U(0), 14, *searcher.inputs,
+                                                         *searcher.core, True))
     assert searcher.core[1][kernels.NODES] > 100_000
-    assert count[0] > before
