@@ -109,6 +109,19 @@ struct Tables {
     }
 };
 
+// Whether `t` holds the tables of a rows x cols board of `connect` in a row (every field but the
+// positional planes, which only the heuristics use): the test of a kernel compiled for one
+// board, and of a packed array that claims to be a board's.
+inline bool is_board(const Tables& t, std::int64_t rows, std::int64_t cols, std::int64_t connect) {
+    if (!Tables::fits(rows, cols) || connect < 1) return false;
+    const Tables b = Tables::of_board(rows, cols, connect);
+    bool same = t.bottom == b.bottom && t.board == b.board && t.centre == b.centre
+             && t.column == b.column && t.height == b.height && t.cols == b.cols
+             && t.connect == b.connect && t.directions == b.directions;
+    for (int i = 0; i < STEPS; ++i) same = same && t.steps[i] == b.steps[i];
+    return same;
+}
+
 // The cell each column that is not full would receive next.
 inline std::uint64_t playable(std::uint64_t mask, const Tables& t) {
     return (mask + t.bottom) & t.board;

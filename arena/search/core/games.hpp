@@ -25,6 +25,14 @@
 #include <x86intrin.h>
 #endif
 
+// The searches a player's move calls are their own dispatched code, which the loop's flattened
+// copies must not take in.
+#if defined(__GNUC__) || defined(__clang__)
+#define ARENA_CORE_NOINLINE __attribute__((noinline))
+#else
+#define ARENA_CORE_NOINLINE
+#endif
+
 namespace arena::core::games {
 
 enum Kind : std::int64_t { RANDOM, IMMEDIATE_WIN, NEGAMAX, MCTS, SOLVER, KINDS };
@@ -116,12 +124,11 @@ inline std::uint64_t immediate_win(std::uint64_t cur, std::uint64_t mask, bool b
 // The negamax agent's column (a best one, ties broken by its rule) and the nodes it searched.
 // Not inlined: the search is its own dispatched code (negamax::score_root), which the loop's
 // flattened copies must not take in.
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-inline std::int64_t negamax_column(std::uint64_t cur, std::uint64_t mask, const std::int64_t* row,
-                                   const NegamaxPlayer& p, const Tables& t,
-                                   std::uint64_t* stream, std::int64_t& nodes) {
+ARENA_CORE_NOINLINE inline std::int64_t negamax_column(std::uint64_t cur, std::uint64_t mask,
+                                                       const std::int64_t* row,
+                                                       const NegamaxPlayer& p, const Tables& t,
+                                                       std::uint64_t* stream,
+                                                       std::int64_t& nodes) {
     std::int64_t* scores = p.scores;
     negamax::score_root({t, p.settings, p.heuristic, p.tt, p.tt_rows, p.stats, p.stack}, scores,
                         cur, mask, row[DEPTH], row[ALL_TIES] != 0);
@@ -153,12 +160,6 @@ inline std::int64_t negamax_column(std::uint64_t cur, std::uint64_t mask, const 
     }
     return -1;
 }
-
-#if defined(__GNUC__) || defined(__clang__)
-#define ARENA_CORE_NOINLINE __attribute__((noinline))
-#else
-#define ARENA_CORE_NOINLINE
-#endif
 
 // The solver's search with a budget it never reaches, its nodes counted from 0.
 inline void fresh_budget(const solver::Arrays& a) {
@@ -223,13 +224,11 @@ ARENA_CORE_NOINLINE inline std::int64_t adjudicated_winner(std::uint64_t cur, st
 // move starts from an empty tree as a new one. A search of a malformed tree (which a fresh
 // one with c >= 0 is not) leaves its error in `error` and the column -1. Not inlined: the
 // search is its own dispatched code (mcts::dispatch).
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-inline std::int64_t mcts_column(std::uint64_t cur, std::uint64_t mask, const std::int64_t* row,
-                                const double* real, const mcts::Tree& tree, const Tables& t,
-                                std::uint64_t* stream, std::int64_t& nodes,
-                                mcts::Searched& error) {
+ARENA_CORE_NOINLINE inline std::int64_t mcts_column(std::uint64_t cur, std::uint64_t mask,
+                                                    const std::int64_t* row, const double* real,
+                                                    const mcts::Tree& tree, const Tables& t,
+                                                    std::uint64_t* stream, std::int64_t& nodes,
+                                                    mcts::Searched& error) {
     mcts::set_root(tree, cur, mask, t);
     std::uint64_t state = half_uint64(stream);
     const mcts::Searched searched = mcts::dispatch(

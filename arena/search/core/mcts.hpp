@@ -22,6 +22,7 @@
 #include <emmintrin.h>
 #endif
 #include "bitboard.hpp"
+#include "streams.hpp"
 #if defined(ARENA_CORE_POPCNT_DISPATCH)
 #include <cpuid.h>
 #include <immintrin.h>
@@ -33,9 +34,6 @@ enum PositionField : std::int64_t { CUR, MASK, UNTRIED, POSITION_FIELDS };
 enum LinkField : std::int64_t { PARENT, STATUS, CHILDREN };
 enum TallyField : std::int64_t { VISITS, REWARD, TALLY_FIELDS };
 enum Status : std::int32_t { ONGOING, WON, FULL };
-constexpr std::uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL;
-constexpr std::uint64_t MIX_1 = 0xBF58476D1CE4E5B9ULL;
-constexpr std::uint64_t MIX_2 = 0x94D049BB133111EBULL;
 
 // What stops a search of a malformed tree before it reads outside it.
 enum Error : std::int64_t {
@@ -63,15 +61,6 @@ struct Searched {
     Error error;
     std::int64_t node;
 };
-
-// The next 64 random bits of the splitmix64 generator `state`.
-inline std::uint64_t next(std::uint64_t& state) {
-    state += GOLDEN;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * MIX_1;
-    z = (z ^ (z >> 27)) * MIX_2;
-    return z ^ (z >> 31);
-}
 
 #if defined(ARENA_CORE_POPCNT_DISPATCH)
 // BMI2's parallel bit deposit: the bit of `cells` at the rank of the one bit of `bit`.
@@ -105,7 +94,7 @@ inline bool has_fast_pdep() {
 template <int SPAN = 0>
 inline std::uint64_t random_cell(std::uint64_t cells, std::uint64_t& state) {
     const std::uint64_t k =
-        ((next(state) >> 32) * static_cast<std::uint64_t>(popcount(cells))) >> 32;
+        splitmix_below(state, static_cast<std::uint64_t>(popcount(cells)));
 #if defined(ARENA_CORE_POPCNT_DISPATCH)
     if constexpr (SPAN < 0) return deposit(std::uint64_t{1} << k, cells);
 #endif
@@ -381,17 +370,6 @@ inline void playout_results(std::uint64_t cur, std::uint64_t mask, std::int64_t 
 // twice (with BMI2's pdep for CPUs where it is fast, has_fast_pdep, and without), and for any
 // board, under the popcount target where the machine has the instruction (see
 // ARENA_CORE_POPCNT_DISPATCH), else for any CPU. All give the same draws and results.
-
-// Whether `t` is the tables of a rows x cols board of `connect` (all but the planes).
-inline bool is_board(const Tables& t, std::int64_t rows, std::int64_t cols,
-                     std::int64_t connect) {
-    const Tables board = Tables::of_board(rows, cols, connect);
-    bool same = t.bottom == board.bottom && t.board == board.board && t.height == board.height
-             && t.cols == board.cols && t.connect == board.connect
-             && t.directions == board.directions;
-    for (int i = 0; i < STEPS; ++i) same = same && t.steps[i] == board.steps[i];
-    return same;
-}
 
 // The common boards of a board's tables: 0 for none, else 1 + their index.
 inline int common_board(const Tables& t) {

@@ -332,18 +332,6 @@ class Search {
     bool aborted_ = false;
 };
 
-// Search::score_root on the caller's arrays, with the machine's popcount where it has one
-// (see ARENA_CORE_POPCNT_DISPATCH).
-// Whether `t` is the tables of a rows x cols board of connect 4 (all but the planes).
-inline bool is_board(const Tables& t, std::int64_t rows, std::int64_t cols) {
-    const Tables board = Tables::of_board(rows, cols, 4);
-    bool same = t.bottom == board.bottom && t.board == board.board && t.centre == board.centre
-             && t.column == board.column && t.height == board.height && t.cols == board.cols
-             && t.connect == board.connect && t.directions == board.directions;
-    for (int i = 0; i < STEPS; ++i) same = same && t.steps[i] == board.steps[i];
-    return same;
-}
-
 // What score_root searches with: the board, the settings, the heuristic and the caller's arrays.
 struct RootSearch {
     const Tables& t;
@@ -386,16 +374,18 @@ ARENA_CORE_ANY_CPU inline void score_root_any_cpu(const RootSearch& r, std::int6
         .score_root(scores, cur, mask, depth, all_ties);
 }
 
+// Search::score_root on the caller's arrays, with the machine's popcount where it has one
+// (see ARENA_CORE_POPCNT_DISPATCH), on a common board with its tables as constants.
 inline void score_root(const RootSearch& r, std::int64_t* scores, std::uint64_t cur,
                        std::uint64_t mask, std::int64_t depth, bool all_ties) {
 #if defined(ARENA_CORE_POPCNT_DISPATCH)
     if (has_popcnt_instruction()) {
         // the standard board, 5 x 6 (the other board with shipped anchors) and 7 x 8
-        if (r.t.connect == 4 && r.t.height == 7 && is_board(r.t, 6, 7))
+        if (r.t.connect == 4 && r.t.height == 7 && is_board(r.t, 6, 7, 4))
             return score_root_fixed<6, 7>(r, scores, cur, mask, depth, all_ties);
-        if (r.t.connect == 4 && r.t.height == 6 && is_board(r.t, 5, 6))
+        if (r.t.connect == 4 && r.t.height == 6 && is_board(r.t, 5, 6, 4))
             return score_root_fixed<5, 6>(r, scores, cur, mask, depth, all_ties);
-        if (r.t.connect == 4 && r.t.height == 8 && is_board(r.t, 7, 8))
+        if (r.t.connect == 4 && r.t.height == 8 && is_board(r.t, 7, 8, 4))
             return score_root_fixed<7, 8>(r, scores, cur, mask, depth, all_ties);
         return score_root_popcnt(r, scores, cur, mask, depth, all_ties);
     }

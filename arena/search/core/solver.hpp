@@ -202,16 +202,6 @@ struct FixedBoard {
     }
 };
 
-// Whether `t` is the tables of a rows x cols board of connect 4.
-inline bool is_connect4(const Tables& t, std::int64_t rows, std::int64_t cols) {
-    const Tables b = Tables::of_board(rows, cols, 4);
-    bool same = t.bottom == b.bottom && t.board == b.board && t.column == b.column
-             && t.height == b.height && t.cols == b.cols && t.connect == b.connect
-             && t.directions == b.directions;
-    for (int i = 0; i < STEPS; ++i) same = same && t.steps[i] == b.steps[i];
-    return same;
-}
-
 // --- what a search reads and writes ---------------------------------------------------------
 
 struct Books {
@@ -334,7 +324,8 @@ class Search {
             const std::uint64_t base = static_cast<std::uint64_t>(mirrored ? cols - 1 - i : i)
                                      * b_.height();
             for (std::int64_t r = 0; r < rows; ++r) {
-                const std::uint64_t bit = std::uint64_t{1} << (base + static_cast<std::uint64_t>(r));
+                const std::uint64_t bit = std::uint64_t{1}
+                                        << (base + static_cast<std::uint64_t>(r));
                 if (!(mask & bit)) break;
                 code = static_cast<std::int64_t>(static_cast<std::uint64_t>(code) << 2)
                      | (first & bit ? 2 : 3);
@@ -563,13 +554,13 @@ template <typename F>
 inline auto search_with(const Arrays& a, F f) {
 #if defined(ARENA_CORE_POPCNT_DISPATCH) && defined(__x86_64__)
     if (has_popcnt_instruction()) {
-        if (is_connect4(a.t, 6, 7)) {
+        if (is_board(a.t, 6, 7, 4)) {
             Search<FixedBoard<6, 7>, true> s(a);
             auto out = f(s);
             s.finish();
             return out;
         }
-        if (is_connect4(a.t, 5, 6)) {
+        if (is_board(a.t, 5, 6, 4)) {
             Search<FixedBoard<5, 6>, true> s(a);
             auto out = f(s);
             s.finish();

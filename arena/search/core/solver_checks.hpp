@@ -59,11 +59,8 @@ inline void check_arrays(Checked& c, const std::uint64_t* packed, const Vector<s
         throw nb::value_error(("the board is too big for the solver: at most " +
                                std::to_string(solver::MAX_COLUMNS) + " columns and 64 bits of "
                                "bitboard").c_str());
-    const core::Tables made = core::Tables::of_board(rows, t.cols, t.connect);
-    bool same = made.bottom == t.bottom && made.board == t.board && made.column == t.column &&
-                made.directions == t.directions;
-    for (int i = 0; i < core::STEPS; ++i) same = same && made.steps[i] == t.steps[i];
-    if (!same) throw nb::value_error("packed is not a board's board_array");
+    if (!core::is_board(t, rows, t.cols, t.connect))
+        throw nb::value_error("packed is not a board's board_array");
     c.tt_bits = power_of_two_bits(tt.shape(0), "the table");
     if (c.tt_bits < solver::MIN_TABLE_BITS)
         throw nb::value_error(("a solver table needs at least 2**" +

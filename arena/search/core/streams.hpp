@@ -20,6 +20,20 @@
 
 namespace arena::core {
 
+// splitmix64, the generator MCTS and the vector environment draw from (one uint64 of state):
+// the next 64 bits, and a whole number from 0 to n - 1 (n < 2**32) made from its top 32 bits.
+inline std::uint64_t splitmix64(std::uint64_t& state) {
+    state += 0x9E3779B97F4A7C15ULL;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+inline std::uint64_t splitmix_below(std::uint64_t& state, std::uint64_t n) {
+    return ((splitmix64(state) >> 32) * n) >> 32;
+}
+
 constexpr int STREAM_WORDS = 5;
 enum StreamWord { STATE_HIGH = 0, STATE_LOW = 1, INC_HIGH = 2, INC_LOW = 3, KEPT = 4 };
 constexpr std::uint64_t HAS_KEPT = std::uint64_t{1} << 32;  // flag bit of stream[KEPT]

@@ -12,6 +12,7 @@
 
 #include "bitboard.hpp"
 #include "negamax.hpp"
+#include "streams.hpp"
 
 namespace arena::core::vector {
 
@@ -19,14 +20,9 @@ enum Opponent : std::int64_t { RANDOM, IMMEDIATE_WIN, NEGAMAX, SELF_PLAY, OPPONE
 enum First : std::int64_t { LEARNER_FIRST, OPPONENT_FIRST, EITHER_FIRST, FIRSTS };
 constexpr std::int64_t NONE = -1;  // no column
 
-// A whole number from 0 to n - 1: the next splitmix64 output of `state`, multiplied and shifted.
+// A whole number from 0 to n - 1 of the environment's splitmix64 `state`.
 inline std::int64_t random_below(std::uint64_t& state, std::uint64_t n) {
-    state += 0x9E3779B97F4A7C15ULL;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
-    return static_cast<std::int64_t>(((z >> 32) * n) >> 32);
+    return static_cast<std::int64_t>(splitmix_below(state, n));
 }
 
 // The column of the `index`-th (from the left) of the one-per-column `cells`, or NONE.

@@ -25,8 +25,7 @@ core::Tables board_of(const std::uint64_t* packed, std::size_t words) {
         throw nb::value_error("packed must begin with a board_array's words");
     const core::Tables t = core::Tables::unpack(packed);
     const auto rows = static_cast<std::int64_t>(t.height) - 1;
-    if (!core::Tables::fits(rows, t.cols) || t.connect < 1 ||
-        t.board != core::Tables::of_board(rows, t.cols, t.connect).board)
+    if (!core::is_board(t, rows, t.cols, t.connect))
         throw nb::value_error("packed does not hold a board's tables (bitboard.board_array)");
     return t;
 }
